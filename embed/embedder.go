@@ -28,11 +28,10 @@ func (k Kind) String() string {
 //
 // Implementations are safe for concurrent use.
 type Embedder interface {
-	// Embed returns one L2-normalized vector per text, in the order of texts,
-	// each of length Dimensions(). It returns an error rather than a NaN or
-	// all-zero vector; a text with no known words is an error only for
-	// embedders that cannot represent it (the built-in model returns a zero
-	// vector's replacement documented on its type).
+	// Embed returns one vector per text, in the order of texts, each of
+	// length Dimensions(), L2-normalized. A text in which the model finds
+	// nothing it knows (e.g. only unknown words) yields an all-zero vector,
+	// which callers treat as "no signal"; Embed never returns NaN values.
 	Embed(ctx context.Context, kind Kind, texts []string) ([][]float32, error)
 	// Dimensions is the length of every vector Embed returns.
 	Dimensions() int
