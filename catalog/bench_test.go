@@ -1,0 +1,60 @@
+package catalog
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// benchDir holds the shared benchmark catalogs, next to the repository.
+var benchDir = filepath.Join("..", "..", "shared", "bench")
+
+// TestLoadBenchCatalogs loads the real public catalogs the project is
+// measured on: long names, dots and dashes in names, Chinese text and empty
+// descriptions are all valid.
+func TestLoadBenchCatalogs(t *testing.T) {
+	tests := []struct {
+		dataset string
+		want    int
+	}{
+		{"bfcl", 2015},
+		{"livemcpbench", 527},
+		{"stabletoolbench", 2479},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dataset, func(t *testing.T) {
+			path := filepath.Join(benchDir, tt.dataset, "tools.jsonl")
+			if _, err := os.Stat(path); err != nil {
+				t.Skipf("benchmark data not available: %v", err)
+			}
+			start := time.Now()
+			tools, err := Load(Source{Path: path})
+			elapsed := time.Since(start)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if len(tools) != tt.want {
+				t.Errorf("Load returned %d tools, want %d", len(tools), tt.want)
+			}
+			if _, err := NewSnapshot(tools); err != nil {
+				t.Errorf("NewSnapshot: %v", err)
+			}
+			t.Logf("loaded %d tools in %v", len(tools), elapsed)
+		})
+	}
+}
+
+func BenchmarkLoadStableToolBench(b *testing.B) {
+	path := filepath.Join(benchDir, "stabletoolbench", "tools.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Skipf("benchmark data not available: %v", err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Parse(data, path, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package catalog
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Source names a catalog file and its optional server namespace.
+type Source struct {
+	// Path is the file to read.
+	Path string
+	// Server, if not "", is the namespace of every tool in the file: tool
+	// "create_issue" becomes "gh__create_issue" with Server "gh" (a name that
+	// already starts with "gh__" is kept). Per-record "server" fields are then
+	// ignored.
+	Server string
+}
+
+// Load reads and parses every source, then validates the union of their
+// tools, so that a name defined in two files is reported too. It returns the
+// tools in file order. Problems in the files are reported together as a
+// *ValidationError (wrapping ErrInvalid); a file that cannot be read stops
+// the load with the read error.
+func Load(sources ...Source) ([]Tool, error) {
+	var items []located
+	var problems []Problem
+	for _, src := range sources {
+		data, err := os.ReadFile(src.Path)
+		if err != nil {
+			return nil, fmt.Errorf("load catalog: %w", err)
+		}
+		its, ps := parseFile(data, src.Path, strings.TrimSpace(src.Server))
+		items = append(items, its...)
+		problems = append(problems, ps...)
+	}
+	return finish(items, problems)
+}
+
+// Parse parses one catalog file's content, detecting its format from the
+// content, and validates the tools in it. file only labels problems; server,
+// if not "", is the namespace as in Source. On any problem it returns a
+// *ValidationError (wrapping ErrInvalid) listing them all, and no tools.
+// The tools it returns are normalized (see Normalize) and pass Validate.
+func Parse(data []byte, file string, server string) ([]Tool, error) {
+	items, problems := parseFile(data, file, strings.TrimSpace(server))
+	return finish(items, problems)
+}
+
+// finish looks for duplicate names among parsed tools (each was checked on
+// its own as it was parsed) and returns the tools, or every problem found.
+func finish(items []located, problems []Problem) ([]Tool, error) {
+	problems = append(problems, duplicates(items)...)
+	if len(problems) > 0 {
+		return nil, &ValidationError{Problems: problems}
+	}
+	tools := make([]Tool, len(items))
+	for i, item := range items {
+		tools[i] = item.tool
+	}
+	return tools, nil
+}

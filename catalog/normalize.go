@@ -1,0 +1,80 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// NamespaceSeparator joins a server namespace and a tool name:
+// "github" + "__" + "create_issue" = "github__create_issue". It is the
+// convention of MCP clients that merge several servers' tools into one list.
+const NamespaceSeparator = "__"
+
+// defaultSchema is the input schema of a tool that declares none: an object
+// with no properties.
+const defaultSchema = `{"type":"object","properties":{}}`
+
+// Normalize returns t in the form a Snapshot keeps: Name, Server, Category
+// and Description trimmed of surrounding whitespace; Server taken from the
+// name's "server__" prefix when empty; InputSchema compacted, or the empty
+// object schema when nil or JSON null; Annotations compacted, or nil when
+// JSON null. The returned schema and annotations never share memory with t's.
+// Normalize does not validate: bytes that are not valid JSON are copied as
+// they are, for Validate to report.
+func Normalize(t Tool) Tool {
+	t.Name = strings.TrimSpace(t.Name)
+	t.Server = strings.TrimSpace(t.Server)
+	t.Category = strings.TrimSpace(t.Category)
+	t.Description = strings.TrimSpace(t.Description)
+	if t.Server == "" {
+		t.Server = serverOf(t.Name)
+	}
+	if isNull(t.InputSchema) {
+		t.InputSchema = json.RawMessage(defaultSchema)
+	} else {
+		t.InputSchema = compact(t.InputSchema)
+	}
+	if isNull(t.Annotations) {
+		t.Annotations = nil
+	} else {
+		t.Annotations = compact(t.Annotations)
+	}
+	return t
+}
+
+// Namespace returns name under the server namespace: "gh" and "create_issue"
+// give "gh__create_issue". A name that already starts with "gh__" is returned
+// as is, and so is any name when server is "".
+func Namespace(server, name string) string {
+	if server == "" || strings.HasPrefix(name, server+NamespaceSeparator) {
+		return name
+	}
+	return server + NamespaceSeparator + name
+}
+
+// serverOf returns the part of name before the first "__", "" if none.
+func serverOf(name string) string {
+	server, _, ok := strings.Cut(name, NamespaceSeparator)
+	if !ok {
+		return ""
+	}
+	return server
+}
+
+// isNull reports whether raw is absent or the JSON literal null.
+func isNull(raw json.RawMessage) bool {
+	trimmed := bytes.TrimSpace(raw)
+	return len(trimmed) == 0 || string(trimmed) == "null"
+}
+
+// compact returns a compacted copy of raw, or a plain copy if raw is not
+// valid JSON.
+func compact(raw json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	b.Grow(len(raw))
+	if json.Compact(&b, raw) != nil {
+		return bytes.Clone(raw)
+	}
+	return b.Bytes()
+}
