@@ -1,0 +1,93 @@
+package fallback
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+)
+
+// benchCatalog is the StableToolBench catalog (2,479 tools), the size the
+// latency budget is stated for.
+const benchCatalog = "../../shared/bench/stabletoolbench/tools.jsonl"
+
+// loadBenchDocs reads a bench tools.jsonl into Documents, skipping the test
+// when the file is missing.
+func loadBenchDocs(tb testing.TB, path string) []Document {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Skipf("bench data not available: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var docs []Document
+	for sc.Scan() {
+		var t struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			Server      string `json:"server"`
+			Category    string `json:"category"`
+			InputSchema struct {
+				Properties map[string]struct {
+					Description string `json:"description"`
+				} `json:"properties"`
+			} `json:"input_schema"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
+			tb.Fatalf("%s: %v", path, err)
+		}
+		d := Document{Name: t.Name, Description: t.Description, Server: t.Server, Category: t.Category}
+		for _, k := range slices.Sorted(mapKeys(t.InputSchema.Properties)) {
+			d.ParamNames = append(d.ParamNames, k)
+			d.ParamDescs = append(d.ParamDescs, t.InputSchema.Properties[k].Description)
+		}
+		docs = append(docs, d)
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return docs
+}
+
+func mapKeys[M ~map[string]V, V any](m M) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// benchQueries are typical requests: long natural-language ones (the norm
+// for agents), short keyword ones, and syntax.
+var benchQueries = []string{
+	"I'm planning a trip to Paris next month. Can you help me find flights and hotels near the Eiffel Tower, and also tell me the weather forecast for those dates?",
+	"I need to translate a document from English to Spanish and then send it by email to my colleague. Could you please help?",
+	"get stock price",
+	"weather forecast",
+	"youtube video download",
+	"+crypto price -nft",
+	"Can you fetch me the statistics on media sources? Additionally, I'm interested in reading the top 50 startup news articles",
+	"search sla",
+}
+
+func BenchmarkKeyword(b *testing.B) {
+	ix := NewIndex(loadBenchDocs(b, benchCatalog))
+	qs := make([]Query, len(benchQueries))
+	for i, s := range benchQueries {
+		q, err := ParseQuery(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		qs[i] = q
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		ix.Keyword(qs[i%len(qs)], Options{Limit: 10})
+	}
+}

@@ -1,0 +1,13 @@
+// Package fallback holds toolsearch's lexical search over a tool catalog:
+// keyword search (BM25F over name parts, description, parameters, server and
+// category), regex search, fuzzy (typo-tolerant) search and exact selection
+// by name, plus the query syntax they share (+term, -term, server:NAME,
+// category:NAME, select:a,b).
+//
+// It works over tool IDs (positions in the []Document given to NewIndex) and
+// strings, imports only the standard library and analysis, and knows nothing
+// of catalogs, embeddings or gRPC: the search engine translates.
+//
+// Every mode returns hits with scores in [0, 1], higher is better, in a total
+// order (score descending, then tool name ascending).
+package fallback

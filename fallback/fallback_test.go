@@ -1,0 +1,303 @@
+package fallback
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// testDocs is a small catalog in the shapes the benches use: MCP names,
+// dotted camelCase names, run-together names, an empty description and a
+// Chinese one.
+var testDocs = []Document{
+	{Name: "weather__get_weather", Server: "weather", Category: "Travel", Description: "Get the current weather for a city.", ParamNames: []string{"city"}, ParamDescs: []string{"City name"}},
+	{Name: "weather__get_forecast", Server: "weather", Category: "Travel", Description: "Get a multi-day weather forecast for a city.", ParamNames: []string{"city", "days"}, ParamDescs: []string{"City name", "Number of days"}},
+	{Name: "slack__send_message", Server: "slack", Category: "Communication", Description: "Send a message to a Slack channel or user.", ParamNames: []string{"channel", "text"}},
+	{Name: "slack__list_channels", Server: "slack", Category: "Communication", Description: "List the channels of a Slack workspace."},
+	{Name: "github__create_issue", Server: "github", Category: "Developer", Description: "Create an issue in a GitHub repository.", ParamNames: []string{"repo", "title", "body"}},
+	{Name: "github__close_issue", Server: "github", Category: "Developer", Description: "Close an issue.", ParamNames: []string{"repo", "issue_number"}},
+	{Name: "MathUtils.multiplyNumbers", Server: "MathUtils", Description: "Multiply two numbers and return the product.", ParamNames: []string{"a", "b"}},
+	{Name: "petstore__getorderbyid", Server: "petstore", Description: "", ParamNames: []string{"orderId"}},
+	{Name: "petstore__logoutuser", Server: "petstore", Description: "Logs out the current user session."},
+	{Name: "bing__search", Server: "bing", Category: "Discovery", Description: "使用必应搜索指定的关键词，并返回搜索结果列表", ParamNames: []string{"query"}, ParamDescs: []string{"搜索关键词"}},
+}
+
+func names(ix *Index, r Result) []string {
+	var out []string
+	for _, h := range r.Hits {
+		out = append(out, ix.Name(h.ID))
+	}
+	return out
+}
+
+func mustParse(t *testing.T, s string) Query {
+	t.Helper()
+	q, err := ParseQuery(s)
+	if err != nil {
+		t.Fatalf("ParseQuery(%q): %v", s, err)
+	}
+	return q
+}
+
+func TestParseQuery(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Query
+		wantErr error
+	}{
+		{in: "send slack", want: Query{Terms: []Term{{Text: "send"}, {Text: "slack", Prefix: true}}}},
+		{in: "send slack ", want: Query{Terms: []Term{{Text: "send"}, {Text: "slack"}}}},
+		{in: "weather?", want: Query{Terms: []Term{{Text: "weather?"}}}},
+		{in: `+crypto -"nft art" price`, want: Query{Terms: []Term{{Text: "crypto", Required: true}, {Text: "nft art", Excluded: true}, {Text: "price", Prefix: true}}}},
+		{in: "a = 3, b = -11 +1 555", want: Query{Terms: []Term{{Text: "a"}, {Text: "="}, {Text: "3,"}, {Text: "b"}, {Text: "="}, {Text: "-11"}, {Text: "+1"}, {Text: "555", Prefix: true}}}},
+		{in: "issue server:github Category:Developer", want: Query{Terms: []Term{{Text: "issue"}}, Servers: []string{"github"}, Categories: []string{"Developer"}}},
+		{in: `server:"Bing CN" search`, want: Query{Terms: []Term{{Text: "search", Prefix: true}}, Servers: []string{"Bing CN"}}},
+		{in: "select:get_weather, send_message", want: Query{Select: []string{"get_weather"}, Terms: []Term{{Text: "send_message", Prefix: true}}}},
+		{in: "select:a,b,,c", want: Query{Select: []string{"a", "b", "c"}}},
+		{in: "`slack__send_message`", want: Query{Terms: []Term{{Text: "slack__send_message"}}}},
+		{in: `"unterminated quote`, want: Query{Terms: []Term{{Text: "unterminated quote"}}}},
+		{in: "Category: books", want: Query{Terms: []Term{{Text: "Category:"}, {Text: "books", Prefix: true}}}},
+		{in: "", want: Query{}},
+		{in: "select:", wantErr: ErrInvalidQuery},
+		{in: "select:, ,", wantErr: ErrInvalidQuery},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseQuery(tt.in)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("ParseQuery(%q) error = %v, want %v", tt.in, err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			tt.want.Raw = tt.in
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("ParseQuery(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestKeyword(t *testing.T) {
+	ix := NewIndex(testDocs)
+	tests := []struct {
+		name  string
+		query string
+		opts  Options
+		want  []string // top hits, in order
+		total int      // -1: don't check
+	}{
+		{"words", "weather forecast for Paris", Options{Limit: 2}, []string{"weather__get_forecast", "weather__get_weather"}, 2},
+		{"exact name", "slack__send_message", Options{Limit: 1}, []string{"slack__send_message"}, -1},
+		{"exact name in backticks", "`github__close_issue`", Options{Limit: 1}, []string{"github__close_issue"}, -1},
+		{"exact bfcl name", "MathUtils.multiplyNumbers", Options{Limit: 1}, []string{"MathUtils.multiplyNumbers"}, -1},
+		{"camelCase parts", "multiply numbers", Options{Limit: 1}, []string{"MathUtils.multiplyNumbers"}, -1},
+		{"stem variant", "multiplication", Options{Limit: 1}, []string{"MathUtils.multiplyNumbers"}, -1},
+		{"run-together name", "log out user", Options{Limit: 1}, []string{"petstore__logoutuser"}, -1},
+		{"empty description, name parts", "get order by id", Options{Limit: 1}, []string{"petstore__getorderbyid"}, -1},
+		{"required", "+close issue", Options{}, []string{"github__close_issue"}, 1},
+		{"excluded", "issue -close", Options{}, []string{"github__create_issue"}, 1},
+		{"server filter", "server:weather", Options{}, []string{"weather__get_forecast", "weather__get_weather"}, 2},
+		{"server filter with words", "slack server:github", Options{}, nil, 0},
+		{"category filter only", "category:communication", Options{}, []string{"slack__list_channels", "slack__send_message"}, 2},
+		{"prefix of last word", "sla", Options{}, []string{"slack__list_channels", "slack__send_message"}, 2},
+		{"allow scoping", "weather", Options{Allow: func(id int) bool { return id != 0 }}, []string{"weather__get_forecast"}, 1},
+		{"chinese", "搜索关键词", Options{Limit: 1}, []string{"bing__search"}, 1},
+		{"phone number is not an operator", "send a message to +15550100", Options{Limit: 1}, []string{"slack__send_message"}, -1},
+		{"no match", "kubernetes", Options{}, nil, 0},
+		{"impossible required", "+kubernetes weather", Options{}, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := ix.Keyword(mustParse(t, tt.query), tt.opts)
+			if diff := cmp.Diff(tt.want, names(ix, res), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Keyword(%q) (-want +got):\n%s", tt.query, diff)
+			}
+			if tt.total >= 0 && res.Total != tt.total {
+				t.Errorf("Keyword(%q).Total = %d, want %d", tt.query, res.Total, tt.total)
+			}
+			checkScores(t, ix, res)
+		})
+	}
+}
+
+// checkScores checks the score contract: in [0,1], sorted by score then name.
+func checkScores(t *testing.T, ix *Index, res Result) {
+	t.Helper()
+	for i, h := range res.Hits {
+		if h.Score < 0 || h.Score > 1 {
+			t.Errorf("hit %d %s: score %v outside [0,1]", i, ix.Name(h.ID), h.Score)
+		}
+		if i > 0 {
+			p := res.Hits[i-1]
+			if p.Score < h.Score || p.Score == h.Score && ix.Name(p.ID) > ix.Name(h.ID) {
+				t.Errorf("hits %d,%d out of order: %s %v, %s %v", i-1, i, ix.Name(p.ID), p.Score, ix.Name(h.ID), h.Score)
+			}
+		}
+	}
+	if len(res.Hits) > res.Total {
+		t.Errorf("%d hits but Total %d", len(res.Hits), res.Total)
+	}
+}
+
+func TestKeywordScores(t *testing.T) {
+	ix := NewIndex(testDocs)
+	exact := ix.Keyword(mustParse(t, "github__create_issue"), Options{})
+	if exact.Hits[0].Score != 1 {
+		t.Errorf("exact name score = %v, want 1", exact.Hits[0].Score)
+	}
+	for _, h := range exact.Hits[1:] {
+		if h.Score > exactOthersCap {
+			t.Errorf("%s scores %v above the exact match cap", ix.Name(h.ID), h.Score)
+		}
+	}
+	// A tool covering every query word by name scores higher than one that
+	// covers only a rare word in a parameter description.
+	strong := ix.Keyword(mustParse(t, "send message "), Options{Limit: 1}).Hits[0].Score
+	weak := ix.Keyword(mustParse(t, "name "), Options{Limit: 1}).Hits[0].Score
+	if !(strong > 0.8 && weak < 0.5) {
+		t.Errorf("strong match %v, weak match %v: want strong > 0.8 and weak < 0.5", strong, weak)
+	}
+}
+
+func TestRegex(t *testing.T) {
+	ix := NewIndex(testDocs)
+	tests := []struct {
+		pattern string
+		want    []string
+		wantErr error
+	}{
+		{pattern: "issue$", want: []string{"github__close_issue", "github__create_issue"}},
+		{pattern: "WEATHER", want: []string{"weather__get_weather", "weather__get_forecast"}},
+		{pattern: "(?-i)WEATHER", want: nil},
+		{pattern: "channel", want: []string{"slack__list_channels", "slack__send_message"}}, // name above description/param
+		{pattern: "get_*", want: []string{"weather__get_forecast", "weather__get_weather"}},
+		{pattern: "*_issue", want: []string{"github__close_issue", "github__create_issue"}},
+		{pattern: "orderid", want: []string{"petstore__getorderbyid"}},
+		{pattern: "a(b", wantErr: ErrInvalidPattern},
+		{pattern: string(make([]byte, MaxPatternLength+1)), wantErr: ErrPatternTooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pattern, func(t *testing.T) {
+			res, err := ix.Regex(tt.pattern, Options{})
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("Regex(%q) error = %v, want %v", tt.pattern, err, tt.wantErr)
+			}
+			if diff := cmp.Diff(tt.want, names(ix, res), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Regex(%q) (-want +got):\n%s", tt.pattern, diff)
+			}
+			checkScores(t, ix, res)
+		})
+	}
+	_, err := ix.Regex("a(b", Options{})
+	var pe *PatternError
+	if !errors.As(err, &pe) || pe.Err == nil {
+		t.Fatalf("Regex(\"a(b\") error %v is not a *PatternError with the parser's error", err)
+	}
+}
+
+func TestRegexTiers(t *testing.T) {
+	ix := NewIndex(testDocs)
+	res, err := ix.Regex("channel", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// slack__list_channels matches by name, slack__send_message by description.
+	if res.Hits[0].Score < regexNameScore || res.Hits[1].Score >= regexNameScore {
+		t.Errorf("scores %v, %v: want the name match in the name tier, the description match below", res.Hits[0].Score, res.Hits[1].Score)
+	}
+}
+
+func TestFuzzy(t *testing.T) {
+	ix := NewIndex(testDocs)
+	tests := []struct {
+		query, wantTop, wantSuggestion string
+	}{
+		{"wether", "weather__get_weather", "weather"},
+		{"wether forcast", "weather__get_forecast", "weather forecast"},
+		{"weather__get_wether", "weather__get_weather", "weather__get_weather"},
+		{"slak mesage", "slack__send_message", "slack message"},
+		{"weather", "", ""}, // nothing to correct
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			res, sugg := ix.Fuzzy(mustParse(t, tt.query+" "), Options{Limit: 3})
+			top := ""
+			if len(res.Hits) > 0 {
+				top = ix.Name(res.Hits[0].ID)
+			}
+			if top != tt.wantTop || sugg != tt.wantSuggestion {
+				t.Errorf("Fuzzy(%q) = top %q, suggestion %q; want %q, %q", tt.query, top, sugg, tt.wantTop, tt.wantSuggestion)
+			}
+			checkScores(t, ix, res)
+		})
+	}
+}
+
+func TestSelect(t *testing.T) {
+	ix := NewIndex(testDocs)
+	res := ix.Select([]string{"slack__send_message", "nope", "WEATHER__GET_WEATHER", "slack__send_message", "github__close_issue"},
+		Options{Limit: 1, Allow: func(id int) bool { return ix.Name(id) != "github__close_issue" }})
+	if diff := cmp.Diff([]string{"slack__send_message", "weather__get_weather"}, names(ix, res)); diff != "" {
+		t.Errorf("Select (-want +got):\n%s", diff)
+	}
+	if res.Total != 2 || res.Hits[1].Score != 1 {
+		t.Errorf("Total %d, score %v; want 2, 1", res.Total, res.Hits[1].Score)
+	}
+}
+
+func TestEmptyIndex(t *testing.T) {
+	for _, ix := range []*Index{nil, {}, NewIndex(nil)} {
+		q := Query{Raw: "x", Terms: []Term{{Text: "x"}}}
+		if r := ix.Keyword(q, Options{}); len(r.Hits) != 0 {
+			t.Errorf("Keyword on empty index: %v", r)
+		}
+		if r, _ := ix.Fuzzy(q, Options{}); len(r.Hits) != 0 {
+			t.Errorf("Fuzzy on empty index: %v", r)
+		}
+		if r, err := ix.Regex("x", Options{}); err != nil || len(r.Hits) != 0 {
+			t.Errorf("Regex on empty index: %v %v", r, err)
+		}
+		if r := ix.Select([]string{"x"}, Options{}); len(r.Hits) != 0 {
+			t.Errorf("Select on empty index: %v", r)
+		}
+	}
+}
+
+// FuzzParseQuery checks that parsing never panics, that errors wrap
+// ErrInvalidQuery, that terms are non-empty and never both required and
+// excluded, that at most the last term is a prefix, and that searching with
+// any parsed query never panics and keeps the score contract.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{
+		"send slack", `+crypto -"nft art" price`, "server:github issue", "select:a,b", "select:",
+		"`slack__send_message`", `"unterminated`, "a = 3, b = -11", "category:\"x y\" +", "-", "+\"", "搜索 sla",
+	} {
+		f.Add(s)
+	}
+	ix := NewIndex(testDocs)
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParseQuery(s)
+		if err != nil {
+			if !errors.Is(err, ErrInvalidQuery) {
+				t.Fatalf("ParseQuery(%q) error %v does not wrap ErrInvalidQuery", s, err)
+			}
+			return
+		}
+		if q.Raw != s {
+			t.Fatalf("Raw = %q, want %q", q.Raw, s)
+		}
+		for i, term := range q.Terms {
+			if term.Text == "" || term.Required && term.Excluded || term.Prefix && i != len(q.Terms)-1 {
+				t.Fatalf("ParseQuery(%q): bad term %d %+v", s, i, term)
+			}
+		}
+		res := ix.Keyword(q, Options{Limit: 5})
+		checkScores(t, ix, res)
+		fres, _ := ix.Fuzzy(q, Options{Limit: 5})
+		checkScores(t, ix, fres)
+		ix.Regex(s, Options{Limit: 5})
+	})
+}

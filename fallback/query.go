@@ -1,0 +1,223 @@
+package fallback
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ErrInvalidQuery is wrapped by ParseQuery's errors: the query syntax is
+// malformed (e.g. "select:" with no names).
+var ErrInvalidQuery = errors.New("invalid query")
+
+// Term is one word (or quoted phrase) of a query.
+type Term struct {
+	// Text is the term as written, without its +/- operator or quotes.
+	Text string
+	// Required: written "+term"; tools without it are filtered out.
+	Required bool
+	// Excluded: written "-term"; tools with it are filtered out.
+	Excluded bool
+	// Prefix: the last bare word of a query that does not end in a space
+	// or punctuation, so the user may still be typing it; keyword search
+	// also matches words that start with it.
+	Prefix bool
+}
+
+// Query is a parsed query. The zero value is the empty query.
+type Query struct {
+	// Raw is the query as given.
+	Raw string
+	// Terms are the query's words in order.
+	Terms []Term
+	// Servers and Categories restrict results to tools of one of these
+	// servers / categories (case-insensitive); from server:NAME and
+	// category:NAME.
+	Servers, Categories []string
+	// Select lists exact tool names from select:a,b — the caller should
+	// answer with Index.Select.
+	Select []string
+}
+
+// ParseQuery parses the query syntax:
+//
+//	word                 a term that ranks
+//	"two words", `name`  a quoted term (quotes and backticks are equivalent)
+//	+word, +"a b"        a required term
+//	-word, -"a b"        an excluded term
+//
+// "+" and "-" are operators only before a letter or a quote, so "-11" and
+// "+1 555 0100" stay plain terms.
+//
+//	server:NAME          only tools of server NAME (NAME may be quoted)
+//	category:NAME        only tools of category NAME
+//	select:a,b           select tools a and b by exact name
+//
+// Keys are case-insensitive. Anything else is a plain term, so natural
+// language parses as plain terms. An unterminated quote runs to the end of
+// the query. A server: or category: key with no value is a plain term (as
+// in the prose "Category: books"). ParseQuery never panics; its only error
+// (wrapping ErrInvalidQuery) is a select: with no names ("select:",
+// "select:,").
+func ParseQuery(s string) (Query, error) {
+	q := Query{Raw: s}
+	rest := s
+	for {
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+		if rest == "" {
+			break
+		}
+		var op byte
+		if c := rest[0]; (c == '+' || c == '-') && len(rest) > 1 {
+			r, _ := utf8.DecodeRuneInString(rest[1:])
+			if isQuote(r) || unicode.IsLetter(r) {
+				op, rest = c, rest[1:]
+			}
+		}
+		if op == 0 {
+			if key, ok := queryKey(rest); ok {
+				value, after := readValue(rest[len(key)+1:])
+				if strings.TrimSpace(value) != "" || strings.EqualFold(key, "select") {
+					if err := q.addKey(strings.ToLower(key), value); err != nil {
+						return Query{Raw: s}, err
+					}
+					rest = after
+					continue
+				}
+				// "Category: ..." in prose: a plain term.
+			}
+		}
+		var text string
+		quoted := false
+		if r, size := utf8.DecodeRuneInString(rest); isQuote(r) {
+			quoted = true
+			end := strings.IndexRune(rest[size:], r)
+			if end < 0 {
+				text, rest = rest[size:], ""
+			} else {
+				text, rest = rest[size:size+end], rest[size+end+size:]
+			}
+		} else {
+			end := strings.IndexFunc(rest, unicode.IsSpace)
+			if end < 0 {
+				end = len(rest)
+			}
+			text, rest = rest[:end], rest[end:]
+		}
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		t := Term{Text: text, Required: op == '+', Excluded: op == '-'}
+		if op == 0 && !quoted && rest == "" {
+			r, _ := utf8.DecodeLastRuneInString(text)
+			t.Prefix = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
+		q.Terms = append(q.Terms, t)
+	}
+	return q, nil
+}
+
+func isQuote(r rune) bool { return r == '"' || r == '`' }
+
+// queryKey returns the key of a "key:value" word if it is a known key.
+func queryKey(s string) (string, bool) {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 || i > len("category") {
+		return "", false
+	}
+	switch k := strings.ToLower(s[:i]); k {
+	case "server", "category", "select":
+		return s[:i], true
+	}
+	return "", false
+}
+
+// readValue reads a key's value: a quoted string or everything up to the
+// next space.
+func readValue(s string) (value, rest string) {
+	if r, size := utf8.DecodeRuneInString(s); isQuote(r) {
+		end := strings.IndexRune(s[size:], r)
+		if end < 0 {
+			return s[size:], ""
+		}
+		return s[size : size+end], s[size+end+size:]
+	}
+	end := strings.IndexFunc(s, unicode.IsSpace)
+	if end < 0 {
+		return s, ""
+	}
+	return s[:end], s[end:]
+}
+
+func (q *Query) addKey(key, value string) error {
+	value = strings.TrimSpace(value)
+	switch key {
+	case "select":
+		n := 0
+		for name := range strings.SplitSeq(value, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				q.Select = append(q.Select, name)
+				n++
+			}
+		}
+		if n == 0 {
+			return fmt.Errorf("%w: select: needs tool names, e.g. select:get_weather,send_email", ErrInvalidQuery)
+		}
+	case "server":
+		if value == "" {
+			return fmt.Errorf("%w: server: needs a server name, e.g. server:github", ErrInvalidQuery)
+		}
+		q.Servers = append(q.Servers, value)
+	case "category":
+		if value == "" {
+			return fmt.Errorf("%w: category: needs a category name, e.g. category:finance", ErrInvalidQuery)
+		}
+		q.Categories = append(q.Categories, value)
+	}
+	return nil
+}
+
+// String renders q back in the query syntax (normalized spacing and quoting).
+func (q Query) String() string {
+	var parts []string
+	for _, t := range q.Terms {
+		p := t.Text
+		if strings.ContainsFunc(p, unicode.IsSpace) || strings.ContainsAny(p, "\"`:") || strings.HasPrefix(p, "+") || strings.HasPrefix(p, "-") {
+			p = quote(p)
+		}
+		switch {
+		case t.Required:
+			p = "+" + p
+		case t.Excluded:
+			p = "-" + p
+		}
+		parts = append(parts, p)
+	}
+	for _, s := range q.Servers {
+		parts = append(parts, "server:"+maybeQuote(s))
+	}
+	for _, c := range q.Categories {
+		parts = append(parts, "category:"+maybeQuote(c))
+	}
+	if len(q.Select) > 0 {
+		parts = append(parts, "select:"+strings.Join(q.Select, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+func maybeQuote(s string) string {
+	if strings.ContainsFunc(s, unicode.IsSpace) || strings.ContainsAny(s, "\"`") {
+		return quote(s)
+	}
+	return s
+}
+
+// quote wraps s in double quotes, or backticks if it contains a double quote.
+func quote(s string) string {
+	if strings.Contains(s, `"`) {
+		return "`" + s + "`"
+	}
+	return `"` + s + `"`
+}

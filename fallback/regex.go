@@ -1,0 +1,158 @@
+package fallback
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+)
+
+// MaxPatternLength is the longest regex pattern accepted, in bytes. RE2 runs
+// in linear time, but compiling a long pattern still costs memory and time
+// on every request.
+const MaxPatternLength = 200
+
+var (
+	// ErrPatternTooLong is returned by Regex for a pattern longer than
+	// MaxPatternLength.
+	ErrPatternTooLong = errors.New("pattern too long")
+	// ErrInvalidPattern is wrapped by every *PatternError.
+	ErrInvalidPattern = errors.New("invalid pattern")
+)
+
+// PatternError is a regex pattern that does not parse. It wraps
+// ErrInvalidPattern, and its message includes the parser's explanation.
+type PatternError struct {
+	Pattern string
+	Err     error // the regexp/syntax error
+}
+
+func (e *PatternError) Error() string {
+	return fmt.Sprintf("invalid pattern %q: %v (Go RE2 syntax; e.g. \"get_.*\" or \"(?i)slack\")", e.Pattern, e.Err)
+}
+
+// Unwrap returns ErrInvalidPattern and the parser's error.
+func (e *PatternError) Unwrap() []error { return []error{ErrInvalidPattern, e.Err} }
+
+// Regex score tiers: a tool whose name matches scores in
+// [regexNameScore, regexNameScore+regexTierSpan], above any tool matched only
+// by its description [regexDescScore, +span], above any matched only by a
+// parameter name [regexParamScore, +span]. Within a tier, the larger the
+// share of the field that the match covers, the higher: "weather" on the
+// name "weather" scores 1.0, on "get_weather" 0.8 + 0.2×7/11 = 0.93.
+const (
+	regexNameScore  = 0.8
+	regexDescScore  = 0.5
+	regexParamScore = 0.2
+	regexTierSpan   = 0.2
+)
+
+// Regex returns the tools whose name, description or parameter names match
+// pattern (Go RE2 syntax: linear time, no backtracking). Matching is
+// case-insensitive unless the pattern turns it off with (?-i). Simple globs
+// are accepted as a convenience: a pattern made only of name characters and
+// "*" wildcards ("get_*", "*_issue", "slack__*") matches whole tool names, or
+// the part after the server's "__", and scores 1.
+//
+// Errors: ErrPatternTooLong, or a *PatternError (wrapping ErrInvalidPattern)
+// naming the parser's complaint. Scores follow the tiers above.
+func (ix *Index) Regex(pattern string, o Options) (Result, error) {
+	if len(pattern) > MaxPatternLength {
+		return Result{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrPatternTooLong, len(pattern), MaxPatternLength)
+	}
+	if ix == nil {
+		ix = &Index{}
+	}
+	var re *regexp.Regexp
+	glob := isGlob(pattern)
+	if glob {
+		re = regexp.MustCompile(globToRegex(pattern))
+	} else {
+		if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
+			return Result{}, &PatternError{Pattern: pattern, Err: err}
+		}
+		var err error
+		if re, err = regexp.Compile("(?i)" + pattern); err != nil {
+			return Result{}, &PatternError{Pattern: pattern, Err: err}
+		}
+	}
+	var cs []candidate
+	why := map[int]string{}
+	for id, name := range ix.names {
+		if !o.allowed(id) {
+			continue
+		}
+		score, field := 0.0, ""
+		if glob {
+			if re.MatchString(name) || re.MatchString(localName(name)) {
+				score, field = 1, "name"
+			}
+		} else if s, ok := tierScore(re, name, regexNameScore); ok {
+			score, field = s, "name"
+		} else if s, ok := tierScore(re, ix.descs[id], regexDescScore); ok {
+			score, field = s, "description"
+		} else if s, ok := tierScore(re, ix.paramNames[id], regexParamScore); ok {
+			score, field = s, "parameter names"
+		}
+		if field != "" {
+			cs = append(cs, candidate{id: id, raw: score})
+			why[id] = field
+		}
+	}
+	res := Result{Total: len(cs)}
+	for _, c := range (ranker{names: ix.names}).top(cs, o.Limit) {
+		res.Hits = append(res.Hits, Hit{ID: c.id, Score: c.raw, Explain: "regex matched " + why[c.id]})
+	}
+	return res, nil
+}
+
+// tierScore scores a match of re in text within a tier.
+func tierScore(re *regexp.Regexp, text string, base float64) (float64, bool) {
+	if text == "" {
+		return 0, false
+	}
+	loc := re.FindStringIndex(text)
+	if loc == nil {
+		return 0, false
+	}
+	cover := float64(loc[1]-loc[0]) / float64(len(text))
+	return base + regexTierSpan*cover, true
+}
+
+// isGlob reports whether pattern is a glob rather than a regex: only name
+// characters (letters, digits, "_", "-", ":", "/") and at least one "*".
+// Such a pattern would be an odd regex ("get_*" means "get" followed by any
+// number of underscores, "*_issue" does not parse), so the glob reading wins;
+// "get_.*" (with a dot) stays a regex.
+func isGlob(pattern string) bool {
+	wild := false
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '*':
+			wild = true
+		case c == '_' || c == '-' || c == ':' || c == '/',
+			'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		default:
+			return false
+		}
+	}
+	return wild
+}
+
+// globToRegex turns a glob into an anchored, case-insensitive regex.
+func globToRegex(glob string) string {
+	var b strings.Builder
+	b.WriteString("(?i)^")
+	for _, c := range glob {
+		switch c {
+		case '*':
+			b.WriteString(".*")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	return b.String()
+}

@@ -1,0 +1,42 @@
+package fallback
+
+// fillerWeight is the query-side weight of conversational filler words
+// ("please", "help", "need", "thanks"...) relative to other words. Long
+// natural-language requests are full of them, and because tool descriptions
+// rarely contain them they would otherwise get a high IDF and let a tool
+// that happens to say "help" outrank the one that does the job.
+//
+// Worked example: in "can you please help me find flights", "please" and
+// "help" count 0.1 each, "find" and "flights" 1.0 each.
+const fillerWeight = 0.1
+
+// filler is the set of conversational words (lowercase, unstemmed) that a
+// request wraps around its content. The list is generic English request
+// phrasing, not derived from any benchmark's queries.
+var filler = map[string]bool{}
+
+func init() {
+	for _, w := range []string{
+		"please", "pls", "plz", "kindly", "help", "helping", "need", "needs", "needed",
+		"want", "wants", "wanted", "would", "could", "like", "love", "hi", "hello", "hey",
+		"thanks", "thank", "appreciate", "appreciated", "also", "additionally", "moreover",
+		"furthermore", "besides", "tell", "know", "let", "lets", "give", "provide",
+		"able", "may", "might", "must", "shall", "sure", "really", "interested",
+		"curious", "wondering", "wonder", "looking", "trying", "try", "possible",
+		"assist", "assistance", "ok", "okay", "well", "one", "us", "something",
+		"anything", "someone", "thing", "things", "way", "ways", "soon", "asap",
+		"currently", "right", "going", "planning", "plan", "think", "make", "sure",
+		"details", "detail", "information", "info", "specific", "certain", "e", "g",
+		"etc", "eg", "ie",
+	} {
+		filler[w] = true
+	}
+}
+
+// queryWordWeight returns the query-side weight of a surface query word.
+func queryWordWeight(w string) float64 {
+	if filler[w] {
+		return fillerWeight
+	}
+	return 1
+}
