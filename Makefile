@@ -1,0 +1,174 @@
+# toolsearch — make targets. Run `make help` for the list.
+#
+# Everything here needs only Go (and git for checkgenerate): code-generation
+# tools are installed at pinned versions into .tmp/bin on first use.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules --no-print-directory
+
+GO ?= go
+MODULE := github.com/toolsearch/toolsearch
+CLIENT_DIR := clients/go
+GEN_DIR := $(CLIENT_DIR)/toolsearchv1
+
+# Local tools. Each is installed once, with `go install` at the pinned version,
+# and recorded by a stamp file whose name carries the version: changing a
+# version below reinstalls that tool on the next run. The stamps live inside
+# .tmp/bin, so deleting that directory reinstalls everything.
+TMP := $(CURDIR)/.tmp
+BIN := $(TMP)/bin
+STAMPS := $(BIN)/.stamps
+BUF_VERSION := v1.75.0
+PROTOC_GEN_GO_VERSION := v1.36.12
+PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
+BUF := $(STAMPS)/buf@$(BUF_VERSION)
+PROTOC_GEN_GO := $(STAMPS)/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+PROTOC_GEN_GO_GRPC := $(STAMPS)/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+TOOLS := $(BUF) $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC)
+
+# The pinned tools come first on PATH, so buf finds the local protoc plugins.
+export PATH := $(BIN):$(PATH)
+
+# The version stamped into binaries (main.version).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+
+# The race detector needs cgo (a C compiler). Without one, tests run without
+# -race and say so; `make test RACE=-race` forces it. Evaluated lazily.
+RACE ?= $(if $(filter 1,$(shell $(GO) env CGO_ENABLED)),-race,)
+
+# Benchmarks: `make bench BENCH=BM25 BENCHTIME=2s COUNT=6`.
+BENCH ?= .
+BENCHTIME ?= 1s
+COUNT ?= 1
+
+# `make run ARGS='--log-level debug'` passes extra flags to the sidecar.
+ARGS ?=
+
+.PHONY: help
+help: ## Show this help
+	@echo 'Usage: make <target> [VAR=value]'
+	@echo
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: build
+build: ## Build both modules, and the sidecar and CLI binaries into bin/
+	$(GO) build ./...
+	cd $(CLIENT_DIR) && $(GO) build ./...
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/sidecar ./cmd/toolsearch
+
+.PHONY: run
+run: ## Run the sidecar on the example catalog (extra flags: ARGS='...')
+	$(GO) run ./cmd/sidecar --catalog examples/catalog.json $(ARGS)
+
+.PHONY: test
+test: ## Run all tests with the race detector, in both modules
+	$(if $(RACE),,@echo 'test: no C compiler (cgo disabled): running without -race' >&2)
+	$(GO) test $(RACE) ./...
+	cd $(CLIENT_DIR) && $(GO) test $(RACE) ./...
+
+.PHONY: bench
+bench: ## Run Go benchmarks (BENCH=regexp BENCHTIME=1s COUNT=1)
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime '$(BENCHTIME)' -count $(COUNT) -benchmem ./...
+
+.PHONY: lint
+lint: $(BUF) checkdeps ## buf lint and format, go vet and gofmt in both modules, import direction
+	buf lint
+	@buf format --diff --exit-code || { echo 'lint: proto files are not buf-formatted (fix with: .tmp/bin/buf format -w)' >&2; exit 1; }
+	$(GO) vet ./...
+	cd $(CLIENT_DIR) && $(GO) vet ./...
+	@files="$$(find . -name '*.go' -not -path './.git/*' -not -path './.tmp/*' -not -path '*/testdata/*' -print0 | xargs -0 -r gofmt -l)"; \
+	if [ -n "$$files" ]; then \
+		echo 'lint: these files are not gofmt-formatted (fix with: gofmt -w FILE...):' >&2; \
+		echo "$$files" >&2; \
+		exit 1; \
+	fi
+
+.PHONY: generate
+# Generates into .tmp/gen first, then swaps the *.pb.go files in: a failed or
+# interrupted run leaves the committed code in place, and a removed .proto
+# leaves no stale file behind.
+generate: $(TOOLS) ## Lint the proto files and regenerate clients/go/toolsearchv1
+	buf lint
+	rm -rf $(TMP)/gen
+	buf generate -o $(TMP)/gen
+	rm -f $(GEN_DIR)/*.pb.go
+	cp -R $(TMP)/gen/$(CLIENT_DIR)/. $(CLIENT_DIR)/
+	rm -rf $(TMP)/gen
+	@echo 'generate: wrote $(GEN_DIR)'
+
+# Fails when regenerating changes the tree: stale or uncommitted generated
+# code, or uncommitted proto changes. Compares against the committed state
+# (git status also reports untracked generated files).
+GENERATED_PATHS := proto buf.yaml buf.gen.yaml $(GEN_DIR)
+.PHONY: checkgenerate
+checkgenerate: generate ## Fail if generated code differs from the committed state
+	@if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		echo 'checkgenerate: not a git work tree; nothing to compare against' >&2; exit 1; \
+	fi
+	@changes="$$(git status --porcelain --untracked-files=all -- $(GENERATED_PATHS))"; \
+	if [ -n "$$changes" ] || ! git diff --quiet -- $(GENERATED_PATHS); then \
+		echo 'checkgenerate: generated code is stale or not committed.' >&2; \
+		echo 'Run `make generate` and commit these paths:' >&2; \
+		echo "$$changes" >&2; \
+		git --no-pager diff --stat -- $(GENERATED_PATHS) >&2; \
+		exit 1; \
+	fi
+	@echo 'checkgenerate: generated code is up to date'
+
+# Import direction (DESIGN.md, STYLE.md habit 12), from `go list -deps`:
+#   - clients/go imports nothing from the root module;
+#   - nothing outside server/ and cmd/ depends on server; nothing depends on cmd/;
+#   - embed, vectorindex, fallback and analysis never depend on catalog or search.
+.PHONY: checkdeps
+checkdeps: ## Check the import-direction rules of DESIGN.md
+	@bad="$$(cd $(CLIENT_DIR) && $(GO) list -deps ./... | grep '^$(MODULE)/' | grep -v '^$(MODULE)/clients/go\(/\|$$\)' || true)"; \
+	if [ -n "$$bad" ]; then \
+		echo 'checkdeps: clients/go must import nothing from the root module, but depends on:' >&2; \
+		echo "$$bad" >&2; exit 1; \
+	fi
+	@$(GO) list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk -v m='$(MODULE)/' ' \
+		function top(p) { if (index(p, m) != 1) return ""; sub(m, "", p); sub("/.*", "", p); return p } \
+		{ pt = top($$1); \
+		  for (i = 2; i <= NF; i++) { dt = top($$i); if (dt == "" || dt == pt) continue; \
+		    bad = ""; \
+		    if (dt == "cmd") bad = "nothing may import cmd/"; \
+		    else if (dt == "server" && pt != "cmd") bad = "only cmd/ may import server"; \
+		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis")) bad = pt " must not import " dt; \
+		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
+		END { exit fail }'
+
+# Breaking-change check of the API (buf.yaml: FILE rules) against a git ref,
+# e.g. `make breaking AGAINST='.git#tag=v0.1.0'`. Not part of CI while the
+# API is unreleased.
+AGAINST ?= .git\#branch=main
+.PHONY: breaking
+breaking: $(BUF) ## Check the proto API for breaking changes against AGAINST (default: main)
+	buf breaking --against '$(AGAINST)'
+
+.PHONY: tools
+tools: $(TOOLS) ## Install the pinned code-generation tools into .tmp/bin
+
+$(BUF):
+	@rm -f $(STAMPS)/buf@*
+	GOBIN=$(BIN) GOWORK=off $(GO) install github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
+	@mkdir -p $(@D) && touch $@
+
+$(PROTOC_GEN_GO):
+	@rm -f $(STAMPS)/protoc-gen-go@*
+	GOBIN=$(BIN) GOWORK=off $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+	@mkdir -p $(@D) && touch $@
+
+$(PROTOC_GEN_GO_GRPC):
+	@rm -f $(STAMPS)/protoc-gen-go-grpc@*
+	GOBIN=$(BIN) GOWORK=off $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+	@mkdir -p $(@D) && touch $@
+
+# Leaves the rest of .tmp/ alone: other work keeps caches there (models,
+# builds) that are slow to recreate.
+.PHONY: clean
+clean: ## Remove build outputs (bin/) and the installed tools (.tmp/bin)
+	rm -rf bin $(BIN)
