@@ -167,7 +167,7 @@ func firstSentence(text string) string {
 
 // endsWithAbbreviation reports whether s ends with a word such as "e.g.".
 func endsWithAbbreviation(s string) bool {
-	word := s[strings.LastIndexByte(s, ' ')+1:]
+	word := strings.TrimLeft(s[strings.LastIndexByte(s, ' ')+1:], "([{\"'")
 	for _, a := range abbreviations {
 		if strings.EqualFold(word, a) {
 			return true

@@ -23,6 +23,7 @@ func TestSummary(t *testing.T) {
 		{"leading blank lines", "\n\n  Read a file.  \nMore.", "Read a file."},
 		{"whitespace collapsed", "Read   a\tfile.", "Read a file."},
 		{"abbreviation", "Search issues, e.g. Bugs in a repo. Then more.", "Search issues, e.g. Bugs in a repo."},
+		{"abbreviation in parentheses", "Search with syntax (e.g. 'deploy in:#ops'). Then more.", "Search with syntax (e.g. 'deploy in:#ops')."},
 		{"lowercase after period", "Uses v1. of the api. Next.", "Uses v1. of the api."},
 		{"version numbers", "Calls API v2.1 for data. Next.", "Calls API v2.1 for data."},
 		{"question", "Is it open? Checks status.", "Is it open?"},
