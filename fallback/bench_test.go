@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"time"
 )
 
 // benchCatalog is the StableToolBench catalog (2,479 tools), the size the
@@ -89,5 +90,42 @@ func BenchmarkKeyword(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		ix.Keyword(qs[i%len(qs)], Options{Limit: 10})
+	}
+}
+
+// BenchmarkKeywordLatency runs every StableToolBench dev query against its
+// catalog (2,479 tools), round after round, timing each query, and reports
+// the per-query latency percentiles p50 and p99 (ns/query) next to the
+// usual ns/op (one op = one query). The latency budget is p99 ≤ 200 µs.
+func BenchmarkKeywordLatency(b *testing.B) {
+	ix := NewIndex(loadBenchDocs(b, benchCatalog))
+	var qs []Query
+	for _, bq := range loadBenchQueries(b, "../../shared/bench/stabletoolbench/queries.jsonl") {
+		q, err := ParseQuery(bq.Query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		qs = append(qs, q)
+	}
+	durs := make([]time.Duration, 0, 1<<16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		ix.Keyword(qs[i%len(qs)], Options{Limit: 10})
+		durs = append(durs, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(durs)
+	pct := func(p float64) float64 { return float64(durs[int(p*float64(len(durs)-1))]) }
+	b.ReportMetric(pct(0.50), "p50-ns/query")
+	b.ReportMetric(pct(0.99), "p99-ns/query")
+}
+
+func BenchmarkNewIndex(b *testing.B) {
+	docs := loadBenchDocs(b, benchCatalog)
+	b.ReportAllocs()
+	for b.Loop() {
+		NewIndex(docs)
 	}
 }

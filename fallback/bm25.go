@@ -1,62 +1,11 @@
 package fallback
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/toolsearch/toolsearch/analysis"
-)
-
-// prefixWeight is the weight of a completion of the query's last word
-// relative to the word itself: "send sla" also matches "slack", at 0.5 of
-// the weight a literal "slack" would have.
-const prefixWeight = 0.5
-
-// maxPrefixExpansions caps the completions of the last word, shortest
-// first: "re" in a large catalog would otherwise expand to hundreds of words.
-// Example: with 16, "sla" expands to at most 16 words such as "slack",
-// "slash", "slate".
-const maxPrefixExpansions = 16
-
-// minPrefixLen is the shortest last word that is expanded as a prefix
-// (in bytes): "s" or "se" would match most of the catalog.
-const minPrefixLen = 3
-
-// minVariantLen is the shortest stem (in bytes) that is matched with its
-// extensions by variants: "photo" ~ "photograph", but "stat" is not matched
-// with "statu" (status).
-const minVariantLen = 5
-
-// maxVariants caps the variants of one query term.
-const maxVariants = 8
-
-// variantWeight is the weight of a stem variant (see variants) relative to
-// the query word itself. Example: "multiplication" (stem "multipl") matches
-// "multiply" (stem "multipli") at 0.2 of its weight; measured on the bench
-// dev sets, 0.2 gains about +0.004 nDCG@10 and 0.6 already loses.
-const variantWeight = 0.2
-
-// Pseudo-relevance feedback (see feedback): the prfTerms terms that best
-// characterize the top prfDocs tools form a second query, and a tool's
-// score becomes (1-prfWeight) × its own score + prfWeight × its score for
-// that second query. A request that needs several tools of one server ("log
-// me out, then fetch order 456") thereby lifts the best match's siblings
-// (team_petstore__getorderbyid shares "petstore", "team"... with
-// team_petstore__logoutuser) above other servers' look-alikes. Feedback only
-// re-ranks tools that match the query; it never adds one.
-//
-// Worked example: a tool with score 0.60 that shares half of the feedback
-// terms' weight scores 0.9 × 0.60 + 0.1 × 0.5 = 0.59; one with 0.60 that
-// shares none drops to 0.54. Measured on the bench dev sets (nDCG@10):
-// +0.01 on the multi-tool sets, neutral on the single-tool one; feedback
-// from 2–3 tools, or prfWeight ≥ 0.15, loses (the 2nd and 3rd tools are too
-// often wrong).
-const (
-	prfDocs   = 1
-	prfTerms  = 20
-	prfWeight = 0.1
 )
 
 // exactOthersCap is the highest score of the other hits when a query names a
@@ -71,6 +20,19 @@ type scratch struct {
 
 	slot        []float64 // best score per tool for the current query word
 	slotTouched []int32   // tools with slot != 0
+
+	pairSeen []uint64 // query term pairs already scored
+
+	cands []candidate // candidates of the current query
+
+	termPos    []int32     // per term ID, scratch marks for feedback and explain (all zero between uses)
+	bits       []uint64    // explain's matched-term bitset
+	expansions []expansion // feedback terms
+
+	srv            []float64 // normalized score per server (see serverWeight)
+	srvTouched     []int32   // servers with srv != 0
+	srvSlot        []float64 // best score per server for the current query word
+	srvSlotTouched []int32   // servers with srvSlot != 0
 }
 
 func (ix *Index) getScratch() *scratch {
@@ -85,6 +47,10 @@ func (ix *Index) putScratch(s *scratch) {
 		s.acc[d] = 0
 	}
 	s.touched = s.touched[:0]
+	for _, d := range s.srvTouched {
+		s.srv[d] = 0
+	}
+	s.srvTouched = s.srvTouched[:0]
 	ix.pool.Put(s)
 }
 
@@ -103,6 +69,13 @@ type plan struct {
 	excluded   [][]int32 // each: tools with all of these terms are dropped
 	impossible bool      // a required word occurs nowhere
 	unmatched  []string
+	seq        []seqWord // ranking words with index terms, in query order
+}
+
+// seqWord is one ranking query word with its own index terms.
+type seqWord struct {
+	ids    []int32
+	weight float64
 }
 
 // plan resolves q's terms to index terms.
@@ -110,7 +83,7 @@ func (ix *Index) plan(q Query) plan {
 	var p plan
 	words := analysis.Words()
 	slot := 0
-	index := map[int32]int{} // term ID → position in p.terms
+	index := make(map[int32]int, 2*len(q.Terms)) // term ID → position in p.terms
 	for _, t := range q.Terms {
 		ws := words.Analyze(t.Text)
 		if t.Excluded {
@@ -130,11 +103,18 @@ func (ix *Index) plan(q Query) plan {
 		}
 		var req []int32
 		for i, w := range ws {
-			ids := ix.wordTerms(w, false)
-			var vars []int32
+			var ids, vars []int32
+			var analyzed []string
+			if t, ok := ix.wordTerm[w]; ok {
+				if t >= 0 {
+					ids = ix.termIDs[t : t+1 : t+1]
+				}
+			} else {
+				ids, analyzed = ix.analyzeWord(w, false)
+			}
 			if len(ids) > 0 {
 				vars = ix.variants(ids)
-			} else if analyzed := analysis.Standard().Analyze(w); len(analyzed) > 0 {
+			} else if len(analyzed) > 0 {
 				vars = ix.variantsOf(analyzed)
 				if len(vars) == 0 {
 					p.unmatched = append(p.unmatched, w)
@@ -144,6 +124,9 @@ func (ix *Index) plan(q Query) plan {
 				}
 			}
 			weight := queryWordWeight(w)
+			if len(ids) > 0 {
+				p.seq = append(p.seq, seqWord{ids: ids, weight: weight})
+			}
 			for _, id := range ids {
 				req = append(req, id)
 				if j, ok := index[id]; ok {
@@ -176,70 +159,6 @@ func (ix *Index) plan(q Query) plan {
 		}
 	}
 	return p
-}
-
-// completions returns the term IDs of up to maxPrefixExpansions vocabulary
-// words that start with w (w itself excluded), shortest first.
-func (ix *Index) completions(w string) []int32 {
-	if len(w) < minPrefixLen {
-		return nil
-	}
-	i, _ := slices.BinarySearch(ix.words, w)
-	var cands []string
-	for ; i < len(ix.words) && strings.HasPrefix(ix.words[i], w); i++ {
-		if ix.words[i] != w {
-			cands = append(cands, ix.words[i])
-		}
-	}
-	slices.SortStableFunc(cands, func(a, b string) int { return len(a) - len(b) })
-	var ids []int32
-	seen := map[int32]bool{}
-	for _, c := range cands {
-		if len(ids) == maxPrefixExpansions {
-			break
-		}
-		if t := ix.wordTerm[c]; t >= 0 && !seen[t] {
-			seen[t] = true
-			ids = append(ids, t)
-		}
-	}
-	return ids
-}
-
-// variants returns the terms that extend one of ids or that one of ids
-// extends, when the shorter of the two has at least minVariantLen bytes:
-// stems of one word family that the stemmer left apart ("multipl" of
-// "multiplication" and "multipli" of "multiply"; "photo" and "photograph").
-func (ix *Index) variants(ids []int32) []int32 {
-	terms := make([]string, len(ids))
-	for i, id := range ids {
-		terms[i] = ix.termText[id]
-	}
-	return ix.variantsOf(terms)
-}
-
-// variantsOf is variants for analyzed terms, which need not be in the index.
-func (ix *Index) variantsOf(terms []string) []int32 {
-	var out []int32
-	for _, t := range terms {
-		if len(t) < minVariantLen {
-			continue
-		}
-		// Terms that t is a prefix of.
-		i, _ := slices.BinarySearch(ix.sortedTerms, t)
-		for ; i < len(ix.sortedTerms) && strings.HasPrefix(ix.sortedTerms[i], t) && len(out) < maxVariants; i++ {
-			if v := ix.sortedTerms[i]; v != t {
-				out = append(out, ix.terms[v])
-			}
-		}
-		// Terms that are a prefix of t.
-		for n := minVariantLen; n < len(t); n++ {
-			if v, ok := ix.terms[t[:n]]; ok {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
 }
 
 // has reports whether tool id contains term t.
@@ -297,7 +216,9 @@ func (ix *Index) exactName(raw string) (int, bool) {
 // weight of the word (see queryWordWeight). A word may match through itself,
 // a stem variant (variantWeight) or, for the last word, a completion
 // (prefixWeight); it counts once, by its best match. The tool's raw score is
-// the sum over query words.
+// the sum over query words, plus a phrase bonus for every two adjacent query
+// words that are also adjacent in the tool's name, server or description
+// (see pairWeight).
 //
 // Score normalization (Hit.Score): the raw score divided by the raw score of
 // an ideal tool for this query — one that matches every query word found in
@@ -309,9 +230,11 @@ func (ix *Index) exactName(raw string) (int, bool) {
 // however weak its competitors are. Query words found nowhere in the catalog
 // are left out of the ideal (no tool could match them) and reported in
 // Result.Unmatched: a caller that wants to distrust such a query can look
-// there (or try Fuzzy). Then pseudo-relevance feedback mixes in a little of
-// the match with the best tool's vocabulary (see prfWeight); the result
-// stays in [0,1] and is the ranking key (ties by name).
+// there (or try Fuzzy). Then the score is mixed with the score of the
+// tool's server as a whole (see serverWeight), and pseudo-relevance feedback
+// mixes in a little of the match with the best tool's vocabulary (see
+// prfWeight); the result stays in [0,1] and is the ranking key (ties by
+// name).
 //
 // Syntax: +terms must occur (in any field, after analysis), tools with all
 // the words of a -term are dropped, server:/category: filter; filters and
@@ -400,14 +323,17 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		s.slotTouched = s.slotTouched[:0]
 		i = j
 	}
+	norm += ix.addPairScores(s, p)
 
-	cs := make([]candidate, 0, len(s.touched))
+	cs := s.cands[:0]
+	defer func() { s.cands = cs[:0] }()
 	for _, d := range s.touched {
 		if id := int(d); ok(id) && !(hasExact && id == exact) {
 			cs = append(cs, candidate{id: id, raw: min(1, s.acc[d]/norm)})
 		}
 	}
 	if len(cs) > 0 {
+		ix.smoothByServer(s, p, cs)
 		ix.feedback(s, p, cs)
 	}
 	total := len(cs)
@@ -419,8 +345,10 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		}
 	}
 	res := Result{Total: total, Unmatched: p.unmatched}
+	ix.markQuery(s, p)
+	defer ix.unmarkQuery(s, p)
 	if hasExact {
-		res.Hits = append(res.Hits, Hit{ID: exact, Score: 1, Explain: "exact name; " + ix.explain(exact, p, s.acc[exact], norm)})
+		res.Hits = append(res.Hits, Hit{ID: exact, Score: 1, Explain: "exact name; " + ix.explain(s, exact, p, s.acc[exact], norm)})
 	}
 	if hasExact && o.Limit == 1 {
 		return res
@@ -430,106 +358,65 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		if hasExact {
 			score = min(score, exactOthersCap)
 		}
-		res.Hits = append(res.Hits, Hit{ID: c.id, Score: score, Explain: ix.explain(c.id, p, s.acc[c.id], norm)})
+		res.Hits = append(res.Hits, Hit{ID: c.id, Score: score, Explain: ix.explain(s, c.id, p, s.acc[c.id], norm)})
 	}
 	return res
 }
 
 // explain lists, per field, the query terms that tool id matched.
-func (ix *Index) explain(id int, p plan, raw, norm float64) string {
+func (ix *Index) explain(s *scratch, id int, p plan, raw, norm float64) string {
 	b := make([]byte, 0, 128)
 	b = append(b, "bm25f="...)
 	b = strconv.AppendFloat(b, raw, 'f', 3, 64)
 	b = append(b, " ideal="...)
 	b = strconv.AppendFloat(b, norm, 'f', 3, 64)
-	for f := field(0); f < numFields; f++ {
+	for f := range numFields {
+		// The matched query terms, as a bitset over positions in p.terms
+		// (s.termPos holds position+1, see markQuery).
+		clear(s.bits)
+		any := false
+		for _, t := range ix.docTerms[id][f] {
+			if i := s.termPos[t] - 1; i >= 0 {
+				s.bits[i/64] |= 1 << (i % 64)
+				any = true
+			}
+		}
+		if !any {
+			continue
+		}
+		b = append(b, ' ')
+		b = append(b, f.String()...)
+		b = append(b, '[')
 		first := true
-		for _, t := range p.terms {
-			if !slices.Contains(ix.docTerms[id][f], t.id) {
+		for i, t := range p.terms {
+			if s.bits[i/64]&(1<<(i%64)) == 0 {
 				continue
 			}
-			if first {
-				b = append(b, ' ')
-				b = append(b, f.String()...)
-				b = append(b, '[')
-				first = false
-			} else {
+			if !first {
 				b = append(b, ' ')
 			}
+			first = false
 			b = append(b, ix.termText[t.id]...)
 		}
-		if !first {
-			b = append(b, ']')
-		}
+		b = append(b, ']')
 	}
 	return string(b)
 }
 
-// feedback re-ranks the candidates with pseudo-relevance feedback: the
-// prfTerms terms that best characterize the top prfDocs candidates (field
-// share × IDF, query terms excluded) form a second query; each candidate's
-// score becomes (1-prfWeight) × its score + prfWeight × its normalized score
-// for that second query. Only candidates (tools that match the query
-// itself) are re-ranked: feedback never adds a tool.
-func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
-	rk := ranker{names: ix.names}
-	top := rk.top(slices.Clone(cs), prfDocs)
-	n := len(ix.names)
-	inQuery := make(map[int32]bool, len(p.terms))
+// markQuery sets s.termPos[t] to t's position in p.terms plus one, for
+// explain; unmarkQuery resets it to zero.
+func (ix *Index) markQuery(s *scratch, p plan) {
+	if len(s.termPos) != len(ix.termText) {
+		s.termPos = make([]int32, len(ix.termText))
+	}
+	for i, t := range p.terms {
+		s.termPos[t.id] = int32(i + 1)
+	}
+	s.bits = slices.Grow(s.bits[:0], (len(p.terms)+63)/64)[:(len(p.terms)+63)/64]
+}
+
+func (ix *Index) unmarkQuery(s *scratch, p plan) {
 	for _, t := range p.terms {
-		inQuery[t.id] = true
-	}
-	e := map[int32]float64{}
-	for _, c := range top {
-		r := c.raw / top[0].raw
-		total := 0.0
-		for f := field(0); f < numFields; f++ {
-			total += fieldWeight[f] * float64(len(ix.docTerms[c.id][f]))
-		}
-		if total == 0 {
-			continue
-		}
-		for f := field(0); f < numFields; f++ {
-			for _, t := range ix.docTerms[c.id][f] {
-				if !inQuery[t] {
-					e[t] += r * fieldWeight[f] / total * idf(len(ix.postings[t]), n)
-				}
-			}
-		}
-	}
-	type expansion struct {
-		id int32
-		w  float64
-	}
-	ets := make([]expansion, 0, len(e))
-	for t, w := range e {
-		ets = append(ets, expansion{t, w})
-	}
-	slices.SortFunc(ets, func(a, b expansion) int {
-		if c := cmp.Compare(b.w, a.w); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-	if len(ets) > prfTerms {
-		ets = ets[:prfTerms]
-	}
-	if len(ets) == 0 {
-		return
-	}
-	fb := map[int32]float64{}
-	norm := 0.0
-	for _, x := range ets {
-		ps := ix.postings[x.id]
-		w := x.w / ets[0].w * idf(len(ps), n)
-		norm += w * max(float64(ix.maxSat[x.id]), ix.refSat)
-		for _, post := range ps {
-			if s.acc[post.doc] != 0 {
-				fb[post.doc] += w * float64(post.sat)
-			}
-		}
-	}
-	for i := range cs {
-		cs[i].raw = (1-prfWeight)*cs[i].raw + prfWeight*min(1, fb[int32(cs[i].id)]/norm)
+		s.termPos[t.id] = 0
 	}
 }

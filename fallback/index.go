@@ -23,12 +23,14 @@ type Index struct {
 	descs      []string // descriptions per ID (regex)
 	paramNames []string // parameter names per ID, space-joined (regex)
 
-	terms       map[string]int32 // analyzed term → term ID
-	termText    []string         // term ID → analyzed term
-	sortedTerms []string         // termText, sorted
-	postings    [][]posting      // per term ID, by ascending doc
-	maxSat      []float32        // per term ID, the largest posting sat
-	docTerms    [][numFields][]int32
+	terms        map[string]int32 // analyzed term → term ID
+	termText     []string         // term ID → analyzed term
+	sortedTerms  []string         // termText, sorted
+	termIDs      []int32          // termIDs[t] == t: one-term slices without allocating
+	termVariants [][]int32        // per term ID, its variants (see variants)
+	postings     [][]posting      // per term ID, by ascending doc
+	maxSat       []float32        // per term ID, the largest posting sat
+	docTerms     [][numFields][]int32
 
 	words    []string         // sorted surface vocabulary (analysis.Words)
 	wordTerm map[string]int32 // surface word → term ID, -1 for stop words
@@ -36,6 +38,14 @@ type Index struct {
 	nameKeys []string         // per ID, the lowercase name without separators (fuzzy)
 	// wordsByLen[n] lists the non-stop vocabulary words of n runes (fuzzy).
 	wordsByLen [][]string
+
+	// pairs maps the adjacent term pairs (pairKey) of each tool's name,
+	// server and description to the tools that have them, by ascending ID.
+	pairs map[uint64][]int32
+
+	serverOf    []int32     // tool ID → server ID
+	numServers  int         // number of server IDs
+	srvPostings [][]posting // per term ID, servers by ascending ID
 
 	refSat float64 // sat of one occurrence in an average-length name
 	pool   sync.Pool
@@ -141,6 +151,13 @@ func NewIndex(docs []Document) *Index {
 	}
 	ix.refSat = fieldWeight[fieldName] / (bm25K1 + fieldWeight[fieldName])
 
+	ix.buildServers(lens)
+	ix.pairs = map[uint64][]int32{}
+	for id := range docs {
+		for _, f := range []field{fieldName, fieldServer, fieldDesc} {
+			addPairs(ix.pairs, int32(id), ix.docTerms[id][f])
+		}
+	}
 	ix.postings = make([][]posting, len(ix.terms))
 	ix.maxSat = make([]float32, len(ix.terms))
 	tf := map[int32]float64{}
@@ -167,6 +184,12 @@ func NewIndex(docs []Document) *Index {
 	}
 	slices.Sort(ix.words)
 	ix.sortedTerms = slices.Sorted(slices.Values(ix.termText))
+	ix.termIDs = make([]int32, len(ix.termText))
+	ix.termVariants = make([][]int32, len(ix.termText))
+	for t, text := range ix.termText {
+		ix.termIDs[t] = int32(t)
+		ix.termVariants[t] = ix.variantsOf([]string{text})
+	}
 	for _, w := range ix.words {
 		if ix.wordTerm[w] < 0 {
 			continue
@@ -191,10 +214,22 @@ func (ix *Index) wordTerms(w string, add bool) []int32 {
 		if t < 0 {
 			return nil
 		}
+		if int(t) < len(ix.termIDs) {
+			return ix.termIDs[t : t+1 : t+1] // no allocation
+		}
 		return []int32{t}
 	}
+	ids, _ := ix.analyzeWord(w, add)
+	return ids
+}
+
+// analyzeWord returns the term IDs of a surface word that is not in
+// wordTerm, and its analyzed terms. With add, unknown terms are added to the
+// index (building only).
+func (ix *Index) analyzeWord(w string, add bool) ([]int32, []string) {
+	analyzed := analysis.Standard().Analyze(w)
 	var out []int32
-	for _, term := range analysis.Standard().Analyze(w) {
+	for _, term := range analyzed {
 		t, ok := ix.terms[term]
 		if !ok {
 			if !add {
@@ -214,7 +249,7 @@ func (ix *Index) wordTerms(w string, add bool) []int32 {
 			ix.wordTerm[w] = out[0]
 		}
 	}
-	return out
+	return out, analyzed
 }
 
 // idf is BM25's inverse document frequency of a term found in df of n tools.
