@@ -1,0 +1,537 @@
+package vectorindex
+
+import (
+	"cmp"
+	"math"
+	"math/rand"
+	"slices"
+	"sync"
+)
+
+// Defaults of HNSWConfig, chosen by measurement (CPU time on one core of
+// an AMD EPYC, 100-dim unit vectors, recall@10 against Flat; reproduce with
+// TestHNSWRecall and the BenchmarkHNSW* benchmarks):
+//
+//   - "catalog-like" clustered vectors (1 centre per 100 vectors, noise as
+//     large as the centre), M 16, EfConstruction 64: at 30k vectors, recall
+//     0.9975 at EfSearch 32 and 1.0 at 64 and 128 (99 µs and 218 µs per
+//     query; Flat 450 µs). At 100k (EfConstruction 100): 1.0 at EfSearch 64
+//     and 128, 269 µs and 448 µs per query, Flat 2.0 ms.
+//   - uniform random vectors (no cluster structure, the worst case), 10k:
+//     0.86 at EfSearch 128, 0.964 at 256, 0.9985 at 512; 100k: 0.46 at 128,
+//     0.94 at 1024, 0.9915 at 2048 (8.8 ms per query, Flat 1.9 ms).
+//   - EfConstruction 64 builds 35% faster than 100 with the same recall
+//     (±0.013) on both; 40 is 60% faster but loses 0.003–0.025.
+//     Build: ~130 µs per vector at 10k, ~230–330 µs at 100k.
+//
+// So DefaultEfSearch is 128, twice what clustered data needs, for margin on
+// real embeddings, which are less tidy than synthetic clusters.
+const (
+	// DefaultM is the default maximum number of links per node on layers
+	// above 0 (layer 0 keeps 2·M, as in the HNSW paper).
+	DefaultM = 16
+	// DefaultEfConstruction is the default beam width while inserting.
+	DefaultEfConstruction = 64
+	// DefaultEfSearch is the default beam width while searching; a Search
+	// for k results uses max(EfSearch, k).
+	DefaultEfSearch = 128
+)
+
+// maxLevel caps a node's random level. With M = 16 (level probability
+// 1/16 per step) level 16 would need ~10^19 nodes, so the cap only guards
+// against a pathological RNG draw.
+const maxLevel = 16
+
+// compactFraction: when more than this fraction of the graph's nodes are
+// deleted (tombstoned), the graph is rebuilt from the live vectors.
+// Tombstones still route searches but waste visits, and a mostly-dead graph
+// loses recall. At 1/3 a rebuild happens after live/2 deletions, so its cost
+// amortizes to about two inserts per deletion.
+const compactFraction = 1.0 / 3
+
+// HNSWConfig tunes an HNSW index. The zero value selects every default;
+// zero or negative fields each select their default.
+type HNSWConfig struct {
+	// M is the maximum number of links a node keeps on each layer above 0;
+	// layer 0 keeps 2·M. Larger M raises recall and memory (~8·M bytes per
+	// node) and slows building. Default DefaultM.
+	M int
+	// EfConstruction is the beam width (candidate list size) used to find
+	// a new node's neighbours. Larger builds a better graph, more slowly.
+	// Default DefaultEfConstruction.
+	EfConstruction int
+	// EfSearch is the beam width of a query; Search(q, k) uses
+	// max(EfSearch, k). Larger raises recall and latency. Default
+	// DefaultEfSearch.
+	EfSearch int
+	// Seed seeds the random level generator, so the same vectors added in
+	// the same order always build the same graph and rank the same way.
+	// Zero is a valid seed.
+	Seed int64
+}
+
+// withDefaults returns c with unset fields replaced by their defaults.
+func (c HNSWConfig) withDefaults() HNSWConfig {
+	if c.M <= 0 {
+		c.M = DefaultM
+	}
+	if c.M < 2 {
+		c.M = 2
+	}
+	if c.EfConstruction <= 0 {
+		c.EfConstruction = DefaultEfConstruction
+	}
+	if c.EfConstruction < c.M {
+		c.EfConstruction = c.M
+	}
+	if c.EfSearch <= 0 {
+		c.EfSearch = DefaultEfSearch
+	}
+	return c
+}
+
+// HNSW is an approximate nearest-neighbour index: a Hierarchical Navigable
+// Small World graph (Malkov & Yashunin, 2016, with the neighbour-selection
+// heuristic of its Algorithm 4), scored by dot product.
+//
+// It is implemented here rather than taken from github.com/coder/hnsw:
+// v0.6.1 of that library measured recall@10 ≈ 0.03 on 10k random vectors
+// (its heap's Max/PopLast return the wrong element and its search stops
+// when the best candidate stops improving; see coder/hnsw PRs #17, #18,
+// #20), panics when an existing key is re-added, and can dereference nil
+// after deletions. BenchmarkCoderHNSWRecall10k reproduces the measurement.
+//
+// Deletion marks nodes as tombstones: they keep routing searches but are
+// never returned; when more than a third of the nodes are tombstones the
+// graph is rebuilt (under the write lock) from the live vectors.
+//
+// The zero value is not usable; call NewHNSW. HNSW is safe for concurrent
+// use: Searches run in parallel under a read lock, Add and Delete take the
+// write lock (inserting costs ~0.1–0.3 ms per vector at 100 dimensions).
+type HNSW struct {
+	mu  sync.RWMutex
+	dim int
+	cfg HNSWConfig
+	ml  float64 // level multiplier 1/ln(M)
+	rng *rand.Rand
+
+	// Nodes are dense int32 slots; a re-added ID gets a new slot.
+	ids      []int       // slot → ID
+	vecs     []float32   // slot*dim …: the vector of slot
+	links    [][][]int32 // slot → layer → neighbour slots
+	deleted  []bool      // slot → tombstone
+	nDeleted int
+	slot     map[int]int32 // live ID → slot
+	entry    int32         // entry point slot, -1 when the graph is empty
+	top      int           // level of the entry point
+
+	visits sync.Pool // *visitSet, one per concurrent search
+	// scratch buffers for inserts, used only under the write lock.
+	candBuf, selBuf, nbBuf []cand
+}
+
+// NewHNSW returns an empty HNSW index for vectors of dim dimensions, with
+// cfg's zero fields set to their defaults. dim must be positive; an index
+// with dim ≤ 0 rejects every vector with ErrDimension.
+func NewHNSW(dim int, cfg HNSWConfig) *HNSW {
+	cfg = cfg.withDefaults()
+	ix := &HNSW{dim: dim, cfg: cfg, ml: 1 / math.Log(float64(cfg.M))}
+	ix.reset()
+	return ix
+}
+
+// reset empties the graph and reseeds the level generator.
+func (ix *HNSW) reset() {
+	ix.rng = rand.New(rand.NewSource(ix.cfg.Seed))
+	ix.ids, ix.vecs, ix.links, ix.deleted = nil, nil, nil, nil
+	ix.nDeleted = 0
+	ix.slot = make(map[int]int32)
+	ix.entry, ix.top = -1, 0
+}
+
+// Config returns the configuration in effect, defaults filled in.
+func (ix *HNSW) Config() HNSWConfig { return ix.cfg }
+
+// Len returns the number of live (not deleted) vectors.
+func (ix *HNSW) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return len(ix.slot)
+}
+
+// Dim returns the vector length the index was created for.
+func (ix *HNSW) Dim() int { return ix.dim }
+
+// Add inserts vecs[i] under ids[i], copying the vectors; an ID that is
+// already present is replaced. The whole batch is validated first: on a
+// length mismatch (ErrDimension) or a NaN/Inf value (ErrInvalidVector) the
+// index is left unchanged. Vectors are inserted in order, so a batch builds
+// the same graph as the same vectors added one by one.
+func (ix *HNSW) Add(ids []int, vecs [][]float32) error {
+	if err := checkBatch(ids, vecs, ix.dim); err != nil {
+		return err
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for i, id := range ids {
+		if old, ok := ix.slot[id]; ok {
+			ix.tombstone(old)
+		}
+		ix.append(id, vecs[i])
+	}
+	ix.maybeCompact()
+	return nil
+}
+
+// Delete removes the given IDs; IDs that are not present are ignored.
+func (ix *HNSW) Delete(ids ...int) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	for _, id := range ids {
+		if s, ok := ix.slot[id]; ok {
+			ix.tombstone(s)
+		}
+	}
+	ix.maybeCompact()
+}
+
+// Search returns the (approximately) k stored vectors most similar to q,
+// best first (Score descending, then ID ascending). When k ≥ Len it returns
+// every vector, exactly. k ≤ 0 returns nil. A q of the wrong length returns
+// ErrDimension; NaN or Inf in q returns ErrInvalidVector.
+func (ix *HNSW) Search(q []float32, k int) ([]Result, error) {
+	if err := checkVector(q, ix.dim, "query"); err != nil {
+		return nil, err
+	}
+	if k <= 0 {
+		return nil, nil
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	live := len(ix.slot)
+	if live == 0 {
+		return nil, nil
+	}
+	if k >= live {
+		return ix.exact(q, k), nil
+	}
+
+	ep := cand{sim: dot(q, ix.vec(ix.entry)), slot: ix.entry}
+	for l := ix.top; l > 0; l-- {
+		ep = ix.greedy(q, ep, l)
+	}
+	vs := ix.visitSet()
+	found := ix.searchLayer(q, ep, max(ix.cfg.EfSearch, k), 0, true, vs)
+	ix.visits.Put(vs)
+
+	t := newTopK(k)
+	for _, c := range found {
+		t.push(Result{ID: ix.ids[c.slot], Score: c.sim})
+	}
+	rs := t.sorted()
+	if len(rs) < k {
+		// The beam found fewer live nodes than asked for (many tombstones
+		// near the query): answer exactly rather than short.
+		return ix.exact(q, k), nil
+	}
+	return rs, nil
+}
+
+// exact scores q against every live vector.
+func (ix *HNSW) exact(q []float32, k int) []Result {
+	t := newTopK(min(k, len(ix.slot)))
+	for s, id := range ix.ids {
+		if !ix.deleted[s] {
+			t.push(Result{ID: id, Score: dot(q, ix.vec(int32(s)))})
+		}
+	}
+	return t.sorted()
+}
+
+func (ix *HNSW) vec(s int32) []float32 {
+	return ix.vecs[int(s)*ix.dim : (int(s)+1)*ix.dim : (int(s)+1)*ix.dim]
+}
+
+// maxLinks is the number of links a node keeps on layer l.
+func (ix *HNSW) maxLinks(l int) int {
+	if l == 0 {
+		return 2 * ix.cfg.M
+	}
+	return ix.cfg.M
+}
+
+func (ix *HNSW) tombstone(s int32) {
+	delete(ix.slot, ix.ids[s])
+	ix.deleted[s] = true
+	ix.nDeleted++
+}
+
+// append stores v under id in a new slot and links it into the graph.
+func (ix *HNSW) append(id int, v []float32) {
+	s := int32(len(ix.ids))
+	ix.ids = append(ix.ids, id)
+	ix.vecs = append(ix.vecs, v...)
+	ix.deleted = append(ix.deleted, false)
+	ix.links = append(ix.links, nil)
+	ix.slot[id] = s
+	ix.insert(s)
+}
+
+// maybeCompact rebuilds the graph from the live vectors once tombstones
+// exceed compactFraction of the nodes. Live vectors are re-inserted in slot
+// (insertion) order with a reseeded generator, so the result is
+// deterministic.
+func (ix *HNSW) maybeCompact() {
+	if float64(ix.nDeleted) <= compactFraction*float64(len(ix.ids)) {
+		return
+	}
+	ids, vecs, deleted := ix.ids, ix.vecs, ix.deleted
+	ix.reset()
+	for s, id := range ids {
+		if !deleted[s] {
+			ix.append(id, vecs[s*ix.dim:(s+1)*ix.dim])
+		}
+	}
+}
+
+// randomLevel draws a node's top layer: P(level ≥ l) = M^-l.
+func (ix *HNSW) randomLevel() int {
+	l := int(-math.Log(1-ix.rng.Float64()) * ix.ml)
+	return min(l, maxLevel)
+}
+
+// insert links slot s, whose vector is already stored, into the graph
+// (Algorithm 1 of the paper).
+func (ix *HNSW) insert(s int32) {
+	level := ix.randomLevel()
+	ix.links[s] = make([][]int32, level+1)
+	if ix.entry < 0 {
+		ix.entry, ix.top = s, level
+		return
+	}
+	q := ix.vec(s)
+	ep := cand{sim: dot(q, ix.vec(ix.entry)), slot: ix.entry}
+	for l := ix.top; l > level; l-- {
+		ep = ix.greedy(q, ep, l)
+	}
+	vs := ix.visitSet()
+	for l := min(level, ix.top); l >= 0; l-- {
+		found := ix.searchLayer(q, ep, ix.cfg.EfConstruction, l, false, vs)
+		sortCands(found)
+		ep = found[0]
+		ix.candBuf = append(ix.candBuf[:0], found...)
+		// Copy: connect reuses selBuf, which selectNeighbors returns.
+		nb := append(ix.nbBuf[:0], ix.selectNeighbors(ix.candBuf, ix.cfg.M)...)
+		ix.nbBuf = nb
+		links := make([]int32, len(nb), ix.maxLinks(l)+1)
+		for i, c := range nb {
+			links[i] = c.slot
+		}
+		ix.links[s][l] = links
+		for _, c := range nb {
+			ix.connect(c.slot, s, c.sim, l)
+		}
+	}
+	ix.visits.Put(vs)
+	if level > ix.top {
+		ix.entry, ix.top = s, level
+	}
+}
+
+// connect adds the link n → s (similarity sim) on layer l, shrinking n's
+// links with the selection heuristic when they overflow.
+func (ix *HNSW) connect(n, s int32, sim float32, l int) {
+	links := ix.links[n][l]
+	if len(links) < ix.maxLinks(l) {
+		ix.links[n][l] = append(links, s)
+		return
+	}
+	nv := ix.vec(n)
+	cs := ix.candBuf[:0]
+	for _, o := range links {
+		cs = append(cs, cand{sim: dot(nv, ix.vec(o)), slot: o})
+	}
+	cs = append(cs, cand{sim: sim, slot: s})
+	sortCands(cs)
+	ix.candBuf = cs
+	links = links[:0]
+	for _, c := range ix.selectNeighbors(cs, ix.maxLinks(l)) {
+		links = append(links, c.slot)
+	}
+	ix.links[n][l] = links
+}
+
+// selectNeighbors picks up to m of cs (sorted best first) with the paper's
+// heuristic (Algorithm 4): a candidate is kept only if it is more similar to
+// the base than to every neighbour kept so far. This spreads links across
+// directions, which keeps clustered data connected. The result aliases
+// ix.selBuf.
+func (ix *HNSW) selectNeighbors(cs []cand, m int) []cand {
+	out := ix.selBuf[:0]
+	for _, c := range cs {
+		if len(out) == m {
+			break
+		}
+		cv := ix.vec(c.slot)
+		keep := true
+		for _, o := range out {
+			if dot(cv, ix.vec(o.slot)) > c.sim {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, c)
+		}
+	}
+	ix.selBuf = out
+	return out
+}
+
+// greedy walks layer l from ep to a local maximum of similarity to q.
+func (ix *HNSW) greedy(q []float32, ep cand, l int) cand {
+	for changed := true; changed; {
+		changed = false
+		for _, n := range ix.links[ep.slot][l] {
+			if s := dot(q, ix.vec(n)); s > ep.sim {
+				ep, changed = cand{sim: s, slot: n}, true
+			}
+		}
+	}
+	return ep
+}
+
+// searchLayer is the beam search of layer l from ep (Algorithm 2): it
+// returns up to ef nodes most similar to q, unordered. With liveOnly,
+// tombstones are traversed but not returned.
+func (ix *HNSW) searchLayer(q []float32, ep cand, ef, l int, liveOnly bool, vs *visitSet) []cand {
+	vs.reset(len(ix.ids))
+	vs.visit(ep.slot)
+	cands := candHeap{best: true}
+	res := candHeap{} // worst on top
+	cands.push(ep)
+	if !liveOnly || !ix.deleted[ep.slot] {
+		res.push(ep)
+	}
+	for len(cands.c) > 0 {
+		c := cands.pop()
+		if len(res.c) >= ef && c.sim < res.c[0].sim {
+			break
+		}
+		for _, n := range ix.links[c.slot][l] {
+			if !vs.visit(n) {
+				continue
+			}
+			sim := dot(q, ix.vec(n))
+			if len(res.c) < ef || sim > res.c[0].sim {
+				cands.push(cand{sim: sim, slot: n})
+				if !liveOnly || !ix.deleted[n] {
+					res.push(cand{sim: sim, slot: n})
+					if len(res.c) > ef {
+						res.pop()
+					}
+				}
+			}
+		}
+	}
+	return res.c
+}
+
+func (ix *HNSW) visitSet() *visitSet {
+	if v, ok := ix.visits.Get().(*visitSet); ok {
+		return v
+	}
+	return &visitSet{}
+}
+
+// visitSet marks visited slots with an epoch number, so clearing it between
+// searches is O(1).
+type visitSet struct {
+	marks []uint32
+	epoch uint32
+}
+
+func (v *visitSet) reset(n int) {
+	if len(v.marks) < n {
+		v.marks = make([]uint32, n+n/4)
+		v.epoch = 0
+	}
+	v.epoch++
+	if v.epoch == 0 { // wrapped: stale marks could alias the new epoch
+		clear(v.marks)
+		v.epoch = 1
+	}
+}
+
+// visit marks s and reports whether it was unvisited.
+func (v *visitSet) visit(s int32) bool {
+	if v.marks[s] == v.epoch {
+		return false
+	}
+	v.marks[s] = v.epoch
+	return true
+}
+
+// cand is a graph node and its similarity to the current query.
+type cand struct {
+	sim  float32
+	slot int32
+}
+
+// sortCands sorts most similar first, ties by slot for determinism.
+func sortCands(cs []cand) {
+	slices.SortFunc(cs, func(a, b cand) int {
+		if c := cmp.Compare(b.sim, a.sim); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.slot, b.slot)
+	})
+}
+
+// candHeap is a binary heap of candidates: the most similar on top when
+// best is set, otherwise the least similar.
+type candHeap struct {
+	c    []cand
+	best bool
+}
+
+func (h *candHeap) above(i, j int) bool {
+	if h.best {
+		return h.c[i].sim > h.c[j].sim
+	}
+	return h.c[i].sim < h.c[j].sim
+}
+
+func (h *candHeap) push(x cand) {
+	h.c = append(h.c, x)
+	for i := len(h.c) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.above(i, p) {
+			break
+		}
+		h.c[i], h.c[p] = h.c[p], h.c[i]
+		i = p
+	}
+}
+
+func (h *candHeap) pop() cand {
+	top := h.c[0]
+	last := len(h.c) - 1
+	h.c[0] = h.c[last]
+	h.c = h.c[:last]
+	for i := 0; ; {
+		l, w := 2*i+1, i
+		if l < last && h.above(l, w) {
+			w = l
+		}
+		if l+1 < last && h.above(l+1, w) {
+			w = l + 1
+		}
+		if w == i {
+			break
+		}
+		h.c[i], h.c[w] = h.c[w], h.c[i]
+		i = w
+	}
+	return top
+}
