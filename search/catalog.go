@@ -1,0 +1,260 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/embed"
+)
+
+// Catalog operations: reading tools by name, listing them, and changing the
+// catalog. Changes build a new snapshot and indexes and swap them in one
+// atomic store.
+
+// Get returns the named tools in the order asked. Unknown names give an
+// error wrapping ErrNotFound that lists every one of them.
+func (e *Engine) Get(names []string) ([]Tool, uint64, error) {
+	if len(names) == 0 {
+		return nil, 0, invalid(errors.New("no tool names given; pass one or more exact names"))
+	}
+	st := e.state.Load()
+	tools, err := st.snap.Get(names...)
+	if err != nil {
+		if errors.Is(err, catalog.ErrNotFound) {
+			return nil, 0, notFound(err)
+		}
+		return nil, 0, err
+	}
+	return tools, st.snap.Version(), nil
+}
+
+// Page limits of List.
+const (
+	// DefaultPageSize is the page size of List when the caller asks for 0.
+	DefaultPageSize = 50
+	// MaxPageSize is the largest page List returns.
+	MaxPageSize = 500
+)
+
+// ListResult is one page of List.
+type ListResult struct {
+	// Tools are the page's tools in name order.
+	Tools []Tool
+	// NextPageToken continues the listing; "" on the last page.
+	NextPageToken string
+	// Total is the number of tools matching the server filter.
+	Total int
+	// CatalogVersion is the version of the snapshot listed.
+	CatalogVersion uint64
+}
+
+// List pages through the tools in name order, optionally of one server
+// (case-insensitive). pageSize 0 means DefaultPageSize; larger than
+// MaxPageSize is clamped to it; negative is an error.
+func (e *Engine) List(server, token string, pageSize int) (ListResult, error) {
+	switch {
+	case pageSize < 0:
+		return ListResult{}, invalid(fmt.Errorf("page_size is %d; use 1 to %d, or 0 for %d", pageSize, MaxPageSize, DefaultPageSize))
+	case pageSize == 0:
+		pageSize = DefaultPageSize
+	case pageSize > MaxPageSize:
+		pageSize = MaxPageSize
+	}
+	st := e.state.Load()
+	var allow func(int) bool
+	if server = strings.ToLower(strings.TrimSpace(server)); server != "" {
+		allow = func(i int) bool { return st.server[i] == server }
+	}
+	var res Result
+	if err := st.browse(&res, token, pageSize, allow); err != nil {
+		return ListResult{}, err
+	}
+	out := ListResult{NextPageToken: res.NextPageToken, Total: res.TotalMatches, CatalogVersion: st.snap.Version()}
+	out.Tools = make([]Tool, len(res.References))
+	for i, r := range res.References {
+		idx, _ := st.snap.Lookup(r.Name)
+		out.Tools[i] = st.snap.Tool(idx)
+	}
+	return out, nil
+}
+
+// ChangeResult reports a catalog change.
+type ChangeResult struct {
+	// CatalogVersion is the version of the new snapshot.
+	CatalogVersion uint64
+	// Inserted, Updated and Deleted count the tools changed.
+	Inserted, Updated, Deleted int
+	// ToolCount is the number of tools in the new snapshot.
+	ToolCount int
+}
+
+// Upsert inserts or replaces tools. An invalid batch (duplicate names, empty
+// or over-long names, non-object schemas) changes nothing and returns an
+// error wrapping ErrInvalidArgument that lists every problem.
+func (e *Engine) Upsert(ctx context.Context, tools []Tool) (ChangeResult, error) {
+	if len(tools) == 0 {
+		return ChangeResult{}, invalid(errors.New("no tools given; pass one or more tool definitions"))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cur := e.state.Load()
+	next, ins, upd, err := cur.snap.Upsert(tools)
+	if err != nil {
+		if errors.Is(err, catalog.ErrInvalid) {
+			return ChangeResult{}, invalid(err)
+		}
+		return ChangeResult{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return ChangeResult{}, err
+	}
+	e.apply(ctx, cur, next)
+	return ChangeResult{CatalogVersion: next.Version(), Inserted: ins, Updated: upd, ToolCount: next.Len()}, nil
+}
+
+// Delete removes tools by exact name. Any unknown name changes nothing and
+// returns an error wrapping ErrNotFound that lists the unknown names.
+func (e *Engine) Delete(ctx context.Context, names []string) (ChangeResult, error) {
+	if len(names) == 0 {
+		return ChangeResult{}, invalid(errors.New("no tool names given; pass one or more exact names"))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cur := e.state.Load()
+	next, err := cur.snap.Delete(names)
+	if err != nil {
+		if errors.Is(err, catalog.ErrNotFound) {
+			return ChangeResult{}, notFound(err)
+		}
+		return ChangeResult{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return ChangeResult{}, err
+	}
+	e.apply(ctx, cur, next)
+	return ChangeResult{CatalogVersion: next.Version(), Deleted: cur.snap.Len() - next.Len(), ToolCount: next.Len()}, nil
+}
+
+// UpsertEmbedTimeout bounds how long Upsert waits for the embedder to embed
+// the changed tools. Past it (or on an embedder error) the change is
+// applied with those tools searchable lexically, and the background indexer
+// embeds them when it can.
+const UpsertEmbedTimeout = 10 * time.Second
+
+// apply swaps in the state of snapshot next, which replaces cur. Tools whose
+// text is unchanged keep their vectors; changed and new tools are embedded
+// here (only them), and vectors nothing uses any more are deleted after the
+// swap. Callers hold e.mu.
+func (e *Engine) apply(ctx context.Context, cur *state, next *catalog.Snapshot) {
+	st := newState(next, cur)
+	if st.sem != nil {
+		if missing := st.sem.missing(); len(missing) > 0 {
+			if err := e.embedInto(ctx, st, missing); err != nil {
+				e.cfg.Log.Warn("embedding changed tools failed; they are searchable lexically until the indexer embeds them",
+					"tools", len(missing), "error", err.Error())
+			}
+		}
+	}
+	e.state.Store(st)
+	if st.sem != nil {
+		e.vectors.remove(staleIDs(cur.sem, st.sem))
+		if st.sem.embedded < next.Len() {
+			e.nudge()
+		}
+	}
+}
+
+// embedInto embeds the given tools of st, which is not yet published, and
+// records their vectors in it.
+func (e *Engine) embedInto(ctx context.Context, st *state, tools []int) error {
+	ctx, cancel := context.WithTimeout(ctx, UpsertEmbedTimeout)
+	defer cancel()
+	texts := make([]string, len(tools))
+	for k, i := range tools {
+		texts[k] = st.sem.text[i]
+	}
+	raw, err := st.sem.embedder.Embed(ctx, embed.Document, texts)
+	if err != nil {
+		return err
+	}
+	if len(raw) != len(texts) {
+		return errors.New("embedder returned a different number of vectors than texts")
+	}
+	ids, vecs, err := e.vectors.add(raw)
+	if err != nil {
+		return err
+	}
+	st.sem.pc = e.vectors.pc
+	for k, i := range tools {
+		st.sem.set(i, ids[k], vecs[k])
+	}
+	return nil
+}
+
+// staleIDs lists the vector IDs that prev uses and next does not.
+func staleIDs(prev, next *semState) []int32 {
+	var out []int32
+	for id := range prev.tool {
+		if _, ok := next.tool[id]; !ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Info describes the catalog and the engine's indexes.
+type Info struct {
+	// ToolCount is the number of tools in the current snapshot.
+	ToolCount int
+	// CatalogVersion is the current snapshot's version.
+	CatalogVersion uint64
+	// Servers lists the servers and their tool counts, by name.
+	Servers []catalog.ServerCount
+	// Embedder is the embedding model's id, "" when none is configured.
+	Embedder string
+	// Dimensions is the embedding length, 0 when none.
+	Dimensions int
+	// IndexState is the semantic index's state.
+	IndexState IndexState
+	// IndexedTools is the number of tools with vectors in the index.
+	IndexedTools int
+	// MaxResultsCap is the cap on results per search.
+	MaxResultsCap int
+}
+
+// IndexState is the state of the semantic index.
+type IndexState int
+
+// Index states.
+const (
+	// IndexLexicalOnly: no embedder is configured; searches are lexical.
+	IndexLexicalOnly IndexState = iota + 1
+	// IndexWarming: the catalog is being embedded; lexical answers meanwhile.
+	IndexWarming
+	// IndexReady: every tool is embedded and indexed.
+	IndexReady
+	// IndexDegraded: the embedder is failing; lexical answers while it retries.
+	IndexDegraded
+)
+
+// Info returns the current catalog and index description.
+func (e *Engine) Info() Info {
+	st := e.state.Load()
+	info := Info{
+		ToolCount:      st.snap.Len(),
+		CatalogVersion: st.snap.Version(),
+		Servers:        st.snap.Servers(),
+		IndexState:     IndexState(e.indexState.Load()),
+		MaxResultsCap:  e.cfg.MaxResultsCap,
+	}
+	if st.sem != nil {
+		info.Embedder = st.sem.embedder.ModelID()
+		info.Dimensions = st.sem.embedder.Dimensions()
+		info.IndexedTools = st.sem.embedded
+	}
+	return info
+}

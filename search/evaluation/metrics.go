@@ -1,0 +1,138 @@
+package evaluation
+
+import (
+	"math"
+	"sort"
+	"time"
+)
+
+// Scores are one query's metrics.
+type Scores struct {
+	Recall1, Recall5, Recall10 float64
+	NDCG10                     float64
+	MRR                        float64
+}
+
+// Score computes a query's metrics for a ranked list of tool names, best
+// first.
+func Score(q Query, ranked []string) Scores {
+	steps := q.Steps()
+	satisfied := make([]bool, len(steps))
+	gains := make([]float64, len(ranked))
+	for i, name := range ranked {
+		for s, step := range steps {
+			if !satisfied[s] && contains(step, name) {
+				satisfied[s] = true
+				gains[i] = 1
+				break
+			}
+		}
+	}
+	var sc Scores
+	n := float64(len(steps))
+	sc.Recall1 = sum(gains, 1) / n
+	sc.Recall5 = sum(gains, 5) / n
+	sc.Recall10 = sum(gains, 10) / n
+	var dcg, ideal float64
+	for i := 0; i < 10 && i < len(gains); i++ {
+		dcg += gains[i] / math.Log2(float64(i)+2)
+	}
+	for i := 0; i < 10 && i < len(steps); i++ {
+		ideal += 1 / math.Log2(float64(i)+2)
+	}
+	sc.NDCG10 = dcg / ideal
+	for i, g := range gains {
+		if g > 0 {
+			sc.MRR = 1 / float64(i+1)
+			break
+		}
+	}
+	return sc
+}
+
+func contains(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func sum(gains []float64, k int) float64 {
+	var s float64
+	for i := 0; i < k && i < len(gains); i++ {
+		s += gains[i]
+	}
+	return s
+}
+
+// Summary aggregates a run over many queries.
+type Summary struct {
+	Queries      int     `json:"queries"`
+	Recall1      float64 `json:"recall@1"`
+	Recall5      float64 `json:"recall@5"`
+	Recall10     float64 `json:"recall@10"`
+	NDCG10       float64 `json:"ndcg@10"`
+	MRR          float64 `json:"mrr"`
+	FallbackRate float64 `json:"fallback_rate"`
+	P50Ms        float64 `json:"p50_ms"`
+	P99Ms        float64 `json:"p99_ms"`
+}
+
+// Run accumulates per-query results into a Summary. The zero value is ready
+// to use; it is not safe for concurrent use.
+type Run struct {
+	sum       Scores
+	n         int
+	fallbacks int
+	latencies []time.Duration
+}
+
+// Add records one query's scores, whether the engine fell back, and its
+// latency.
+func (r *Run) Add(s Scores, fellBack bool, latency time.Duration) {
+	r.n++
+	r.sum.Recall1 += s.Recall1
+	r.sum.Recall5 += s.Recall5
+	r.sum.Recall10 += s.Recall10
+	r.sum.NDCG10 += s.NDCG10
+	r.sum.MRR += s.MRR
+	if fellBack {
+		r.fallbacks++
+	}
+	r.latencies = append(r.latencies, latency)
+}
+
+// Summary returns the averages and latency percentiles so far.
+func (r *Run) Summary() Summary {
+	if r.n == 0 {
+		return Summary{}
+	}
+	n := float64(r.n)
+	lat := append([]time.Duration(nil), r.latencies...)
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return Summary{
+		Queries:      r.n,
+		Recall1:      r.sum.Recall1 / n,
+		Recall5:      r.sum.Recall5 / n,
+		Recall10:     r.sum.Recall10 / n,
+		NDCG10:       r.sum.NDCG10 / n,
+		MRR:          r.sum.MRR / n,
+		FallbackRate: float64(r.fallbacks) / n,
+		P50Ms:        ms(Percentile(lat, 0.50)),
+		P99Ms:        ms(Percentile(lat, 0.99)),
+	}
+}
+
+// Percentile returns the p-th percentile (0 < p ≤ 1, nearest rank) of
+// sorted durations, 0 for none.
+func Percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(p*float64(len(sorted)))) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,134 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Mode is a search mode: what a request asks for, and what produced a result.
+type Mode string
+
+// Modes. A request may ask for ModeDefault, ModeSemantic, ModeKeyword or
+// ModeRegex; results report the mode that actually produced them, which may
+// also be ModeSelect, ModeFuzzy, ModeHybrid or ModeBrowse.
+const (
+	// ModeDefault is the default mode: semantic search with a confidence
+	// gate that falls back to keyword search (and to fuzzy matching after
+	// it). It is reported as "semantic" in requested_search_type.
+	ModeDefault Mode = ""
+	// ModeSemantic embeds the query and searches the vector index; it takes
+	// the same path as ModeDefault.
+	ModeSemantic Mode = "semantic"
+	// ModeKeyword is BM25F keyword search with the query syntax of package
+	// fallback (+term, -term, server:, category:, select:).
+	ModeKeyword Mode = "keyword"
+	// ModeRegex matches an RE2 pattern (or a glob) against names,
+	// descriptions and parameter names.
+	ModeRegex Mode = "regex"
+	// ModeSelect answers "select:a,b": the named tools, in the order asked.
+	ModeSelect Mode = "select"
+	// ModeFuzzy answers with typo-tolerant matches when keyword search found
+	// nothing.
+	ModeFuzzy Mode = "fuzzy"
+	// ModeHybrid is semantic and keyword scores fused.
+	ModeHybrid Mode = "hybrid"
+	// ModeBrowse lists tools in name order for an empty query.
+	ModeBrowse Mode = "browse"
+)
+
+// Fallback reasons reported in Metadata.FallbackReason.
+const (
+	// ReasonLowConfidence: semantic scores were below the model's threshold.
+	ReasonLowConfidence = "low_confidence"
+	// ReasonEmbedderUnavailable: no embedder is configured or it failed.
+	ReasonEmbedderUnavailable = "embedder_unavailable"
+	// ReasonEmbedderTimeout: embedding the query took longer than its budget.
+	ReasonEmbedderTimeout = "embedder_timeout"
+	// ReasonIndexWarming: the catalog is still being embedded.
+	ReasonIndexWarming = "index_warming"
+	// ReasonNoKeywordMatch: keyword search matched nothing, so fuzzy
+	// matching answered.
+	ReasonNoKeywordMatch = "no_keyword_match"
+)
+
+// Limits and defaults of a request. The sidecar may lower MaxResultsCap
+// through Config; the others are fixed.
+const (
+	// DefaultMaxResults is the number of results when a request asks for 0.
+	DefaultMaxResults = 5
+	// DefaultMaxResultsCap is the largest max_results a request may ask for
+	// unless Config.MaxResultsCap says otherwise; larger requests are
+	// clamped to the cap (the model asked for "many", it gets the most we
+	// give), negative ones are rejected.
+	DefaultMaxResultsCap = 10
+	// MaxQueryLength is the longest query accepted, in characters (runes).
+	// Most tool-search queries are a sentence or two, but agents also pass
+	// a whole task description (public benchmarks have queries over 1,000
+	// characters); 4,096 admits those while refusing a pasted document.
+	MaxQueryLength = 4096
+	// MaxVisibleTools is the most entries a request's visible set may hold.
+	MaxVisibleTools = 10000
+)
+
+// Request is one search. The zero value of every field is its default.
+type Request struct {
+	// Query is the text to search for; "" browses the catalog.
+	Query string
+	// Mode is the requested mode; ModeDefault when zero.
+	Mode Mode
+	// MaxResults is the number of results wanted: 0 means
+	// DefaultMaxResults; above the cap it is clamped to the cap.
+	MaxResults int
+	// Category keeps only tools whose server or category equals it
+	// (case-insensitive). "" keeps all.
+	Category string
+	// Visible, when not empty, is the set of tools this caller may see:
+	// exact tool names or "server:*" patterns. Nothing outside it is ever
+	// returned, in any mode.
+	Visible []string
+	// SessionID is reserved for session reveal sets.
+	SessionID string
+	// Debug fills Reference.Explanation.
+	Debug bool
+	// PageToken continues a browse (empty query) listing.
+	PageToken string
+}
+
+// normalize checks r and fills its defaults. It returns the effective
+// number of results.
+func (r *Request) normalize(maxCap int) (int, error) {
+	if !utf8.ValidString(r.Query) {
+		return 0, invalid(fmt.Errorf("query is not valid UTF-8; send the query as UTF-8 text"))
+	}
+	if n := utf8.RuneCountInString(r.Query); n > MaxQueryLength {
+		return 0, invalid(fmt.Errorf("query is %d characters long, the limit is %d; shorten it to the few words that describe the tool", n, MaxQueryLength))
+	}
+	switch r.Mode {
+	case ModeDefault, ModeSemantic, ModeKeyword, ModeRegex:
+	default:
+		return 0, invalid(fmt.Errorf("unknown search type %q; use semantic, keyword or regex", r.Mode))
+	}
+	if len(r.Visible) > MaxVisibleTools {
+		return 0, invalid(fmt.Errorf("visible_tools has %d entries, the limit is %d; use server:* patterns to shorten it", len(r.Visible), MaxVisibleTools))
+	}
+	n := r.MaxResults
+	switch {
+	case n < 0:
+		return 0, invalid(fmt.Errorf("max_results is %d; use a number from 1 to %d, or 0 for the default of %d", n, maxCap, DefaultMaxResults))
+	case n == 0:
+		n = min(DefaultMaxResults, maxCap)
+	case n > maxCap:
+		n = maxCap
+	}
+	r.Category = strings.TrimSpace(r.Category)
+	return n, nil
+}
+
+// requested is the mode reported as requested_search_type.
+func (r *Request) requested() Mode {
+	if r.Mode == ModeDefault {
+		return ModeSemantic
+	}
+	return r.Mode
+}
