@@ -24,10 +24,12 @@ STAMPS := $(BIN)/.stamps
 BUF_VERSION := v1.75.0
 PROTOC_GEN_GO_VERSION := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
+GRPCURL_VERSION := v1.9.4
 BUF := $(STAMPS)/buf@$(BUF_VERSION)
 PROTOC_GEN_GO := $(STAMPS)/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 PROTOC_GEN_GO_GRPC := $(STAMPS)/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
 TOOLS := $(BUF) $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC)
+GRPCURL := $(STAMPS)/grpcurl@$(GRPCURL_VERSION)
 
 # The pinned tools come first on PATH, so buf finds the local protoc plugins.
 export PATH := $(BIN):$(PATH)
@@ -165,6 +167,15 @@ $(PROTOC_GEN_GO):
 $(PROTOC_GEN_GO_GRPC):
 	@rm -f $(STAMPS)/protoc-gen-go-grpc@*
 	GOBIN=$(BIN) GOWORK=off $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+	@mkdir -p $(@D) && touch $@
+
+.PHONY: grpcurl
+grpcurl: $(GRPCURL) ## Install grpcurl into .tmp/bin (to call the sidecar by reflection)
+	@echo 'grpcurl: $(BIN)/grpcurl'
+
+$(GRPCURL):
+	@rm -f $(STAMPS)/grpcurl@*
+	GOBIN=$(BIN) GOWORK=off $(GO) install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
 	@mkdir -p $(@D) && touch $@
 
 # Leaves the rest of .tmp/ alone: other work keeps caches there (models,

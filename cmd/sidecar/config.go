@@ -1,0 +1,172 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server"
+)
+
+// config is the sidecar's configuration: flags, whose defaults come from
+// TOOLSEARCH_* environment variables.
+type config struct {
+	listen          string
+	catalogs        []string
+	logFormat       string
+	logLevel        slog.Level
+	maxResultsCap   int
+	shutdownTimeout time.Duration
+	embedder        string
+	ollamaHost      string
+	ollamaModel     string
+	cacheDir        string
+	queryTimeout    time.Duration
+}
+
+// envPrefix starts the environment variable of every flag: --max-results-cap
+// has TOOLSEARCH_MAX_RESULTS_CAP.
+const envPrefix = "TOOLSEARCH_"
+
+// envName is the environment variable that sets a flag's default.
+func envName(flagName string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// parseConfig reads flags from args with defaults from getenv. A malformed
+// environment value is an error naming the variable.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("sidecar", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `usage: sidecar [flags]
+
+toolsearch sidecar: loads tool catalogs and answers tool searches over gRPC
+(toolsearch.v1.ToolSearchService), with the standard health service and
+server reflection. Every flag's default can be set with the environment
+variable shown beside it.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	var c config
+	var errs []error
+	env := func(name, def string) string {
+		if v := getenv(envName(name)); v != "" {
+			return v
+		}
+		return def
+	}
+	str := func(p *string, name, def, usage string) {
+		fs.StringVar(p, name, env(name, def), fmt.Sprintf("%s (env %s)", usage, envName(name)))
+	}
+	integer := func(p *int, name string, def int, usage string) {
+		v := def
+		if s := getenv(envName(name)); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q is not an integer", envName(name), s))
+			}
+			v = n
+		}
+		fs.IntVar(p, name, v, fmt.Sprintf("%s (env %s)", usage, envName(name)))
+	}
+	duration := func(p *time.Duration, name string, def time.Duration, usage string) {
+		v := def
+		if s := getenv(envName(name)); s != "" {
+			d, err := time.ParseDuration(s)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q is not a duration such as 10s", envName(name), s))
+			}
+			v = d
+		}
+		fs.DurationVar(p, name, v, fmt.Sprintf("%s (env %s)", usage, envName(name)))
+	}
+
+	str(&c.listen, "listen", "127.0.0.1:50051", "gRPC listen address host:port; loopback by default, since the sidecar serves its own pod")
+	catalogs := &listFlag{}
+	if v := getenv(envName("catalog")); v != "" {
+		catalogs.set = strings.Split(v, ",")
+	}
+	fs.Var(catalogs, "catalog", fmt.Sprintf("catalog file [SERVER=]PATH, repeatable; SERVER= prefixes its tools' names with SERVER__ (env %s, comma-separated). Formats: MCP tools/list, OpenAI or Anthropic tool arrays, JSONL, YAML", envName("catalog")))
+	str(&c.logFormat, "log-format", "json", "log format: json or text")
+	level := ""
+	str(&level, "log-level", "info", "log level: debug, info, warn or error")
+	integer(&c.maxResultsCap, "max-results-cap", search.DefaultMaxResultsCap, "most results one search returns; larger max_results are clamped to it")
+	duration(&c.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT, how long to wait for calls in flight before stopping hard")
+
+	str(&c.embedder, "embedder", "builtin", "embedding model: builtin (the built-in word vectors, nothing to install), ollama (a local Ollama server), or none (lexical search only)")
+	ollamaHost := "127.0.0.1:11434"
+	if v := getenv("OLLAMA_HOST"); v != "" {
+		ollamaHost = v
+	}
+	str(&c.ollamaHost, "ollama-host", ollamaHost, "Ollama server address, with --embedder ollama; defaults to $OLLAMA_HOST, then 127.0.0.1:11434")
+	str(&c.ollamaModel, "ollama-model", "nomic-embed-text", "Ollama embedding model, with --embedder ollama (pull it once: ollama pull MODEL)")
+	str(&c.cacheDir, "cache-dir", "", "directory of the persistent embedding cache, so a restart re-embeds only changed tools; empty: no persistent cache")
+	duration(&c.queryTimeout, "query-timeout", search.DefaultQueryTimeout, "budget for embedding one query; past it the search answers with keyword results (fallback_reason embedder_timeout)")
+
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if len(errs) > 0 {
+		return c, errs[0]
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments %q; catalogs are given with --catalog", fs.Args())
+	}
+	c.catalogs = catalogs.values()
+	if err := c.logLevel.UnmarshalText([]byte(level)); err != nil {
+		return c, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	if c.logFormat != "json" && c.logFormat != "text" {
+		return c, fmt.Errorf("--log-format %q: use json or text", c.logFormat)
+	}
+	if c.maxResultsCap < 1 || c.maxResultsCap > 100 {
+		return c, fmt.Errorf("--max-results-cap %d: use 1 to 100", c.maxResultsCap)
+	}
+	switch c.embedder {
+	case "builtin", "ollama", "none":
+	default:
+		return c, fmt.Errorf("--embedder %q: use builtin, ollama or none", c.embedder)
+	}
+	if c.queryTimeout <= 0 {
+		return c, fmt.Errorf("--query-timeout %v: use a positive duration such as 300ms", c.queryTimeout)
+	}
+	if c.shutdownTimeout <= 0 {
+		return c, fmt.Errorf("--shutdown-timeout %v: use a positive duration such as 10s", c.shutdownTimeout)
+	}
+	return c, nil
+}
+
+// listFlag is a repeatable flag whose environment default is replaced, not
+// extended, by the first value given on the command line.
+type listFlag struct {
+	set      []string
+	explicit bool
+}
+
+func (l *listFlag) String() string { return strings.Join(l.set, ",") }
+
+func (l *listFlag) Set(v string) error {
+	if !l.explicit {
+		l.set, l.explicit = nil, true
+	}
+	l.set = append(l.set, v)
+	return nil
+}
+
+func (l *listFlag) values() []string {
+	var out []string
+	for _, v := range l.set {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+
+	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// embedders sets up the configured embedder for the engine and closes what
+// it opened (the persistent cache) at shutdown. Safe for concurrent use:
+// the Ollama embedder is made in the engine's background indexer.
+type embedders struct {
+	cfg config
+	log *slog.Logger
+
+	mu     sync.Mutex
+	caches []*embed.Cached
+}
+
+// configure sets the engine's Embedder (built-in) or Connect (Ollama).
+func (em *embedders) configure(ec *search.Config) error {
+	switch em.cfg.embedder {
+	case "none":
+		em.log.Info("embedder: none; search is lexical only (keyword, regex, fuzzy)")
+		return nil
+	case "builtin":
+		b, err := embed.NewBuiltin()
+		if err != nil {
+			return err
+		}
+		emb, err := em.cache(b)
+		if err != nil {
+			return err
+		}
+		em.log.Info("embedder: the built-in model (Ollama not configured; use --embedder ollama for an Ollama model)",
+			"model", b.ModelID(), "dimensions", b.Dimensions(), "cache_dir", em.cfg.cacheDir)
+		ec.Embedder = emb
+		return nil
+	}
+	em.log.Info("embedder: Ollama; searches are lexical until the catalog is embedded",
+		"host", em.cfg.ollamaHost, "model", em.cfg.ollamaModel, "cache_dir", em.cfg.cacheDir)
+	ec.Connect = func(ctx context.Context) (embed.Embedder, error) {
+		o, err := embed.NewOllama(ctx, embed.OllamaConfig{Host: em.cfg.ollamaHost, Model: em.cfg.ollamaModel})
+		if err != nil {
+			return nil, err
+		}
+		return em.cache(o)
+	}
+	return nil
+}
+
+// cache wraps emb in the persistent cache when --cache-dir is set.
+func (em *embedders) cache(emb embed.Embedder) (embed.Embedder, error) {
+	if em.cfg.cacheDir == "" {
+		return emb, nil
+	}
+	c, err := embed.NewCached(emb, em.cfg.cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	em.mu.Lock()
+	em.caches = append(em.caches, c)
+	em.mu.Unlock()
+	return c, nil
+}
+
+// close flushes and closes the caches opened.
+func (em *embedders) close() error {
+	em.mu.Lock()
+	defer em.mu.Unlock()
+	var errs []error
+	for _, c := range em.caches {
+		errs = append(errs, c.Close())
+	}
+	em.caches = nil
+	return errors.Join(errs...)
+}

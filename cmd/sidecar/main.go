@@ -1,0 +1,143 @@
+// Command sidecar runs toolsearch: it loads tool catalogs, builds the search
+// indexes, and answers tool searches over gRPC on a loopback address, with
+// the standard health service (SERVING once the catalog is searchable) and
+// server reflection. SIGTERM or SIGINT stops it gracefully.
+//
+//	go run ./cmd/sidecar --catalog examples/catalog.json
+//
+// Run with --help for every flag and its TOOLSEARCH_* environment variable.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil))
+}
+
+// run starts the sidecar and blocks until ctx is done (a signal) or serving
+// fails. It returns the exit code. When ready is not nil it receives the
+// listening address once the catalog is searchable (tests use it).
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready chan<- net.Addr) int {
+	cfg, err := parseConfig(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sidecar: %v\n", err)
+		return 2
+	}
+	log := newLogger(cfg, stderr)
+	if err := serve(ctx, cfg, log, ready); err != nil {
+		log.Error("sidecar stopped", "error", err.Error())
+		fmt.Fprintf(stderr, "sidecar: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func newLogger(cfg config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.logLevel}
+	if cfg.logFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// serve listens, loads the catalog, reports SERVING, and on ctx's end
+// drains calls in flight within the shutdown timeout.
+func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.Addr) error {
+	lis, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (is another sidecar running? pick another port with --listen)", cfg.listen, err)
+	}
+	srv := server.New(server.Config{Log: log})
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(lis) }()
+	log.Info("listening", "addr", lis.Addr().String(), "version", version, "health", "NOT_SERVING until the catalog is loaded")
+
+	em := &embedders{cfg: cfg, log: log}
+	defer func() {
+		if err := em.close(); err != nil {
+			log.Error("closing the embedding cache", "error", err.Error())
+		}
+	}()
+	engine, err := loadEngine(cfg, log, em)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		<-served
+		return err
+	}
+	defer engine.Close()
+	srv.Ready(engine)
+	info := engine.Info()
+	log.Info("serving", "addr", lis.Addr().String(), "tools", info.ToolCount, "servers", len(info.Servers), "catalog_version", info.CatalogVersion)
+	if ready != nil {
+		ready <- lis.Addr()
+	}
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	graceful := srv.Shutdown(sctx)
+	<-served
+	log.Info("stopped", "graceful", graceful)
+	return nil
+}
+
+// loadEngine loads every catalog file and builds the search engine; the
+// catalog is embedded in the background.
+func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, error) {
+	start := time.Now()
+	sources := make([]catalog.Source, len(cfg.catalogs))
+	for i, c := range cfg.catalogs {
+		sources[i] = catalog.ParseSource(c)
+	}
+	if len(sources) == 0 {
+		log.Warn("no --catalog given: starting with an empty catalog; add tools with UpsertTools")
+	}
+	tools, err := catalog.Load(sources...)
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	snap, err := catalog.NewSnapshot(tools)
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	ec := search.Config{MaxResultsCap: cfg.maxResultsCap, QueryTimeout: cfg.queryTimeout, Log: log}
+	if err := em.configure(&ec); err != nil {
+		return nil, err
+	}
+	engine, err := search.New(snap, ec)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("catalog loaded", "files", len(sources), "tools", snap.Len(), "elapsed", time.Since(start).String())
+	return engine, nil
+}
+
+// version is the sidecar's version, stamped at build time with
+// -ldflags "-X main.version=…" (make build does it); "dev" otherwise.
+var version = "dev"

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// syncBuffer is a bytes.Buffer safe for the sidecar's logger and the test
+// to use at once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func env(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func TestSidecarServesExampleCatalog(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--listen", "127.0.0.1:0"}, env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, ready)
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case code := <-done:
+		t.Fatalf("sidecar exited with %d before serving: %s", code, stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("sidecar not ready after 30 s")
+	}
+	c, err := toolsearch.Dial(addr.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, err := c.Health(ctx)
+	if err != nil || !ok {
+		t.Errorf("health = %v, %v; want SERVING", ok, err)
+	}
+	resp, err := c.Search(ctx, "send a slack message")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.GetToolReferences()) == 0 {
+		t.Error("no results for \"send a slack message\" on the example catalog")
+	}
+	c.Close()
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d after shutdown, want 0; log: %s", code, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("sidecar did not stop")
+	}
+	log := stderr.String()
+	for _, want := range []string{`"msg":"serving"`, `"msg":"stopped"`, `"graceful":true`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %s:\n%s", want, log)
+		}
+	}
+}
+
+func TestSidecarStartupErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		code     int
+		contains []string
+	}{
+		{name: "malformed catalog", args: []string{"--listen", "127.0.0.1:0", "--catalog", "testdata/bad.jsonl"}, code: 1,
+			contains: []string{"testdata/bad.jsonl", "line 2"}},
+		{name: "missing catalog", args: []string{"--listen", "127.0.0.1:0", "--catalog", "testdata/nope.json"}, code: 1,
+			contains: []string{"testdata/nope.json"}},
+		{name: "bad env integer", env: map[string]string{"TOOLSEARCH_MAX_RESULTS_CAP": "ten"}, code: 2,
+			contains: []string{"TOOLSEARCH_MAX_RESULTS_CAP"}},
+		{name: "cap out of range", args: []string{"--max-results-cap", "0"}, code: 2, contains: []string{"--max-results-cap"}},
+		{name: "bad log level", args: []string{"--log-level", "loud"}, code: 2, contains: []string{"--log-level"}},
+		{name: "stray argument", args: []string{"catalog.json"}, code: 2, contains: []string{"--catalog"}},
+		{name: "busy port", args: []string{"--listen", "256.0.0.1:1"}, code: 1, contains: []string{"listen on 256.0.0.1:1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr syncBuffer
+			code := run(context.Background(), tt.args, env(tt.env), &stderr, nil)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.code, stderr.String())
+			}
+			for _, want := range tt.contains {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+				}
+			}
+		})
+	}
+}
+
+func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
+	var stderr syncBuffer
+	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, nil); code != 0 {
+		t.Fatalf("--help exit code %d", code)
+	}
+	help := stderr.String()
+	var flags []string
+	for _, line := range strings.Split(help, "\n") {
+		if name, ok := strings.CutPrefix(line, "  -"); ok {
+			flags = append(flags, strings.Fields(name)[0])
+		}
+	}
+	for _, want := range []string{"listen", "catalog", "log-format", "log-level", "max-results-cap", "shutdown-timeout", "embedder", "ollama-host", "ollama-model", "cache-dir", "query-timeout"} {
+		if !slices.Contains(flags, want) {
+			t.Errorf("--help lacks -%s", want)
+		}
+	}
+	for _, f := range flags {
+		if !strings.Contains(help, "env "+envName(f)) {
+			t.Errorf("--help does not name %s for -%s", envName(f), f)
+		}
+	}
+}
+
+func TestEnvironmentDefaults(t *testing.T) {
+	cfg, err := parseConfig([]string{"--catalog", "b.json"}, env(map[string]string{
+		"TOOLSEARCH_LISTEN":          "127.0.0.1:6000",
+		"TOOLSEARCH_CATALOG":         "a.json,gh=c.json",
+		"TOOLSEARCH_MAX_RESULTS_CAP": "7",
+		"TOOLSEARCH_LOG_FORMAT":      "text",
+	}), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.listen != "127.0.0.1:6000" || cfg.maxResultsCap != 7 || cfg.logFormat != "text" {
+		t.Errorf("config = %+v, want values from the environment", cfg)
+	}
+	if len(cfg.catalogs) != 1 || cfg.catalogs[0] != "b.json" {
+		t.Errorf("catalogs = %v, want the flag to replace the environment's list", cfg.catalogs)
+	}
+	cfg, err = parseConfig(nil, env(map[string]string{"TOOLSEARCH_CATALOG": "a.json, gh=c.json"}), &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.catalogs) != 2 || cfg.catalogs[1] != "gh=c.json" {
+		t.Errorf("catalogs = %v, want both entries of TOOLSEARCH_CATALOG", cfg.catalogs)
+	}
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/search/evaluation"
+)
+
+// evalDepth is how many results eval asks for per query: the metrics look
+// at the top 10.
+const evalDepth = 10
+
+// ranker runs one query and returns the ranked tool names and whether the
+// engine fell back from the requested mode.
+type ranker interface {
+	rank(ctx context.Context, query string) (names []string, fellBack bool, err error)
+}
+
+func runEval(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("eval", "")
+	catalogs := stringList{}
+	fs.Var(&catalogs, "catalog", "catalog file to load in-process (repeatable; format detected from content)")
+	queries := fs.String("queries", "", "labelled queries, JSONL: {\"id\",\"query\",\"relevant\":[names],\"groups\"?}")
+	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
+	addr := fs.String("addr", "", "evaluate a running sidecar at host:port instead of loading --catalog in-process")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin (the built-in word-vector model) or none (lexical only)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *queries == "" {
+		return usageError{"--queries is required"}
+	}
+	if (*addr == "") == (len(catalogs) == 0) {
+		return usageError{"give --catalog (in-process) or --addr (a running sidecar), not both"}
+	}
+	st, err := parseSearchType(*typ)
+	if err != nil {
+		return err
+	}
+	qs, err := evaluation.LoadQueries(*queries)
+	if err != nil {
+		return err
+	}
+	var r ranker
+	if *addr != "" {
+		c, err := toolsearch.Dial(*addr)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		r = remoteRanker{c: c, typ: st}
+	} else {
+		e, _, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder})
+		if err != nil {
+			return err
+		}
+		defer e.Close()
+		r = localRanker{e: e, mode: modeOf(st)}
+	}
+	var run evaluation.Run
+	for _, q := range qs {
+		start := time.Now()
+		names, fellBack, err := r.rank(ctx, q.Query)
+		if err != nil {
+			return fmt.Errorf("query %q: %w", q.ID, err)
+		}
+		run.Add(evaluation.Score(q, names), fellBack, time.Since(start))
+	}
+	sum := run.Summary()
+	if *asJSON {
+		b, err := json.Marshal(sum)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(stdout, string(b))
+		return err
+	}
+	fmt.Fprintf(stdout, "queries        %d\nrecall@1       %.3f\nrecall@5       %.3f\nrecall@10      %.3f\nndcg@10        %.3f\nmrr            %.3f\nfallback rate  %.3f\np50            %.3f ms\np99            %.3f ms\n",
+		sum.Queries, sum.Recall1, sum.Recall5, sum.Recall10, sum.NDCG10, sum.MRR, sum.FallbackRate, sum.P50Ms, sum.P99Ms)
+	return nil
+}
+
+// modeOf maps an API search type to an engine mode.
+func modeOf(t toolsearchv1.SearchType) search.Mode {
+	switch t {
+	case toolsearchv1.SearchType_SEARCH_TYPE_SEMANTIC:
+		return search.ModeSemantic
+	case toolsearchv1.SearchType_SEARCH_TYPE_KEYWORD:
+		return search.ModeKeyword
+	case toolsearchv1.SearchType_SEARCH_TYPE_REGEX:
+		return search.ModeRegex
+	}
+	return search.ModeDefault
+}
+
+type localRanker struct {
+	e    *search.Engine
+	mode search.Mode
+}
+
+func (l localRanker) rank(ctx context.Context, query string) ([]string, bool, error) {
+	res, err := l.e.Search(ctx, search.Request{Query: query, Mode: l.mode, MaxResults: evalDepth})
+	if err != nil {
+		return nil, false, err
+	}
+	names := make([]string, len(res.References))
+	for i, ref := range res.References {
+		names[i] = ref.Name
+	}
+	return names, res.Metadata.FallbackReason != "", nil
+}
+
+type remoteRanker struct {
+	c   *toolsearch.Client
+	typ toolsearchv1.SearchType
+}
+
+func (r remoteRanker) rank(ctx context.Context, query string) ([]string, bool, error) {
+	resp, err := r.c.Search(ctx, query, toolsearch.WithSearchType(r.typ), toolsearch.WithMaxResults(evalDepth))
+	if err != nil {
+		return nil, false, err
+	}
+	names := make([]string, len(resp.GetToolReferences()))
+	for i, ref := range resp.GetToolReferences() {
+		names[i] = ref.GetToolName()
+	}
+	return names, resp.GetSearchMetadata().GetFallbackReason() != "", nil
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// defaultAddr is the sidecar's default listen address; TOOLSEARCH_ADDR
+// overrides it.
+const defaultAddr = "127.0.0.1:50051"
+
+func addrFlag(fs *flag.FlagSet) *string {
+	def := defaultAddr
+	if v := os.Getenv("TOOLSEARCH_ADDR"); v != "" {
+		def = v
+	}
+	return fs.String("addr", def, "sidecar address host:port (env TOOLSEARCH_ADDR)")
+}
+
+// searchTypes maps the --type flag's values to the API's search types.
+var searchTypes = map[string]toolsearchv1.SearchType{
+	"default":  toolsearchv1.SearchType_SEARCH_TYPE_UNSPECIFIED,
+	"semantic": toolsearchv1.SearchType_SEARCH_TYPE_SEMANTIC,
+	"keyword":  toolsearchv1.SearchType_SEARCH_TYPE_KEYWORD,
+	"regex":    toolsearchv1.SearchType_SEARCH_TYPE_REGEX,
+}
+
+func parseSearchType(s string) (toolsearchv1.SearchType, error) {
+	t, ok := searchTypes[strings.ToLower(s)]
+	if !ok {
+		return 0, usageError{fmt.Sprintf("--type %q: use default, semantic, keyword or regex", s)}
+	}
+	return t, nil
+}
+
+func runSearch(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("search", "QUERY")
+	addr := addrFlag(fs)
+	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
+	max := fs.Int("max", 0, "maximum results (0 = the sidecar's default of 5)")
+	category := fs.String("category", "", "only tools of this server or category")
+	asJSON := fs.Bool("json", false, "print the reference-format JSON the agent hands to the model")
+	debug := fs.Bool("debug", false, "explain how each result was scored")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	st, err := parseSearchType(*typ)
+	if err != nil {
+		return err
+	}
+	query := strings.Join(fs.Args(), " ")
+	c, err := toolsearch.Dial(*addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	opts := []toolsearch.SearchOption{toolsearch.WithSearchType(st), toolsearch.WithMaxResults(*max), toolsearch.WithCategory(*category)}
+	if *debug {
+		opts = append(opts, toolsearch.WithDebug())
+	}
+	resp, err := c.Search(ctx, query, opts...)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		out, err := toolsearch.RenderResult(resp)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(stdout, out)
+		return err
+	}
+	return printSearch(stdout, resp, *debug)
+}
+
+func printSearch(w io.Writer, resp *toolsearchv1.SearchResponse, debug bool) error {
+	md := resp.GetSearchMetadata()
+	fmt.Fprintf(w, "%d of %d matches (%s", len(resp.GetToolReferences()), resp.GetTotalMatches(), md.GetSearchType())
+	if md.GetFallbackReason() != "" {
+		fmt.Fprintf(w, ", fell back from %s: %s", md.GetRequestedSearchType(), md.GetFallbackReason())
+	}
+	fmt.Fprintf(w, ", %d µs, catalog v%d)\n", md.GetExecutionTimeUs(), md.GetCatalogVersion())
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, r := range resp.GetToolReferences() {
+		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", r.GetRelevanceScore(), r.GetToolName(), r.GetSummary())
+		if debug && r.GetExplanation() != "" {
+			fmt.Fprintf(tw, "\t\t%s\n", r.GetExplanation())
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if resp.GetHint() != "" {
+		fmt.Fprintf(w, "hint: %s\n", resp.GetHint())
+	}
+	if resp.GetNextPageToken() != "" {
+		fmt.Fprintf(w, "next page token: %s\n", resp.GetNextPageToken())
+	}
+	return nil
+}
+
+func runList(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("list", "")
+	addr := addrFlag(fs)
+	server := fs.String("server", "", "only tools of this server")
+	size := fs.Int("page-size", 0, "tools per page (0 = the sidecar's default of 50)")
+	token := fs.String("page-token", "", "continue from a previous page's token")
+	asJSON := fs.Bool("json", false, "print the response as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	c, err := toolsearch.Dial(*addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.ListTools(ctx, *server, *token, *size)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printProto(stdout, resp)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	for _, t := range resp.GetTools() {
+		fmt.Fprintf(tw, "%s\t%s\n", t.GetName(), t.GetSummary())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d of %d tools, catalog v%d\n", len(resp.GetTools()), resp.GetTotalSize(), resp.GetCatalogVersion())
+	if resp.GetNextPageToken() != "" {
+		fmt.Fprintf(stdout, "next page: --page-token %s\n", resp.GetNextPageToken())
+	}
+	return nil
+}
+
+func runGet(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("get", "NAME...")
+	addr := addrFlag(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageError{"give one or more exact tool names"}
+	}
+	c, err := toolsearch.Dial(*addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	tools, err := c.GetTools(ctx, fs.Args()...)
+	if err != nil {
+		return err
+	}
+	return printProto(stdout, &toolsearchv1.GetToolsResponse{Tools: tools})
+}
+
+func printProto(w io.Writer, m proto.Message) error {
+	b, err := protojson.MarshalOptions{Multiline: true, Indent: "  ", UseProtoNames: true}.Marshal(m)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
+}

@@ -1,0 +1,143 @@
+package server
+
+import (
+	"encoding/json"
+
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/search"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Conversions between the API's messages and the engine's types.
+
+// modes maps the API's search types to engine modes.
+var modes = map[toolsearchv1.SearchType]search.Mode{
+	toolsearchv1.SearchType_SEARCH_TYPE_UNSPECIFIED: search.ModeDefault,
+	toolsearchv1.SearchType_SEARCH_TYPE_SEMANTIC:    search.ModeSemantic,
+	toolsearchv1.SearchType_SEARCH_TYPE_KEYWORD:     search.ModeKeyword,
+	toolsearchv1.SearchType_SEARCH_TYPE_REGEX:       search.ModeRegex,
+}
+
+// searchRequest converts a SearchRequest; an unknown search type is
+// INVALID_ARGUMENT.
+func searchRequest(in *toolsearchv1.SearchRequest) (search.Request, error) {
+	mode, ok := modes[in.GetSearchType()]
+	if !ok {
+		return search.Request{}, status.Errorf(codes.InvalidArgument,
+			"search_type %d is not known; use SEARCH_TYPE_SEMANTIC, SEARCH_TYPE_KEYWORD or SEARCH_TYPE_REGEX", in.GetSearchType())
+	}
+	return search.Request{
+		Query:      in.GetQuery(),
+		Mode:       mode,
+		MaxResults: int(in.GetMaxResults()),
+		Category:   in.GetCategoryFilter(),
+		Visible:    in.GetVisibleTools(),
+		SessionID:  in.GetSessionId(),
+		Debug:      in.GetDebug(),
+		PageToken:  in.GetPageToken(),
+	}, nil
+}
+
+// searchResponse converts an engine result.
+func searchResponse(r search.Result) *toolsearchv1.SearchResponse {
+	refs := make([]*toolsearchv1.ToolReference, len(r.References))
+	for i, ref := range r.References {
+		refs[i] = &toolsearchv1.ToolReference{
+			ToolName:       ref.Name,
+			RelevanceScore: ref.Score,
+			Summary:        ref.Summary,
+			Server:         ref.Server,
+			Explanation:    ref.Explanation,
+		}
+	}
+	md := r.Metadata
+	return &toolsearchv1.SearchResponse{
+		ToolReferences: refs,
+		TotalMatches:   int32(r.TotalMatches),
+		SearchMetadata: &toolsearchv1.SearchMetadata{
+			SearchType:          string(md.SearchType),
+			RequestedSearchType: string(md.RequestedSearchType),
+			FallbackReason:      md.FallbackReason,
+			Query:               md.Query,
+			ExecutionTimeMs:     md.Elapsed.Milliseconds(),
+			ExecutionTimeUs:     md.Elapsed.Microseconds(),
+			CatalogVersion:      md.CatalogVersion,
+			Suggestion:          md.Suggestion,
+			Confidence:          md.Confidence,
+		},
+		Hint:           r.Hint,
+		AvailableTools: r.AvailableTools,
+		NextPageToken:  r.NextPageToken,
+	}
+}
+
+// toolMessage converts a catalog tool to its message.
+func toolMessage(t search.Tool) *toolsearchv1.Tool {
+	return &toolsearchv1.Tool{
+		Name:        t.Name,
+		Server:      t.Server,
+		Category:    t.Category,
+		Description: t.Description,
+		InputSchema: string(t.InputSchema),
+		Annotations: string(t.Annotations),
+	}
+}
+
+// emptySchema is the input schema of a tool that declares none.
+const emptySchema = `{"type":"object","properties":{}}`
+
+// toolFromMessage converts a tool message; i is its index in the request,
+// for error messages. The schema and annotations must be JSON text; whether
+// they are objects, and every other rule, is the catalog's to check.
+func toolFromMessage(i int, m *toolsearchv1.Tool) (search.Tool, error) {
+	t := search.Tool{
+		Name:        m.GetName(),
+		Server:      m.GetServer(),
+		Category:    m.GetCategory(),
+		Description: m.GetDescription(),
+	}
+	schema := m.GetInputSchema()
+	if schema == "" {
+		schema = emptySchema
+	}
+	if !json.Valid([]byte(schema)) {
+		return t, status.Errorf(codes.InvalidArgument,
+			"tools[%d] (%q): input_schema is not valid JSON; send a JSON object such as %s", i, m.GetName(), emptySchema)
+	}
+	t.InputSchema = json.RawMessage(schema)
+	if a := m.GetAnnotations(); a != "" {
+		if !json.Valid([]byte(a)) {
+			return t, status.Errorf(codes.InvalidArgument,
+				"tools[%d] (%q): annotations is not valid JSON; send a JSON object or leave it empty", i, m.GetName())
+		}
+		t.Annotations = json.RawMessage(a)
+	}
+	return t, nil
+}
+
+// indexStates maps engine index states to the API's.
+var indexStates = map[search.IndexState]toolsearchv1.IndexState{
+	search.IndexLexicalOnly: toolsearchv1.IndexState_INDEX_STATE_LEXICAL_ONLY,
+	search.IndexWarming:     toolsearchv1.IndexState_INDEX_STATE_WARMING,
+	search.IndexReady:       toolsearchv1.IndexState_INDEX_STATE_READY,
+	search.IndexDegraded:    toolsearchv1.IndexState_INDEX_STATE_DEGRADED,
+}
+
+// catalogInfo converts the engine's description of itself.
+func catalogInfo(in search.Info) *toolsearchv1.GetCatalogInfoResponse {
+	servers := make([]*toolsearchv1.ServerInfo, len(in.Servers))
+	for i, s := range in.Servers {
+		servers[i] = &toolsearchv1.ServerInfo{Name: s.Name, ToolCount: int32(s.Tools)}
+	}
+	return &toolsearchv1.GetCatalogInfoResponse{
+		ToolCount:           int32(in.ToolCount),
+		CatalogVersion:      in.CatalogVersion,
+		Embedder:            in.Embedder,
+		EmbeddingDimensions: int32(in.Dimensions),
+		IndexState:          indexStates[in.IndexState],
+		Servers:             servers,
+		MaxResultsCap:       int32(in.MaxResultsCap),
+		IndexedTools:        int32(in.IndexedTools),
+	}
+}

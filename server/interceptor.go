@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"runtime/debug"
+	"time"
+	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// RecoverInterceptor turns a panic in a handler into an Internal error and
+// logs the stack, so one bad request never takes the sidecar down.
+func RecoverInterceptor(log *slog.Logger) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				log.ErrorContext(ctx, "panic in handler", "method", info.FullMethod, "panic", p, "stack", string(debug.Stack()))
+				resp, err = nil, status.Error(codes.Internal, "internal error; the sidecar's log has the details")
+			}
+		}()
+		return handler(ctx, req)
+	}
+}
+
+// loggedQueryLength is how much of a query the request log shows: enough
+// to recognise it, not the whole text (queries may carry user data).
+const loggedQueryLength = 64
+
+// LoggingInterceptor logs every call with its method, status code and
+// duration: at info level for success and client errors, at error level
+// for server errors. Search calls also log the (truncated) query and the
+// mode that answered.
+func LoggingInterceptor(log *slog.Logger) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		start := time.Now()
+		resp, err := handler(ctx, req)
+		attrs := []slog.Attr{
+			slog.String("method", info.FullMethod),
+			slog.String("code", status.Code(err).String()),
+			slog.Duration("duration", time.Since(start)),
+		}
+		if r, ok := req.(*toolsearchv1.SearchRequest); ok {
+			attrs = append(attrs, slog.String("query", clip(r.GetQuery(), loggedQueryLength)))
+		}
+		if r, ok := resp.(*toolsearchv1.SearchResponse); ok {
+			md := r.GetSearchMetadata()
+			attrs = append(attrs, slog.String("search_type", md.GetSearchType()), slog.Int("results", len(r.GetToolReferences())))
+			if md.GetFallbackReason() != "" {
+				attrs = append(attrs, slog.String("fallback_reason", md.GetFallbackReason()))
+			}
+		}
+		level := slog.LevelInfo
+		if err != nil {
+			attrs = append(attrs, slog.String("error", status.Convert(err).Message()))
+			if !isClientError(err) {
+				level = slog.LevelError
+			}
+		}
+		log.LogAttrs(ctx, level, "rpc", attrs...)
+		return resp, err
+	}
+}
+
+// clip cuts s to n runes.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}

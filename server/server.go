@@ -1,0 +1,110 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/search"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/reflection"
+)
+
+// ServiceName is the full name of the search service, also the name its
+// health status is registered under.
+const ServiceName = "toolsearch.v1.ToolSearchService"
+
+// Config configures a Server. The zero value is valid.
+type Config struct {
+	// Log receives request logs and internal errors; nil means slog.Default().
+	Log *slog.Logger
+	// ServerOptions are extra grpc.ServerOptions (limits, credentials).
+	ServerOptions []grpc.ServerOption
+}
+
+// Server is the gRPC server of the sidecar: the search service, the
+// standard health service and server reflection, with the recover and
+// logging interceptors. It starts NOT_SERVING; Ready makes it SERVING. It is
+// safe for concurrent use.
+type Server struct {
+	grpc    *grpc.Server
+	health  *health.Server
+	service *Service
+	log     *slog.Logger
+}
+
+// New builds a server. Call Ready once the engine can answer, Serve to
+// accept connections, and Shutdown to stop.
+func New(cfg Config) *Server {
+	log := cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	opts := append([]grpc.ServerOption{
+		grpc.ChainUnaryInterceptor(RecoverInterceptor(log), LoggingInterceptor(log)),
+	}, cfg.ServerOptions...)
+	s := &Server{
+		grpc:    grpc.NewServer(opts...),
+		health:  health.NewServer(),
+		service: NewService(log),
+		log:     log,
+	}
+	toolsearchv1.RegisterToolSearchServiceServer(s.grpc, s.service)
+	healthpb.RegisterHealthServer(s.grpc, s.health)
+	reflection.Register(s.grpc)
+	s.setStatus(healthpb.HealthCheckResponse_NOT_SERVING)
+	return s
+}
+
+func (s *Server) setStatus(st healthpb.HealthCheckResponse_ServingStatus) {
+	s.health.SetServingStatus("", st)
+	s.health.SetServingStatus(ServiceName, st)
+}
+
+// Ready installs the engine and reports SERVING.
+func (s *Server) Ready(e *search.Engine) {
+	s.service.SetEngine(e)
+	s.setStatus(healthpb.HealthCheckResponse_SERVING)
+}
+
+// Serve accepts connections on lis until Shutdown; it returns nil after a
+// shutdown.
+func (s *Server) Serve(lis net.Listener) error {
+	err := s.grpc.Serve(lis)
+	if err == grpc.ErrServerStopped {
+		return nil
+	}
+	return err
+}
+
+// Shutdown reports NOT_SERVING, then stops gracefully: it stops accepting
+// connections and waits for calls in flight, until ctx is done, when it
+// stops hard (in-flight calls are cancelled). It reports whether the stop
+// was graceful.
+func (s *Server) Shutdown(ctx context.Context) bool {
+	s.health.Shutdown()
+	done := make(chan struct{})
+	go func() {
+		s.grpc.GracefulStop()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		s.log.Warn("graceful stop timed out; stopping hard")
+		s.grpc.Stop()
+		<-done
+		return false
+	}
+}
+
+// DefaultShutdownTimeout is how long Shutdown waits for calls in flight by
+// default (the sidecar's --shutdown-timeout): searches take milliseconds, so
+// 10 s drains any real workload while staying well inside Kubernetes'
+// default 30 s termination grace period.
+const DefaultShutdownTimeout = 10 * time.Second
