@@ -51,6 +51,12 @@ type Config struct {
 	// QueryCacheSize is the number of query vectors kept in an LRU cache.
 	// 0 means DefaultQueryCacheSize; negative disables the cache.
 	QueryCacheSize int
+	// SemanticOnly makes the default and semantic modes answer from the
+	// vector index alone, without the confidence gate and without fusing
+	// keyword results. It exists to measure semantic search on its own
+	// (toolsearch eval --semantic-only); the default, fusion, measures
+	// better on every benchmark (docs/benchmarks.md).
+	SemanticOnly bool
 	// Log receives indexing progress and embedder errors; nil means
 	// slog.Default().
 	Log *slog.Logger

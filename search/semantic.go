@@ -43,6 +43,10 @@ func (e *Engine) defaultSearch(ctx context.Context, st *state, res *Result, req 
 		st.keyword(res, q, limit, allow, req.Debug)
 		return nil
 	}
+	if e.cfg.SemanticOnly {
+		st.semanticOnly(res, sem, limit, req.Debug)
+		return nil
+	}
 	kw := st.lex.Keyword(q, fallback.Options{Limit: fusionDepth, Allow: allow})
 	scores := make([]float64, len(sem))
 	for i, s := range sem {
@@ -81,6 +85,18 @@ func (e *Engine) defaultSearch(ctx context.Context, st *state, res *Result, req 
 		res.References[i] = st.reference(fallback.Hit{ID: s.id, Score: s.fused, Explain: s.explain}, req.Debug)
 	}
 	return nil
+}
+
+// semanticOnly answers from the semantic candidates alone, scored by their
+// cosine similarity.
+func (st *state) semanticOnly(res *Result, sem []scored, limit int, debug bool) {
+	res.Metadata.SearchType = ModeSemantic
+	res.TotalMatches = len(sem)
+	sem = sem[:min(limit, len(sem))]
+	res.References = make([]Reference, len(sem))
+	for i, s := range sem {
+		res.References[i] = st.reference(fallback.Hit{ID: s.id, Score: s.sem, Explain: fmt.Sprintf("semantic: cosine %.3f", s.sem)}, debug)
+	}
 }
 
 // semanticCandidates embeds the query and returns the fusionDepth nearest

@@ -15,6 +15,8 @@ type engineOptions struct {
 	maxResultsCap int
 	// embedder is "builtin" (the default) or "none".
 	embedder string
+	// semanticOnly turns fusion off, to measure semantic search alone.
+	semanticOnly bool
 }
 
 // openEngine loads catalog files and builds an in-process engine over them,
@@ -34,7 +36,7 @@ func openEngine(ctx context.Context, paths []string, o engineOptions) (*search.E
 	if err != nil {
 		return nil, 0, err
 	}
-	cfg := search.Config{MaxResultsCap: max(o.maxResultsCap, evalDepth)}
+	cfg := search.Config{MaxResultsCap: max(o.maxResultsCap, evalDepth), SemanticOnly: o.semanticOnly}
 	switch o.embedder {
 	case "", "builtin":
 		b, err := embed.NewBuiltin()

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/search/evaluation"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // evalDepth is how many results eval asks for per query: the metrics look
@@ -24,8 +27,8 @@ type ranker interface {
 	rank(ctx context.Context, query string) (names []string, fellBack bool, err error)
 }
 
-func runEval(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := newFlags("eval", "")
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval", "", stderr)
 	catalogs := stringList{}
 	fs.Var(&catalogs, "catalog", "catalog file to load in-process (repeatable; format detected from content)")
 	queries := fs.String("queries", "", "labelled queries, JSONL: {\"id\",\"query\",\"relevant\":[names],\"groups\"?}")
@@ -33,6 +36,7 @@ func runEval(ctx context.Context, args []string, stdout io.Writer) error {
 	addr := fs.String("addr", "", "evaluate a running sidecar at host:port instead of loading --catalog in-process")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin (the built-in word-vector model) or none (lexical only)")
+	semanticOnly := fs.Bool("semantic-only", false, "in-process: answer default/semantic queries from the vector index alone, without fusion (to measure semantic search on its own)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -59,7 +63,7 @@ func runEval(ctx context.Context, args []string, stdout io.Writer) error {
 		defer c.Close()
 		r = remoteRanker{c: c, typ: st}
 	} else {
-		e, _, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder})
+		e, _, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly})
 		if err != nil {
 			return err
 		}
@@ -67,13 +71,22 @@ func runEval(ctx context.Context, args []string, stdout io.Writer) error {
 		r = localRanker{e: e, mode: modeOf(st)}
 	}
 	var run evaluation.Run
+	rejected := 0
 	for _, q := range qs {
 		start := time.Now()
 		names, fellBack, err := r.rank(ctx, q.Query)
-		if err != nil {
+		switch {
+		case isInvalidArgument(err):
+			// A query the engine rejects (e.g. natural language that is not
+			// a valid regular expression) scores as no results.
+			rejected++
+		case err != nil:
 			return fmt.Errorf("query %q: %w", q.ID, err)
 		}
 		run.Add(evaluation.Score(q, names), fellBack, time.Since(start))
+	}
+	if rejected > 0 {
+		fmt.Fprintf(stderr, "eval: %d of %d queries were rejected as invalid (e.g. not a valid pattern in regex mode) and scored as no results\n", rejected, len(qs))
 	}
 	sum := run.Summary()
 	if *asJSON {
@@ -87,6 +100,12 @@ func runEval(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "queries        %d\nrecall@1       %.3f\nrecall@5       %.3f\nrecall@10      %.3f\nndcg@10        %.3f\nmrr            %.3f\nfallback rate  %.3f\np50            %.3f ms\np99            %.3f ms\n",
 		sum.Queries, sum.Recall1, sum.Recall5, sum.Recall10, sum.NDCG10, sum.MRR, sum.FallbackRate, sum.P50Ms, sum.P99Ms)
 	return nil
+}
+
+// isInvalidArgument reports whether err rejects the query itself, from the
+// in-process engine or from a sidecar.
+func isInvalidArgument(err error) bool {
+	return errors.Is(err, search.ErrInvalidArgument) || status.Code(err) == codes.InvalidArgument
 }
 
 // modeOf maps an API search type to an engine mode.

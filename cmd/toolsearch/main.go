@@ -21,12 +21,12 @@ import (
 	"syscall"
 )
 
-// command is one subcommand: it parses its own flags from args and writes
-// its output to stdout.
+// command is one subcommand: it parses its own flags from args, writes its
+// output to stdout and notes to stderr.
 type command struct {
 	name    string
 	summary string
-	run     func(ctx context.Context, args []string, stdout io.Writer) error
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func commands() []command {
@@ -58,7 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if c.name != args[0] {
 			continue
 		}
-		err := c.run(ctx, args[1:], stdout)
+		err := c.run(ctx, args[1:], stdout, stderr)
 		switch {
 		case err == nil:
 			return 0
@@ -92,8 +92,9 @@ func (e usageError) Error() string { return e.msg }
 
 // newFlags returns a flag set for a command that reports errors instead of
 // exiting, and prints its usage to stderr.
-func newFlags(name, args string) *flag.FlagSet {
+func newFlags(name, args string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: toolsearch %s [flags] %s\n\nflags:\n", name, args)
 		fs.PrintDefaults()

@@ -43,8 +43,8 @@ func parseSearchType(s string) (toolsearchv1.SearchType, error) {
 	return t, nil
 }
 
-func runSearch(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := newFlags("search", "QUERY")
+func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("search", "QUERY", stderr)
 	addr := addrFlag(fs)
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
 	max := fs.Int("max", 0, "maximum results (0 = the sidecar's default of 5)")
@@ -109,8 +109,8 @@ func printSearch(w io.Writer, resp *toolsearchv1.SearchResponse, debug bool) err
 	return nil
 }
 
-func runList(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := newFlags("list", "")
+func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("list", "", stderr)
 	addr := addrFlag(fs)
 	server := fs.String("server", "", "only tools of this server")
 	size := fs.Int("page-size", 0, "tools per page (0 = the sidecar's default of 50)")
@@ -145,8 +145,8 @@ func runList(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
-func runGet(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := newFlags("get", "NAME...")
+func runGet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("get", "NAME...", stderr)
 	addr := addrFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server"
+)
+
+const (
+	exampleCatalog = "../../examples/catalog.json"
+	exampleQueries = "../../search/testdata/eval/example/queries.jsonl"
+)
+
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestEvalJSON(t *testing.T) {
+	for _, typ := range []string{"default", "keyword", "regex", "semantic"} {
+		t.Run(typ, func(t *testing.T) {
+			code, out, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--type", typ, "--json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var got map[string]float64
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("output %q: %v", out, err)
+			}
+			var keys []string
+			for k := range got {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			want := []string{"fallback_rate", "mrr", "ndcg@10", "p50_ms", "p99_ms", "queries", "recall@1", "recall@10", "recall@5"}
+			if !slices.Equal(keys, want) {
+				t.Errorf("keys %v, want %v", keys, want)
+			}
+			if got["queries"] != 36 {
+				t.Errorf("queries = %v, want 36", got["queries"])
+			}
+			if typ != "regex" && got["ndcg@10"] < 0.5 {
+				t.Errorf("ndcg@10 = %v on the example catalog: the engine ranks poorly", got["ndcg@10"])
+			}
+		})
+	}
+}
+
+func TestEvalTable(t *testing.T) {
+	code, out, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--embedder", "none")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"recall@1", "ndcg@10", "fallback rate", "p99"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{nil, 2, "usage"},
+		{[]string{"frobnicate"}, 2, "unknown command"},
+		{[]string{"eval", "--catalog", exampleCatalog}, 2, "--queries is required"},
+		{[]string{"eval", "--queries", exampleQueries}, 2, "give --catalog"},
+		{[]string{"eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--type", "vector"}, 2, "--type"},
+		{[]string{"eval", "--catalog", "nope.json", "--queries", exampleQueries}, 1, "nope.json"},
+		{[]string{"get"}, 2, "tool names"},
+		{[]string{"search", "--bogus"}, 2, "bogus"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, stderr := runCmd(t, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.msg) {
+				t.Errorf("exit %d, stderr %q; want %d containing %q", code, stderr, tt.code, tt.msg)
+			}
+		})
+	}
+}
+
+// TestRemoteCommands runs search, list, get and eval --addr against a real
+// server on loopback.
+func TestRemoteCommands(t *testing.T) {
+	tools, err := catalog.Load(catalog.Source{Path: exampleCatalog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := catalog.NewSnapshot(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := search.New(snap, search.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv.Ready(e)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(lis) }()
+	defer func() {
+		srv.Shutdown(context.Background())
+		<-served
+	}()
+	addr := lis.Addr().String()
+
+	code, out, stderr := runCmd(t, "search", "--addr", addr, "--json", "send a slack message")
+	if code != 0 {
+		t.Fatalf("search: exit %d: %s", code, stderr)
+	}
+	var rendered struct {
+		ToolReferences []struct {
+			ToolName string `json:"tool_name"`
+		} `json:"tool_references"`
+		SearchMetadata struct {
+			SearchType string `json:"search_type"`
+		} `json:"search_metadata"`
+	}
+	if err := json.Unmarshal([]byte(out), &rendered); err != nil || len(rendered.ToolReferences) == 0 || rendered.ToolReferences[0].ToolName != "slack__send_message" {
+		t.Errorf("search --json = %s (%v), want slack__send_message first", out, err)
+	}
+	code, out, _ = runCmd(t, "search", "--addr", addr, "--type", "regex", "--debug", "^git__")
+	if code != 0 || !strings.Contains(out, "git__commit") || !strings.Contains(out, "regex") {
+		t.Errorf("search --type regex: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCmd(t, "list", "--addr", addr, "--server", "weather")
+	if code != 0 || !strings.Contains(out, "weather__get_forecast") || !strings.Contains(out, "4 of 4 tools") {
+		t.Errorf("list: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCmd(t, "get", "--addr", addr, "git__commit")
+	if code != 0 || !strings.Contains(out, `"input_schema"`) {
+		t.Errorf("get: exit %d:\n%s", code, out)
+	}
+	code, _, stderr = runCmd(t, "get", "--addr", addr, "no_such_tool")
+	if code != 1 || !strings.Contains(stderr, "NotFound") || !strings.Contains(stderr, "no_such_tool") {
+		t.Errorf("get unknown: exit %d, stderr %q", code, stderr)
+	}
+	code, out, stderr = runCmd(t, "eval", "--addr", addr, "--queries", exampleQueries, "--type", "keyword", "--json")
+	if code != 0 || !strings.Contains(out, `"queries":36`) {
+		t.Errorf("eval --addr: exit %d, %s %s", code, out, stderr)
+	}
+}
