@@ -63,11 +63,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer c.Close()
 		r = remoteRanker{c: c, typ: st}
 	} else {
-		e, _, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly})
+		e, took, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly})
 		if err != nil {
 			return err
 		}
 		defer e.Close()
+		info := e.Info()
+		fmt.Fprintf(stderr, "eval: %d tools loaded and indexed in %d ms (embedder %q)\n", info.ToolCount, took.Milliseconds(), info.Embedder)
 		r = localRanker{e: e, mode: modeOf(st)}
 	}
 	var run evaluation.Run
