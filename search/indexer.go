@@ -58,17 +58,25 @@ func (e *Engine) index(ctx context.Context, connect func(context.Context) (embed
 			return
 		}
 	}
+	start := time.Now()
 	for {
 		st := e.state.Load()
 		missing := st.sem.missing()
 		if len(missing) == 0 {
-			e.indexState.Store(int32(IndexReady))
+			if IndexState(e.indexState.Swap(int32(IndexReady))) != IndexReady {
+				log.Info("semantic index ready", "embedder", st.sem.embedder.ModelID(), "tools", st.sem.embedded,
+					"elapsed", time.Since(start).Round(time.Millisecond).String())
+			}
 			select {
 			case <-ctx.Done():
 				return
 			case <-e.wake:
 				continue
 			}
+		}
+		if IndexState(e.indexState.Load()) == IndexReady {
+			start = time.Now()
+			e.indexState.Store(int32(IndexWarming))
 		}
 		err := e.embedMissing(ctx, missing)
 		if err == nil {

@@ -42,12 +42,12 @@ func LoggingInterceptor(log *slog.Logger) grpc.UnaryServerInterceptor {
 		attrs := []slog.Attr{
 			slog.String("method", info.FullMethod),
 			slog.String("code", status.Code(err).String()),
-			slog.Duration("duration", time.Since(start)),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 		}
 		if r, ok := req.(*toolsearchv1.SearchRequest); ok {
 			attrs = append(attrs, slog.String("query", clip(r.GetQuery(), loggedQueryLength)))
 		}
-		if r, ok := resp.(*toolsearchv1.SearchResponse); ok {
+		if r, ok := resp.(*toolsearchv1.SearchResponse); ok && err == nil {
 			md := r.GetSearchMetadata()
 			attrs = append(attrs, slog.String("search_type", md.GetSearchType()), slog.Int("results", len(r.GetToolReferences())))
 			if md.GetFallbackReason() != "" {
