@@ -8,21 +8,23 @@ import (
 	"sync"
 )
 
-// Defaults of HNSWConfig, chosen by measurement (CPU time on one core of
-// an AMD EPYC, 100-dim unit vectors, recall@10 against Flat; reproduce with
-// TestHNSWRecall and the BenchmarkHNSW* benchmarks):
+// Defaults of HNSWConfig, chosen by measurement (one core of an AMD EPYC,
+// GOMAXPROCS=1, on a shared machine, so times are ±30%; 100-dim unit
+// vectors; recall@10 against Flat; reproduce with TestHNSWRecall and the
+// BenchmarkHNSW* benchmarks):
 //
 //   - "catalog-like" clustered vectors (1 centre per 100 vectors, noise as
 //     large as the centre), M 16, EfConstruction 64: at 30k vectors, recall
 //     0.9975 at EfSearch 32 and 1.0 at 64 and 128 (99 µs and 218 µs per
-//     query; Flat 450 µs). At 100k (EfConstruction 100): 1.0 at EfSearch 64
-//     and 128, 269 µs and 448 µs per query, Flat 2.0 ms.
+//     query; Flat 450 µs). At 100k: 1.0 at EfSearch 128, 485 µs per query,
+//     Flat 1.6 ms; build 27 s (274 µs per vector; BenchmarkHNSWBuild100k).
+//     At 10k: build 1.0 s; 0.977 at EfSearch 16, 0.9986 at 32, 1.0 at 64+.
 //   - uniform random vectors (no cluster structure, the worst case), 10k:
-//     0.86 at EfSearch 128, 0.964 at 256, 0.9985 at 512; 100k: 0.46 at 128,
-//     0.94 at 1024, 0.9915 at 2048 (8.8 ms per query, Flat 1.9 ms).
+//     0.86 at EfSearch 128, 0.964 at 256, 0.998 at 512; 100k: 0.46 at 128,
+//     0.94 at 1024, 0.9915 at 2048 and 0.994 at 3072 (~9–13 ms per query,
+//     Flat 1.9 ms).
 //   - EfConstruction 64 builds 35% faster than 100 with the same recall
 //     (±0.013) on both; 40 is 60% faster but loses 0.003–0.025.
-//     Build: ~130 µs per vector at 10k, ~230–330 µs at 100k.
 //
 // So DefaultEfSearch is 128, twice what clustered data needs, for margin on
 // real embeddings, which are less tidy than synthetic clusters.
@@ -95,8 +97,8 @@ func (c HNSWConfig) withDefaults() HNSWConfig {
 // heuristic of its Algorithm 4), scored by dot product.
 //
 // It is implemented here rather than taken from github.com/coder/hnsw:
-// v0.6.1 of that library measured recall@10 ≈ 0.03 on 10k random vectors
-// (its heap's Max/PopLast return the wrong element and its search stops
+// v0.6.1 of that library measured recall@10 of 0.015–0.03 on 10k random
+// vectors (its heap's Max/PopLast return the wrong element and its search stops
 // when the best candidate stops improving; see coder/hnsw PRs #17, #18,
 // #20), panics when an existing key is re-added, and can dereference nil
 // after deletions. BenchmarkCoderHNSWRecall10k reproduces the measurement.
