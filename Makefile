@@ -178,6 +178,13 @@ $(GRPCURL):
 	GOBIN=$(BIN) GOWORK=off $(GO) install github.com/fullstorydev/grpcurl/cmd/grpcurl@$(GRPCURL_VERSION)
 	@mkdir -p $(@D) && touch $@
 
+# A real Ollama server for the integration tests (embed/, cmd/sidecar/): built
+# from the Go module proxy at the version pinned in scripts/ollama/build.sh,
+# or reused from the cache outside the clone (toolsearch/ under $XDG_CACHE_HOME or ~/.cache).
+.PHONY: ollama
+ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build)
+	scripts/ollama/build.sh
+
 # Leaves the rest of .tmp/ alone: other work keeps caches there (models,
 # builds) that are slow to recreate.
 .PHONY: clean

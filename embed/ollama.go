@@ -108,8 +108,9 @@ var _ Embedder = (*Ollama)(nil)
 
 // NewOllama connects to the Ollama server of cfg, checks that the model is
 // installed (with /api/show; ErrModelNotFound, saying to run `ollama pull
-// MODEL`, when it is not) and learns the model's dimensions by embedding one
-// probe text. An unreachable or failing server gives an error wrapping
+// MODEL`, when it is not) and learns the model's dimensions from its
+// embedding length (or, if the server does not report it, by embedding one
+// probe text). An unreachable or failing server gives an error wrapping
 // ErrUnavailable, after cfg.Retries retries. ctx bounds the whole start-up.
 func NewOllama(ctx context.Context, cfg OllamaConfig) (*Ollama, error) {
 	model := strings.TrimSpace(cfg.Model)
@@ -156,8 +157,9 @@ func NewOllama(ctx context.Context, cfg OllamaConfig) (*Ollama, error) {
 		o.prefixes, _ = PrefixesFor(model)
 	}
 
-	err = o.call(ctx, "show model", func(ctx context.Context) error {
-		_, err := o.client.Show(ctx, &api.ShowRequest{Model: model})
+	var show *api.ShowResponse
+	err = o.call(ctx, "show model", func(ctx context.Context) (err error) {
+		show, err = o.client.Show(ctx, &api.ShowRequest{Model: model})
 		return err
 	})
 	if err != nil {
@@ -173,6 +175,14 @@ func NewOllama(ctx context.Context, cfg OllamaConfig) (*Ollama, error) {
 	})
 	o.modelID = ollamaModelID(model, digest, o.prefixes)
 
+	// The model's embedding length is the length of its vectors; reading it
+	// from /api/show means a start-up embeds nothing, so a restart over a
+	// warm cache makes no /api/embed call at all. Models that do not report
+	// it are probed with one embedding. Embed checks every vector's length
+	// against it either way.
+	if o.dims = embeddingLength(show); o.dims > 0 {
+		return o, nil
+	}
 	vecs, err := o.embedBatch(ctx, []string{o.prefixes.Document + ollamaProbeText}, 0)
 	if err != nil {
 		return nil, fmt.Errorf("ollama: probe embedding: %w", err)
@@ -182,6 +192,27 @@ func NewOllama(ctx context.Context, cfg OllamaConfig) (*Ollama, error) {
 	}
 	o.dims = len(vecs[0])
 	return o, nil
+}
+
+// embeddingLength returns the "<architecture>.embedding_length" that
+// /api/show reports in model_info, or 0 when it is missing.
+func embeddingLength(show *api.ShowResponse) int {
+	if show == nil {
+		return 0
+	}
+	arch, _ := show.ModelInfo["general.architecture"].(string)
+	if arch == "" {
+		return 0
+	}
+	switch n := show.ModelInfo[arch+".embedding_length"].(type) {
+	case float64:
+		if n > 0 && n == float64(int(n)) {
+			return int(n)
+		}
+	case int:
+		return max(n, 0)
+	}
+	return 0
 }
 
 // Dimensions is the length of every vector Embed returns.

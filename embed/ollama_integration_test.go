@@ -6,21 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/toolsearch/toolsearch/embed/gguf"
 	"github.com/toolsearch/toolsearch/embed/gguf/gguftest"
+	"github.com/toolsearch/toolsearch/embed/ollamatest"
 )
 
 // These tests run against a real Ollama server serving a model built by
@@ -28,164 +21,14 @@ import (
 //
 //   - TOOLSEARCH_OLLAMA_HOST set: use the server there (tests that stop and
 //     restart the server still need a binary, below);
-//   - else start a private server from TOOLSEARCH_OLLAMA_BIN, .tmp/bin/ollama
-//     (built by scripts/ollama/build.sh) or `ollama` on PATH.
+//   - else start a private server (package ollamatest) from
+//     TOOLSEARCH_OLLAMA_BIN, .tmp/bin/ollama (built by `make ollama`) or
+//     `ollama` on PATH.
 //
 // Without any of them they skip, or fail when CI=true: CI must provide Ollama.
 
 // integrationModel is the name the topic model is registered under.
 const integrationModel = "toolsearch-topics-test"
-
-// ollamaBinary returns the Ollama binary to start, or "".
-func ollamaBinary() string {
-	if b := os.Getenv("TOOLSEARCH_OLLAMA_BIN"); b != "" {
-		return b
-	}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		b := filepath.Join(filepath.Dir(file), "..", ".tmp", "bin", "ollama")
-		if st, err := os.Stat(b); err == nil && !st.IsDir() {
-			return b
-		}
-	}
-	if b, err := exec.LookPath("ollama"); err == nil {
-		return b
-	}
-	return ""
-}
-
-// skipOrFail skips the test, or fails it in CI, where Ollama must be present.
-func skipOrFail(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI=true but %s; CI must build Ollama (scripts/ollama/build.sh) or set TOOLSEARCH_OLLAMA_HOST", why)
-	}
-	t.Skipf("%s; build it with scripts/ollama/build.sh or set TOOLSEARCH_OLLAMA_HOST / TOOLSEARCH_OLLAMA_BIN", why)
-}
-
-// ollamaServer is a private Ollama server process for one test.
-type ollamaServer struct {
-	bin, addr, dir string
-	cmd            *exec.Cmd
-	log            *os.File
-}
-
-// startOllama starts a private server with its own HOME and model store in a
-// temporary directory, on a free port, and registers the topic model.
-func startOllama(t *testing.T) *ollamaServer {
-	t.Helper()
-	bin := ollamaBinary()
-	if bin == "" {
-		skipOrFail(t, "no Ollama binary found")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &ollamaServer{bin: bin, addr: l.Addr().String(), dir: t.TempDir()}
-	l.Close()
-	s.start(t)
-	t.Cleanup(func() { s.stop(t) })
-	registerTopicModel(t, s.addr)
-	return s
-}
-
-func (s *ollamaServer) start(t *testing.T) {
-	t.Helper()
-	var err error
-	s.log, err = os.OpenFile(filepath.Join(s.dir, "ollama.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.cmd = exec.Command(s.bin, "serve")
-	s.cmd.Env = append(os.Environ(),
-		"HOME="+filepath.Join(s.dir, "home"),
-		"OLLAMA_HOST="+s.addr,
-		"OLLAMA_MODELS="+filepath.Join(s.dir, "models"),
-		"OLLAMA_NO_CLOUD=1",
-	)
-	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
-	// Own process group, so that stop also kills the model runner it forks.
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", s.bin, err)
-	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get("http://" + s.addr + "/api/version")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			s.stop(t)
-			t.Fatalf("Ollama on %s did not answer within 60s; log:\n%s", s.addr, s.logTail())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// stop kills the server and its runner at once (SIGKILL, as a crash would).
-func (s *ollamaServer) stop(t *testing.T) {
-	t.Helper()
-	if s.cmd == nil || s.cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
-	_ = s.cmd.Wait()
-	s.cmd = nil
-	s.log.Close()
-}
-
-func (s *ollamaServer) logTail() string {
-	b, _ := os.ReadFile(filepath.Join(s.dir, "ollama.log"))
-	lines := strings.Split(string(b), "\n")
-	return strings.Join(lines[max(0, len(lines)-30):], "\n")
-}
-
-// rssMB returns the resident memory of the server and of its children (the
-// model runner), in MB, read from /proc.
-func (s *ollamaServer) rssMB() (server, children float64) {
-	if s.cmd == nil || s.cmd.Process == nil {
-		return 0, 0
-	}
-	pid := s.cmd.Process.Pid
-	server = procRSS(pid)
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// Fields after the command name "(…)": state, ppid, …
-		if i := bytes.LastIndexByte(stat, ')'); i >= 0 {
-			f := strings.Fields(string(stat[i+1:]))
-			if len(f) > 1 && f[1] == strconv.Itoa(pid) {
-				children += procRSS(p)
-			}
-		}
-	}
-	return server, children
-}
-
-func procRSS(pid int) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-			return kb / 1024
-		}
-	}
-	return 0
-}
 
 // registerTopicModel builds the topic model's GGUF and registers it.
 func registerTopicModel(t *testing.T, host string) {
@@ -210,11 +53,19 @@ func registerTopicModel(t *testing.T, host string) {
 // integrationHost returns the address of a server serving the topic model.
 func integrationHost(t *testing.T) string {
 	t.Helper()
-	if h := os.Getenv("TOOLSEARCH_OLLAMA_HOST"); h != "" {
+	if h := ollamatest.ExternalHost(); h != "" {
 		registerTopicModel(t, h)
 		return h
 	}
-	return startOllama(t).addr
+	return startOllama(t).Addr
+}
+
+// startOllama starts a private server and registers the topic model.
+func startOllama(t *testing.T) *ollamatest.Server {
+	t.Helper()
+	s := ollamatest.Start(t)
+	registerTopicModel(t, s.Addr)
+	return s
 }
 
 func integrationConfig(host string) OllamaConfig {
@@ -370,13 +221,13 @@ func TestOllamaIntegrationEmbed(t *testing.T) {
 func TestOllamaIntegrationRestart(t *testing.T) {
 	s := startOllama(t)
 	ctx := t.Context()
-	cfg := integrationConfig(s.addr)
+	cfg := integrationConfig(s.Addr)
 	cfg.BatchSize = 50
 	o, err := NewOllama(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if srv, runner := s.rssMB(); srv > 0 {
+	if srv, runner := s.RSSMB(); srv > 0 {
 		t.Logf("RSS after the first embedding: server %.0f MB, runner %.0f MB", srv, runner)
 	}
 
@@ -391,7 +242,7 @@ func TestOllamaIntegrationRestart(t *testing.T) {
 	}()
 	time.Sleep(200 * time.Millisecond)
 	killed := time.Now()
-	s.stop(t)
+	s.Stop(t)
 	select {
 	case err := <-done:
 		if err == nil {
@@ -414,7 +265,7 @@ func TestOllamaIntegrationRestart(t *testing.T) {
 		t.Errorf("Embed with the server down took %v, want well under 2s (retries and backoff only)", d)
 	}
 
-	s.start(t)
+	s.Start(t)
 	start = time.Now()
 	v, err := o.Embed(ctx, Query, []string{"weather forecast"})
 	if err != nil {
