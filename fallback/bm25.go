@@ -4,8 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/toolsearch/toolsearch/analysis"
+	"unicode/utf8"
 )
 
 // exactOthersCap is the highest score of the other hits when a query names a
@@ -25,9 +24,17 @@ type scratch struct {
 
 	cands []candidate // candidates of the current query
 
-	termPos    []int32     // per term ID, scratch marks for feedback and explain (all zero between uses)
-	bits       []uint64    // explain's matched-term bitset
-	expansions []expansion // feedback terms
+	// termPos marks terms, per term ID: a term of the current plan holds its
+	// position in plan.terms plus one (set by plan, for plan itself,
+	// feedback and explain); a feedback term holds minus its position in
+	// expansions plus one, while feedback runs; every other entry is zero.
+	// putScratch clears the plan's marks.
+	termPos    []int32
+	terms      []qterm       // the current plan's terms (plan.terms' buffer)
+	chunks     [][]queryWord // the words of each query term (see termWords)
+	seq        []seqWord     // plan.seq's buffer
+	bits       []uint64      // explain's matched-term bitset
+	expansions []expansion   // feedback terms
 
 	srv            []float64 // normalized score per server (see serverWeight)
 	srvTouched     []int32   // servers with srv != 0
@@ -35,18 +42,35 @@ type scratch struct {
 	srvSlotTouched []int32   // servers with srvSlot != 0
 }
 
-func (ix *Index) getScratch() *scratch {
-	if s, ok := ix.pool.Get().(*scratch); ok && len(s.acc) == len(ix.names) {
-		return s
+func (ix *Index) newScratch() *scratch {
+	return &scratch{
+		acc:     make([]float64, len(ix.names)),
+		slot:    make([]float64, len(ix.names)),
+		termPos: make([]int32, len(ix.termText)),
 	}
-	return &scratch{acc: make([]float64, len(ix.names)), slot: make([]float64, len(ix.names))}
 }
 
+func (ix *Index) getScratch() *scratch {
+	if s, ok := ix.pool.Get().(*scratch); ok && len(s.acc) == len(ix.names) && len(s.termPos) == len(ix.termText) {
+		return s
+	}
+	return ix.newScratch()
+}
+
+// putScratch returns s to the pool, all zero again.
 func (ix *Index) putScratch(s *scratch) {
 	for _, d := range s.touched {
 		s.acc[d] = 0
 	}
 	s.touched = s.touched[:0]
+	for _, t := range s.terms {
+		s.termPos[t.id] = 0
+	}
+	s.terms = s.terms[:0]
+	clear(s.seq) // drop references to the query's words
+	s.seq = s.seq[:0]
+	clear(s.chunks)
+	s.chunks = s.chunks[:0]
 	for _, d := range s.srvTouched {
 		s.srv[d] = 0
 	}
@@ -78,23 +102,22 @@ type seqWord struct {
 	weight float64
 }
 
-// plan resolves q's terms to index terms.
-func (ix *Index) plan(q Query) plan {
-	var p plan
-	words := analysis.Words()
+// plan resolves q's terms to index terms. It marks the plan's terms in
+// s.termPos and keeps its buffers in s (putScratch releases them).
+func (ix *Index) plan(s *scratch, q Query) plan {
+	p := plan{terms: s.terms[:0], seq: s.seq[:0]}
+	s.chunks = ix.termWords(s.chunks, q.Terms)
 	slot := 0
-	index := make(map[int32]int, 2*len(q.Terms)) // term ID → position in p.terms
-	for _, t := range q.Terms {
-		ws := words.Analyze(t.Text)
+	for k, t := range q.Terms {
+		qws := s.chunks[k]
 		if t.Excluded {
 			var ids []int32
 			known := true
-			for _, w := range ws {
-				wt := ix.wordTerms(w, false)
-				if len(wt) == 0 && len(analysis.Standard().Analyze(w)) > 0 {
+			for _, qw := range qws {
+				if len(qw.ids) == 0 && qw.hasTerms {
 					known = false
 				}
-				ids = append(ids, wt...)
+				ids = append(ids, qw.ids...)
 			}
 			if known && len(ids) > 0 {
 				p.excluded = append(p.excluded, ids)
@@ -102,54 +125,43 @@ func (ix *Index) plan(q Query) plan {
 			continue
 		}
 		var req []int32
-		for i, w := range ws {
-			var ids, vars []int32
-			var analyzed []string
-			if t, ok := ix.wordTerm[w]; ok {
-				if t >= 0 {
-					ids = ix.termIDs[t : t+1 : t+1]
-				}
-			} else {
-				ids, analyzed = ix.analyzeWord(w, false)
-			}
-			if len(ids) > 0 {
-				vars = ix.variants(ids)
-			} else if len(analyzed) > 0 {
-				vars = ix.variantsOf(analyzed)
-				if len(vars) == 0 {
-					p.unmatched = append(p.unmatched, w)
-					if t.Required {
-						p.impossible = true
-					}
+		for i := range qws {
+			qw := &qws[i]
+			if qw.unmatched {
+				p.unmatched = append(p.unmatched, qw.word)
+				if t.Required {
+					p.impossible = true
 				}
 			}
-			weight := queryWordWeight(w)
-			if len(ids) > 0 {
-				p.seq = append(p.seq, seqWord{ids: ids, weight: weight})
+			weight := qw.weight
+			if len(qw.ids) > 0 {
+				p.seq = append(p.seq, seqWord{ids: qw.ids, weight: weight})
 			}
-			for _, id := range ids {
-				req = append(req, id)
-				if j, ok := index[id]; ok {
-					p.terms[j].weight = max(p.terms[j].weight, weight)
+			for _, id := range qw.ids {
+				if t.Required {
+					req = append(req, id)
+				}
+				if j := s.termPos[id]; j > 0 {
+					p.terms[j-1].weight = max(p.terms[j-1].weight, weight)
 					continue
 				}
-				index[id] = len(p.terms)
 				p.terms = append(p.terms, qterm{id: id, weight: weight, slot: slot})
+				s.termPos[id] = int32(len(p.terms))
 			}
-			for _, id := range vars {
-				if _, ok := index[id]; ok {
+			for _, id := range qw.vars {
+				if s.termPos[id] > 0 {
 					continue
 				}
-				index[id] = len(p.terms)
 				p.terms = append(p.terms, qterm{id: id, weight: weight * variantWeight, slot: slot})
+				s.termPos[id] = int32(len(p.terms))
 			}
-			if t.Prefix && i == len(ws)-1 {
-				for _, id := range ix.completions(w) {
-					if _, ok := index[id]; ok {
+			if t.Prefix && i == len(qws)-1 {
+				for _, id := range ix.completions(qw.word) {
+					if s.termPos[id] > 0 {
 						continue
 					}
-					index[id] = len(p.terms)
 					p.terms = append(p.terms, qterm{id: id, weight: weight * prefixWeight, slot: slot})
+					s.termPos[id] = int32(len(p.terms))
 				}
 			}
 			slot++
@@ -158,6 +170,7 @@ func (ix *Index) plan(q Query) plan {
 			p.required = append(p.required, req)
 		}
 	}
+	s.terms, s.seq = p.terms, p.seq
 	return p
 }
 
@@ -201,7 +214,11 @@ func (ix *Index) exactName(raw string) (int, bool) {
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '`') && s[len(s)-1] == s[0] {
 		s = strings.TrimSpace(s[1 : len(s)-1])
 	}
-	if s == "" {
+	// A name has at most maxName bytes, and so does its lowercase form;
+	// lowercasing maps every rune (or invalid byte) to at least one byte.
+	// So a query of more runes names no tool, and a long request need not
+	// be lowercased and hashed to find that out.
+	if s == "" || len(s) > ix.maxName && utf8.RuneCountInString(s) > ix.maxName {
 		return 0, false
 	}
 	return ix.Lookup(s)
@@ -247,7 +264,11 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 	if ix == nil || len(ix.names) == 0 {
 		return Result{}
 	}
-	p := ix.plan(q)
+	s := ix.getScratch()
+	defer ix.putScratch(s)
+	p := ix.plan(s, q)
+	// filtered: some tools may fail ok (otherwise every tool passes).
+	filtered := o.Allow != nil || len(q.Servers) > 0 || len(q.Categories) > 0 || len(p.required) > 0 || len(p.excluded) > 0
 	ok := func(id int) bool {
 		if !o.allowed(id) || !ix.inScope(&q, id) {
 			return false
@@ -284,25 +305,49 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		}
 		res := Result{Total: len(cs), Unmatched: p.unmatched}
 		for _, c := range rk.top(cs, o.Limit) {
-			res.Hits = append(res.Hits, Hit{ID: c.id, Score: 1, Explain: "matches all filters"})
+			h := Hit{ID: c.id, Score: 1}
+			if o.Explain {
+				h.Explain = "matches all filters"
+			}
+			res.Hits = append(res.Hits, h)
 		}
 		return res
 	}
 
-	s := ix.getScratch()
-	defer ix.putScratch(s)
-	n := len(ix.names)
 	// A query word counts once per tool, by its best-matching term (the
 	// word itself, a stem variant or a completion), so raw ≤ norm.
 	norm := 0.0
+	acc := s.acc
 	for i := 0; i < len(p.terms); {
-		j := i
+		j := i + 1
+		for j < len(p.terms) && p.terms[j].slot == p.terms[i].slot {
+			j++
+		}
+		if j == i+1 {
+			// One term: its postings are the word's best matches already,
+			// so they go straight into acc (the same sums as via slot).
+			t := p.terms[i]
+			w := t.weight * ix.idf[t.id]
+			for _, post := range ix.postings[t.id] {
+				// The conversion keeps the product rounded on its own
+				// (no fused multiply-add), as when it went through slot.
+				v := float64(w * float64(post.sat))
+				if !(v > 0) {
+					continue
+				}
+				if acc[post.doc] == 0 {
+					s.touched = append(s.touched, post.doc)
+				}
+				acc[post.doc] += v
+			}
+			norm += w * max(float64(ix.maxSat[t.id]), ix.refSat)
+			i = j
+			continue
+		}
 		slotMax := 0.0
-		for ; j < len(p.terms) && p.terms[j].slot == p.terms[i].slot; j++ {
-			t := p.terms[j]
-			ps := ix.postings[t.id]
-			w := t.weight * idf(len(ps), n)
-			for _, post := range ps {
+		for _, t := range p.terms[i:j] {
+			w := t.weight * ix.idf[t.id]
+			for _, post := range ix.postings[t.id] {
 				if v := w * float64(post.sat); v > s.slot[post.doc] {
 					if s.slot[post.doc] == 0 {
 						s.slotTouched = append(s.slotTouched, post.doc)
@@ -314,10 +359,10 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		}
 		norm += slotMax
 		for _, d := range s.slotTouched {
-			if s.acc[d] == 0 {
+			if acc[d] == 0 {
 				s.touched = append(s.touched, d)
 			}
-			s.acc[d] += s.slot[d]
+			acc[d] += s.slot[d]
 			s.slot[d] = 0
 		}
 		s.slotTouched = s.slotTouched[:0]
@@ -325,12 +370,14 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 	}
 	norm += ix.addPairScores(s, p)
 
-	cs := s.cands[:0]
+	cs := slices.Grow(s.cands[:0], len(s.touched))
 	defer func() { s.cands = cs[:0] }()
 	for _, d := range s.touched {
-		if id := int(d); ok(id) && !(hasExact && id == exact) {
-			cs = append(cs, candidate{id: id, raw: min(1, s.acc[d]/norm)})
+		id := int(d)
+		if filtered && !ok(id) || hasExact && id == exact {
+			continue
 		}
+		cs = append(cs, candidate{id: id, raw: min(1, acc[d]/norm)})
 	}
 	if len(cs) > 0 {
 		ix.smoothByServer(s, p, cs)
@@ -345,20 +392,33 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		}
 	}
 	res := Result{Total: total, Unmatched: p.unmatched}
-	ix.markQuery(s, p)
-	defer ix.unmarkQuery(s, p)
+	if o.Explain {
+		ix.markQuery(s, p)
+	}
 	if hasExact {
-		res.Hits = append(res.Hits, Hit{ID: exact, Score: 1, Explain: "exact name; " + ix.explain(s, exact, p, s.acc[exact], norm)})
+		h := Hit{ID: exact, Score: 1}
+		if o.Explain {
+			h.Explain = "exact name; " + ix.explain(s, exact, p, s.acc[exact], norm)
+		}
+		res.Hits = append(res.Hits, h)
 	}
 	if hasExact && o.Limit == 1 {
 		return res
 	}
-	for _, c := range rk.top(cs, limit) {
+	top := rk.top(cs, limit)
+	if len(top) > 0 {
+		res.Hits = slices.Grow(res.Hits, len(top))
+	}
+	for _, c := range top {
 		score := c.raw
 		if hasExact {
 			score = min(score, exactOthersCap)
 		}
-		res.Hits = append(res.Hits, Hit{ID: c.id, Score: score, Explain: ix.explain(s, c.id, p, s.acc[c.id], norm)})
+		h := Hit{ID: c.id, Score: score}
+		if o.Explain {
+			h.Explain = ix.explain(s, c.id, p, s.acc[c.id], norm)
+		}
+		res.Hits = append(res.Hits, h)
 	}
 	return res
 }
@@ -403,20 +463,8 @@ func (ix *Index) explain(s *scratch, id int, p plan, raw, norm float64) string {
 	return string(b)
 }
 
-// markQuery sets s.termPos[t] to t's position in p.terms plus one, for
-// explain; unmarkQuery resets it to zero.
+// markQuery sizes s.bits for explain (plan has marked the query's terms in
+// s.termPos).
 func (ix *Index) markQuery(s *scratch, p plan) {
-	if len(s.termPos) != len(ix.termText) {
-		s.termPos = make([]int32, len(ix.termText))
-	}
-	for i, t := range p.terms {
-		s.termPos[t.id] = int32(i + 1)
-	}
 	s.bits = slices.Grow(s.bits[:0], (len(p.terms)+63)/64)[:(len(p.terms)+63)/64]
-}
-
-func (ix *Index) unmarkQuery(s *scratch, p plan) {
-	for _, t := range p.terms {
-		s.termPos[t.id] = 0
-	}
 }

@@ -133,9 +133,10 @@ func TestBenchEval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := ix.Keyword(q, Options{Limit: 10})
+			opts := Options{Limit: 10, Explain: dump != nil}
+			r := ix.Keyword(q, opts)
 			if len(r.Hits) == 0 {
-				r, _ = ix.Fuzzy(q, Options{Limit: 10})
+				r, _ = ix.Fuzzy(q, opts)
 			}
 			var ranked []string
 			for _, h := range r.Hits {

@@ -2,6 +2,7 @@ package fallback
 
 import (
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -300,4 +301,90 @@ func FuzzParseQuery(f *testing.F) {
 		checkScores(t, ix, fres)
 		ix.Regex(s, Options{Limit: 5})
 	})
+}
+
+// TestExplainOption checks that Options.Explain fills Hit.Explain in every
+// mode, leaves it empty otherwise, and changes nothing else.
+func TestExplainOption(t *testing.T) {
+	ix := NewIndex(testDocs)
+	search := map[string]func(o Options) Result{
+		"keyword":       func(o Options) Result { return ix.Keyword(mustParse(t, "send a slack message"), o) },
+		"keyword exact": func(o Options) Result { return ix.Keyword(mustParse(t, "weather__get_forecast"), o) },
+		"keyword list":  func(o Options) Result { return ix.Keyword(mustParse(t, "server:slack"), o) },
+		"fuzzy": func(o Options) Result {
+			r, _ := ix.Fuzzy(mustParse(t, "wether forcast"), o)
+			return r
+		},
+		"fuzzy name": func(o Options) Result {
+			r, _ := ix.Fuzzy(mustParse(t, "get_wether"), o)
+			return r
+		},
+		"regex": func(o Options) Result {
+			r, err := ix.Regex("issue", o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		},
+		"select": func(o Options) Result { return ix.Select([]string{"slack__send_message"}, o) },
+	}
+	for name, run := range search {
+		t.Run(name, func(t *testing.T) {
+			with, without := run(Options{Limit: 5, Explain: true}), run(Options{Limit: 5})
+			if len(with.Hits) == 0 {
+				t.Fatal("no hits")
+			}
+			for i, h := range with.Hits {
+				if h.Explain == "" {
+					t.Errorf("hit %d (%s): empty Explain with Options.Explain", i, ix.Name(h.ID))
+				}
+				with.Hits[i].Explain = ""
+			}
+			for i, h := range without.Hits {
+				if h.Explain != "" {
+					t.Errorf("hit %d (%s): Explain %q without Options.Explain", i, ix.Name(h.ID), h.Explain)
+				}
+			}
+			if diff := cmp.Diff(with, without); diff != "" {
+				t.Errorf("results differ apart from Explain (-explain +no explain):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestKeywordConcurrentCache runs queries from several goroutines on one
+// index (sharing its query-word cache) and checks every result against the
+// same query on a fresh index.
+func TestKeywordConcurrentCache(t *testing.T) {
+	queries := []string{
+		"send a slack message", "weather forecast for my city", "close the GitHub issue",
+		"multiply numbers", "搜索关键词", "log out user", "+weather -forecast", "sla",
+		"Weather? forecast!", "getorderbyid please", "unknownword weather",
+	}
+	qs := make([]Query, len(queries))
+	want := make([]Result, len(queries))
+	for i, s := range queries {
+		qs[i] = mustParse(t, s)
+		want[i] = NewIndex(testDocs).Keyword(qs[i], Options{Limit: 5, Explain: true})
+	}
+	ix := NewIndex(testDocs)
+	errs := make(chan string, 8*len(queries))
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range 20 {
+				i := (g + k) % len(queries)
+				got := ix.Keyword(qs[i], Options{Limit: 5, Explain: true})
+				if diff := cmp.Diff(want[i], got); diff != "" {
+					errs <- queries[i] + " (-fresh +shared):\n" + diff
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }

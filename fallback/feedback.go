@@ -50,15 +50,9 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 	} else {
 		top = append(top, rk.top(slices.Clone(cs), prfDocs)...)
 	}
-	n := len(ix.names)
-	// s.termPos marks the query's terms with -1 and the expansion terms
-	// with their position in ets + 1; it is all zero again on return.
-	if len(s.termPos) != len(ix.termText) {
-		s.termPos = make([]int32, len(ix.termText))
-	}
-	for _, t := range p.terms {
-		s.termPos[t.id] = -1
-	}
+	// s.termPos marks the query's terms with a positive number (see plan)
+	// and the expansion terms with minus their position in ets + 1; the
+	// latter are zero again on return.
 	ets := s.expansions[:0]
 	for _, c := range top {
 		r := c.raw / top[0].raw
@@ -72,20 +66,17 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 		for f := range numFields {
 			for _, t := range ix.docTerms[c.id][f] {
 				pos := s.termPos[t]
-				if pos < 0 {
-					continue
+				if pos > 0 {
+					continue // a query term
 				}
 				if pos == 0 {
 					ets = append(ets, expansion{id: t})
-					pos = int32(len(ets))
+					pos = -int32(len(ets))
 					s.termPos[t] = pos
 				}
-				ets[pos-1].w += r * fieldWeight[f] / total * idf(len(ix.postings[t]), n)
+				ets[-pos-1].w += r * fieldWeight[f] / total * ix.idf[t]
 			}
 		}
-	}
-	for _, t := range p.terms {
-		s.termPos[t.id] = 0
 	}
 	for _, x := range ets {
 		s.termPos[x.id] = 0
@@ -103,17 +94,17 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 	if len(ets) == 0 {
 		return
 	}
-	// s.slot (all zero between query words) holds the feedback scores.
+	// s.slot (all zero between query words) holds the feedback scores. It
+	// is read only for candidates, so the scores of other tools may be
+	// summed too (that is cheaper than testing every posting).
 	fb := s.slot
 	norm := 0.0
 	for _, x := range ets {
 		ps := ix.postings[x.id]
-		w := x.w / ets[0].w * idf(len(ps), n)
+		w := x.w / ets[0].w * ix.idf[x.id]
 		norm += w * max(float64(ix.maxSat[x.id]), ix.refSat)
 		for _, post := range ps {
-			if s.acc[post.doc] != 0 {
-				fb[post.doc] += w * float64(post.sat)
-			}
+			fb[post.doc] += w * float64(post.sat)
 		}
 	}
 	for i := range cs {

@@ -76,7 +76,9 @@ func (ix *Index) Fuzzy(q Query, o Options) (Result, string) {
 		res = ix.Keyword(corrected, o)
 		for i := range res.Hits {
 			res.Hits[i].Score *= fuzzyPenalty
-			res.Hits[i].Explain = "fuzzy " + corrected.Raw + ": " + res.Hits[i].Explain
+			if o.Explain {
+				res.Hits[i].Explain = "fuzzy " + corrected.Raw + ": " + res.Hits[i].Explain
+			}
 		}
 	}
 	suggestion := corrected.Raw
@@ -88,7 +90,11 @@ func (ix *Index) Fuzzy(q Query, o Options) (Result, string) {
 		} else {
 			res.Hits = slices.Delete(res.Hits, i, i+1)
 		}
-		res.Hits = slices.Insert(res.Hits, 0, Hit{ID: nameHit, Score: fuzzyPenalty, Explain: "fuzzy name match"})
+		h := Hit{ID: nameHit, Score: fuzzyPenalty}
+		if o.Explain {
+			h.Explain = "fuzzy name match"
+		}
+		res.Hits = slices.Insert(res.Hits, 0, h)
 		if o.Limit > 0 && len(res.Hits) > o.Limit {
 			res.Hits = res.Hits[:o.Limit]
 		}

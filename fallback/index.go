@@ -11,12 +11,14 @@ import (
 )
 
 // Index is the lexical index of a tool catalog. It is immutable after
-// NewIndex and safe for concurrent use by any number of goroutines. The zero
-// value is an empty index.
+// NewIndex (apart from a bounded, internally locked memo of analyzed query
+// words that never changes results) and safe for concurrent use by any
+// number of goroutines. The zero value is an empty index.
 type Index struct {
 	names   []string       // tool names by ID
 	byName  map[string]int // exact name → ID
 	byLower map[string]int // lowercase name → lowest ID with that lowercase name
+	maxName int            // the longest key of byName and byLower, in bytes
 
 	servers    []string // lowercase server per ID ("" if none)
 	categories []string // lowercase category per ID
@@ -30,6 +32,7 @@ type Index struct {
 	termVariants [][]int32        // per term ID, its variants (see variants)
 	postings     [][]posting      // per term ID, by ascending doc
 	maxSat       []float32        // per term ID, the largest posting sat
+	idf          []float64        // per term ID, idf(len(postings), tools)
 	docTerms     [][numFields][]int32
 
 	words    []string         // sorted surface vocabulary (analysis.Words)
@@ -46,9 +49,11 @@ type Index struct {
 	serverOf    []int32     // tool ID → server ID
 	numServers  int         // number of server IDs
 	srvPostings [][]posting // per term ID, servers by ascending ID
+	srvIdf      []float64   // per term ID, idf(len(srvPostings), numServers)
 
 	refSat float64 // sat of one occurrence in an average-length name
 	pool   sync.Pool
+	cache  wordCache // analyzed query chunks (see termWords)
 }
 
 // posting says that a term occurs in a tool; sat is its BM25F saturated
@@ -115,9 +120,11 @@ func NewIndex(docs []Document) *Index {
 		if _, ok := ix.byName[d.Name]; !ok {
 			ix.byName[d.Name] = id
 		}
-		if _, ok := ix.byLower[strings.ToLower(d.Name)]; !ok {
-			ix.byLower[strings.ToLower(d.Name)] = id
+		lower := strings.ToLower(d.Name)
+		if _, ok := ix.byLower[lower]; !ok {
+			ix.byLower[lower] = id
 		}
+		ix.maxName = max(ix.maxName, len(d.Name), len(lower))
 		ix.servers[id] = strings.ToLower(d.Server)
 		ix.categories[id] = strings.ToLower(d.Category)
 		ix.descs[id] = d.Description
@@ -175,8 +182,12 @@ func NewIndex(docs []Document) *Index {
 			ix.maxSat[t] = max(ix.maxSat[t], sat)
 		}
 	}
+	ix.idf = make([]float64, len(ix.postings))
+	ix.srvIdf = make([]float64, len(ix.postings))
 	for t := range ix.postings {
 		slices.SortFunc(ix.postings[t], func(a, b posting) int { return int(a.doc - b.doc) })
+		ix.idf[t] = idf(len(ix.postings[t]), len(docs))
+		ix.srvIdf[t] = idf(len(ix.srvPostings[t]), ix.numServers)
 	}
 	ix.words = make([]string, 0, len(ix.wordTerm))
 	for w := range ix.wordTerm {
@@ -200,9 +211,7 @@ func NewIndex(docs []Document) *Index {
 		}
 		ix.wordsByLen[n] = append(ix.wordsByLen[n], w)
 	}
-	ix.pool.New = func() any {
-		return &scratch{acc: make([]float64, len(ix.names)), slot: make([]float64, len(ix.names))}
-	}
+	ix.pool.New = func() any { return ix.newScratch() }
 	return ix
 }
 

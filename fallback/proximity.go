@@ -49,7 +49,6 @@ func addPairs(m map[uint64][]int32, id int32, ts []int32) {
 // raw scores in s and returns what they add to the ideal score. Each
 // distinct pair counts once per tool.
 func (ix *Index) addPairScores(s *scratch, p plan) float64 {
-	n := len(ix.names)
 	norm := 0.0
 	seen := s.pairSeen[:0]
 	for i := 1; i < len(p.seq); i++ {
@@ -65,7 +64,7 @@ func (ix *Index) addPairScores(s *scratch, p plan) float64 {
 				if len(ds) == 0 {
 					continue
 				}
-				w := pairWeight * min(a.weight, b.weight) * 0.5 * (idf(len(ix.postings[x]), n) + idf(len(ix.postings[y]), n))
+				w := pairWeight * min(a.weight, b.weight) * 0.5 * (ix.idf[x] + ix.idf[y])
 				norm += w
 				for _, d := range ds {
 					if s.acc[d] == 0 {

@@ -78,7 +78,10 @@ func (ix *Index) Regex(pattern string, o Options) (Result, error) {
 		}
 	}
 	var cs []candidate
-	why := map[int]string{}
+	var why map[int]string // field that matched, for explanations
+	if o.Explain {
+		why = map[int]string{}
+	}
 	for id, name := range ix.names {
 		if !o.allowed(id) {
 			continue
@@ -97,12 +100,18 @@ func (ix *Index) Regex(pattern string, o Options) (Result, error) {
 		}
 		if field != "" {
 			cs = append(cs, candidate{id: id, raw: score})
-			why[id] = field
+			if why != nil {
+				why[id] = field
+			}
 		}
 	}
 	res := Result{Total: len(cs)}
 	for _, c := range (ranker{names: ix.names}).top(cs, o.Limit) {
-		res.Hits = append(res.Hits, Hit{ID: c.id, Score: c.raw, Explain: "regex matched " + why[c.id]})
+		h := Hit{ID: c.id, Score: c.raw}
+		if o.Explain {
+			h.Explain = "regex matched " + why[c.id]
+		}
+		res.Hits = append(res.Hits, h)
 	}
 	return res, nil
 }

@@ -2,7 +2,6 @@ package fallback
 
 import (
 	"cmp"
-	"container/heap"
 	"slices"
 )
 
@@ -13,7 +12,9 @@ type Hit struct {
 	// Score is in [0, 1], higher is better; see each mode for its meaning.
 	Score float64
 	// Explain says, for debugging, which fields and terms matched and how
-	// the score was computed. Its format is for humans and may change.
+	// the score was computed. Its format is for humans and may change. It
+	// is filled only when the search's Options.Explain is set, and is ""
+	// otherwise.
 	Explain string
 }
 
@@ -28,6 +29,11 @@ type Options struct {
 	// counts a tool the caller may not see. It must be safe to call from the
 	// searching goroutine; it is never retained.
 	Allow func(id int) bool
+	// Explain asks for Hit.Explain to be filled (debug requests). Building
+	// explanations costs a string per hit, so it is off by default: with
+	// false, every Hit.Explain is "". Rankings and scores do not depend on
+	// it.
+	Explain bool
 }
 
 func (o Options) allowed(id int) bool { return o.Allow == nil || o.Allow(id) }
@@ -77,34 +83,81 @@ func (r ranker) top(cs []candidate, limit int) []candidate {
 		})
 		return cs
 	}
-	h := &minHeap{r: r, cs: make([]candidate, 0, limit)}
+	// A heap of the best limit candidates seen, the worst-ranked at the
+	// root (the algorithm of container/heap, without boxing candidates).
+	h := minHeap{r: r, cs: make([]candidate, 0, limit)}
 	for _, c := range cs {
 		if len(h.cs) < limit {
-			heap.Push(h, c)
+			h.push(c)
 		} else if r.less(c, h.cs[0]) {
 			h.cs[0] = c
-			heap.Fix(h, 0)
+			h.fix(0)
 		}
 	}
 	out := make([]candidate, len(h.cs))
 	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(candidate)
+		out[i] = h.pop()
 	}
 	return out
 }
 
-// minHeap keeps the worst-ranked kept candidate at the root.
+// minHeap keeps the worst-ranked kept candidate at the root. Its methods
+// are container/heap's Push, Fix and Pop, specialized.
 type minHeap struct {
 	r  ranker
 	cs []candidate
 }
 
-func (h *minHeap) Len() int           { return len(h.cs) }
-func (h *minHeap) Less(i, j int) bool { return h.r.less(h.cs[j], h.cs[i]) }
-func (h *minHeap) Swap(i, j int)      { h.cs[i], h.cs[j] = h.cs[j], h.cs[i] }
-func (h *minHeap) Push(x any)         { h.cs = append(h.cs, x.(candidate)) }
-func (h *minHeap) Pop() any {
-	c := h.cs[len(h.cs)-1]
-	h.cs = h.cs[:len(h.cs)-1]
+// less reports whether cs[i] ranks below cs[j].
+func (h *minHeap) less(i, j int) bool { return h.r.less(h.cs[j], h.cs[i]) }
+
+func (h *minHeap) push(c candidate) {
+	h.cs = append(h.cs, c)
+	h.up(len(h.cs) - 1)
+}
+
+func (h *minHeap) pop() candidate {
+	n := len(h.cs) - 1
+	h.cs[0], h.cs[n] = h.cs[n], h.cs[0]
+	h.down(0, n)
+	c := h.cs[n]
+	h.cs = h.cs[:n]
 	return c
+}
+
+func (h *minHeap) fix(i int) {
+	if !h.down(i, len(h.cs)) {
+		h.up(i)
+	}
+}
+
+func (h *minHeap) up(j int) {
+	for {
+		i := (j - 1) / 2 // parent
+		if i == j || !h.less(j, i) {
+			break
+		}
+		h.cs[i], h.cs[j] = h.cs[j], h.cs[i]
+		j = i
+	}
+}
+
+func (h *minHeap) down(i0, n int) bool {
+	i := i0
+	for {
+		j1 := 2*i + 1
+		if j1 >= n || j1 < 0 { // j1 < 0 after int overflow
+			break
+		}
+		j := j1 // left child
+		if j2 := j1 + 1; j2 < n && h.less(j2, j1) {
+			j = j2 // = 2*i + 2  // right child
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h.cs[i], h.cs[j] = h.cs[j], h.cs[i]
+		i = j
+	}
+	return i > i0
 }

@@ -16,7 +16,11 @@ func (ix *Index) Select(names []string, o Options) Result {
 			continue
 		}
 		seen[id] = true
-		res.Hits = append(res.Hits, Hit{ID: id, Score: 1, Explain: "selected by name"})
+		h := Hit{ID: id, Score: 1}
+		if o.Explain {
+			h.Explain = "selected by name"
+		}
+		res.Hits = append(res.Hits, h)
 	}
 	res.Total = len(res.Hits)
 	return res

@@ -94,13 +94,32 @@ func (ix *Index) scoreServers(s *scratch, p plan) {
 		s.srv = make([]float64, ns)
 		s.srvSlot = make([]float64, ns)
 	}
+	srv := s.srv
 	for i := 0; i < len(p.terms); {
-		j := i
-		for ; j < len(p.terms) && p.terms[j].slot == p.terms[i].slot; j++ {
-			t := p.terms[j]
-			ps := ix.srvPostings[t.id]
-			w := t.weight * idf(len(ps), ns)
-			for _, post := range ps {
+		j := i + 1
+		for j < len(p.terms) && p.terms[j].slot == p.terms[i].slot {
+			j++
+		}
+		if j == i+1 {
+			// One term: straight into srv, as in Keyword.
+			t := p.terms[i]
+			w := t.weight * ix.srvIdf[t.id]
+			for _, post := range ix.srvPostings[t.id] {
+				v := float64(w * float64(post.sat))
+				if !(v > 0) {
+					continue
+				}
+				if srv[post.doc] == 0 {
+					s.srvTouched = append(s.srvTouched, post.doc)
+				}
+				srv[post.doc] += v
+			}
+			i = j
+			continue
+		}
+		for _, t := range p.terms[i:j] {
+			w := t.weight * ix.srvIdf[t.id]
+			for _, post := range ix.srvPostings[t.id] {
 				if v := w * float64(post.sat); v > s.srvSlot[post.doc] {
 					if s.srvSlot[post.doc] == 0 {
 						s.srvSlotTouched = append(s.srvSlotTouched, post.doc)

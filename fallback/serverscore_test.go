@@ -22,7 +22,7 @@ func TestServerSmoothing(t *testing.T) {
 	}
 	q := mustParse(t, "game score and player statistics ")
 	s := ix.getScratch()
-	ix.scoreServers(s, ix.plan(q))
+	ix.scoreServers(s, ix.plan(s, q))
 	alpha, zeta := s.srv[ix.serverOf[0]], s.srv[ix.serverOf[2]]
 	ix.putScratch(s)
 	if zeta != 1 || !(alpha > 0 && alpha < zeta) {

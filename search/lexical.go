@@ -16,7 +16,7 @@ func (st *state) lexical(res *Result, req Request, query string, limit int, allo
 		return invalid(fmt.Errorf("query %q: %w", query, err))
 	}
 	if len(q.Select) > 0 {
-		r := st.lex.Select(q.Select, fallback.Options{Allow: allow})
+		r := st.lex.Select(q.Select, fallback.Options{Allow: allow, Explain: req.Debug})
 		st.fill(res, ModeSelect, r, 0, req.Debug)
 		return nil
 	}
@@ -26,7 +26,7 @@ func (st *state) lexical(res *Result, req Request, query string, limit int, allo
 
 // keyword runs keyword search, and fuzzy matching when it finds nothing.
 func (st *state) keyword(res *Result, q fallback.Query, limit int, allow func(int) bool, debug bool) {
-	opts := fallback.Options{Limit: limit, Allow: allow}
+	opts := fallback.Options{Limit: limit, Allow: allow, Explain: debug}
 	r := st.lex.Keyword(q, opts)
 	if len(r.Hits) > 0 {
 		st.fill(res, ModeKeyword, r, limit, debug)
@@ -54,7 +54,7 @@ func (st *state) suggest(res *Result, suggestion string) {
 
 // regex answers regex requests.
 func (st *state) regex(res *Result, pattern string, limit int, allow func(int) bool, debug bool) error {
-	r, err := st.lex.Regex(pattern, fallback.Options{Limit: limit, Allow: allow})
+	r, err := st.lex.Regex(pattern, fallback.Options{Limit: limit, Allow: allow, Explain: debug})
 	if err != nil {
 		if errors.Is(err, fallback.ErrPatternTooLong) || errors.Is(err, fallback.ErrInvalidPattern) {
 			return invalid(err)

@@ -31,7 +31,7 @@ func (e *Engine) defaultSearch(ctx context.Context, st *state, res *Result, req 
 		return invalid(fmt.Errorf("query %q: %w", query, err))
 	}
 	if len(q.Select) > 0 {
-		st.fill(res, ModeSelect, st.lex.Select(q.Select, fallback.Options{Allow: allow}), 0, req.Debug)
+		st.fill(res, ModeSelect, st.lex.Select(q.Select, fallback.Options{Allow: allow, Explain: req.Debug}), 0, req.Debug)
 		return nil
 	}
 	sem, out := e.semanticCandidates(ctx, st, q, allow)
@@ -47,7 +47,7 @@ func (e *Engine) defaultSearch(ctx context.Context, st *state, res *Result, req 
 		st.semanticOnly(res, sem, limit, req.Debug)
 		return nil
 	}
-	kw := st.lex.Keyword(q, fallback.Options{Limit: fusionDepth, Allow: allow})
+	kw := st.lex.Keyword(q, fallback.Options{Limit: fusionDepth, Allow: allow, Explain: req.Debug})
 	scores := make([]float64, len(sem))
 	for i, s := range sem {
 		scores[i] = s.sem
@@ -63,7 +63,7 @@ func (e *Engine) defaultSearch(ctx context.Context, st *state, res *Result, req 
 			st.fill(res, ModeKeyword, kw, limit, req.Debug)
 			return nil
 		}
-		if fr, suggestion := st.lex.Fuzzy(q, fallback.Options{Limit: limit, Allow: allow}); len(fr.Hits) > 0 {
+		if fr, suggestion := st.lex.Fuzzy(q, fallback.Options{Limit: limit, Allow: allow, Explain: req.Debug}); len(fr.Hits) > 0 {
 			res.Metadata.FallbackReason = ReasonLowConfidence
 			st.fill(res, ModeFuzzy, fr, limit, req.Debug)
 			st.suggest(res, suggestion)

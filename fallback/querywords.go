@@ -1,0 +1,115 @@
+package fallback
+
+import (
+	"sync"
+
+	"github.com/toolsearch/toolsearch/analysis"
+)
+
+// maxCachedChunks bounds the query-word cache of an Index (see
+// Index.termWords): at most this many distinct query chunks are kept; when
+// it is full it is emptied and fills again with the chunks in use. An entry
+// takes about 150 bytes, so the cache stays under about 1.5 MB.
+//
+// Worked example: the 280 StableToolBench requests have 2,536 distinct
+// chunks ("weather", "forecast?", "I'm"...), so they all fit.
+const maxCachedChunks = 8192
+
+// maxCachedChunkLen is the longest query chunk (in bytes) that is cached:
+// longer ones (URLs, pasted identifiers) rarely repeat.
+const maxCachedChunkLen = 64
+
+// queryWord is one surface query word (as analysis.Words produces it)
+// resolved against the index: what plan needs of it, independent of where
+// it stands in the query.
+type queryWord struct {
+	word   string  // the surface word
+	ids    []int32 // its index terms (none for a stop word or an unknown word)
+	vars   []int32 // its stem variants (see variants and variantsOf)
+	weight float64 // its query-side weight (see queryWordWeight)
+	// hasTerms: analysis.Standard gives the word terms (it is not a stop
+	// word), whether or not the index has them.
+	hasTerms bool
+	// unmatched: the word has terms, but neither they nor any variant
+	// occur in the index.
+	unmatched bool
+}
+
+// wordCache memoizes the analysis of query chunks (see termWords). It is
+// safe for concurrent use.
+type wordCache struct {
+	mu sync.RWMutex
+	m  map[string][]queryWord // chunk text → its words; never nil values
+}
+
+// termWords appends to dst the analyzed words of each term's Text, in
+// order, and returns it. The word slices are shared: callers must not
+// modify them. They are cached per Index (bounded by maxCachedChunks),
+// since requests repeat their words; the cache only memoizes, so results
+// never depend on it. One read lock serves the whole query.
+func (ix *Index) termWords(dst [][]queryWord, terms []Term) [][]queryWord {
+	dst = dst[:0]
+	missing := false
+	ix.cache.mu.RLock()
+	for _, t := range terms {
+		qws := ix.cache.m[t.Text] // nil if not cached
+		missing = missing || qws == nil
+		dst = append(dst, qws)
+	}
+	ix.cache.mu.RUnlock()
+	if !missing {
+		return dst
+	}
+	var fresh []int // positions in dst to cache
+	for i, t := range terms {
+		if dst[i] != nil {
+			continue
+		}
+		ws := analysis.Words().Analyze(t.Text)
+		qws := make([]queryWord, len(ws)) // non-nil even when empty
+		for j, w := range ws {
+			qws[j] = ix.resolveWord(w)
+		}
+		dst[i] = qws
+		if len(t.Text) <= maxCachedChunkLen {
+			fresh = append(fresh, i)
+		}
+	}
+	if len(fresh) == 0 {
+		return dst
+	}
+	ix.cache.mu.Lock()
+	defer ix.cache.mu.Unlock()
+	if ix.cache.m == nil {
+		ix.cache.m = make(map[string][]queryWord)
+	}
+	for _, i := range fresh {
+		if len(ix.cache.m) >= maxCachedChunks {
+			clear(ix.cache.m)
+		}
+		ix.cache.m[terms[i].Text] = dst[i]
+	}
+	return dst
+}
+
+// resolveWord resolves one surface word against the index.
+func (ix *Index) resolveWord(w string) queryWord {
+	qw := queryWord{word: w, weight: queryWordWeight(w)}
+	var analyzed []string
+	if t, ok := ix.wordTerm[w]; ok {
+		if t >= 0 {
+			qw.ids = ix.termIDs[t : t+1 : t+1]
+			qw.hasTerms = true
+		}
+	} else {
+		qw.ids, analyzed = ix.analyzeWord(w, false)
+		qw.hasTerms = len(analyzed) > 0
+	}
+	if len(qw.ids) > 0 {
+		qw.vars = ix.variants(qw.ids)
+	} else if len(analyzed) > 0 {
+		qw.vars = ix.variantsOf(analyzed)
+		qw.unmatched = len(qw.vars) == 0
+	}
+	return qw
+}
