@@ -60,6 +60,9 @@ type Config struct {
 	// Log receives indexing progress and embedder errors; nil means
 	// slog.Default().
 	Log *slog.Logger
+	// Sessions bounds the session reveal sets (session.go); the zero value
+	// uses their documented defaults.
+	Sessions SessionConfig
 }
 
 // DefaultQueryTimeout is the default budget for embedding a query: the
@@ -122,6 +125,9 @@ type Engine struct {
 	wake       chan struct{}
 	stop       context.CancelFunc
 	done       chan struct{}
+
+	// sessions holds the session reveal sets (session.go).
+	sessions *sessionStore
 }
 
 // New builds an engine over snap. With cfg.Embedder or cfg.Connect set it
@@ -133,7 +139,7 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 	if cfg.Embedder != nil && cfg.Connect != nil {
 		return nil, fmt.Errorf("search: set Config.Embedder or Config.Connect, not both")
 	}
-	e := &Engine{cfg: cfg.withDefaults()}
+	e := &Engine{cfg: cfg.withDefaults(), sessions: newSessionStore(cfg.Sessions)}
 	e.state.Store(newState(snap, nil))
 	connect := e.cfg.Connect
 	switch {
@@ -231,6 +237,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 		st.noMatch(&res, query, allow, e.cfg.AvailableToolsCap)
 	}
 	res.Metadata.Elapsed = time.Since(start)
+	e.recordReveals(req, res)
 	return res, nil
 }
 

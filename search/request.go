@@ -87,7 +87,8 @@ type Request struct {
 	// exact tool names or "server:*" patterns. Nothing outside it is ever
 	// returned, in any mode.
 	Visible []string
-	// SessionID is reserved for session reveal sets.
+	// SessionID, when set, records the returned tools as revealed for that
+	// agent session (see Engine.Revealed); at most MaxSessionIDLength bytes.
 	SessionID string
 	// Debug fills Reference.Explanation.
 	Debug bool
@@ -98,6 +99,9 @@ type Request struct {
 // normalize checks r and fills its defaults. It returns the effective
 // number of results.
 func (r *Request) normalize(maxCap int) (int, error) {
+	if err := checkSessionID(r.SessionID); err != nil {
+		return 0, err
+	}
 	if !utf8.ValidString(r.Query) {
 		return 0, invalid(fmt.Errorf("query is not valid UTF-8; send the query as UTF-8 text"))
 	}

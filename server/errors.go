@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/search/toolset"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -21,6 +22,7 @@ var errorCodes = []struct {
 	{search.ErrInvalidArgument, codes.InvalidArgument},
 	{search.ErrNotFound, codes.NotFound},
 	{search.ErrUnavailable, codes.Unavailable},
+	{toolset.ErrInvalidOption, codes.InvalidArgument},
 	{context.DeadlineExceeded, codes.DeadlineExceeded},
 	{context.Canceled, codes.Canceled},
 }

@@ -18,6 +18,11 @@
 //	}
 //	result, err := toolsearch.RenderResult(resp) // the tool_search result for the model
 //
+// [Agent] does the whole loop: [Agent.Tools] returns the tool list for the
+// next model call in a provider's format (tool_search, always-loaded tools
+// and the tools the session's searches revealed, in a stable order), and
+// [Agent.HandleToolCall] answers the model's tool_search calls.
+//
 // The generated protobuf and gRPC code lives in the toolsearchv1
 // subpackage; [Client.Raw] exposes the generated client for anything the
 // wrapper does not cover. Errors returned by the client's methods are gRPC

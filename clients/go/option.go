@@ -97,8 +97,9 @@ func WithVisibleTools(names ...string) SearchOption {
 	return func(r *toolsearchv1.SearchRequest) { r.VisibleTools = append(r.VisibleTools, names...) }
 }
 
-// WithSessionID sets the agent session identifier, reserved for agent
-// integration (ignored by the sidecar today).
+// WithSessionID sets the agent session identifier (at most 256 bytes): the
+// tools the search returns are revealed to that session, and are in its
+// next toolset ([Agent.Tools]). [Agent.HandleToolCall] sets it for you.
 func WithSessionID(id string) SearchOption {
 	return func(r *toolsearchv1.SearchRequest) { r.SessionId = id }
 }

@@ -27,6 +27,8 @@ type config struct {
 	ollamaModel     string
 	cacheDir        string
 	queryTimeout    time.Duration
+	maxSessions     int
+	sessionTTL      time.Duration
 }
 
 // envPrefix starts the environment variable of every flag: --max-results-cap
@@ -111,6 +113,9 @@ flags:
 	str(&c.cacheDir, "cache-dir", "", "directory of the persistent embedding cache, so a restart re-embeds only changed tools; empty: no persistent cache")
 	duration(&c.queryTimeout, "query-timeout", search.DefaultQueryTimeout, "budget for embedding one query; past it the search answers with keyword results (fallback_reason embedder_timeout)")
 
+	integer(&c.maxSessions, "max-sessions", search.DefaultMaxSessions, "most agent sessions whose revealed tools are kept (least recently used evicted; an evicted session searches again)")
+	duration(&c.sessionTTL, "session-ttl", search.DefaultSessionTTL, "how long an idle agent session keeps its revealed tools")
+
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -137,6 +142,12 @@ flags:
 	}
 	if c.queryTimeout <= 0 {
 		return c, fmt.Errorf("--query-timeout %v: use a positive duration such as 300ms", c.queryTimeout)
+	}
+	if c.maxSessions < 1 {
+		return c, fmt.Errorf("--max-sessions %d: use a positive number", c.maxSessions)
+	}
+	if c.sessionTTL <= 0 {
+		return c, fmt.Errorf("--session-ttl %v: use a positive duration such as 1h", c.sessionTTL)
 	}
 	if c.shutdownTimeout <= 0 {
 		return c, fmt.Errorf("--shutdown-timeout %v: use a positive duration such as 10s", c.shutdownTimeout)

@@ -126,7 +126,12 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	if err != nil {
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
-	ec := search.Config{MaxResultsCap: cfg.maxResultsCap, QueryTimeout: cfg.queryTimeout, Log: log}
+	ec := search.Config{
+		MaxResultsCap: cfg.maxResultsCap,
+		QueryTimeout:  cfg.queryTimeout,
+		Sessions:      search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
+		Log:           log,
+	}
 	if err := em.configure(&ec); err != nil {
 		return nil, err
 	}

@@ -137,7 +137,7 @@ func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
 			flags = append(flags, strings.Fields(name)[0])
 		}
 	}
-	for _, want := range []string{"listen", "catalog", "log-format", "log-level", "max-results-cap", "shutdown-timeout", "embedder", "ollama-host", "ollama-model", "cache-dir", "query-timeout"} {
+	for _, want := range []string{"listen", "catalog", "log-format", "log-level", "max-results-cap", "shutdown-timeout", "embedder", "ollama-host", "ollama-model", "cache-dir", "query-timeout", "max-sessions", "session-ttl"} {
 		if !slices.Contains(flags, want) {
 			t.Errorf("--help lacks -%s", want)
 		}

@@ -11,6 +11,8 @@
 // calls it, the agent forwards the query to Search, hands the rendered
 // reference-format JSON back to the model, and loads the full definitions of
 // the referenced tools (GetTools) into the model's context for the next turn.
+// With a session_id on its searches, GetToolset builds that next tool list in
+// the model provider's format.
 //
 // Every search mode returns the same reference format: tool_references sorted
 // by relevance_score (in [0, 1], higher is better), total_matches and
@@ -160,6 +162,140 @@ func (IndexState) EnumDescriptor() ([]byte, []int) {
 	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{1}
 }
 
+// ToolFormat is a model provider's format for tool definitions.
+type ToolFormat int32
+
+const (
+	// Not set: INVALID_ARGUMENT (the sidecar does not guess the provider).
+	ToolFormat_TOOL_FORMAT_UNSPECIFIED ToolFormat = 0
+	// OpenAI Chat Completions `tools`:
+	// `[{"type":"function","function":{"name","description","parameters"}}]`.
+	ToolFormat_TOOL_FORMAT_OPENAI_CHAT ToolFormat = 1
+	// OpenAI Responses API `tools`:
+	// `[{"type":"function","name","description","parameters","strict":false}]`.
+	ToolFormat_TOOL_FORMAT_OPENAI_RESPONSES ToolFormat = 2
+	// Anthropic Messages API `tools`: `[{"name","description","input_schema"}]`.
+	ToolFormat_TOOL_FORMAT_ANTHROPIC ToolFormat = 3
+	// Gemini `tools`, one Tool holding every declaration:
+	// `[{"functionDeclarations":[{"name","description","parametersJsonSchema"}]}]`.
+	ToolFormat_TOOL_FORMAT_GEMINI ToolFormat = 4
+	// The `tools` array of an MCP `tools/list` result:
+	// `[{"name","description","inputSchema","annotations"}]`.
+	ToolFormat_TOOL_FORMAT_MCP ToolFormat = 5
+)
+
+// Enum value maps for ToolFormat.
+var (
+	ToolFormat_name = map[int32]string{
+		0: "TOOL_FORMAT_UNSPECIFIED",
+		1: "TOOL_FORMAT_OPENAI_CHAT",
+		2: "TOOL_FORMAT_OPENAI_RESPONSES",
+		3: "TOOL_FORMAT_ANTHROPIC",
+		4: "TOOL_FORMAT_GEMINI",
+		5: "TOOL_FORMAT_MCP",
+	}
+	ToolFormat_value = map[string]int32{
+		"TOOL_FORMAT_UNSPECIFIED":      0,
+		"TOOL_FORMAT_OPENAI_CHAT":      1,
+		"TOOL_FORMAT_OPENAI_RESPONSES": 2,
+		"TOOL_FORMAT_ANTHROPIC":        3,
+		"TOOL_FORMAT_GEMINI":           4,
+		"TOOL_FORMAT_MCP":              5,
+	}
+)
+
+func (x ToolFormat) Enum() *ToolFormat {
+	p := new(ToolFormat)
+	*p = x
+	return p
+}
+
+func (x ToolFormat) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ToolFormat) Descriptor() protoreflect.EnumDescriptor {
+	return file_toolsearch_v1_toolsearch_proto_enumTypes[2].Descriptor()
+}
+
+func (ToolFormat) Type() protoreflect.EnumType {
+	return &file_toolsearch_v1_toolsearch_proto_enumTypes[2]
+}
+
+func (x ToolFormat) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ToolFormat.Descriptor instead.
+func (ToolFormat) EnumDescriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{2}
+}
+
+// DeferredToolMode says how deferred tools (neither always loaded nor
+// revealed) appear in a toolset.
+type DeferredToolMode int32
+
+const (
+	// The default: DEFERRED_TOOL_MODE_OMIT.
+	DeferredToolMode_DEFERRED_TOOL_MODE_UNSPECIFIED DeferredToolMode = 0
+	// Deferred tools are left out; the system prompt addition names the
+	// catalog's servers and categories with tool counts. The cheapest.
+	DeferredToolMode_DEFERRED_TOOL_MODE_OMIT DeferredToolMode = 1
+	// Deferred tools are left out of the list and named in one reminder text
+	// at the end of the system prompt addition (at most 200 names). The
+	// reminder names every deferrable tool, revealed or not, so it is the same
+	// on every turn.
+	DeferredToolMode_DEFERRED_TOOL_MODE_REMINDER DeferredToolMode = 2
+	// Deferred tools are listed with their name, their summary and a parameter
+	// stub saying to load them with tool_search first. The stubs follow the
+	// revealed tools and shrink as tools are revealed: the list's prefix is
+	// stable only up to them. For small catalogs.
+	DeferredToolMode_DEFERRED_TOOL_MODE_STUB DeferredToolMode = 3
+)
+
+// Enum value maps for DeferredToolMode.
+var (
+	DeferredToolMode_name = map[int32]string{
+		0: "DEFERRED_TOOL_MODE_UNSPECIFIED",
+		1: "DEFERRED_TOOL_MODE_OMIT",
+		2: "DEFERRED_TOOL_MODE_REMINDER",
+		3: "DEFERRED_TOOL_MODE_STUB",
+	}
+	DeferredToolMode_value = map[string]int32{
+		"DEFERRED_TOOL_MODE_UNSPECIFIED": 0,
+		"DEFERRED_TOOL_MODE_OMIT":        1,
+		"DEFERRED_TOOL_MODE_REMINDER":    2,
+		"DEFERRED_TOOL_MODE_STUB":        3,
+	}
+)
+
+func (x DeferredToolMode) Enum() *DeferredToolMode {
+	p := new(DeferredToolMode)
+	*p = x
+	return p
+}
+
+func (x DeferredToolMode) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (DeferredToolMode) Descriptor() protoreflect.EnumDescriptor {
+	return file_toolsearch_v1_toolsearch_proto_enumTypes[3].Descriptor()
+}
+
+func (DeferredToolMode) Type() protoreflect.EnumType {
+	return &file_toolsearch_v1_toolsearch_proto_enumTypes[3]
+}
+
+func (x DeferredToolMode) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use DeferredToolMode.Descriptor instead.
+func (DeferredToolMode) EnumDescriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{3}
+}
+
 // SearchRequest is a tool search, as the model asked for it.
 type SearchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -184,8 +320,12 @@ type SearchRequest struct {
 	// patterns. Nothing outside this set is ever returned, in any mode. Empty:
 	// all tools are visible.
 	VisibleTools []string `protobuf:"bytes,5,rep,name=visible_tools,json=visibleTools,proto3" json:"visible_tools,omitempty"`
-	// An opaque agent session identifier, reserved for agent integration
-	// (e.g. not returning tools already loaded in the session). Ignored today.
+	// An opaque agent session identifier (at most 256 bytes). When set, the
+	// returned tools are recorded as revealed for the session, and
+	// GetToolset's list for the session includes them from then on. Browse
+	// (empty query) results reveal nothing. Sessions are bounded: the least
+	// recently used is evicted past the sidecar's limit, and idle sessions
+	// expire; an evicted session starts empty. Empty: nothing is recorded.
 	SessionId string `protobuf:"bytes,6,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
 	// When true, each ToolReference carries an explanation of how it was
 	// scored. Costs a little extra time; meant for humans, not the model.
@@ -1435,6 +1575,305 @@ func (x *GetCatalogInfoResponse) GetIndexedTools() int32 {
 	return 0
 }
 
+// GetToolsetRequest asks for a session's tool list.
+type GetToolsetRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The agent session whose revealed tools to include (the session_id its
+	// Search calls carry). Empty or unknown: no revealed tools (a first turn).
+	SessionId string `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	// The provider format of the returned JSON. Required.
+	Format ToolFormat `protobuf:"varint,2,opt,name=format,proto3,enum=toolsearch.v1.ToolFormat" json:"format,omitempty"`
+	// Tools sent in full on every turn: exact names, `server:*` or `prefix*`
+	// patterns, in the order given (a pattern's tools in name order). Tools
+	// annotated `{"toolsearch/neverDefer": true}` in the catalog follow them.
+	// Names the catalog does not have are ignored.
+	AlwaysLoaded []string `protobuf:"bytes,3,rep,name=always_loaded,json=alwaysLoaded,proto3" json:"always_loaded,omitempty"`
+	// The number of catalog tools from which tools are deferred: a catalog
+	// with fewer tools is sent whole, without tool_search. 0 means the
+	// default, 15; 1 always defers. Negative: INVALID_ARGUMENT.
+	DeferralThreshold int32 `protobuf:"varint,4,opt,name=deferral_threshold,json=deferralThreshold,proto3" json:"deferral_threshold,omitempty"`
+	// How deferred tools appear. Unspecified: omitted.
+	DeferredMode  DeferredToolMode `protobuf:"varint,5,opt,name=deferred_mode,json=deferredMode,proto3,enum=toolsearch.v1.DeferredToolMode" json:"deferred_mode,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetToolsetRequest) Reset() {
+	*x = GetToolsetRequest{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetToolsetRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetToolsetRequest) ProtoMessage() {}
+
+func (x *GetToolsetRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetToolsetRequest.ProtoReflect.Descriptor instead.
+func (*GetToolsetRequest) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *GetToolsetRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *GetToolsetRequest) GetFormat() ToolFormat {
+	if x != nil {
+		return x.Format
+	}
+	return ToolFormat_TOOL_FORMAT_UNSPECIFIED
+}
+
+func (x *GetToolsetRequest) GetAlwaysLoaded() []string {
+	if x != nil {
+		return x.AlwaysLoaded
+	}
+	return nil
+}
+
+func (x *GetToolsetRequest) GetDeferralThreshold() int32 {
+	if x != nil {
+		return x.DeferralThreshold
+	}
+	return 0
+}
+
+func (x *GetToolsetRequest) GetDeferredMode() DeferredToolMode {
+	if x != nil {
+		return x.DeferredMode
+	}
+	return DeferredToolMode_DEFERRED_TOOL_MODE_UNSPECIFIED
+}
+
+// GetToolsetResponse is the tool list for the next model call.
+type GetToolsetResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The JSON array to send as the request's tools, in the format asked for.
+	ToolsJson string `protobuf:"bytes,1,opt,name=tools_json,json=toolsJson,proto3" json:"tools_json,omitempty"`
+	// The tool_search definition alone, as JSON in the format asked for (for
+	// Gemini, one function declaration).
+	ToolSearchJson string `protobuf:"bytes,2,opt,name=tool_search_json,json=toolSearchJson,proto3" json:"tool_search_json,omitempty"`
+	// Text to append to the system prompt: the catalog's size, its servers
+	// and categories with tool counts, and how to load tools with
+	// tool_search (and, in reminder mode, the deferred tool names). It does
+	// not change from turn to turn. Empty when nothing is deferred.
+	SystemPrompt string `protobuf:"bytes,3,opt,name=system_prompt,json=systemPrompt,proto3" json:"system_prompt,omitempty"`
+	// The catalog names of the tools sent in full, in list order (without
+	// tool_search).
+	LoadedTools []string `protobuf:"bytes,4,rep,name=loaded_tools,json=loadedTools,proto3" json:"loaded_tools,omitempty"`
+	// The number of catalog tools not sent in full.
+	DeferredCount int32 `protobuf:"varint,5,opt,name=deferred_count,json=deferredCount,proto3" json:"deferred_count,omitempty"`
+	// Whether the catalog is deferred (it has at least deferral_threshold
+	// tools). When false, tools_json holds every tool and no tool_search.
+	Deferring bool `protobuf:"varint,6,opt,name=deferring,proto3" json:"deferring,omitempty"`
+	// Names the provider sees that differ from the catalog names (a name the
+	// provider rejects, such as one with a dot for OpenAI, or a catalog tool
+	// named tool_search), mapped to the catalog name: map the model's calls
+	// back with it. The rewrite depends on the name alone, so it is the same
+	// on every turn. Empty when every name is sent as is.
+	ProviderNames map[string]string `protobuf:"bytes,7,rep,name=provider_names,json=providerNames,proto3" json:"provider_names,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The version of the catalog snapshot the list was built from.
+	CatalogVersion uint64 `protobuf:"varint,8,opt,name=catalog_version,json=catalogVersion,proto3" json:"catalog_version,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *GetToolsetResponse) Reset() {
+	*x = GetToolsetResponse{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetToolsetResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetToolsetResponse) ProtoMessage() {}
+
+func (x *GetToolsetResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetToolsetResponse.ProtoReflect.Descriptor instead.
+func (*GetToolsetResponse) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *GetToolsetResponse) GetToolsJson() string {
+	if x != nil {
+		return x.ToolsJson
+	}
+	return ""
+}
+
+func (x *GetToolsetResponse) GetToolSearchJson() string {
+	if x != nil {
+		return x.ToolSearchJson
+	}
+	return ""
+}
+
+func (x *GetToolsetResponse) GetSystemPrompt() string {
+	if x != nil {
+		return x.SystemPrompt
+	}
+	return ""
+}
+
+func (x *GetToolsetResponse) GetLoadedTools() []string {
+	if x != nil {
+		return x.LoadedTools
+	}
+	return nil
+}
+
+func (x *GetToolsetResponse) GetDeferredCount() int32 {
+	if x != nil {
+		return x.DeferredCount
+	}
+	return 0
+}
+
+func (x *GetToolsetResponse) GetDeferring() bool {
+	if x != nil {
+		return x.Deferring
+	}
+	return false
+}
+
+func (x *GetToolsetResponse) GetProviderNames() map[string]string {
+	if x != nil {
+		return x.ProviderNames
+	}
+	return nil
+}
+
+func (x *GetToolsetResponse) GetCatalogVersion() uint64 {
+	if x != nil {
+		return x.CatalogVersion
+	}
+	return 0
+}
+
+// ResetSessionRequest names the session to forget.
+type ResetSessionRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The session id, as passed to Search. Required.
+	SessionId     string `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResetSessionRequest) Reset() {
+	*x = ResetSessionRequest{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResetSessionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResetSessionRequest) ProtoMessage() {}
+
+func (x *ResetSessionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResetSessionRequest.ProtoReflect.Descriptor instead.
+func (*ResetSessionRequest) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ResetSessionRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+// ResetSessionResponse reports whether there was a session to forget.
+type ResetSessionResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// True when the session existed (and had not expired or been evicted).
+	Existed       bool `protobuf:"varint,1,opt,name=existed,proto3" json:"existed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResetSessionResponse) Reset() {
+	*x = ResetSessionResponse{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResetSessionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResetSessionResponse) ProtoMessage() {}
+
+func (x *ResetSessionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResetSessionResponse.ProtoReflect.Descriptor instead.
+func (*ResetSessionResponse) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *ResetSessionResponse) GetExisted() bool {
+	if x != nil {
+		return x.Existed
+	}
+	return false
+}
+
 var File_toolsearch_v1_toolsearch_proto protoreflect.FileDescriptor
 
 const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
@@ -1540,7 +1979,32 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"indexState\x123\n" +
 	"\aservers\x18\x06 \x03(\v2\x19.toolsearch.v1.ServerInfoR\aservers\x12&\n" +
 	"\x0fmax_results_cap\x18\a \x01(\x05R\rmaxResultsCap\x12#\n" +
-	"\rindexed_tools\x18\b \x01(\x05R\findexedTools*s\n" +
+	"\rindexed_tools\x18\b \x01(\x05R\findexedTools\"\xff\x01\n" +
+	"\x11GetToolsetRequest\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x01 \x01(\tR\tsessionId\x121\n" +
+	"\x06format\x18\x02 \x01(\x0e2\x19.toolsearch.v1.ToolFormatR\x06format\x12#\n" +
+	"\ralways_loaded\x18\x03 \x03(\tR\falwaysLoaded\x12-\n" +
+	"\x12deferral_threshold\x18\x04 \x01(\x05R\x11deferralThreshold\x12D\n" +
+	"\rdeferred_mode\x18\x05 \x01(\x0e2\x1f.toolsearch.v1.DeferredToolModeR\fdeferredMode\"\xb2\x03\n" +
+	"\x12GetToolsetResponse\x12\x1d\n" +
+	"\n" +
+	"tools_json\x18\x01 \x01(\tR\ttoolsJson\x12(\n" +
+	"\x10tool_search_json\x18\x02 \x01(\tR\x0etoolSearchJson\x12#\n" +
+	"\rsystem_prompt\x18\x03 \x01(\tR\fsystemPrompt\x12!\n" +
+	"\floaded_tools\x18\x04 \x03(\tR\vloadedTools\x12%\n" +
+	"\x0edeferred_count\x18\x05 \x01(\x05R\rdeferredCount\x12\x1c\n" +
+	"\tdeferring\x18\x06 \x01(\bR\tdeferring\x12[\n" +
+	"\x0eprovider_names\x18\a \x03(\v24.toolsearch.v1.GetToolsetResponse.ProviderNamesEntryR\rproviderNames\x12'\n" +
+	"\x0fcatalog_version\x18\b \x01(\x04R\x0ecatalogVersion\x1a@\n" +
+	"\x12ProviderNamesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"4\n" +
+	"\x13ResetSessionRequest\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x01 \x01(\tR\tsessionId\"0\n" +
+	"\x14ResetSessionResponse\x12\x18\n" +
+	"\aexisted\x18\x01 \x01(\bR\aexisted*s\n" +
 	"\n" +
 	"SearchType\x12\x1b\n" +
 	"\x17SEARCH_TYPE_UNSPECIFIED\x10\x00\x12\x18\n" +
@@ -1553,14 +2017,30 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x18INDEX_STATE_LEXICAL_ONLY\x10\x01\x12\x17\n" +
 	"\x13INDEX_STATE_WARMING\x10\x02\x12\x15\n" +
 	"\x11INDEX_STATE_READY\x10\x03\x12\x18\n" +
-	"\x14INDEX_STATE_DEGRADED\x10\x042\x82\x04\n" +
+	"\x14INDEX_STATE_DEGRADED\x10\x04*\xb0\x01\n" +
+	"\n" +
+	"ToolFormat\x12\x1b\n" +
+	"\x17TOOL_FORMAT_UNSPECIFIED\x10\x00\x12\x1b\n" +
+	"\x17TOOL_FORMAT_OPENAI_CHAT\x10\x01\x12 \n" +
+	"\x1cTOOL_FORMAT_OPENAI_RESPONSES\x10\x02\x12\x19\n" +
+	"\x15TOOL_FORMAT_ANTHROPIC\x10\x03\x12\x16\n" +
+	"\x12TOOL_FORMAT_GEMINI\x10\x04\x12\x13\n" +
+	"\x0fTOOL_FORMAT_MCP\x10\x05*\x91\x01\n" +
+	"\x10DeferredToolMode\x12\"\n" +
+	"\x1eDEFERRED_TOOL_MODE_UNSPECIFIED\x10\x00\x12\x1b\n" +
+	"\x17DEFERRED_TOOL_MODE_OMIT\x10\x01\x12\x1f\n" +
+	"\x1bDEFERRED_TOOL_MODE_REMINDER\x10\x02\x12\x1b\n" +
+	"\x17DEFERRED_TOOL_MODE_STUB\x10\x032\xae\x05\n" +
 	"\x11ToolSearchService\x12E\n" +
 	"\x06Search\x12\x1c.toolsearch.v1.SearchRequest\x1a\x1d.toolsearch.v1.SearchResponse\x12K\n" +
 	"\bGetTools\x12\x1e.toolsearch.v1.GetToolsRequest\x1a\x1f.toolsearch.v1.GetToolsResponse\x12N\n" +
 	"\tListTools\x12\x1f.toolsearch.v1.ListToolsRequest\x1a .toolsearch.v1.ListToolsResponse\x12T\n" +
 	"\vUpsertTools\x12!.toolsearch.v1.UpsertToolsRequest\x1a\".toolsearch.v1.UpsertToolsResponse\x12T\n" +
 	"\vDeleteTools\x12!.toolsearch.v1.DeleteToolsRequest\x1a\".toolsearch.v1.DeleteToolsResponse\x12]\n" +
-	"\x0eGetCatalogInfo\x12$.toolsearch.v1.GetCatalogInfoRequest\x1a%.toolsearch.v1.GetCatalogInfoResponseBGZEgithub.com/toolsearch/toolsearch/clients/go/toolsearchv1;toolsearchv1b\x06proto3"
+	"\x0eGetCatalogInfo\x12$.toolsearch.v1.GetCatalogInfoRequest\x1a%.toolsearch.v1.GetCatalogInfoResponse\x12Q\n" +
+	"\n" +
+	"GetToolset\x12 .toolsearch.v1.GetToolsetRequest\x1a!.toolsearch.v1.GetToolsetResponse\x12W\n" +
+	"\fResetSession\x12\".toolsearch.v1.ResetSessionRequest\x1a#.toolsearch.v1.ResetSessionResponseBGZEgithub.com/toolsearch/toolsearch/clients/go/toolsearchv1;toolsearchv1b\x06proto3"
 
 var (
 	file_toolsearch_v1_toolsearch_proto_rawDescOnce sync.Once
@@ -1574,55 +2054,69 @@ func file_toolsearch_v1_toolsearch_proto_rawDescGZIP() []byte {
 	return file_toolsearch_v1_toolsearch_proto_rawDescData
 }
 
-var file_toolsearch_v1_toolsearch_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_toolsearch_v1_toolsearch_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_toolsearch_v1_toolsearch_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
+var file_toolsearch_v1_toolsearch_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_toolsearch_v1_toolsearch_proto_goTypes = []any{
 	(SearchType)(0),                // 0: toolsearch.v1.SearchType
 	(IndexState)(0),                // 1: toolsearch.v1.IndexState
-	(*SearchRequest)(nil),          // 2: toolsearch.v1.SearchRequest
-	(*ToolReference)(nil),          // 3: toolsearch.v1.ToolReference
-	(*SearchMetadata)(nil),         // 4: toolsearch.v1.SearchMetadata
-	(*SearchResponse)(nil),         // 5: toolsearch.v1.SearchResponse
-	(*Tool)(nil),                   // 6: toolsearch.v1.Tool
-	(*GetToolsRequest)(nil),        // 7: toolsearch.v1.GetToolsRequest
-	(*GetToolsResponse)(nil),       // 8: toolsearch.v1.GetToolsResponse
-	(*ListToolsRequest)(nil),       // 9: toolsearch.v1.ListToolsRequest
-	(*ToolSummary)(nil),            // 10: toolsearch.v1.ToolSummary
-	(*ListToolsResponse)(nil),      // 11: toolsearch.v1.ListToolsResponse
-	(*UpsertToolsRequest)(nil),     // 12: toolsearch.v1.UpsertToolsRequest
-	(*UpsertToolsResponse)(nil),    // 13: toolsearch.v1.UpsertToolsResponse
-	(*DeleteToolsRequest)(nil),     // 14: toolsearch.v1.DeleteToolsRequest
-	(*DeleteToolsResponse)(nil),    // 15: toolsearch.v1.DeleteToolsResponse
-	(*GetCatalogInfoRequest)(nil),  // 16: toolsearch.v1.GetCatalogInfoRequest
-	(*ServerInfo)(nil),             // 17: toolsearch.v1.ServerInfo
-	(*GetCatalogInfoResponse)(nil), // 18: toolsearch.v1.GetCatalogInfoResponse
+	(ToolFormat)(0),                // 2: toolsearch.v1.ToolFormat
+	(DeferredToolMode)(0),          // 3: toolsearch.v1.DeferredToolMode
+	(*SearchRequest)(nil),          // 4: toolsearch.v1.SearchRequest
+	(*ToolReference)(nil),          // 5: toolsearch.v1.ToolReference
+	(*SearchMetadata)(nil),         // 6: toolsearch.v1.SearchMetadata
+	(*SearchResponse)(nil),         // 7: toolsearch.v1.SearchResponse
+	(*Tool)(nil),                   // 8: toolsearch.v1.Tool
+	(*GetToolsRequest)(nil),        // 9: toolsearch.v1.GetToolsRequest
+	(*GetToolsResponse)(nil),       // 10: toolsearch.v1.GetToolsResponse
+	(*ListToolsRequest)(nil),       // 11: toolsearch.v1.ListToolsRequest
+	(*ToolSummary)(nil),            // 12: toolsearch.v1.ToolSummary
+	(*ListToolsResponse)(nil),      // 13: toolsearch.v1.ListToolsResponse
+	(*UpsertToolsRequest)(nil),     // 14: toolsearch.v1.UpsertToolsRequest
+	(*UpsertToolsResponse)(nil),    // 15: toolsearch.v1.UpsertToolsResponse
+	(*DeleteToolsRequest)(nil),     // 16: toolsearch.v1.DeleteToolsRequest
+	(*DeleteToolsResponse)(nil),    // 17: toolsearch.v1.DeleteToolsResponse
+	(*GetCatalogInfoRequest)(nil),  // 18: toolsearch.v1.GetCatalogInfoRequest
+	(*ServerInfo)(nil),             // 19: toolsearch.v1.ServerInfo
+	(*GetCatalogInfoResponse)(nil), // 20: toolsearch.v1.GetCatalogInfoResponse
+	(*GetToolsetRequest)(nil),      // 21: toolsearch.v1.GetToolsetRequest
+	(*GetToolsetResponse)(nil),     // 22: toolsearch.v1.GetToolsetResponse
+	(*ResetSessionRequest)(nil),    // 23: toolsearch.v1.ResetSessionRequest
+	(*ResetSessionResponse)(nil),   // 24: toolsearch.v1.ResetSessionResponse
+	nil,                            // 25: toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
 }
 var file_toolsearch_v1_toolsearch_proto_depIdxs = []int32{
 	0,  // 0: toolsearch.v1.SearchRequest.search_type:type_name -> toolsearch.v1.SearchType
-	3,  // 1: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
-	4,  // 2: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
-	6,  // 3: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
-	10, // 4: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
-	6,  // 5: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
+	5,  // 1: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
+	6,  // 2: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
+	8,  // 3: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
+	12, // 4: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
+	8,  // 5: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
 	1,  // 6: toolsearch.v1.GetCatalogInfoResponse.index_state:type_name -> toolsearch.v1.IndexState
-	17, // 7: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
-	2,  // 8: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
-	7,  // 9: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
-	9,  // 10: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
-	12, // 11: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
-	14, // 12: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
-	16, // 13: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
-	5,  // 14: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
-	8,  // 15: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
-	11, // 16: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
-	13, // 17: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
-	15, // 18: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
-	18, // 19: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
-	14, // [14:20] is the sub-list for method output_type
-	8,  // [8:14] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	19, // 7: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
+	2,  // 8: toolsearch.v1.GetToolsetRequest.format:type_name -> toolsearch.v1.ToolFormat
+	3,  // 9: toolsearch.v1.GetToolsetRequest.deferred_mode:type_name -> toolsearch.v1.DeferredToolMode
+	25, // 10: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
+	4,  // 11: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
+	9,  // 12: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
+	11, // 13: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
+	14, // 14: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
+	16, // 15: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
+	18, // 16: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
+	21, // 17: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
+	23, // 18: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
+	7,  // 19: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
+	10, // 20: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
+	13, // 21: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
+	15, // 22: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
+	17, // 23: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
+	20, // 24: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
+	22, // 25: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
+	24, // 26: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
+	19, // [19:27] is the sub-list for method output_type
+	11, // [11:19] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_toolsearch_v1_toolsearch_proto_init() }
@@ -1635,8 +2129,8 @@ func file_toolsearch_v1_toolsearch_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolsearch_v1_toolsearch_proto_rawDesc), len(file_toolsearch_v1_toolsearch_proto_rawDesc)),
-			NumEnums:      2,
-			NumMessages:   17,
+			NumEnums:      4,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -11,6 +11,8 @@
 // calls it, the agent forwards the query to Search, hands the rendered
 // reference-format JSON back to the model, and loads the full definitions of
 // the referenced tools (GetTools) into the model's context for the next turn.
+// With a session_id on its searches, GetToolset builds that next tool list in
+// the model provider's format.
 //
 // Every search mode returns the same reference format: tool_references sorted
 // by relevance_score (in [0, 1], higher is better), total_matches and
@@ -37,6 +39,8 @@ const (
 	ToolSearchService_UpsertTools_FullMethodName    = "/toolsearch.v1.ToolSearchService/UpsertTools"
 	ToolSearchService_DeleteTools_FullMethodName    = "/toolsearch.v1.ToolSearchService/DeleteTools"
 	ToolSearchService_GetCatalogInfo_FullMethodName = "/toolsearch.v1.ToolSearchService/GetCatalogInfo"
+	ToolSearchService_GetToolset_FullMethodName     = "/toolsearch.v1.ToolSearchService/GetToolset"
+	ToolSearchService_ResetSession_FullMethodName   = "/toolsearch.v1.ToolSearchService/ResetSession"
 )
 
 // ToolSearchServiceClient is the client API for ToolSearchService service.
@@ -89,6 +93,28 @@ type ToolSearchServiceClient interface {
 	DeleteTools(ctx context.Context, in *DeleteToolsRequest, opts ...grpc.CallOption) (*DeleteToolsResponse, error)
 	// GetCatalogInfo describes the catalog and the state of the search index.
 	GetCatalogInfo(ctx context.Context, in *GetCatalogInfoRequest, opts ...grpc.CallOption) (*GetCatalogInfoResponse, error)
+	// GetToolset returns the tool list for a model's next call, in a provider's
+	// format: the `tool_search` tool, the always-loaded tools, and the tools
+	// that searches carrying the session's id revealed, with every other tool
+	// of the catalog deferred; plus a system prompt addition describing the
+	// catalog.
+	//
+	// The list's order is stable across turns, for prompt caches: tool_search
+	// first, the always-loaded tools in a fixed order, then the revealed tools
+	// in reveal order (appended, never re-sorted), so each turn's list starts
+	// with the previous turn's list. A revealed tool the catalog no longer has
+	// is dropped. A catalog with fewer tools than the deferral threshold is
+	// sent whole, without tool_search.
+	//
+	// Errors: INVALID_ARGUMENT for an unspecified or unknown format or
+	// deferral mode, a negative threshold, a malformed always_loaded pattern,
+	// or a session_id over 256 bytes.
+	GetToolset(ctx context.Context, in *GetToolsetRequest, opts ...grpc.CallOption) (*GetToolsetResponse, error)
+	// ResetSession forgets the tools a session's searches revealed; the
+	// session's next toolset holds only the always-loaded tools.
+	//
+	// Errors: INVALID_ARGUMENT for an empty session_id or one over 256 bytes.
+	ResetSession(ctx context.Context, in *ResetSessionRequest, opts ...grpc.CallOption) (*ResetSessionResponse, error)
 }
 
 type toolSearchServiceClient struct {
@@ -159,6 +185,26 @@ func (c *toolSearchServiceClient) GetCatalogInfo(ctx context.Context, in *GetCat
 	return out, nil
 }
 
+func (c *toolSearchServiceClient) GetToolset(ctx context.Context, in *GetToolsetRequest, opts ...grpc.CallOption) (*GetToolsetResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetToolsetResponse)
+	err := c.cc.Invoke(ctx, ToolSearchService_GetToolset_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *toolSearchServiceClient) ResetSession(ctx context.Context, in *ResetSessionRequest, opts ...grpc.CallOption) (*ResetSessionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ResetSessionResponse)
+	err := c.cc.Invoke(ctx, ToolSearchService_ResetSession_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ToolSearchServiceServer is the server API for ToolSearchService service.
 // All implementations must embed UnimplementedToolSearchServiceServer
 // for forward compatibility.
@@ -209,6 +255,28 @@ type ToolSearchServiceServer interface {
 	DeleteTools(context.Context, *DeleteToolsRequest) (*DeleteToolsResponse, error)
 	// GetCatalogInfo describes the catalog and the state of the search index.
 	GetCatalogInfo(context.Context, *GetCatalogInfoRequest) (*GetCatalogInfoResponse, error)
+	// GetToolset returns the tool list for a model's next call, in a provider's
+	// format: the `tool_search` tool, the always-loaded tools, and the tools
+	// that searches carrying the session's id revealed, with every other tool
+	// of the catalog deferred; plus a system prompt addition describing the
+	// catalog.
+	//
+	// The list's order is stable across turns, for prompt caches: tool_search
+	// first, the always-loaded tools in a fixed order, then the revealed tools
+	// in reveal order (appended, never re-sorted), so each turn's list starts
+	// with the previous turn's list. A revealed tool the catalog no longer has
+	// is dropped. A catalog with fewer tools than the deferral threshold is
+	// sent whole, without tool_search.
+	//
+	// Errors: INVALID_ARGUMENT for an unspecified or unknown format or
+	// deferral mode, a negative threshold, a malformed always_loaded pattern,
+	// or a session_id over 256 bytes.
+	GetToolset(context.Context, *GetToolsetRequest) (*GetToolsetResponse, error)
+	// ResetSession forgets the tools a session's searches revealed; the
+	// session's next toolset holds only the always-loaded tools.
+	//
+	// Errors: INVALID_ARGUMENT for an empty session_id or one over 256 bytes.
+	ResetSession(context.Context, *ResetSessionRequest) (*ResetSessionResponse, error)
 	mustEmbedUnimplementedToolSearchServiceServer()
 }
 
@@ -236,6 +304,12 @@ func (UnimplementedToolSearchServiceServer) DeleteTools(context.Context, *Delete
 }
 func (UnimplementedToolSearchServiceServer) GetCatalogInfo(context.Context, *GetCatalogInfoRequest) (*GetCatalogInfoResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetCatalogInfo not implemented")
+}
+func (UnimplementedToolSearchServiceServer) GetToolset(context.Context, *GetToolsetRequest) (*GetToolsetResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetToolset not implemented")
+}
+func (UnimplementedToolSearchServiceServer) ResetSession(context.Context, *ResetSessionRequest) (*ResetSessionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ResetSession not implemented")
 }
 func (UnimplementedToolSearchServiceServer) mustEmbedUnimplementedToolSearchServiceServer() {}
 func (UnimplementedToolSearchServiceServer) testEmbeddedByValue()                           {}
@@ -366,6 +440,42 @@ func _ToolSearchService_GetCatalogInfo_Handler(srv interface{}, ctx context.Cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ToolSearchService_GetToolset_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetToolsetRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ToolSearchServiceServer).GetToolset(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ToolSearchService_GetToolset_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ToolSearchServiceServer).GetToolset(ctx, req.(*GetToolsetRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ToolSearchService_ResetSession_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResetSessionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ToolSearchServiceServer).ResetSession(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ToolSearchService_ResetSession_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ToolSearchServiceServer).ResetSession(ctx, req.(*ResetSessionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ToolSearchService_ServiceDesc is the grpc.ServiceDesc for ToolSearchService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -396,6 +506,14 @@ var ToolSearchService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetCatalogInfo",
 			Handler:    _ToolSearchService_GetCatalogInfo_Handler,
+		},
+		{
+			MethodName: "GetToolset",
+			Handler:    _ToolSearchService_GetToolset_Handler,
+		},
+		{
+			MethodName: "ResetSession",
+			Handler:    _ToolSearchService_ResetSession_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

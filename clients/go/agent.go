@@ -1,0 +1,278 @@
+package toolsearch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+)
+
+// SearchToolName is the name of the tool_search tool in every toolset: when
+// the model calls a tool of this name, pass the call's arguments to
+// [Agent.HandleToolCall].
+const SearchToolName = "tool_search"
+
+// Provider formats for [Agent.Tools].
+const (
+	// FormatOpenAIChat is the OpenAI Chat Completions tools array.
+	FormatOpenAIChat = toolsearchv1.ToolFormat_TOOL_FORMAT_OPENAI_CHAT
+	// FormatOpenAIResponses is the OpenAI Responses API tools array.
+	FormatOpenAIResponses = toolsearchv1.ToolFormat_TOOL_FORMAT_OPENAI_RESPONSES
+	// FormatAnthropic is the Anthropic Messages API tools array.
+	FormatAnthropic = toolsearchv1.ToolFormat_TOOL_FORMAT_ANTHROPIC
+	// FormatGemini is the Gemini tools array (one Tool with every function
+	// declaration).
+	FormatGemini = toolsearchv1.ToolFormat_TOOL_FORMAT_GEMINI
+	// FormatMCP is the tools array of an MCP tools/list result.
+	FormatMCP = toolsearchv1.ToolFormat_TOOL_FORMAT_MCP
+)
+
+// Agent does an agent's side of tool search, over a [Client]: before each
+// model call, [Agent.Tools] returns the tool list to send (tool_search, the
+// always-loaded tools, and the tools the session's searches revealed); when
+// the model calls tool_search, [Agent.HandleToolCall] runs the search,
+// which reveals the tools it finds to the session, and returns the result
+// to hand back to the model. The sidecar keeps the session's state, so an
+// Agent holds only its options and is safe for concurrent use, by any
+// number of sessions.
+type Agent struct {
+	client *Client
+	opts   agentOptions
+}
+
+// An AgentOption configures an [Agent].
+type AgentOption func(*agentOptions)
+
+type agentOptions struct {
+	alwaysLoaded []string
+	threshold    int32
+	mode         toolsearchv1.DeferredToolMode
+	search       []SearchOption
+}
+
+// WithAlwaysLoaded names tools sent in full on every turn: exact names,
+// "server:*" or "prefix*" patterns, in the order given. Calls accumulate.
+func WithAlwaysLoaded(names ...string) AgentOption {
+	return func(o *agentOptions) { o.alwaysLoaded = append(o.alwaysLoaded, names...) }
+}
+
+// WithDeferralThreshold sets the number of catalog tools from which tools
+// are deferred; below it every tool is sent. 0 (the default) means the
+// sidecar's default, 15; 1 always defers.
+func WithDeferralThreshold(n int) AgentOption {
+	return func(o *agentOptions) { o.threshold = clampInt32(n) }
+}
+
+// WithDeferredMode sets how deferred tools appear: omitted (the default),
+// named in a reminder in the system prompt addition, or listed as stubs.
+func WithDeferredMode(m toolsearchv1.DeferredToolMode) AgentOption {
+	return func(o *agentOptions) { o.mode = m }
+}
+
+// WithAgentSearchOptions adds options to every search HandleToolCall runs,
+// e.g. [WithVisibleTools] to scope what the model may find. The session id
+// and the model's arguments are set by HandleToolCall itself.
+func WithAgentSearchOptions(opts ...SearchOption) AgentOption {
+	return func(o *agentOptions) { o.search = append(o.search, opts...) }
+}
+
+// NewAgent returns an agent helper calling the sidecar through c.
+func NewAgent(c *Client, opts ...AgentOption) *Agent {
+	a := &Agent{client: c}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&a.opts)
+		}
+	}
+	return a
+}
+
+// Toolset is the tool list for a model's next call.
+type Toolset struct {
+	// Tools is the JSON array to send as the request's tools.
+	Tools json.RawMessage
+	// SearchTool is the tool_search definition alone, in the same format.
+	SearchTool json.RawMessage
+	// SystemPrompt is the text to append to the system prompt; it does not
+	// change from turn to turn. "" when nothing is deferred.
+	SystemPrompt string
+	// Loaded are the catalog names of the tools sent in full, in order.
+	Loaded []string
+	// Deferred is the number of catalog tools not sent in full.
+	Deferred int
+	// ProviderNames maps names the provider sees to catalog names, where
+	// they differ; see [Toolset.CatalogName].
+	ProviderNames map[string]string
+	// CatalogVersion is the version of the catalog the list was built from.
+	CatalogVersion uint64
+}
+
+// CatalogName returns the catalog name of a tool the model called by name:
+// the same name unless the sidecar had to rewrite it for the provider.
+func (t *Toolset) CatalogName(providerName string) string {
+	if n, ok := t.ProviderNames[providerName]; ok {
+		return n
+	}
+	return providerName
+}
+
+// Tools returns the tool list to send with the model's next call, for
+// session (the id that HandleToolCall passes on; "" for a list without
+// revealed tools) in a provider's format. Each call's list starts with the
+// previous call's list, so a provider's prompt cache keeps its prefix.
+func (a *Agent) Tools(ctx context.Context, session string, format toolsearchv1.ToolFormat) (*Toolset, error) {
+	resp, err := a.client.raw.GetToolset(ctx, &toolsearchv1.GetToolsetRequest{
+		SessionId:         session,
+		Format:            format,
+		AlwaysLoaded:      a.opts.alwaysLoaded,
+		DeferralThreshold: a.opts.threshold,
+		DeferredMode:      a.opts.mode,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Toolset{
+		Tools:          json.RawMessage(resp.GetToolsJson()),
+		SearchTool:     json.RawMessage(resp.GetToolSearchJson()),
+		SystemPrompt:   resp.GetSystemPrompt(),
+		Loaded:         resp.GetLoadedTools(),
+		Deferred:       int(resp.GetDeferredCount()),
+		ProviderNames:  resp.GetProviderNames(),
+		CatalogVersion: resp.GetCatalogVersion(),
+	}, nil
+}
+
+// Reset forgets the tools revealed to session; its next list holds only
+// the always-loaded tools.
+func (a *Agent) Reset(ctx context.Context, session string) error {
+	_, err := a.client.raw.ResetSession(ctx, &toolsearchv1.ResetSessionRequest{SessionId: session})
+	return err
+}
+
+// HandleToolCall answers the model's tool_search call: argumentsJSON is the
+// call's arguments as the model sent them ({"query": …, "search_type": …,
+// "max_results": …, "category_filter": …}). It searches with the session's
+// id, so the tools found are revealed to the session and are in the next
+// [Agent.Tools] list, and returns the reference-format JSON of
+// [RenderResult] to hand back to the model as the tool result.
+//
+// Mistakes the model can fix — arguments that are not a JSON object, a
+// missing query, an unknown search_type, a query the sidecar rejects
+// (INVALID_ARGUMENT, such as a bad regular expression) — are not Go errors:
+// the result is then {"error": "…what to change…"} for the model to read
+// and retry. The error is for what the agent must handle: the sidecar
+// unreachable, a deadline, an internal error.
+func (a *Agent) HandleToolCall(ctx context.Context, session, argumentsJSON string) (string, error) {
+	args, err := parseSearchArguments(argumentsJSON)
+	if err != nil {
+		return errorResult(err.Error()), nil
+	}
+	opts := append([]SearchOption{}, a.opts.search...)
+	opts = append(opts,
+		WithSessionID(session),
+		WithSearchType(args.searchType),
+		WithMaxResults(args.maxResults),
+		WithCategory(args.category),
+	)
+	resp, err := a.client.Search(ctx, args.query, opts...)
+	if err != nil {
+		if c := status.Code(err); c == codes.InvalidArgument || c == codes.NotFound {
+			return errorResult(status.Convert(err).Message()), nil
+		}
+		return "", err
+	}
+	return RenderResult(resp)
+}
+
+// searchArguments are a tool_search call's arguments.
+type searchArguments struct {
+	query      string
+	searchType toolsearchv1.SearchType
+	maxResults int
+	category   string
+}
+
+// searchTypes maps tool_search's search_type values to the API's.
+var searchTypes = map[string]toolsearchv1.SearchType{
+	"":         toolsearchv1.SearchType_SEARCH_TYPE_UNSPECIFIED,
+	"semantic": toolsearchv1.SearchType_SEARCH_TYPE_SEMANTIC,
+	"keyword":  toolsearchv1.SearchType_SEARCH_TYPE_KEYWORD,
+	"regex":    toolsearchv1.SearchType_SEARCH_TYPE_REGEX,
+}
+
+// parseSearchArguments reads a tool_search call's arguments, tolerantly:
+// models send numbers as strings ("5") or floats (5.0), and null for
+// optional fields. Unknown fields are ignored.
+func parseSearchArguments(argumentsJSON string) (searchArguments, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(argumentsJSON), &raw); err != nil || raw == nil {
+		return searchArguments{}, errors.New(`the arguments are not a JSON object; call tool_search with {"query": "what the tool should do"}`)
+	}
+	var args searchArguments
+	q, ok := raw["query"]
+	if !ok || json.Unmarshal(q, &args.query) != nil {
+		return searchArguments{}, errors.New(`"query" is missing or not a string; call tool_search with {"query": "what the tool should do"}`)
+	}
+	var st string
+	if v, ok := raw["search_type"]; ok && !isNull(v) {
+		if json.Unmarshal(v, &st) != nil {
+			return searchArguments{}, errors.New(`"search_type" must be a string: "semantic", "keyword" or "regex"`)
+		}
+	}
+	if args.searchType, ok = searchTypes[strings.ToLower(strings.TrimSpace(st))]; !ok {
+		return searchArguments{}, fmt.Errorf(`"search_type" %q is not known; use "semantic", "keyword" or "regex"`, st)
+	}
+	if v, ok := raw["max_results"]; ok && !isNull(v) {
+		n, err := parseCount(v)
+		if err != nil {
+			return searchArguments{}, errors.New(`"max_results" must be a number from 1 to 10`)
+		}
+		args.maxResults = max(n, 0) // below 1: the default
+	}
+	if v, ok := raw["category_filter"]; ok && !isNull(v) {
+		if json.Unmarshal(v, &args.category) != nil {
+			return searchArguments{}, errors.New(`"category_filter" must be a string, such as a server name`)
+		}
+	}
+	return args, nil
+}
+
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// parseCount reads a JSON number or a numeric string, truncated to an int.
+func parseCount(v json.RawMessage) (int, error) {
+	var f float64
+	if err := json.Unmarshal(v, &f); err != nil {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return 0, err
+		}
+		if f, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+			return 0, err
+		}
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, errors.New("not a finite number")
+	}
+	return int(math.Max(math.Min(f, math.MaxInt32), math.MinInt32)), nil
+}
+
+// errorResult is the tool result for a call the model should correct.
+func errorResult(msg string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(struct {
+		Error string `json:"error"`
+	}{msg})
+	return strings.TrimSuffix(buf.String(), "\n")
+}

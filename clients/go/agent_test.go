@@ -1,0 +1,219 @@
+package toolsearch
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/testing/protocmp"
+
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+)
+
+// agentServer answers GetToolset, ResetSession and Search with canned
+// responses and records the last request. It tests the Agent's wiring; the
+// root module's server/agent_test.go runs a real sidecar.
+type agentServer struct {
+	toolsearchv1.UnimplementedToolSearchServiceServer
+	last proto.Message
+}
+
+func (s *agentServer) Search(_ context.Context, req *toolsearchv1.SearchRequest) (*toolsearchv1.SearchResponse, error) {
+	s.last = req
+	switch req.GetQuery() {
+	case "bad(":
+		return nil, status.Error(codes.InvalidArgument, "regex pattern \"bad(\": missing closing )")
+	case "down":
+		return nil, status.Error(codes.Unavailable, "sidecar unavailable")
+	}
+	return &toolsearchv1.SearchResponse{
+		ToolReferences: []*toolsearchv1.ToolReference{{ToolName: "slack__send_message", RelevanceScore: 0.9, Summary: "Send a message."}},
+		TotalMatches:   1,
+		SearchMetadata: &toolsearchv1.SearchMetadata{SearchType: "hybrid", Query: req.GetQuery()},
+	}, nil
+}
+
+func (s *agentServer) GetToolset(_ context.Context, req *toolsearchv1.GetToolsetRequest) (*toolsearchv1.GetToolsetResponse, error) {
+	s.last = req
+	return &toolsearchv1.GetToolsetResponse{
+		ToolsJson:      `[{"name":"tool_search"}]`,
+		ToolSearchJson: `{"name":"tool_search"}`,
+		SystemPrompt:   "You can use a catalog of 3 tools.",
+		LoadedTools:    []string{"a.b"},
+		DeferredCount:  2,
+		Deferring:      true,
+		ProviderNames:  map[string]string{"a_b_12345678": "a.b"},
+		CatalogVersion: 4,
+	}, nil
+}
+
+func (s *agentServer) ResetSession(_ context.Context, req *toolsearchv1.ResetSessionRequest) (*toolsearchv1.ResetSessionResponse, error) {
+	s.last = req
+	return &toolsearchv1.ResetSessionResponse{Existed: true}, nil
+}
+
+// newAgentFixture serves s over bufconn and returns a client for it. The
+// calls are sequential, so s needs no lock.
+func newAgentFixture(t *testing.T, s *agentServer) *Client {
+	t.Helper()
+	lis := bufconn.Listen(1 << 20)
+	srv := grpc.NewServer()
+	toolsearchv1.RegisterToolSearchServiceServer(srv, s)
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(srv.Stop)
+	dialer := grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) })
+	c, err := Dial("passthrough:///bufnet", WithDialOptions(dialer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func TestAgentTools(t *testing.T) {
+	s := &agentServer{}
+	a := NewAgent(newAgentFixture(t, s),
+		WithAlwaysLoaded("memory:*", "clock__now"),
+		WithDeferralThreshold(20),
+		WithDeferredMode(toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_REMINDER))
+	ts, err := a.Tools(context.Background(), "s1", FormatAnthropic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantReq := &toolsearchv1.GetToolsetRequest{
+		SessionId:         "s1",
+		Format:            toolsearchv1.ToolFormat_TOOL_FORMAT_ANTHROPIC,
+		AlwaysLoaded:      []string{"memory:*", "clock__now"},
+		DeferralThreshold: 20,
+		DeferredMode:      toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_REMINDER,
+	}
+	if diff := cmp.Diff(wantReq, s.last, protocmp.Transform()); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+	want := &Toolset{
+		Tools:          json.RawMessage(`[{"name":"tool_search"}]`),
+		SearchTool:     json.RawMessage(`{"name":"tool_search"}`),
+		SystemPrompt:   "You can use a catalog of 3 tools.",
+		Loaded:         []string{"a.b"},
+		Deferred:       2,
+		ProviderNames:  map[string]string{"a_b_12345678": "a.b"},
+		CatalogVersion: 4,
+	}
+	if diff := cmp.Diff(want, ts); diff != "" {
+		t.Errorf("toolset (-want +got):\n%s", diff)
+	}
+	if got := ts.CatalogName("a_b_12345678"); got != "a.b" {
+		t.Errorf("CatalogName(rewritten) = %q", got)
+	}
+	if got := ts.CatalogName("slack__send_message"); got != "slack__send_message" {
+		t.Errorf("CatalogName(plain) = %q", got)
+	}
+	if err := a.Reset(context.Background(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&toolsearchv1.ResetSessionRequest{SessionId: "s1"}, s.last, protocmp.Transform()); diff != "" {
+		t.Errorf("reset request (-want +got):\n%s", diff)
+	}
+}
+
+func TestHandleToolCall(t *testing.T) {
+	s := &agentServer{}
+	a := NewAgent(newAgentFixture(t, s), WithAgentSearchOptions(WithVisibleTools("slack:*")))
+	ctx := context.Background()
+
+	got, err := a.HandleToolCall(ctx, "s1", `{"query":"send slack message","search_type":"keyword","max_results":"3","category_filter":"slack"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"tool_references":[{"tool_name":"slack__send_message","relevance_score":0.9,"summary":"Send a message."}],"total_matches":1,"search_metadata":{"search_type":"hybrid","query":"send slack message","execution_time_ms":0}}`
+	if got != want {
+		t.Errorf("result\n got %s\nwant %s", got, want)
+	}
+	wantReq := &toolsearchv1.SearchRequest{
+		Query:          "send slack message",
+		SearchType:     toolsearchv1.SearchType_SEARCH_TYPE_KEYWORD,
+		MaxResults:     3,
+		CategoryFilter: "slack",
+		VisibleTools:   []string{"slack:*"},
+		SessionId:      "s1",
+	}
+	if diff := cmp.Diff(wantReq, s.last, protocmp.Transform()); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+
+	// Mistakes the model can fix come back as a result, not an error.
+	for _, tc := range []struct{ args, want string }{
+		{`not json`, `{"error":"the arguments are not a JSON object; call tool_search with {\"query\": \"what the tool should do\"}"}`},
+		{`{"search_type":"keyword"}`, `{"error":"\"query\" is missing or not a string; call tool_search with {\"query\": \"what the tool should do\"}"}`},
+		{`{"query":"x","search_type":"vector"}`, `{"error":"\"search_type\" \"vector\" is not known; use \"semantic\", \"keyword\" or \"regex\""}`},
+		{`{"query":"bad(","search_type":"regex"}`, `{"error":"regex pattern \"bad(\": missing closing )"}`},
+	} {
+		got, err := a.HandleToolCall(ctx, "s1", tc.args)
+		if err != nil {
+			t.Errorf("HandleToolCall(%s): error %v, want an error result", tc.args, err)
+		}
+		if got != tc.want {
+			t.Errorf("HandleToolCall(%s)\n got %s\nwant %s", tc.args, got, tc.want)
+		}
+	}
+	// Failures the agent must handle are errors.
+	if _, err := a.HandleToolCall(ctx, "s1", `{"query":"down"}`); status.Code(err) != codes.Unavailable {
+		t.Errorf("unavailable sidecar: err = %v, want Unavailable", err)
+	}
+}
+
+func TestParseSearchArguments(t *testing.T) {
+	for _, tc := range []struct {
+		args string
+		want searchArguments
+	}{
+		{`{"query":"a"}`, searchArguments{query: "a"}},
+		{`{"query":"a","search_type":null,"max_results":null,"category_filter":null}`, searchArguments{query: "a"}},
+		{`{"query":"a","search_type":"Semantic"}`, searchArguments{query: "a", searchType: toolsearchv1.SearchType_SEARCH_TYPE_SEMANTIC}},
+		{`{"query":"a","search_type":"regex","max_results":7.0}`, searchArguments{query: "a", searchType: toolsearchv1.SearchType_SEARCH_TYPE_REGEX, maxResults: 7}},
+		{`{"query":"a","max_results":-3}`, searchArguments{query: "a"}},
+		{`{"query":"a","max_results":1e12}`, searchArguments{query: "a", maxResults: 2147483647}},
+		{`{"query":"","extra":1}`, searchArguments{}},
+	} {
+		got, err := parseSearchArguments(tc.args)
+		if err != nil {
+			t.Errorf("parse(%s): %v", tc.args, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("parse(%s) = %+v, want %+v", tc.args, got, tc.want)
+		}
+	}
+	for _, bad := range []string{`[]`, `null`, `{"query":1}`, `{"query":"a","max_results":"many"}`, `{"query":"a","search_type":3}`, `{"query":"a","category_filter":[]}`} {
+		if _, err := parseSearchArguments(bad); err == nil {
+			t.Errorf("parse(%s): no error", bad)
+		}
+	}
+}
+
+// Whatever the model sends, parsing never panics, and a parsed call has a
+// known search type and a non-negative max_results.
+func FuzzParseSearchArguments(f *testing.F) {
+	for _, s := range []string{`{"query":"a"}`, `{"query":"a","max_results":"7","search_type":"REGEX"}`, `{"query":1}`, `[]`, `null`, `{"query":"a","max_results":1e400}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		got, err := parseSearchArguments(args)
+		if err != nil {
+			return
+		}
+		if got.maxResults < 0 {
+			t.Errorf("maxResults %d", got.maxResults)
+		}
+		if _, ok := toolsearchv1.SearchType_name[int32(got.searchType)]; !ok {
+			t.Errorf("search type %v", got.searchType)
+		}
+	})
+}

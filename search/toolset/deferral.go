@@ -1,0 +1,152 @@
+package toolset
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/catalog"
+)
+
+// DeferMode is how deferred tools (those neither always loaded nor
+// revealed) appear in the next call.
+type DeferMode string
+
+// Deferral modes.
+const (
+	// DeferOmit leaves deferred tools out; the system prompt addition names
+	// the catalog's servers and categories. The default, and the cheapest.
+	DeferOmit DeferMode = "omit"
+	// DeferReminder leaves them out of the tool list and names them in one
+	// reminder text at the end of the system prompt addition (at most
+	// ReminderMaxNames names). The reminder lists every deferrable tool of
+	// the catalog, revealed or not, so it does not change from turn to turn.
+	DeferReminder DeferMode = "reminder"
+	// DeferStub sends each deferred tool with its name, its summary and a
+	// parameter stub saying to load it through tool_search first. The stubs
+	// come after the revealed tools, and a revealed tool leaves them; so
+	// the list's prefix up to the stubs is stable, the stubs are not.
+	DeferStub DeferMode = "stub"
+)
+
+// DeferModes lists every mode.
+var DeferModes = []DeferMode{DeferOmit, DeferReminder, DeferStub}
+
+// DefaultDeferralThreshold is the default number of tools from which a
+// catalog is deferred: below 15 tools, sending every tool costs a few
+// thousand tokens and the model still chooses well, so a search turn would
+// cost more than it saves.
+const DefaultDeferralThreshold = 15
+
+// ReminderMaxNames caps the names in a DeferReminder text: 200 names cost
+// about 2,000 tokens; past that, the model is better served by searching.
+const ReminderMaxNames = 200
+
+// NeverDeferAnnotation is the catalog annotation that keeps a tool loaded
+// on every turn, like an always-loaded entry:
+//
+//	"annotations": {"toolsearch/neverDefer": true}
+const NeverDeferAnnotation = "toolsearch/neverDefer"
+
+// neverDefer reports whether t's annotations carry NeverDeferAnnotation set
+// to true.
+func neverDefer(t catalog.Tool) bool {
+	if len(t.Annotations) == 0 || !bytes.Contains(t.Annotations, []byte(NeverDeferAnnotation)) {
+		return false
+	}
+	var a map[string]json.RawMessage
+	if json.Unmarshal(t.Annotations, &a) != nil {
+		return false
+	}
+	return string(bytes.TrimSpace(a[NeverDeferAnnotation])) == "true"
+}
+
+// matcher matches one always-loaded entry against tools: an exact name,
+// "server:*" (every tool of that server, case-insensitive) or "prefix*".
+type matcher struct {
+	name, server, prefix string
+}
+
+func parseAlwaysLoaded(entry string) (matcher, error) {
+	v := strings.TrimSpace(entry)
+	star := strings.IndexByte(v, '*')
+	switch {
+	case v == "":
+		return matcher{}, invalid("always_loaded has an empty entry; give tool names or server:* patterns")
+	case star < 0:
+		return matcher{name: v}, nil
+	case star != len(v)-1:
+		return matcher{}, invalid("always_loaded entry %q: '*' may only end a pattern, as in \"github:*\" or \"github__*\"", entry)
+	}
+	if server, ok := strings.CutSuffix(v, ":*"); ok {
+		if server == "" {
+			return matcher{}, invalid("always_loaded entry %q names no server; write SERVER:*", entry)
+		}
+		return matcher{server: strings.ToLower(server)}, nil
+	}
+	return matcher{prefix: strings.TrimSuffix(v, "*")}, nil
+}
+
+func (m matcher) match(t catalog.Tool) bool {
+	switch {
+	case m.name != "":
+		return t.Name == m.name
+	case m.server != "":
+		return strings.ToLower(t.Server) == m.server
+	}
+	return strings.HasPrefix(t.Name, m.prefix)
+}
+
+// alwaysLoaded returns the indexes into tools of the always-loaded tools, in
+// their fixed order: the entries' order (a pattern's tools in catalog
+// order), then the tools annotated NeverDeferAnnotation in catalog order;
+// each tool once. Names the catalog does not have match nothing.
+func alwaysLoaded(tools []catalog.Tool, entries []string) ([]int, error) {
+	matchers := make([]matcher, len(entries))
+	for i, e := range entries {
+		m, err := parseAlwaysLoaded(e)
+		if err != nil {
+			return nil, err
+		}
+		matchers[i] = m
+	}
+	var out []int
+	taken := make(map[int]bool)
+	add := func(i int) {
+		if !taken[i] {
+			taken[i] = true
+			out = append(out, i)
+		}
+	}
+	for _, m := range matchers {
+		for i, t := range tools {
+			if m.match(t) {
+				add(i)
+			}
+		}
+	}
+	for i, t := range tools {
+		if neverDefer(t) {
+			add(i)
+		}
+	}
+	return out, nil
+}
+
+// stubDefinition is a deferred tool in DeferStub mode: its name, its
+// summary, and an empty parameter object whose description says how to
+// load the real parameters.
+func stubDefinition(t catalog.Tool, name string) definition {
+	desc := t.Summary()
+	note := "(Not loaded: call " + SearchToolName + " with query \"select:" + t.Name + "\" before using it.)"
+	if desc == "" {
+		desc = note
+	} else {
+		desc += " " + note
+	}
+	return definition{
+		Name:        name,
+		Description: desc,
+		Schema:      json.RawMessage(`{"type":"object","properties":{}}`),
+	}
+}

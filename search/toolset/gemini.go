@@ -1,0 +1,38 @@
+package toolset
+
+import "encoding/json"
+
+// gemini encodes Gemini function declarations. The tools array holds one
+// Tool with every declaration:
+//
+//	[{"functionDeclarations":[{"name":"...","description":"...","parametersJsonSchema":{...}}]}]
+//
+// The schema goes in parametersJsonSchema (full JSON Schema) rather than
+// parameters (an OpenAPI subset that rejects, for example,
+// additionalProperties and $schema, which catalogs carry); the two fields
+// are mutually exclusive. The tool_search definition alone (Toolset.SearchTool)
+// is one declaration, to add to the caller's own functionDeclarations.
+type gemini struct{}
+
+type geminiDeclaration struct {
+	Name                 string          `json:"name"`
+	Description          string          `json:"description,omitempty"`
+	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema"`
+}
+
+type geminiTool struct {
+	FunctionDeclarations []any `json:"functionDeclarations"`
+}
+
+func (gemini) tool(d definition) any {
+	return geminiDeclaration{Name: d.Name, Description: d.Description, ParametersJSONSchema: d.Schema}
+}
+
+func (gemini) list(tools []any) any {
+	if len(tools) == 0 {
+		return []any{}
+	}
+	return []geminiTool{{FunctionDeclarations: tools}}
+}
+
+func (gemini) names() nameRule { return geminiNames }

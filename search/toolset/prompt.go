@@ -1,0 +1,87 @@
+package toolset
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/catalog"
+)
+
+// PromptMaxGroups caps how many servers (and how many categories) the
+// system prompt addition names, largest first: 40 names with counts cost
+// about 300 tokens and cover most of any catalog's tools.
+const PromptMaxGroups = 40
+
+// systemPrompt is the system prompt addition for a deferred catalog: what
+// the catalog holds, and how to load it. It depends on the catalog and the
+// options alone (not on the session), so it is the same on every turn.
+func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode) string {
+	servers := map[string]int{}
+	categories := map[string]int{}
+	for _, t := range tools {
+		if t.Server != "" {
+			servers[t.Server]++
+		}
+		if t.Category != "" && t.Category != t.Server {
+			categories[t.Category]++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "You can use a catalog of %d tools", len(tools))
+	if len(servers) > 0 {
+		fmt.Fprintf(&b, " from %d servers", len(servers))
+	}
+	fmt.Fprintf(&b, ". %d of them are not loaded yet: call %s to find and load the tools a task needs "+
+		"(for example \"create a github issue\", or \"select:NAME\" when you know the name); the tools it returns "+
+		"can be called from your next turn on.", len(deferred), SearchToolName)
+	writeGroups(&b, "Servers", servers)
+	writeGroups(&b, "Categories", categories)
+	if mode == DeferReminder && len(deferred) > 0 {
+		b.WriteString("\nTools you can load with " + SearchToolName + ": ")
+		for i, t := range deferred {
+			if i == ReminderMaxNames {
+				fmt.Fprintf(&b, ", and %d more (search to find them)", len(deferred)-i)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(t.Name)
+		}
+		b.WriteString(".")
+	}
+	return b.String()
+}
+
+// writeGroups writes "\nServers (tools): a (12), b (3), … and N more."
+// with the largest groups first (ties by name).
+func writeGroups(b *strings.Builder, label string, counts map[string]int) {
+	if len(counts) == 0 {
+		return
+	}
+	type group struct {
+		name string
+		n    int
+	}
+	groups := make([]group, 0, len(counts))
+	for name, n := range counts {
+		groups = append(groups, group{name, n})
+	}
+	slices.SortFunc(groups, func(a, b group) int {
+		return cmp.Or(cmp.Compare(b.n, a.n), strings.Compare(a.name, b.name))
+	})
+	fmt.Fprintf(b, "\n%s (tools): ", label)
+	for i, g := range groups {
+		if i == PromptMaxGroups {
+			fmt.Fprintf(b, ", and %d more", len(groups)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s (%d)", g.name, g.n)
+	}
+	b.WriteString(".")
+}
