@@ -220,6 +220,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 		CatalogVersion:      st.snap.Version(),
 	}}
 	query := strings.TrimSpace(req.Query)
+	lexicalStart := time.Now()
 	switch {
 	case query == "":
 		err = st.browse(&res, req.PageToken, limit, allow)
@@ -236,6 +237,9 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 	if len(res.References) == 0 && res.Metadata.SearchType != ModeBrowse {
 		st.noMatch(&res, query, allow, e.cfg.AvailableToolsCap)
 	}
+	// Lexical time is what the search took beyond the semantic stages.
+	stg := &res.Metadata.Stages
+	stg.Lexical = max(0, time.Since(lexicalStart)-stg.QueryEmbedding-stg.VectorSearch)
 	res.Metadata.Elapsed = time.Since(start)
 	e.recordReveals(req, res)
 	return res, nil

@@ -57,4 +57,13 @@ type Metadata struct {
 	Suggestion string
 	// Confidence is the semantic confidence when one was computed, else 0.
 	Confidence float64
+	// Stages is the time spent in each stage of this search.
+	Stages Stages
+}
+
+// Stages splits a search's time by stage; a stage that did not run is 0.
+// QueryEmbedding includes the query cache's lookup; Lexical is the rest of
+// the search: keyword, regex, fuzzy, select or browse, and fusion.
+type Stages struct {
+	QueryEmbedding, VectorSearch, Lexical time.Duration
 }

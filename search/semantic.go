@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
@@ -34,7 +35,7 @@ func (e *Engine) defaultSearch(ctx context.Context, st *state, res *Result, req 
 		st.fill(res, ModeSelect, st.lex.Select(q.Select, fallback.Options{Allow: allow, Explain: req.Debug}), 0, req.Debug)
 		return nil
 	}
-	sem, out := e.semanticCandidates(ctx, st, q, allow)
+	sem, out := e.semanticCandidates(ctx, st, q, allow, &res.Metadata.Stages)
 	if out.err != nil {
 		return out.err
 	}
@@ -102,7 +103,7 @@ func (st *state) semanticOnly(res *Result, sem []scored, limit int, debug bool) 
 // semanticCandidates embeds the query and returns the fusionDepth nearest
 // tools in scope with their cosine similarity, or why semantic search
 // cannot answer. Only a cancelled request is an error.
-func (e *Engine) semanticCandidates(ctx context.Context, st *state, q fallback.Query, allow func(int) bool) ([]scored, semanticOutcome) {
+func (e *Engine) semanticCandidates(ctx context.Context, st *state, q fallback.Query, allow func(int) bool, stages *Stages) ([]scored, semanticOutcome) {
 	switch {
 	case st.sem == nil:
 		// No embedder (configured or connected yet).
@@ -114,6 +115,7 @@ func (e *Engine) semanticCandidates(ctx context.Context, st *state, q fallback.Q
 		return nil, semanticOutcome{reason: ReasonIndexWarming}
 	}
 	text := semanticText(q)
+	embedStart := time.Now()
 	raw, ok := e.queries.get(text)
 	if !ok {
 		qctx, cancel := context.WithTimeout(ctx, e.cfg.QueryTimeout)
@@ -135,10 +137,14 @@ func (e *Engine) semanticCandidates(ctx context.Context, st *state, q fallback.Q
 		e.queries.put(text, raw)
 	}
 	qv := project(raw, st.sem.pc)
+	stages.QueryEmbedding = time.Since(embedStart)
 	if isZeroVector(qv) {
 		return nil, semanticOutcome{reason: ReasonLowConfidence}
 	}
-	return st.nearest(qv, allow), semanticOutcome{}
+	vectorStart := time.Now()
+	near := st.nearest(qv, allow)
+	stages.VectorSearch = time.Since(vectorStart)
+	return near, semanticOutcome{}
 }
 
 // nearest returns the fusionDepth tools in scope nearest to qv, best first.

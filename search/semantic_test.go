@@ -55,6 +55,9 @@ func TestSemanticFindsWithoutSharedWords(t *testing.T) {
 		if got := names(res); len(got) == 0 || got[0] != tt.want {
 			t.Errorf("%q: %v, want %s first", tt.query, got, tt.want)
 		}
+		if st := res.Metadata.Stages; st.QueryEmbedding <= 0 || st.VectorSearch <= 0 || st.Lexical <= 0 {
+			t.Errorf("%q: stages %+v, want every stage timed", tt.query, st)
+		}
 		if res.Metadata.Confidence <= 0 || !strings.Contains(res.References[0].Explanation, "hybrid") {
 			t.Errorf("%q: confidence %v, explanation %q", tt.query, res.Metadata.Confidence, res.References[0].Explanation)
 		}
