@@ -14,11 +14,9 @@ const exactOthersCap = 0.99
 
 // scratch is per-query working memory, pooled by the Index.
 type scratch struct {
-	acc     []float64 // raw score per tool
-	touched []int32   // tools with acc != 0
-
-	slot        []float64 // best score per tool for the current query word
-	slotTouched []int32   // tools with slot != 0
+	// tools holds the raw score per tool (acc, touched, and the per-word
+	// slot); embedded, so s.tools.acc and s.tools.touched name the tools' scores.
+	tools sparse
 
 	pairSeen []uint64 // query term pairs already scored
 
@@ -36,22 +34,20 @@ type scratch struct {
 	bits       []uint64      // explain's matched-term bitset
 	expansions []expansion   // feedback terms
 
-	srv            []float64 // normalized score per server (see serverWeight)
-	srvTouched     []int32   // servers with srv != 0
-	srvSlot        []float64 // best score per server for the current query word
-	srvSlotTouched []int32   // servers with srvSlot != 0
+	// servers holds the score per server (see serverWeight), normalized by
+	// scoreServers.
+	servers sparse
 }
 
 func (ix *Index) newScratch() *scratch {
 	return &scratch{
-		acc:     make([]float64, len(ix.names)),
-		slot:    make([]float64, len(ix.names)),
+		tools:   sparse{acc: make([]float64, len(ix.names)), slot: make([]float64, len(ix.names))},
 		termPos: make([]int32, len(ix.termText)),
 	}
 }
 
 func (ix *Index) getScratch() *scratch {
-	if s, ok := ix.pool.Get().(*scratch); ok && len(s.acc) == len(ix.names) && len(s.termPos) == len(ix.termText) {
+	if s, ok := ix.pool.Get().(*scratch); ok && len(s.tools.acc) == len(ix.names) && len(s.termPos) == len(ix.termText) {
 		return s
 	}
 	return ix.newScratch()
@@ -59,10 +55,10 @@ func (ix *Index) getScratch() *scratch {
 
 // putScratch returns s to the pool, all zero again.
 func (ix *Index) putScratch(s *scratch) {
-	for _, d := range s.touched {
-		s.acc[d] = 0
+	for _, d := range s.tools.touched {
+		s.tools.acc[d] = 0
 	}
-	s.touched = s.touched[:0]
+	s.tools.touched = s.tools.touched[:0]
 	for _, t := range s.terms {
 		s.termPos[t.id] = 0
 	}
@@ -71,10 +67,10 @@ func (ix *Index) putScratch(s *scratch) {
 	s.seq = s.seq[:0]
 	clear(s.chunks)
 	s.chunks = s.chunks[:0]
-	for _, d := range s.srvTouched {
-		s.srv[d] = 0
+	for _, d := range s.servers.touched {
+		s.servers.acc[d] = 0
 	}
-	s.srvTouched = s.srvTouched[:0]
+	s.servers.touched = s.servers.touched[:0]
 	ix.pool.Put(s)
 }
 
@@ -316,63 +312,15 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 
 	// A query word counts once per tool, by its best-matching term (the
 	// word itself, a stem variant or a completion), so raw ≤ norm.
-	norm := 0.0
-	acc := s.acc
-	for i := 0; i < len(p.terms); {
-		j := i + 1
-		for j < len(p.terms) && p.terms[j].slot == p.terms[i].slot {
-			j++
-		}
-		if j == i+1 {
-			// One term: its postings are the word's best matches already,
-			// so they go straight into acc (the same sums as via slot).
-			t := p.terms[i]
-			w := t.weight * ix.idf[t.id]
-			for _, post := range ix.postings[t.id] {
-				// The conversion keeps the product rounded on its own
-				// (no fused multiply-add), as when it went through slot.
-				v := float64(w * float64(post.sat))
-				if !(v > 0) {
-					continue
-				}
-				if acc[post.doc] == 0 {
-					s.touched = append(s.touched, post.doc)
-				}
-				acc[post.doc] += v
-			}
-			norm += w * max(float64(ix.maxSat[t.id]), ix.refSat)
-			i = j
-			continue
-		}
-		slotMax := 0.0
-		for _, t := range p.terms[i:j] {
-			w := t.weight * ix.idf[t.id]
-			for _, post := range ix.postings[t.id] {
-				if v := w * float64(post.sat); v > s.slot[post.doc] {
-					if s.slot[post.doc] == 0 {
-						s.slotTouched = append(s.slotTouched, post.doc)
-					}
-					s.slot[post.doc] = v
-				}
-			}
-			slotMax = max(slotMax, w*max(float64(ix.maxSat[t.id]), ix.refSat))
-		}
-		norm += slotMax
-		for _, d := range s.slotTouched {
-			if acc[d] == 0 {
-				s.touched = append(s.touched, d)
-			}
-			acc[d] += s.slot[d]
-			s.slot[d] = 0
-		}
-		s.slotTouched = s.slotTouched[:0]
-		i = j
-	}
+	norm := s.tools.accumulate(p.terms, ix.idf, ix.postings, func(t qterm, w float64) float64 {
+		return w * max(float64(ix.maxSat[t.id]), ix.refSat)
+	})
+	acc := s.tools.acc
 	norm += ix.addPairScores(s, p)
 
-	cs := slices.Grow(s.cands[:0], len(s.touched))
+	cs := slices.Grow(s.cands[:0], len(s.tools.touched))
 	defer func() { s.cands = cs[:0] }()
-	for _, d := range s.touched {
+	for _, d := range s.tools.touched {
 		id := int(d)
 		if filtered && !ok(id) || hasExact && id == exact {
 			continue
@@ -398,7 +346,7 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 	if hasExact {
 		h := Hit{ID: exact, Score: 1}
 		if o.Explain {
-			h.Explain = "exact name; " + ix.explain(s, exact, p, s.acc[exact], norm)
+			h.Explain = "exact name; " + ix.explain(s, exact, p, s.tools.acc[exact], norm)
 		}
 		res.Hits = append(res.Hits, h)
 	}
@@ -416,7 +364,7 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		}
 		h := Hit{ID: c.id, Score: score}
 		if o.Explain {
-			h.Explain = ix.explain(s, c.id, p, s.acc[c.id], norm)
+			h.Explain = ix.explain(s, c.id, p, s.tools.acc[c.id], norm)
 		}
 		res.Hits = append(res.Hits, h)
 	}

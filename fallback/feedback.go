@@ -94,10 +94,10 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 	if len(ets) == 0 {
 		return
 	}
-	// s.slot (all zero between query words) holds the feedback scores. It
+	// s.tools.slot (all zero between query words) holds the feedback scores. It
 	// is read only for candidates, so the scores of other tools may be
 	// summed too (that is cheaper than testing every posting).
-	fb := s.slot
+	fb := s.tools.slot
 	norm := 0.0
 	for _, x := range ets {
 		ps := ix.postings[x.id]

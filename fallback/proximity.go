@@ -67,10 +67,10 @@ func (ix *Index) addPairScores(s *scratch, p plan) float64 {
 				w := pairWeight * min(a.weight, b.weight) * 0.5 * (ix.idf[x] + ix.idf[y])
 				norm += w
 				for _, d := range ds {
-					if s.acc[d] == 0 {
-						s.touched = append(s.touched, d)
+					if s.tools.acc[d] == 0 {
+						s.tools.touched = append(s.tools.touched, d)
 					}
-					s.acc[d] += w
+					s.tools.acc[d] += w
 				}
 			}
 		}

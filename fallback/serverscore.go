@@ -85,75 +85,31 @@ func (ix *Index) buildServers(lens [numFields][]float64) {
 	}
 }
 
-// scoreServers sets s.srv to each server's score for p (each query word
-// counted once, by its best term, as for tools), divided by the best
+// scoreServers sets s.servers.acc to each server's score for p (each query
+// word counted once, by its best term, as for tools), divided by the best
 // server's score.
 func (ix *Index) scoreServers(s *scratch, p plan) {
-	ns := ix.numServers
-	if len(s.srv) != ns {
-		s.srv = make([]float64, ns)
-		s.srvSlot = make([]float64, ns)
+	if ns := ix.numServers; len(s.servers.acc) != ns {
+		s.servers.acc = make([]float64, ns)
+		s.servers.slot = make([]float64, ns)
 	}
-	srv := s.srv
-	for i := 0; i < len(p.terms); {
-		j := i + 1
-		for j < len(p.terms) && p.terms[j].slot == p.terms[i].slot {
-			j++
-		}
-		if j == i+1 {
-			// One term: straight into srv, as in Keyword.
-			t := p.terms[i]
-			w := t.weight * ix.srvIdf[t.id]
-			for _, post := range ix.srvPostings[t.id] {
-				v := float64(w * float64(post.sat))
-				if !(v > 0) {
-					continue
-				}
-				if srv[post.doc] == 0 {
-					s.srvTouched = append(s.srvTouched, post.doc)
-				}
-				srv[post.doc] += v
-			}
-			i = j
-			continue
-		}
-		for _, t := range p.terms[i:j] {
-			w := t.weight * ix.srvIdf[t.id]
-			for _, post := range ix.srvPostings[t.id] {
-				if v := w * float64(post.sat); v > s.srvSlot[post.doc] {
-					if s.srvSlot[post.doc] == 0 {
-						s.srvSlotTouched = append(s.srvSlotTouched, post.doc)
-					}
-					s.srvSlot[post.doc] = v
-				}
-			}
-		}
-		for _, d := range s.srvSlotTouched {
-			if s.srv[d] == 0 {
-				s.srvTouched = append(s.srvTouched, d)
-			}
-			s.srv[d] += s.srvSlot[d]
-			s.srvSlot[d] = 0
-		}
-		s.srvSlotTouched = s.srvSlotTouched[:0]
-		i = j
-	}
+	s.servers.accumulate(p.terms, ix.srvIdf, ix.srvPostings, nil)
 	best := 0.0
-	for _, d := range s.srvTouched {
-		best = max(best, s.srv[d])
+	for _, d := range s.servers.touched {
+		best = max(best, s.servers.acc[d])
 	}
 	if best > 0 {
-		for _, d := range s.srvTouched {
-			s.srv[d] /= best
+		for _, d := range s.servers.touched {
+			s.servers.acc[d] /= best
 		}
 	}
 }
 
 // smoothByServer mixes every candidate's score with its server's score (see
-// serverWeight). s.srv keeps the server scores for explain.
+// serverWeight).
 func (ix *Index) smoothByServer(s *scratch, p plan, cs []candidate) {
 	ix.scoreServers(s, p)
 	for i := range cs {
-		cs[i].raw = (1-serverWeight)*cs[i].raw + serverWeight*s.srv[ix.serverOf[cs[i].id]]
+		cs[i].raw = (1-serverWeight)*cs[i].raw + serverWeight*s.servers.acc[ix.serverOf[cs[i].id]]
 	}
 }

@@ -23,7 +23,7 @@ func TestServerSmoothing(t *testing.T) {
 	q := mustParse(t, "game score and player statistics ")
 	s := ix.getScratch()
 	ix.scoreServers(s, ix.plan(s, q))
-	alpha, zeta := s.srv[ix.serverOf[0]], s.srv[ix.serverOf[2]]
+	alpha, zeta := s.servers.acc[ix.serverOf[0]], s.servers.acc[ix.serverOf[2]]
 	ix.putScratch(s)
 	if zeta != 1 || !(alpha > 0 && alpha < zeta) {
 		t.Errorf("server scores alpha %.3f, zeta %.3f; want 0 < alpha < zeta = 1", alpha, zeta)
@@ -35,7 +35,7 @@ func TestServerSmoothing(t *testing.T) {
 	// The scratch is clean for the next query.
 	s = ix.getScratch()
 	defer ix.putScratch(s)
-	for i, v := range s.srv {
+	for i, v := range s.servers.acc {
 		if v != 0 {
 			t.Fatalf("srv[%d] = %v after putScratch, want 0", i, v)
 		}
