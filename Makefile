@@ -185,8 +185,22 @@ $(GRPCURL):
 ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build)
 	scripts/ollama/build.sh
 
+.PHONY: docker-verify
+docker-verify: ## Run the Dockerfile's build steps without a Docker engine, check the binary (scripts/docker-verify.sh)
+	scripts/docker-verify.sh
+
+.PHONY: deploy-validate
+deploy-validate: ## Validate deploy/kubernetes and deploy/compose (Go checks, and the Kubernetes JSON schemas via npm)
+	$(GO) test -count=1 ./deploy/
+	scripts/deploy-validate.sh
+
+.PHONY: node-example
+node-example: ## Run examples/node against a sidecar started for it (needs node and npm)
+	scripts/node-example.sh
+
 # Leaves the rest of .tmp/ alone: other work keeps caches there (models,
 # builds) that are slow to recreate.
 .PHONY: clean
 clean: ## Remove build outputs (bin/) and the installed tools (.tmp/bin)
 	rm -rf bin $(BIN)
+

@@ -16,7 +16,9 @@ const NamespaceSeparator = "__"
 const defaultSchema = `{"type":"object","properties":{}}`
 
 // Normalize returns t in the form a Snapshot keeps: Name, Server, Category
-// and Description trimmed of surrounding whitespace; Server taken from the
+// and Description trimmed of surrounding whitespace, and Server, Category
+// and Description stripped of control and bidirectional formatting
+// characters (a description keeps its newlines and tabs; see sanitize.go); Server taken from the
 // name's "server__" prefix when empty; InputSchema compacted, or the empty
 // object schema when nil or JSON null; Annotations compacted, or nil when
 // JSON null. The returned schema and annotations never share memory with t's.
@@ -24,9 +26,9 @@ const defaultSchema = `{"type":"object","properties":{}}`
 // they are, for Validate to report.
 func Normalize(t Tool) Tool {
 	t.Name = strings.TrimSpace(t.Name)
-	t.Server = strings.TrimSpace(t.Server)
-	t.Category = strings.TrimSpace(t.Category)
-	t.Description = strings.TrimSpace(t.Description)
+	t.Server = strings.TrimSpace(stripControls(t.Server, false))
+	t.Category = strings.TrimSpace(stripControls(t.Category, false))
+	t.Description = strings.TrimSpace(stripControls(t.Description, true))
 	if t.Server == "" {
 		t.Server = serverOf(t.Name)
 	}

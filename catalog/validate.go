@@ -34,6 +34,11 @@ const MaxServerRunes = 64
 // blow up the index.
 const MaxDescriptionBytes = 64 << 10
 
+// MaxCategoryRunes caps the length of a tool's category, in runes: a
+// category is a word or two ("office", "developer tools"); the bench
+// catalogs' longest is 40.
+const MaxCategoryRunes = 128
+
 // Validate checks tools and returns a *ValidationError listing every problem
 // (nil if there is none). A tool is valid when its name is non-empty, its own
 // name at most MaxNameRunes runes and its namespace at most MaxServerRunes, valid UTF-8 and free of whitespace and control
@@ -152,6 +157,18 @@ func checkTool(t Tool, jsonChecked bool) []issue {
 	}
 	if !utf8.ValidString(t.Category) {
 		issues = append(issues, issue{reason: "category is not valid UTF-8", fix: "encode the category as UTF-8"})
+	}
+	if n := utf8.RuneCountInString(t.Server); n > MaxServerRunes {
+		issues = append(issues, issue{
+			reason: fmt.Sprintf("server is %d characters long, over the limit of %d", n, MaxServerRunes),
+			fix:    "shorten the server name",
+		})
+	}
+	if n := utf8.RuneCountInString(t.Category); n > MaxCategoryRunes {
+		issues = append(issues, issue{
+			reason: fmt.Sprintf("category is %d characters long, over the limit of %d", n, MaxCategoryRunes),
+			fix:    "shorten the category",
+		})
 	}
 	if jsonChecked {
 		return issues

@@ -109,6 +109,11 @@ func (e *Engine) Upsert(ctx context.Context, tools []Tool) (ChangeResult, error)
 		}
 		return ChangeResult{}, err
 	}
+	if limit := e.cfg.MaxTools; limit > 0 && next.Len() > limit && next.Len() > cur.snap.Len() {
+		return ChangeResult{}, &wrapped{kind: ErrCatalogFull, err: fmt.Errorf(
+			"the catalog holds %d tools and this upsert adds %d, over the limit of %d; delete tools first, or raise the sidecar's --max-tools",
+			cur.snap.Len(), ins, limit)}
+	}
 	if err := ctx.Err(); err != nil {
 		return ChangeResult{}, err
 	}

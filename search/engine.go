@@ -63,6 +63,10 @@ type Config struct {
 	// Sessions bounds the session reveal sets (session.go); the zero value
 	// uses their documented defaults.
 	Sessions SessionConfig
+	// MaxTools, when positive, is the most tools the catalog may hold: an
+	// Upsert that would grow it past the limit changes nothing and returns
+	// an error wrapping ErrCatalogFull. 0 means no limit.
+	MaxTools int
 }
 
 // DefaultQueryTimeout is the default budget for embedding a query: the

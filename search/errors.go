@@ -14,6 +14,9 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrUnavailable marks a state in which the engine cannot answer yet.
 	ErrUnavailable = errors.New("unavailable")
+	// ErrCatalogFull marks an upsert that would take the catalog past
+	// Config.MaxTools.
+	ErrCatalogFull = errors.New("catalog full")
 )
 
 // invalid wraps err as an ErrInvalidArgument while keeping err in the chain.

@@ -73,3 +73,17 @@ func clip(s string, n int) string {
 	}
 	return string([]rune(s)[:n]) + "…"
 }
+
+// DeadlineInterceptor gives a unary call without a deadline the deadline d,
+// so that no call of a client that set none can run for ever. A call with
+// its own deadline keeps it. d <= 0 disables the interceptor.
+func DeadlineInterceptor(d time.Duration) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if _, ok := ctx.Deadline(); ok || d <= 0 {
+			return handler(ctx, req)
+		}
+		ctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		return handler(ctx, req)
+	}
+}

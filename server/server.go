@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
@@ -24,6 +25,18 @@ type Config struct {
 	Log *slog.Logger
 	// ServerOptions are extra grpc.ServerOptions (limits, credentials).
 	ServerOptions []grpc.ServerOption
+	// Metrics, when not nil, records request, search and catalog metrics.
+	Metrics *Metrics
+	// AuthToken, when not empty, is the bearer token every call but the
+	// health service's must carry ("authorization: Bearer <token>");
+	// others get UNAUTHENTICATED.
+	AuthToken string
+	// DefaultDeadline is the deadline of a unary call whose client set none;
+	// 0 means none.
+	DefaultDeadline time.Duration
+	// MaxQueryLength is the longest search query accepted, in characters;
+	// 0 or more than search.MaxQueryLength means search.MaxQueryLength.
+	MaxQueryLength int
 }
 
 // Server is the gRPC server of the sidecar: the search service, the
@@ -31,10 +44,12 @@ type Config struct {
 // logging interceptors. It starts NOT_SERVING; Ready makes it SERVING. It is
 // safe for concurrent use.
 type Server struct {
-	grpc    *grpc.Server
-	health  *health.Server
-	service *Service
-	log     *slog.Logger
+	grpc     *grpc.Server
+	health   *health.Server
+	service  *Service
+	log      *slog.Logger
+	metrics  *Metrics
+	stopping atomic.Bool
 }
 
 // New builds a server. Call Ready once the engine can answer, Serve to
@@ -44,14 +59,31 @@ func New(cfg Config) *Server {
 	if log == nil {
 		log = slog.Default()
 	}
+	// Order: recover outermost; metrics and logging see every outcome,
+	// UNAUTHENTICATED included; the deadline applies to the handler alone.
+	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log)}
+	stream := []grpc.StreamServerInterceptor{MetricsStreamInterceptor(cfg.Metrics)}
+	if cfg.AuthToken != "" {
+		unary = append(unary, AuthUnaryInterceptor(cfg.AuthToken))
+		stream = append(stream, AuthStreamInterceptor(cfg.AuthToken))
+	}
+	unary = append(unary, DeadlineInterceptor(cfg.DefaultDeadline))
 	opts := append([]grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(RecoverInterceptor(log), LoggingInterceptor(log)),
+		grpc.ChainUnaryInterceptor(unary...),
+		grpc.ChainStreamInterceptor(stream...),
 	}, cfg.ServerOptions...)
+	svc := NewService(log)
+	svc.metrics = cfg.Metrics
+	svc.maxQueryLength = search.MaxQueryLength
+	if cfg.MaxQueryLength > 0 && cfg.MaxQueryLength < search.MaxQueryLength {
+		svc.maxQueryLength = cfg.MaxQueryLength
+	}
 	s := &Server{
 		grpc:    grpc.NewServer(opts...),
 		health:  health.NewServer(),
-		service: NewService(log),
+		service: svc,
 		log:     log,
+		metrics: cfg.Metrics,
 	}
 	toolsearchv1.RegisterToolSearchServiceServer(s.grpc, s.service)
 	healthpb.RegisterHealthServer(s.grpc, s.health)
@@ -68,6 +100,7 @@ func (s *Server) setStatus(st healthpb.HealthCheckResponse_ServingStatus) {
 // Ready installs the engine and reports SERVING.
 func (s *Server) Ready(e *search.Engine) {
 	s.service.SetEngine(e)
+	s.metrics.setEngine(e)
 	s.setStatus(healthpb.HealthCheckResponse_SERVING)
 }
 
@@ -86,6 +119,7 @@ func (s *Server) Serve(lis net.Listener) error {
 // stops hard (in-flight calls are cancelled). It reports whether the stop
 // was graceful.
 func (s *Server) Shutdown(ctx context.Context) bool {
+	s.stopping.Store(true)
 	s.health.Shutdown()
 	done := make(chan struct{})
 	go func() {

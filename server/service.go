@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
@@ -19,6 +20,10 @@ type Service struct {
 	toolsearchv1.UnimplementedToolSearchServiceServer
 	engine atomic.Pointer[search.Engine]
 	log    *slog.Logger
+	// metrics records searches (nil: none).
+	metrics *Metrics
+	// maxQueryLength is the longest query accepted, in characters.
+	maxQueryLength int
 }
 
 // NewService returns a service with no engine yet; log receives internal
@@ -27,7 +32,7 @@ func NewService(log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{log: log}
+	return &Service{log: log, maxQueryLength: search.MaxQueryLength}
 }
 
 // SetEngine makes the service answer with e.
@@ -53,10 +58,15 @@ func (s *Service) Search(ctx context.Context, in *toolsearchv1.SearchRequest) (*
 	if err != nil {
 		return nil, err
 	}
+	if n := utf8.RuneCountInString(req.Query); n > s.maxQueryLength {
+		return nil, status.Errorf(codes.InvalidArgument,
+			"query is %d characters long, the limit is %d (--max-query-length); shorten it to the few words that describe the tool", n, s.maxQueryLength)
+	}
 	res, err := e.Search(ctx, req)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "Search", err)
 	}
+	s.metrics.observeSearch(res)
 	return searchResponse(res), nil
 }
 

@@ -29,7 +29,49 @@ type config struct {
 	queryTimeout    time.Duration
 	maxSessions     int
 	sessionTTL      time.Duration
+
+	metricsListen string
+
+	// Limits.
+	maxMessageSize       int
+	maxQueryLength       int
+	maxTools             int
+	requestTimeout       time.Duration
+	maxConcurrentStreams int
+	keepaliveMinTime     time.Duration
+	keepaliveTime        time.Duration
+
+	// Security.
+	tlsCert       string
+	tlsKey        string
+	tlsClientCA   string
+	authTokenFile string
 }
+
+// Defaults of the limits (docs/operations.md says why each is what it is).
+const (
+	// defaultMaxMessageSize is gRPC's own default, 4 MiB: an UpsertTools
+	// of about 2,000 typical tools, far more than any search response.
+	defaultMaxMessageSize = 4 << 20
+	// defaultMaxTools bounds the catalog: 100,000 tools use about 1 GiB
+	// with the built-in model (docs/operations.md, sizing).
+	defaultMaxTools = 100_000
+	// defaultRequestTimeout is the deadline of a call whose client set
+	// none: searches take milliseconds, an UpsertTools waits up to 10 s
+	// for the embedder, so 30 s only stops calls that are stuck.
+	defaultRequestTimeout = 30 * time.Second
+	// defaultMaxConcurrentStreams caps calls in flight per connection;
+	// one agent pod needs a few dozen at most.
+	defaultMaxConcurrentStreams = 1000
+	// defaultKeepaliveMinTime is the shortest client keepalive ping
+	// interval tolerated (clients pinging more often get GOAWAY
+	// too_many_pings); gRPC's own default of 5 min breaks clients that
+	// ping every 10-30 s, as many do.
+	defaultKeepaliveMinTime = 10 * time.Second
+	// defaultKeepaliveTime is how long a connection may be idle before the
+	// sidecar pings it to find dead peers (gRPC's default, 2 h).
+	defaultKeepaliveTime = 2 * time.Hour
+)
 
 // envPrefix starts the environment variable of every flag: --max-results-cap
 // has TOOLSEARCH_MAX_RESULTS_CAP.
@@ -116,6 +158,21 @@ flags:
 	integer(&c.maxSessions, "max-sessions", search.DefaultMaxSessions, "most agent sessions whose revealed tools are kept (least recently used evicted; an evicted session searches again)")
 	duration(&c.sessionTTL, "session-ttl", search.DefaultSessionTTL, "how long an idle agent session keeps its revealed tools")
 
+	str(&c.metricsListen, "metrics-listen", "127.0.0.1:9090", "HTTP address of /metrics (Prometheus), /healthz and /readyz; empty disables the listener")
+
+	integer(&c.maxMessageSize, "max-message-size", defaultMaxMessageSize, "largest gRPC message received or sent, in bytes")
+	integer(&c.maxQueryLength, "max-query-length", search.MaxQueryLength, "longest search query accepted, in characters (at most 4096); longer queries are INVALID_ARGUMENT")
+	integer(&c.maxTools, "max-tools", defaultMaxTools, "most tools the catalog may hold; a larger catalog file stops the start-up, a larger UpsertTools is RESOURCE_EXHAUSTED")
+	duration(&c.requestTimeout, "request-timeout", defaultRequestTimeout, "deadline of a call whose client set none; 0 disables")
+	integer(&c.maxConcurrentStreams, "max-concurrent-streams", defaultMaxConcurrentStreams, "most calls in flight on one client connection")
+	duration(&c.keepaliveMinTime, "keepalive-min-time", defaultKeepaliveMinTime, "shortest interval between a client's keepalive pings; a client pinging more often is disconnected (GOAWAY too_many_pings)")
+	duration(&c.keepaliveTime, "keepalive-time", defaultKeepaliveTime, "idle time after which the sidecar pings a client connection to check it is alive")
+
+	str(&c.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key, the gRPC listener serves TLS only")
+	str(&c.tlsKey, "tls-key", "", "TLS private key file (PEM), with --tls-cert")
+	str(&c.tlsClientCA, "tls-client-ca", "", "CA certificates (PEM) that client certificates must chain to: mutual TLS, clients without a valid certificate are refused; needs --tls-cert")
+	str(&c.authTokenFile, "auth-token-file", "", "file holding a bearer token every call must carry (metadata \"authorization: Bearer TOKEN\"); calls without it are UNAUTHENTICATED; the health service is exempt")
+
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -148,6 +205,30 @@ flags:
 	}
 	if c.sessionTTL <= 0 {
 		return c, fmt.Errorf("--session-ttl %v: use a positive duration such as 1h", c.sessionTTL)
+	}
+	if c.maxMessageSize < 1024 {
+		return c, fmt.Errorf("--max-message-size %d: use at least 1024 bytes (default %d)", c.maxMessageSize, defaultMaxMessageSize)
+	}
+	if c.maxQueryLength < 1 || c.maxQueryLength > search.MaxQueryLength {
+		return c, fmt.Errorf("--max-query-length %d: use 1 to %d", c.maxQueryLength, search.MaxQueryLength)
+	}
+	if c.maxTools < 1 {
+		return c, fmt.Errorf("--max-tools %d: use a positive number (default %d)", c.maxTools, defaultMaxTools)
+	}
+	if c.requestTimeout < 0 {
+		return c, fmt.Errorf("--request-timeout %v: use a positive duration such as 30s, or 0 for none", c.requestTimeout)
+	}
+	if c.maxConcurrentStreams < 1 {
+		return c, fmt.Errorf("--max-concurrent-streams %d: use a positive number", c.maxConcurrentStreams)
+	}
+	if c.keepaliveMinTime <= 0 || c.keepaliveTime <= 0 {
+		return c, fmt.Errorf("--keepalive-min-time %v, --keepalive-time %v: use positive durations", c.keepaliveMinTime, c.keepaliveTime)
+	}
+	if (c.tlsCert == "") != (c.tlsKey == "") {
+		return c, fmt.Errorf("--tls-cert and --tls-key go together; give both, or neither for plaintext")
+	}
+	if c.tlsClientCA != "" && c.tlsCert == "" {
+		return c, fmt.Errorf("--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS first")
 	}
 	if c.shutdownTimeout <= 0 {
 		return c, fmt.Errorf("--shutdown-timeout %v: use a positive duration such as 10s", c.shutdownTimeout)

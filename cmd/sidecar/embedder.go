@@ -5,17 +5,20 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server"
 )
 
 // embedders sets up the configured embedder for the engine and closes what
 // it opened (the persistent cache) at shutdown. Safe for concurrent use:
 // the Ollama embedder is made in the engine's background indexer.
 type embedders struct {
-	cfg config
-	log *slog.Logger
+	cfg     config
+	log     *slog.Logger
+	metrics *server.Metrics // nil: no metrics
 
 	mu     sync.Mutex
 	caches []*embed.Cached
@@ -32,7 +35,7 @@ func (em *embedders) configure(ec *search.Config) error {
 		if err != nil {
 			return err
 		}
-		emb, err := em.cache(b)
+		emb, err := em.cache(em.instrument(b))
 		if err != nil {
 			return err
 		}
@@ -48,9 +51,34 @@ func (em *embedders) configure(ec *search.Config) error {
 		if err != nil {
 			return nil, err
 		}
-		return em.cache(o)
+		return em.cache(em.instrument(o))
 	}
 	return nil
+}
+
+// instrument wraps the model in the metrics decorator, inside the cache:
+// the metrics count the calls that reach the model (a warm restart with
+// --cache-dir makes none).
+func (em *embedders) instrument(emb embed.Embedder) embed.Embedder {
+	if em.metrics == nil {
+		return emb
+	}
+	return &measuredEmbedder{Embedder: emb, metrics: em.metrics}
+}
+
+// measuredEmbedder records every Embed call's kind, batch size, duration
+// and error in the sidecar's metrics. Safe for concurrent use when the
+// embedder it wraps is.
+type measuredEmbedder struct {
+	embed.Embedder
+	metrics *server.Metrics
+}
+
+func (m *measuredEmbedder) Embed(ctx context.Context, kind embed.Kind, texts []string) ([][]float32, error) {
+	start := time.Now()
+	vecs, err := m.Embedder.Embed(ctx, kind, texts)
+	m.metrics.ObserveEmbed(kind.String(), len(texts), time.Since(start), err)
+	return vecs, err
 }
 
 // cache wraps emb in the persistent cache when --cache-dir is set.

@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -24,6 +25,7 @@ import (
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
+	"google.golang.org/grpc"
 )
 
 func main() {
@@ -64,21 +66,60 @@ func newLogger(cfg config, w io.Writer) *slog.Logger {
 // serve listens, loads the catalog, reports SERVING, and on ctx's end
 // drains calls in flight within the shutdown timeout.
 func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.Addr) error {
+	opts, err := grpcOptions(cfg)
+	if err != nil {
+		return err
+	}
+	opts = append(opts, testServerOptions...)
+	token, err := readToken(cfg.authTokenFile)
+	if err != nil {
+		return err
+	}
+	var metrics *server.Metrics
+	if cfg.metricsListen != "" {
+		metrics = server.NewMetrics(version)
+		for name, v := range map[string]int{
+			"max_tools": cfg.maxTools, "max_query_length": cfg.maxQueryLength, "max_results_cap": cfg.maxResultsCap,
+			"max_message_size_bytes": cfg.maxMessageSize, "max_concurrent_streams": cfg.maxConcurrentStreams,
+		} {
+			metrics.SetLimit(name, float64(v))
+		}
+	}
 	lis, err := net.Listen("tcp", cfg.listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is another sidecar running? pick another port with --listen)", cfg.listen, err)
 	}
-	srv := server.New(server.Config{Log: log})
+	srv := server.New(server.Config{
+		Log:             log,
+		ServerOptions:   opts,
+		Metrics:         metrics,
+		AuthToken:       token,
+		DefaultDeadline: cfg.requestTimeout,
+		MaxQueryLength:  cfg.maxQueryLength,
+	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
-	log.Info("listening", "addr", lis.Addr().String(), "version", version, "health", "NOT_SERVING until the catalog is loaded")
+	log.Info("listening", "addr", lis.Addr().String(), "version", version, "tls", cfg.tlsCert != "",
+		"mutual_tls", cfg.tlsClientCA != "", "auth_token", token != "", "health", "NOT_SERVING until the catalog is loaded")
+	if !isLoopback(cfg.listen) && cfg.tlsCert == "" && token == "" {
+		log.Warn("listening beyond loopback in plaintext with no --auth-token-file: anything that reaches this address can search and change the catalog",
+			"addr", lis.Addr().String())
+	}
+	stopHTTP, err := serveHTTP(cfg, srv, log)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		<-served
+		return err
+	}
+	defer stopHTTP()
 
-	em := &embedders{cfg: cfg, log: log}
+	em := &embedders{cfg: cfg, log: log, metrics: metrics}
 	defer func() {
 		if err := em.close(); err != nil {
 			log.Error("closing the embedding cache", "error", err.Error())
 		}
 	}()
+	engineStart := time.Now()
 	engine, err := loadEngine(cfg, log, em)
 	if err != nil {
 		srv.Shutdown(context.Background())
@@ -92,6 +133,16 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 	if ready != nil {
 		ready <- lis.Addr()
 	}
+	// The start-up index build time, for toolsearch_index_build_seconds.
+	wctx, wcancel := context.WithCancel(ctx)
+	indexed := make(chan struct{})
+	go func() {
+		defer close(indexed)
+		if cfg.embedder != "none" && engine.WaitIndexed(wctx) == nil {
+			metrics.SetIndexBuild(time.Since(engineStart))
+		}
+	}()
+	defer func() { wcancel(); <-indexed }()
 
 	select {
 	case err := <-served:
@@ -105,6 +156,33 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 	<-served
 	log.Info("stopped", "graceful", graceful)
 	return nil
+}
+
+// serveHTTP starts the metrics and probes listener (--metrics-listen), if
+// configured; the returned function stops it.
+func serveHTTP(cfg config, srv *server.Server, log *slog.Logger) (func(), error) {
+	if cfg.metricsListen == "" {
+		return func() {}, nil
+	}
+	lis, err := net.Listen("tcp", cfg.metricsListen)
+	if err != nil {
+		return nil, fmt.Errorf("metrics listener on %s: %w (pick another address with --metrics-listen, or disable it with --metrics-listen '')", cfg.metricsListen, err)
+	}
+	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 5 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := hs.Serve(lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "error", err.Error())
+		}
+	}()
+	log.Info("metrics listening", "addr", lis.Addr().String(), "paths", "/metrics /healthz /readyz")
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(ctx)
+		<-done
+	}, nil
 }
 
 // loadEngine loads every catalog file and builds the search engine; the
@@ -126,10 +204,14 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	if err != nil {
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
+	if snap.Len() > cfg.maxTools {
+		return nil, fmt.Errorf("load catalog: %d tools, over the limit of %d; raise --max-tools (docs/operations.md has the memory it takes) or split the catalog", snap.Len(), cfg.maxTools)
+	}
 	ec := search.Config{
 		MaxResultsCap: cfg.maxResultsCap,
 		QueryTimeout:  cfg.queryTimeout,
 		Sessions:      search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
+		MaxTools:      cfg.maxTools,
 		Log:           log,
 	}
 	if err := em.configure(&ec); err != nil {
@@ -142,6 +224,10 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	log.Info("catalog loaded", "files", len(sources), "tools", snap.Len(), "elapsed", time.Since(start).String())
 	return engine, nil
 }
+
+// testServerOptions are added to the gRPC server's options; only tests set
+// them (an interceptor that holds searches in flight, to test draining).
+var testServerOptions []grpc.ServerOption
 
 // version is the sidecar's version, stamped at build time with
 // -ldflags "-X main.version=…" (make build does it); "dev" otherwise.

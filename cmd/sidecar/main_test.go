@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -47,7 +48,7 @@ func TestSidecarServesExampleCatalog(t *testing.T) {
 	var stderr syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"--listen", "127.0.0.1:0"}, env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, ready)
+		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"}, env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, ready)
 	}()
 	var addr net.Addr
 	select {
@@ -98,9 +99,9 @@ func TestSidecarStartupErrors(t *testing.T) {
 		code     int
 		contains []string
 	}{
-		{name: "malformed catalog", args: []string{"--listen", "127.0.0.1:0", "--catalog", "testdata/bad.jsonl"}, code: 1,
+		{name: "malformed catalog", args: []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--catalog", "testdata/bad.jsonl"}, code: 1,
 			contains: []string{"testdata/bad.jsonl", "line 2"}},
-		{name: "missing catalog", args: []string{"--listen", "127.0.0.1:0", "--catalog", "testdata/nope.json"}, code: 1,
+		{name: "missing catalog", args: []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--catalog", "testdata/nope.json"}, code: 1,
 			contains: []string{"testdata/nope.json"}},
 		{name: "bad env integer", env: map[string]string{"TOOLSEARCH_MAX_RESULTS_CAP": "ten"}, code: 2,
 			contains: []string{"TOOLSEARCH_MAX_RESULTS_CAP"}},
@@ -137,7 +138,9 @@ func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
 			flags = append(flags, strings.Fields(name)[0])
 		}
 	}
-	for _, want := range []string{"listen", "catalog", "log-format", "log-level", "max-results-cap", "shutdown-timeout", "embedder", "ollama-host", "ollama-model", "cache-dir", "query-timeout", "max-sessions", "session-ttl"} {
+	for _, want := range []string{"listen", "catalog", "log-format", "log-level", "max-results-cap", "shutdown-timeout", "embedder", "ollama-host", "ollama-model", "cache-dir", "query-timeout", "max-sessions", "session-ttl",
+		"metrics-listen", "max-message-size", "max-query-length", "max-tools", "request-timeout", "max-concurrent-streams", "keepalive-min-time", "keepalive-time",
+		"tls-cert", "tls-key", "tls-client-ca", "auth-token-file"} {
 		if !slices.Contains(flags, want) {
 			t.Errorf("--help lacks -%s", want)
 		}
@@ -171,5 +174,35 @@ func TestEnvironmentDefaults(t *testing.T) {
 	}
 	if len(cfg.catalogs) != 2 || cfg.catalogs[1] != "gh=c.json" {
 		t.Errorf("catalogs = %v, want both entries of TOOLSEARCH_CATALOG", cfg.catalogs)
+	}
+}
+
+// TestOperationsDocListsEveryFlag checks that docs/operations.md documents
+// every flag of --help with its environment variable.
+func TestOperationsDocListsEveryFlag(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/operations.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, nil); code != 0 {
+		t.Fatalf("--help exit code %d", code)
+	}
+	n := 0
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		name, ok := strings.CutPrefix(line, "  -")
+		if !ok {
+			continue
+		}
+		flag := strings.Fields(name)[0]
+		n++
+		for _, want := range []string{"`--" + flag + "`", "`" + envName(flag) + "`"} {
+			if !strings.Contains(string(doc), want) {
+				t.Errorf("docs/operations.md does not mention %s", want)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("found %d flags in --help, want every flag", n)
 	}
 }

@@ -227,14 +227,15 @@ type testSidecar struct {
 	done   chan int
 }
 
-// startSidecar runs the sidecar with args (plus --listen 127.0.0.1:0 and no
-// environment) until it serves, and stops it when the test ends.
+// startSidecar runs the sidecar with args (plus --listen and --metrics-listen
+// on 127.0.0.1:0, and no environment) until it serves, and stops it when the
+// test ends.
 func startSidecar(t *testing.T, args ...string) *testSidecar {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &testSidecar{stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
 	ready := make(chan net.Addr, 1)
-	args = append([]string{"--listen", "127.0.0.1:0"}, args...)
+	args = append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"}, args...)
 	go func() { s.done <- run(ctx, args, env(nil), s.stderr, ready) }()
 	select {
 	case addr := <-ready:

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
+)
+
+// grpcOptions turns the limits and TLS flags into server options.
+func grpcOptions(cfg config) ([]grpc.ServerOption, error) {
+	opts := []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(cfg.maxMessageSize),
+		grpc.MaxSendMsgSize(cfg.maxMessageSize),
+		grpc.MaxConcurrentStreams(uint32(cfg.maxConcurrentStreams)),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: cfg.keepaliveMinTime, PermitWithoutStream: true}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.keepaliveTime, Timeout: keepaliveTimeout}),
+	}
+	tc, err := tlsConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if tc != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(tc)))
+	}
+	return opts, nil
+}
+
+// keepaliveTimeout is how long the sidecar waits for a keepalive ping's
+// answer before closing the connection (gRPC's default).
+const keepaliveTimeout = 20 * time.Second
+
+// tlsConfig loads --tls-cert/--tls-key and --tls-client-ca; nil without
+// TLS. TLS 1.2 is the minimum; with a client CA, clients must present a
+// certificate that chains to it.
+func tlsConfig(cfg config) (*tls.Config, error) {
+	if cfg.tlsCert == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert %s / --tls-key %s: %w (both must be PEM files, the key matching the certificate)", cfg.tlsCert, cfg.tlsKey, err)
+	}
+	tc := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	if cfg.tlsClientCA != "" {
+		pem, err := os.ReadFile(cfg.tlsClientCA)
+		if err != nil {
+			return nil, fmt.Errorf("--tls-client-ca: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--tls-client-ca %s: no PEM certificate found in the file", cfg.tlsClientCA)
+		}
+		tc.ClientCAs = pool
+		tc.ClientAuth = tls.RequireAndVerifyClientCert
+	}
+	return tc, nil
+}
+
+// readToken reads --auth-token-file: the token is the file's content
+// without surrounding whitespace (a trailing newline is common). "" when no
+// file is configured.
+func readToken(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("--auth-token-file: %w", err)
+	}
+	token := strings.TrimSpace(string(b))
+	if token == "" {
+		return "", fmt.Errorf("--auth-token-file %s is empty; write the token into it (e.g. openssl rand -hex 32 > %s)", path, path)
+	}
+	if strings.ContainsAny(token, " \t\r\n") {
+		return "", fmt.Errorf("--auth-token-file %s: the token contains whitespace; use one line of printable characters", path)
+	}
+	return token, nil
+}
+
+// isLoopback reports whether addr (host:port) listens on loopback only.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
