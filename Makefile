@@ -204,3 +204,11 @@ node-example: ## Run examples/node against a sidecar started for it (needs node 
 clean: ## Remove build outputs (bin/) and the installed tools (.tmp/bin)
 	rm -rf bin $(BIN)
 
+# Performance at scale (docs/benchmarks.md): loopback only, bounded runs.
+.PHONY: bench-scale
+bench-scale: ## End-to-end latency, start-up and RSS of the sidecar at 1k/10k/100k synthetic tools (SIZES=..., DURATION=10s)
+	scripts/bench.sh
+
+.PHONY: soak
+soak: ## Sustained end-to-end load (64 clients, 3 min, 10k tools): zero errors and flat sidecar RSS (DURATION=..., SIZE=...)
+	scripts/soak.sh

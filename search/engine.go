@@ -46,7 +46,10 @@ type Config struct {
 	// Confidence overrides the semantic confidence gate; the zero value
 	// uses the calibrated gate of the embedder's model (see confidence.go).
 	Confidence *Gate
-	// HNSW tunes the vector index; the zero value uses its defaults.
+	// HNSW tunes the vector index; the zero value uses its defaults, and
+	// an ExactLimit of 0 means exactIndexLimit (16,384): smaller catalogs
+	// are searched exactly, without a graph. A negative ExactLimit always
+	// builds the graph.
 	HNSW vectorindex.HNSWConfig
 	// QueryCacheSize is the number of query vectors kept in an LRU cache.
 	// 0 means DefaultQueryCacheSize; negative disables the cache.

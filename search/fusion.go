@@ -2,7 +2,8 @@ package search
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/fallback"
 )
@@ -133,13 +134,17 @@ func scale(v, lo, hi float64) float64 {
 	return clamp01((v - lo) / (hi - lo))
 }
 
-// sortScored sorts candidates by key descending, then by tool name.
+// sortScored sorts candidates by key descending, then by tool name (a
+// total order: names are unique).
 func (st *state) sortScored(cs []scored, key func(scored) float64) {
-	sort.Slice(cs, func(i, j int) bool {
-		ki, kj := key(cs[i]), key(cs[j])
-		if ki != kj {
-			return ki > kj
+	tools := st.snap.Tools()
+	slices.SortFunc(cs, func(a, b scored) int {
+		if ka, kb := key(a), key(b); ka != kb {
+			if ka > kb {
+				return -1
+			}
+			return 1
 		}
-		return st.snap.Tool(cs[i].id).Name < st.snap.Tool(cs[j].id).Name
+		return strings.Compare(tools[a.id].Name, tools[b.id].Name)
 	})
 }

@@ -85,7 +85,7 @@ func (ix *Flat) Search(q []float32, k int) ([]Result, error) {
 	}
 	t := newTopK(min(k, len(ix.ids)))
 	for p, id := range ix.ids {
-		t.push(Result{ID: id, Score: dot(q, ix.vecs[p*ix.dim:(p+1)*ix.dim])})
+		t.offer(id, dot(q, ix.vecs[p*ix.dim:(p+1)*ix.dim]))
 	}
 	return t.sorted(), nil
 }

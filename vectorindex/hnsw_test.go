@@ -2,6 +2,7 @@ package vectorindex
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,6 +99,9 @@ func TestHNSWRecall(t *testing.T) {
 	}
 }
 
+// TestHNSWDeterministic: the same vectors added in the same batches give
+// the same results, and a graph built from one batch in parallel is the
+// same whatever the number of cores.
 func TestHNSWDeterministic(t *testing.T) {
 	vecs := clusteredVectors(1500, 32, 15, 0.1, 1, 2)
 	queries := clusteredVectors(30, 32, 15, 0.1, 1, 3)
@@ -121,6 +125,58 @@ func TestHNSWDeterministic(t *testing.T) {
 	}
 	if diff := cmp.Diff(search(a), search(b)); diff != "" {
 		t.Errorf("same seed and order, different results (-a +b):\n%s", diff)
+	}
+	// 3,000 vectors: past sequentialBelow, so most are linked in parallel
+	// groups.
+	big := clusteredVectors(3000, 32, 30, 0.1, 1, 4)
+	prev := runtime.GOMAXPROCS(1)
+	one, _ := build(t, HNSWConfig{Seed: 7}, big)
+	runtime.GOMAXPROCS(4)
+	four, _ := build(t, HNSWConfig{Seed: 7}, big)
+	runtime.GOMAXPROCS(prev)
+	if diff := cmp.Diff(one.links, four.links); diff != "" {
+		t.Errorf("built on 1 and 4 cores, different graphs (-1 +4):\n%s", diff)
+	}
+}
+
+// TestHNSWExactLimit: up to ExactLimit vectors the index keeps no graph and
+// answers exactly; the Add that passes the limit builds the graph, and
+// compaction below it drops the graph again.
+func TestHNSWExactLimit(t *testing.T) {
+	const dim = 32
+	vecs := clusteredVectors(1500, dim, 15, 0.1, 1, 2)
+	queries := clusteredVectors(30, dim, 15, 0.1, 1, 3)
+	ix, exact := NewHNSW(dim, HNSWConfig{ExactLimit: 1000}), NewFlat(dim)
+	ids := seqIDs(len(vecs))
+	for _, x := range []index{ix, exact} {
+		if err := x.Add(ids[:1000], vecs[:1000]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ix.entry >= 0 {
+		t.Fatal("graph built at the limit")
+	}
+	for _, q := range queries {
+		got, _ := ix.Search(q, 10)
+		want, _ := exact.Search(q, 10)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("below the limit, not exact (-want +got):\n%s", diff)
+		}
+	}
+	for _, x := range []index{ix, exact} {
+		if err := x.Add(ids[1000:], vecs[1000:]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ix.entry < 0 || ix.linked != 1500 {
+		t.Fatalf("past the limit: entry %d, %d linked; want a graph of 1500", ix.entry, ix.linked)
+	}
+	if got := meanRecall(t, ix, exact, queries, 10); got < 0.99 {
+		t.Errorf("recall@10 past the limit = %.4f, want ≥ 0.99", got)
+	}
+	ix.Delete(ids[:900]...) // 60% deleted: compaction leaves 600 ≤ 1000
+	if ix.entry >= 0 || ix.Len() != 600 {
+		t.Errorf("after compaction to 600: entry %d, Len %d; want no graph, 600", ix.entry, ix.Len())
 	}
 }
 

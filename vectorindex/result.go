@@ -96,6 +96,16 @@ func (t *topK) push(r Result) {
 	}
 }
 
+// offer pushes the result (id, score) unless the heap is full and score is
+// below the worst kept one: most of an exact scan's results are rejected by
+// that one comparison (on ties push decides by ID).
+func (t *topK) offer(id int, score float32) {
+	if len(t.rs) == t.k && t.k > 0 && score < t.rs[0].Score {
+		return
+	}
+	t.push(Result{ID: id, Score: score})
+}
+
 // sorted returns the kept results best first.
 func (t *topK) sorted() []Result {
 	sortResults(t.rs)

@@ -8,6 +8,7 @@ import (
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
 // engineOptions configures an in-process engine.
@@ -17,6 +18,8 @@ type engineOptions struct {
 	embedder string
 	// semanticOnly turns fusion off, to measure semantic search alone.
 	semanticOnly bool
+	// hnsw tunes the vector index; the zero value uses its defaults.
+	hnsw vectorindex.HNSWConfig
 }
 
 // openEngine loads catalog files and builds an in-process engine over them,
@@ -32,29 +35,39 @@ func openEngine(ctx context.Context, paths []string, o engineOptions) (*search.E
 	if err != nil {
 		return nil, 0, err
 	}
-	snap, err := catalog.NewSnapshot(tools)
+	e, err := newEngine(ctx, tools, o)
 	if err != nil {
 		return nil, 0, err
 	}
-	cfg := search.Config{MaxResultsCap: max(o.maxResultsCap, evalDepth), SemanticOnly: o.semanticOnly}
+	return e, time.Since(start), nil
+}
+
+// newEngine builds an in-process engine over tools and waits until every
+// tool is embedded.
+func newEngine(ctx context.Context, tools []catalog.Tool, o engineOptions) (*search.Engine, error) {
+	snap, err := catalog.NewSnapshot(tools)
+	if err != nil {
+		return nil, err
+	}
+	cfg := search.Config{MaxResultsCap: max(o.maxResultsCap, evalDepth), SemanticOnly: o.semanticOnly, HNSW: o.hnsw}
 	switch o.embedder {
 	case "", "builtin":
 		b, err := embed.NewBuiltin()
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		cfg.Embedder = b
 	case "none":
 	default:
-		return nil, 0, usageError{fmt.Sprintf("--embedder %q: use builtin or none", o.embedder)}
+		return nil, usageError{fmt.Sprintf("--embedder %q: use builtin or none", o.embedder)}
 	}
 	e, err := search.New(snap, cfg)
 	if err != nil {
-		return nil, 0, fmt.Errorf("build engine: %w", err)
+		return nil, fmt.Errorf("build engine: %w", err)
 	}
 	if err := e.WaitIndexed(ctx); err != nil {
 		e.Close()
-		return nil, 0, err
+		return nil, err
 	}
-	return e, time.Since(start), nil
+	return e, nil
 }

@@ -6,6 +6,7 @@
 //	toolsearch list   --addr A [--server S] [--page-size N] [--page-token T]
 //	toolsearch get    --addr A NAME...
 //	toolsearch eval   --catalog F --queries F [--type T] [--json] [--addr A]
+//	toolsearch bench  (--catalog F | --synthetic N | --addr A) [--type T] [--concurrency C] [--duration D] [--requests N] [--json]
 //
 // Run "toolsearch COMMAND --help" for a command's flags.
 package main
@@ -35,6 +36,7 @@ func commands() []command {
 		{"list", "list the tools of a running sidecar, paged", runList},
 		{"get", "print the full definitions of tools by exact name", runGet},
 		{"eval", "measure recall@k, nDCG@10 and MRR on a labelled query file", runEval},
+		{"bench", "measure latency, throughput, start-up, memory and HNSW recall", runBench},
 	}
 }
 
