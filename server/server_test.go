@@ -15,6 +15,7 @@ import (
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/servertest"
 	"go.uber.org/goleak"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -33,33 +34,22 @@ type fixture struct {
 	srv    *server.Server
 	client *toolsearch.Client
 	addr   string
-	served chan error
 }
 
 // start runs a server over testdata/catalog.json; ready=false leaves it
 // NOT_SERVING with no engine.
 func start(t *testing.T, ready bool) *fixture {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{srv: server.New(server.Config{Log: discardLogger()}), addr: lis.Addr().String(), served: make(chan error, 1)}
-	go func() { f.served <- f.srv.Serve(lis) }()
+	f := &fixture{srv: server.New(server.Config{Log: discardLogger()})}
+	f.addr = servertest.Serve(t, f.srv)
 	if ready {
 		f.srv.Ready(newEngine(t))
 	}
-	f.client, err = toolsearch.Dial(f.addr)
-	if err != nil {
+	var err error
+	if f.client, err = toolsearch.Dial(f.addr); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		f.client.Close()
-		f.srv.Shutdown(context.Background())
-		if err := <-f.served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
+	t.Cleanup(func() { f.client.Close() })
 	return f
 }
 

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
-	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +9,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/search"
-	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/servertest"
 )
 
 // benchKeys are the keys of bench --json, exactly (the contract).
@@ -89,20 +85,9 @@ func TestBenchRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(server.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	srv.Ready(e)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(lis) }()
-	defer func() {
-		srv.Shutdown(context.Background())
-		<-served
-	}()
+	addr := servertest.Start(t, e)
 	for _, extra := range [][]string{nil, {"--health"}} {
-		args := append([]string{"bench", "--addr", lis.Addr().String(), "--synthetic", "200", "--requests", "100",
+		args := append([]string{"bench", "--addr", addr, "--synthetic", "200", "--requests", "100",
 			"--concurrency", "8", "--conns", "2", "--warmup", "0", "--json"}, extra...)
 		code, out, stderr := runCmd(t, args...)
 		if code != 0 {

@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
-	"net"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/search"
-	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/servertest"
 )
 
 const (
@@ -110,19 +107,7 @@ func TestRemoteCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(server.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	srv.Ready(e)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(lis) }()
-	defer func() {
-		srv.Shutdown(context.Background())
-		<-served
-	}()
-	addr := lis.Addr().String()
+	addr := servertest.Start(t, e)
 
 	code, out, stderr := runCmd(t, "search", "--addr", addr, "--json", "send a slack message")
 	if code != 0 {
