@@ -37,6 +37,16 @@ func Load(sources ...Source) ([]Tool, error) {
 	return finish(items, problems)
 }
 
+// LoadSnapshot loads sources (as Load does) into a new snapshot, version 1:
+// what a sidecar serves at start-up.
+func LoadSnapshot(sources ...Source) (*Snapshot, error) {
+	tools, err := Load(sources...)
+	if err != nil {
+		return nil, err
+	}
+	return NewSnapshot(tools)
+}
+
 // Parse parses one catalog file's content, detecting its format from the
 // content, and validates the tools in it. file only labels problems; server,
 // if not "", is the namespace as in Source. On any problem it returns a

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,5 +24,18 @@ func TestParseSource(t *testing.T) {
 				t.Errorf("ParseSource(%q) (-want +got):\n%s", tt.arg, diff)
 			}
 		})
+	}
+}
+
+func TestLoadSnapshot(t *testing.T) {
+	snap, err := LoadSnapshot(Source{Path: "../examples/catalog.json"}, Source{Path: "testdata/openai.json", Server: "oa"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Version() != 1 || snap.Len() <= 67 {
+		t.Errorf("snapshot v%d with %d tools, want v1 with the example's 67 tools and more", snap.Version(), snap.Len())
+	}
+	if _, err := LoadSnapshot(Source{Path: "testdata/no-such-file.json"}); err == nil || !strings.Contains(err.Error(), "no-such-file.json") {
+		t.Errorf("missing file: err = %v, want one naming the file", err)
 	}
 }

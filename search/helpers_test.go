@@ -45,11 +45,7 @@ func loadSnapshot(t testing.TB, paths ...string) *catalog.Snapshot {
 	for i, p := range paths {
 		sources[i] = catalog.Source{Path: p}
 	}
-	tools, err := catalog.Load(sources...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := catalog.NewSnapshot(tools)
+	snap, err := catalog.LoadSnapshot(sources...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,11 +60,7 @@ func TestRankingGoldens(t *testing.T) {
 	for _, qpath := range fixtures {
 		dir := filepath.Dir(qpath)
 		fixture := filepath.Base(dir)
-		tools, err := catalog.Load(catalog.Source{Path: filepath.Join(dir, "catalog.json")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		snap, err := catalog.NewSnapshot(tools)
+		snap, err := catalog.LoadSnapshot(catalog.Source{Path: filepath.Join(dir, "catalog.json")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,11 +55,7 @@ func start(t *testing.T, ready bool) *fixture {
 
 func newEngine(t *testing.T) *search.Engine {
 	t.Helper()
-	tools, err := catalog.Load(catalog.Source{Path: "testdata/catalog.json"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := catalog.NewSnapshot(tools)
+	snap, err := catalog.LoadSnapshot(catalog.Source{Path: "testdata/catalog.json"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -196,11 +196,7 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	if len(sources) == 0 {
 		log.Warn("no --catalog given: starting with an empty catalog; add tools with UpsertTools")
 	}
-	tools, err := catalog.Load(sources...)
-	if err != nil {
-		return nil, fmt.Errorf("load catalog: %w", err)
-	}
-	snap, err := catalog.NewSnapshot(tools)
+	snap, err := catalog.LoadSnapshot(sources...)
 	if err != nil {
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}

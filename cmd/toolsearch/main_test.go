@@ -95,11 +95,7 @@ func TestUsageErrors(t *testing.T) {
 // TestRemoteCommands runs search, list, get and eval --addr against a real
 // server on loopback.
 func TestRemoteCommands(t *testing.T) {
-	tools, err := catalog.Load(catalog.Source{Path: exampleCatalog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := catalog.NewSnapshot(tools)
+	snap, err := catalog.LoadSnapshot(catalog.Source{Path: exampleCatalog})
 	if err != nil {
 		t.Fatal(err)
 	}

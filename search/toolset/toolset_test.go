@@ -22,11 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // loadTools loads a catalog file in catalog (name) order.
 func loadTools(t testing.TB, path string) []catalog.Tool {
 	t.Helper()
-	tools, err := catalog.Load(catalog.Source{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := catalog.NewSnapshot(tools)
+	snap, err := catalog.LoadSnapshot(catalog.Source{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
