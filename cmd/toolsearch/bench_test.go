@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -15,19 +16,17 @@ import (
 // benchKeys are the keys of bench --json, exactly (the contract).
 var benchKeys = []string{"concurrency", "errors", "hnsw_recall@10", "index_build_ms", "max_us", "p50_us", "p90_us", "p99_us", "qps", "queries", "rss_mb", "tools"}
 
-func decodeBench(t *testing.T, out string) map[string]any {
+// decodeObject decodes a command's JSON output and checks that its keys are
+// exactly want (sorted).
+func decodeObject(t *testing.T, out string, want []string) map[string]any {
 	t.Helper()
 	var got map[string]any
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output %q: %v", out, err)
 	}
-	var keys []string
-	for k := range got {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	if !slices.Equal(keys, benchKeys) {
-		t.Errorf("keys %v, want %v", keys, benchKeys)
+	keys := slices.Sorted(maps.Keys(got))
+	if !slices.Equal(keys, want) {
+		t.Errorf("keys %v, want %v", keys, want)
 	}
 	return got
 }
@@ -40,7 +39,7 @@ func TestBenchInProcess(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			got := decodeBench(t, out)
+			got := decodeObject(t, out, benchKeys)
 			for k, want := range map[string]float64{"tools": 300, "queries": 100, "concurrency": 4, "errors": 0} {
 				if got[k] != want {
 					t.Errorf("%s = %v, want %v", k, got[k], want)
@@ -93,7 +92,7 @@ func TestBenchRemote(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
 		}
-		got := decodeBench(t, out)
+		got := decodeObject(t, out, benchKeys)
 		if got["tools"] != 200.0 || got["queries"] != 100.0 || got["errors"] != 0.0 {
 			t.Errorf("%v: tools %v, queries %v, errors %v; want 200, 100, 0", extra, got["tools"], got["queries"], got["errors"])
 		}
