@@ -125,7 +125,7 @@ func BenchmarkKeywordLatency(b *testing.B) {
 
 // loadBenchQueryTexts reads the query texts of a bench queries.jsonl,
 // skipping the benchmark when the file is missing. (Quality is measured by
-// toolsearch eval, with the metrics of search/evaluation.)
+// toolsearch eval, with the metrics of evaluation.)
 func loadBenchQueryTexts(tb testing.TB, path string) []string {
 	tb.Helper()
 	data, err := os.ReadFile(path)

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/search"
-	"github.com/toolsearch/toolsearch/search/evaluation"
+	"github.com/toolsearch/toolsearch/evaluation"
 )
 
 var update = flag.Bool("update", false, "rewrite the ranking golden files and rank_stats.txt")

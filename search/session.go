@@ -13,7 +13,7 @@ import (
 // Session reveal sets: which tools each agent session has been shown by a
 // search, in the order they were first shown. An agent loads the full
 // definitions of revealed tools into its model's context for the next
-// turn (package search/toolset builds that list), so the order is kept
+// turn (package toolset builds that list), so the order is kept
 // append-only: a tool revealed again keeps its first position, and the list
 // is never re-sorted, which keeps the tool list's prefix stable for the
 // providers' prompt caches.

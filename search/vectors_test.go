@@ -6,7 +6,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
-	"github.com/toolsearch/toolsearch/search/evaluation"
+	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
 

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/toolsearch/toolsearch/search"
-	"github.com/toolsearch/toolsearch/search/toolset"
+	"github.com/toolsearch/toolsearch/toolset"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )

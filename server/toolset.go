@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
-	"github.com/toolsearch/toolsearch/search/toolset"
+	"github.com/toolsearch/toolsearch/toolset"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )

@@ -23,7 +23,7 @@ import (
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
-	"github.com/toolsearch/toolsearch/search/evaluation"
+	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
 

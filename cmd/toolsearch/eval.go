@@ -12,7 +12,7 @@ import (
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
-	"github.com/toolsearch/toolsearch/search/evaluation"
+	"github.com/toolsearch/toolsearch/evaluation"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )

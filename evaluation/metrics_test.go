@@ -112,7 +112,7 @@ func TestReadQueries(t *testing.T) {
 
 func TestLoadQueriesBench(t *testing.T) {
 	for _, ds := range []string{"bfcl", "livemcpbench", "stabletoolbench"} {
-		path := "../../../shared/bench/" + ds + "/queries.jsonl"
+		path := "../../shared/bench/" + ds + "/queries.jsonl"
 		qs, err := LoadQueries(path)
 		if err != nil {
 			t.Skipf("bench data not available: %v", err)

@@ -14,14 +14,14 @@ import (
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/search"
-	"github.com/toolsearch/toolsearch/search/toolset"
+	"github.com/toolsearch/toolsearch/toolset"
 )
 
 var savingsOut = flag.String("savings-out", "", "write the token-savings table (Markdown) to this file")
 
 // benchDir holds the public benchmark catalogs (../shared/bench from the
 // repository root).
-const benchDir = "../../../shared/bench"
+const benchDir = "../../shared/bench"
 
 // charsPerToken is the token estimate of the report: 4 characters per
 // token, the usual rule of thumb for English text and JSON.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolsearch/toolsearch/catalog"
-	"github.com/toolsearch/toolsearch/search/toolset"
+	"github.com/toolsearch/toolsearch/toolset"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -330,7 +330,7 @@ func TestDeferModes(t *testing.T) {
 // prompt does not change, as tools are revealed (in any order, and
 // revealed again).
 func TestStableOrderAcrossTurns(t *testing.T) {
-	tools := loadTools(t, "../../examples/catalog.json")
+	tools := loadTools(t, "../examples/catalog.json")
 	turns := [][]string{
 		nil,
 		{"slack__send_message", "slack__list_channels"},
