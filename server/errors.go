@@ -24,6 +24,7 @@ var errorCodes = []struct {
 	{search.ErrUnavailable, codes.Unavailable},
 	{search.ErrCatalogFull, codes.ResourceExhausted},
 	{toolset.ErrInvalidOption, codes.InvalidArgument},
+	{toolset.ErrTooLarge, codes.ResourceExhausted},
 	{context.DeadlineExceeded, codes.DeadlineExceeded},
 	{context.Canceled, codes.Canceled},
 }

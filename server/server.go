@@ -37,7 +37,17 @@ type Config struct {
 	// MaxQueryLength is the longest search query accepted, in characters;
 	// 0 or more than search.MaxQueryLength means search.MaxQueryLength.
 	MaxQueryLength int
+	// MaxMessageSize is the largest message the server sends, in bytes, as
+	// set with grpc.MaxSendMsgSize in ServerOptions (the sidecar's
+	// --max-message-size); GetToolset trims its lists to fit it. 0 means
+	// DefaultMaxMessageSize.
+	MaxMessageSize int
 }
+
+// DefaultMaxMessageSize is gRPC's default receive limit, 4 MiB: a client
+// that did not raise its own limit rejects larger responses, so GetToolset
+// keeps under it unless the sidecar is configured otherwise.
+const DefaultMaxMessageSize = 4 << 20
 
 // Server is the gRPC server of the sidecar: the search service, the
 // standard health service and server reflection, with the recover and
@@ -77,6 +87,9 @@ func New(cfg Config) *Server {
 	svc.maxQueryLength = search.MaxQueryLength
 	if cfg.MaxQueryLength > 0 && cfg.MaxQueryLength < search.MaxQueryLength {
 		svc.maxQueryLength = cfg.MaxQueryLength
+	}
+	if cfg.MaxMessageSize > 0 {
+		svc.maxMessageSize = cfg.MaxMessageSize
 	}
 	s := &Server{
 		grpc:    grpc.NewServer(opts...),

@@ -24,6 +24,9 @@ type Service struct {
 	metrics *Metrics
 	// maxQueryLength is the longest query accepted, in characters.
 	maxQueryLength int
+	// maxMessageSize is the largest response GetToolset sends, in bytes
+	// (the sidecar's --max-message-size).
+	maxMessageSize int
 }
 
 // NewService returns a service with no engine yet; log receives internal
@@ -32,7 +35,7 @@ func NewService(log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{log: log, maxQueryLength: search.MaxQueryLength}
+	return &Service{log: log, maxQueryLength: search.MaxQueryLength, maxMessageSize: DefaultMaxMessageSize}
 }
 
 // SetEngine makes the service answer with e.

@@ -2,11 +2,15 @@ package server
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"log/slog"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/toolset"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // Agent integration: a session's tool list for the next model call, and
@@ -29,6 +33,27 @@ var deferModes = map[toolsearchv1.DeferredToolMode]toolset.DeferMode{
 	toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_STUB:        toolset.DeferStub,
 }
 
+// searchModes maps the API's search modes to package toolset's, both ways.
+var searchModes = map[toolsearchv1.ToolSearchMode]toolset.SearchMode{
+	toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_UNSPECIFIED:   toolset.SearchPortable,
+	toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_PORTABLE:      toolset.SearchPortable,
+	toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_NATIVE_CLIENT: toolset.SearchNativeClient,
+	toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_NATIVE_HOSTED: toolset.SearchNativeHosted,
+	toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_AUTO:          toolset.SearchAuto,
+}
+
+var searchModesOut = map[toolset.SearchMode]toolsearchv1.ToolSearchMode{
+	toolset.SearchPortable:     toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_PORTABLE,
+	toolset.SearchNativeClient: toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_NATIVE_CLIENT,
+	toolset.SearchNativeHosted: toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_NATIVE_HOSTED,
+}
+
+var hostedSearches = map[toolsearchv1.HostedToolSearch]toolset.HostedSearch{
+	toolsearchv1.HostedToolSearch_HOSTED_TOOL_SEARCH_UNSPECIFIED: toolset.HostedBM25,
+	toolsearchv1.HostedToolSearch_HOSTED_TOOL_SEARCH_BM25:        toolset.HostedBM25,
+	toolsearchv1.HostedToolSearch_HOSTED_TOOL_SEARCH_REGEX:       toolset.HostedRegex,
+}
+
 // toolsetOptions converts a GetToolsetRequest's options; an unknown or
 // unspecified format and an unknown mode are INVALID_ARGUMENT.
 func toolsetOptions(in *toolsearchv1.GetToolsetRequest, maxResults int) (toolset.Options, error) {
@@ -42,14 +67,46 @@ func toolsetOptions(in *toolsearchv1.GetToolsetRequest, maxResults int) (toolset
 		return toolset.Options{}, status.Errorf(codes.InvalidArgument,
 			"deferred_mode %d is not known; use DEFERRED_TOOL_MODE_OMIT, DEFERRED_TOOL_MODE_REMINDER or DEFERRED_TOOL_MODE_STUB", in.GetDeferredMode())
 	}
+	search, ok := searchModes[in.GetSearchMode()]
+	if !ok {
+		return toolset.Options{}, status.Errorf(codes.InvalidArgument,
+			"search_mode %d is not known; use TOOL_SEARCH_MODE_PORTABLE, TOOL_SEARCH_MODE_NATIVE_CLIENT, TOOL_SEARCH_MODE_NATIVE_HOSTED or TOOL_SEARCH_MODE_AUTO", in.GetSearchMode())
+	}
+	hosted, ok := hostedSearches[in.GetHostedSearch()]
+	if !ok {
+		return toolset.Options{}, status.Errorf(codes.InvalidArgument,
+			"hosted_search %d is not known; use HOSTED_TOOL_SEARCH_BM25 or HOSTED_TOOL_SEARCH_REGEX", in.GetHostedSearch())
+	}
+	var support []toolset.SupportRule
+	for i, r := range in.GetModelSupport() {
+		m, ok := searchModes[r.GetMode()]
+		if !ok || m == toolset.SearchAuto || r.GetMode() == toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_UNSPECIFIED || r.GetModelPrefix() == "" {
+			return toolset.Options{}, status.Errorf(codes.InvalidArgument,
+				"model_support[%d] needs a model_prefix and a mode of TOOL_SEARCH_MODE_PORTABLE, TOOL_SEARCH_MODE_NATIVE_CLIENT or TOOL_SEARCH_MODE_NATIVE_HOSTED", i)
+		}
+		support = append(support, toolset.SupportRule{Format: format, Prefix: r.GetModelPrefix(),
+			Client: m == toolset.SearchNativeClient, Hosted: m == toolset.SearchNativeHosted})
+	}
 	return toolset.Options{
-		Format:            format,
-		AlwaysLoaded:      in.GetAlwaysLoaded(),
-		DeferralThreshold: int(in.GetDeferralThreshold()),
-		Defer:             mode,
-		MaxResults:        maxResults,
+		Format:             format,
+		AlwaysLoaded:       in.GetAlwaysLoaded(),
+		DeferralThreshold:  int(in.GetDeferralThreshold()),
+		Defer:              mode,
+		MaxResults:         maxResults,
+		Search:             search,
+		Hosted:             hosted,
+		Model:              in.GetModel(),
+		Support:            support,
+		ServerDescriptions: in.GetServerDescriptions(),
+		Load:               in.GetLoadTools(),
 	}, nil
 }
+
+// toolsetReserve is the part of the message size GetToolset keeps for what
+// toolset.Build does not count (protobuf framing of every field, the
+// loaded-tool names, the catalog version): 16 KiB is several times what
+// a 500-tool native list's framing takes.
+const toolsetReserve = 16 << 10
 
 // GetToolset returns the session's tool list for the next model call.
 func (s *Service) GetToolset(ctx context.Context, in *toolsearchv1.GetToolsetRequest) (*toolsearchv1.GetToolsetResponse, error) {
@@ -61,25 +118,77 @@ func (s *Service) GetToolset(ctx context.Context, in *toolsearchv1.GetToolsetReq
 	if err != nil {
 		return nil, err
 	}
+	opts.MaxBytes = max(s.maxMessageSize-toolsetReserve, s.maxMessageSize/2)
 	snap, revealed, err := e.Revealed(in.GetSessionId())
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "GetToolset", err)
 	}
 	ts, err := toolset.Build(snap.Tools(), revealed, opts)
+	if errors.Is(err, toolset.ErrTooLarge) {
+		err = fmt.Errorf("%w; the sidecar's message limit is %d bytes: raise --max-message-size on the sidecar (and the client's receive limit), or ask for fewer always_loaded tools", err, s.maxMessageSize)
+	}
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "GetToolset", err)
 	}
-	return &toolsearchv1.GetToolsetResponse{
-		ToolsJson:      string(ts.Tools),
-		ToolSearchJson: string(ts.SearchTool),
-		SystemPrompt:   ts.SystemPrompt,
-		LoadedTools:    ts.Loaded,
-		DeferredCount:  int32(ts.Deferred),
-		Deferring:      ts.Deferring,
-		ProviderNames:  ts.Names,
-		CatalogVersion: snap.Version(),
-	}, nil
+	resp := &toolsearchv1.GetToolsetResponse{
+		ToolsJson:        string(ts.Tools),
+		ToolSearchJson:   string(ts.SearchTool),
+		SystemPrompt:     ts.SystemPrompt,
+		LoadedTools:      ts.Loaded,
+		DeferredCount:    int32(ts.Deferred),
+		Deferring:        ts.Deferring,
+		ProviderNames:    ts.Names,
+		CatalogVersion:   snap.Version(),
+		SearchMode:       searchModesOut[ts.Search],
+		SearchModeReason: ts.SearchReason,
+		LoadedToolsJson:  string(ts.LoadedTools),
+	}
+	for _, c := range ts.Changes {
+		resp.Changes = append(resp.Changes, &toolsearchv1.ToolsetChange{ToolName: c.Tool, Kind: string(c.Kind), Detail: c.Detail})
+	}
+	for _, o := range ts.Omitted {
+		resp.OmittedTools = append(resp.OmittedTools, &toolsearchv1.OmittedTool{ToolName: o.Tool, Reason: o.Reason})
+	}
+	if n := proto.Size(resp); n > s.maxMessageSize {
+		return nil, status.Errorf(codes.ResourceExhausted,
+			"the toolset is %d bytes, over the sidecar's %d-byte message limit; raise --max-message-size on the sidecar (and the client's receive limit), or ask for fewer tools (fewer always_loaded or load_tools, or reset the session)", n, s.maxMessageSize)
+	}
+	logToolset(ctx, s.log, in, ts)
+	return resp, nil
 }
+
+// logToolset logs what GetToolset changed or left out, one line per call
+// that changed anything: counts by kind and the first tools.
+func logToolset(ctx context.Context, log *slog.Logger, in *toolsearchv1.GetToolsetRequest, ts toolset.Toolset) {
+	if len(ts.Changes) == 0 && len(ts.Omitted) == 0 {
+		return
+	}
+	kinds := map[string]int{}
+	for _, c := range ts.Changes {
+		kinds[string(c.Kind)]++
+	}
+	var first []string
+	for _, c := range ts.Changes {
+		if len(first) == logFirstChanges {
+			break
+		}
+		first = append(first, fmt.Sprintf("%s: %s (%s)", c.Tool, c.Kind, c.Detail))
+	}
+	var omitted []string
+	for _, o := range ts.Omitted {
+		if len(omitted) == logFirstChanges {
+			break
+		}
+		omitted = append(omitted, o.Tool+": "+o.Reason)
+	}
+	log.InfoContext(ctx, "toolset adapted for the provider", "format", in.GetFormat().String(), "search_mode", string(ts.Search),
+		"session_id", in.GetSessionId(), "changes", len(ts.Changes), "changes_by_kind", kinds, "first_changes", first,
+		"omitted", len(ts.Omitted), "first_omitted", omitted)
+}
+
+// logFirstChanges is how many changes (and omissions) a GetToolset log
+// line spells out; the response carries all of them.
+const logFirstChanges = 5
 
 // ResetSession forgets a session's revealed tools.
 func (s *Service) ResetSession(ctx context.Context, in *toolsearchv1.ResetSessionRequest) (*toolsearchv1.ResetSessionResponse, error) {

@@ -48,17 +48,59 @@ const ReminderMaxNames = 200
 //	"annotations": {"toolsearch/neverDefer": true}
 const NeverDeferAnnotation = "toolsearch/neverDefer"
 
-// neverDefer reports whether t's annotations carry NeverDeferAnnotation set
-// to true.
-func neverDefer(t catalog.Tool) bool {
-	if len(t.Annotations) == 0 || !bytes.Contains(t.Annotations, []byte(NeverDeferAnnotation)) {
-		return false
+// DeferAnnotation is the catalog annotation that sets a tool's deferral
+// policy:
+//
+//	"annotations": {"toolsearch/defer": "never" | "automatic" | "always"}
+//
+// "never" keeps the tool loaded on every turn (like NeverDeferAnnotation
+// and an always-loaded entry); "automatic", the default, defers it when
+// the catalog reaches the deferral threshold; "always" defers it even
+// below the threshold (a rarely used, expensive tool). An always-loaded
+// entry naming the tool wins over "always". Other values are ignored (the
+// catalog-load check reports them).
+const DeferAnnotation = "toolsearch/defer"
+
+// DeferPolicy is a DeferAnnotation value.
+type DeferPolicy string
+
+// Deferral policies.
+const (
+	DeferNever     DeferPolicy = "never"
+	DeferAutomatic DeferPolicy = "automatic"
+	DeferAlways    DeferPolicy = "always"
+)
+
+// annotation returns the raw value of key in t's annotations, nil if none.
+func annotation(t catalog.Tool, key string) json.RawMessage {
+	if len(t.Annotations) == 0 || !bytes.Contains(t.Annotations, []byte(key)) {
+		return nil
 	}
 	var a map[string]json.RawMessage
 	if json.Unmarshal(t.Annotations, &a) != nil {
-		return false
+		return nil
 	}
-	return string(bytes.TrimSpace(a[NeverDeferAnnotation])) == "true"
+	return a[key]
+}
+
+// neverDefer reports whether t's annotations carry NeverDeferAnnotation set
+// to true, or DeferAnnotation set to "never".
+func neverDefer(t catalog.Tool) bool {
+	return string(bytes.TrimSpace(annotation(t, NeverDeferAnnotation))) == "true" || deferPolicy(t) == DeferNever
+}
+
+// deferPolicy is t's DeferAnnotation value; DeferAutomatic when absent or
+// not one of the three.
+func deferPolicy(t catalog.Tool) DeferPolicy {
+	var s string
+	if json.Unmarshal(annotation(t, DeferAnnotation), &s) != nil {
+		return DeferAutomatic
+	}
+	switch p := DeferPolicy(s); p {
+	case DeferNever, DeferAlways:
+		return p
+	}
+	return DeferAutomatic
 }
 
 // matcher matches one always-loaded entry against tools: an exact name,

@@ -16,6 +16,8 @@ type definition struct {
 	Schema json.RawMessage
 	// Annotations are the catalog's annotations (MCP only), nil if none.
 	Annotations json.RawMessage
+	// Defer marks a deferred tool of a native mode (defer_loading).
+	Defer bool
 }
 
 // objectSchema returns schema compacted (keys in their original order),

@@ -17,7 +17,7 @@ const PromptMaxGroups = 40
 // systemPrompt is the system prompt addition for a deferred catalog: what
 // the catalog holds, and how to load it. It depends on the catalog and the
 // options alone (not on the session), so it is the same on every turn.
-func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode) string {
+func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode, searchName string) string {
 	servers := map[string]int{}
 	categories := map[string]int{}
 	for _, t := range tools {
@@ -33,13 +33,16 @@ func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode)
 	if len(servers) > 0 {
 		fmt.Fprintf(&b, " from %d servers", len(servers))
 	}
+	example := "(for example \"create a github issue\", or \"select:NAME\" when you know the name)"
+	if searchName != SearchToolName { // a provider's hosted search: its own syntax
+		example = "(for example \"create a github issue\")"
+	}
 	fmt.Fprintf(&b, ". %d of them are not loaded yet: call %s to find and load the tools a task needs "+
-		"(for example \"create a github issue\", or \"select:NAME\" when you know the name); the tools it returns "+
-		"can be called from your next turn on.", len(deferred), SearchToolName)
+		"%s; the tools it returns can be called from your next turn on.", len(deferred), searchName, example)
 	writeGroups(&b, "Servers", servers)
 	writeGroups(&b, "Categories", categories)
 	if mode == DeferReminder && len(deferred) > 0 {
-		b.WriteString("\nTools you can load with " + SearchToolName + ": ")
+		b.WriteString("\nTools you can load with " + searchName + ": ")
 		for i, t := range deferred {
 			if i == ReminderMaxNames {
 				fmt.Fprintf(&b, ", and %d more (search to find them)", len(deferred)-i)

@@ -57,6 +57,12 @@ type agentOptions struct {
 	threshold    int32
 	mode         toolsearchv1.DeferredToolMode
 	search       []SearchOption
+	searchMode   toolsearchv1.ToolSearchMode
+	hosted       toolsearchv1.HostedToolSearch
+	model        string
+	support      []*toolsearchv1.ModelSupport
+	servers      map[string]string
+	resultFormat toolsearchv1.ToolFormat
 }
 
 // WithAlwaysLoaded names tools sent in full on every turn: exact names,
@@ -114,6 +120,17 @@ type Toolset struct {
 	ProviderNames map[string]string
 	// CatalogVersion is the version of the catalog the list was built from.
 	CatalogVersion uint64
+	// SearchMode is the search mode used ([SearchAuto] resolved), and
+	// SearchModeReason why.
+	SearchMode       toolsearchv1.ToolSearchMode
+	SearchModeReason string
+	// Changes are the rewrites the sidecar made to definitions so that the
+	// provider accepts them (schema dialect, $refs, description caps,
+	// renamed tools, trimming for size).
+	Changes []*toolsearchv1.ToolsetChange
+	// Omitted are the tools left out by a provider's tool-count limit or
+	// the sidecar's message size, and why.
+	Omitted []*toolsearchv1.OmittedTool
 }
 
 // CatalogName returns the catalog name of a tool the model called by name:
@@ -131,23 +148,32 @@ func (t *Toolset) CatalogName(providerName string) string {
 // previous call's list, so a provider's prompt cache keeps its prefix.
 func (a *Agent) Tools(ctx context.Context, session string, format toolsearchv1.ToolFormat) (*Toolset, error) {
 	resp, err := a.client.raw.GetToolset(ctx, &toolsearchv1.GetToolsetRequest{
-		SessionId:         session,
-		Format:            format,
-		AlwaysLoaded:      a.opts.alwaysLoaded,
-		DeferralThreshold: a.opts.threshold,
-		DeferredMode:      a.opts.mode,
+		SessionId:          session,
+		Format:             format,
+		AlwaysLoaded:       a.opts.alwaysLoaded,
+		DeferralThreshold:  a.opts.threshold,
+		DeferredMode:       a.opts.mode,
+		SearchMode:         a.opts.searchMode,
+		HostedSearch:       a.opts.hosted,
+		Model:              a.opts.model,
+		ModelSupport:       a.opts.support,
+		ServerDescriptions: a.opts.servers,
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &Toolset{
-		Tools:          json.RawMessage(resp.GetToolsJson()),
-		SearchTool:     json.RawMessage(resp.GetToolSearchJson()),
-		SystemPrompt:   resp.GetSystemPrompt(),
-		Loaded:         resp.GetLoadedTools(),
-		Deferred:       int(resp.GetDeferredCount()),
-		ProviderNames:  resp.GetProviderNames(),
-		CatalogVersion: resp.GetCatalogVersion(),
+		Tools:            json.RawMessage(resp.GetToolsJson()),
+		SearchTool:       json.RawMessage(resp.GetToolSearchJson()),
+		SystemPrompt:     resp.GetSystemPrompt(),
+		Loaded:           resp.GetLoadedTools(),
+		Deferred:         int(resp.GetDeferredCount()),
+		ProviderNames:    resp.GetProviderNames(),
+		CatalogVersion:   resp.GetCatalogVersion(),
+		SearchMode:       resp.GetSearchMode(),
+		SearchModeReason: resp.GetSearchModeReason(),
+		Changes:          resp.GetChanges(),
+		Omitted:          resp.GetOmittedTools(),
 	}, nil
 }
 
@@ -163,7 +189,9 @@ func (a *Agent) Reset(ctx context.Context, session string) error {
 // "max_results": …, "category_filter": …}). It searches with the session's
 // id, so the tools found are revealed to the session and are in the next
 // [Agent.Tools] list, and returns the reference-format JSON of
-// [RenderResult] to hand back to the model as the tool result.
+// [RenderResult] to hand back to the model as the tool result. With
+// [WithResultFormat], the references name the tools as that provider sees
+// them.
 //
 // Mistakes the model can fix — arguments that are not a JSON object, a
 // missing query, an unknown search_type, a query the sidecar rejects
@@ -176,19 +204,17 @@ func (a *Agent) HandleToolCall(ctx context.Context, session, argumentsJSON strin
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
-	opts := append([]SearchOption{}, a.opts.search...)
-	opts = append(opts,
-		WithSessionID(session),
-		WithSearchType(args.searchType),
-		WithMaxResults(args.maxResults),
-		WithCategory(args.category),
-	)
-	resp, err := a.client.Search(ctx, args.query, opts...)
+	resp, err := a.search(ctx, session, args)
 	if err != nil {
 		if c := status.Code(err); c == codes.InvalidArgument || c == codes.NotFound {
 			return errorResult(status.Convert(err).Message()), nil
 		}
 		return "", err
+	}
+	if a.opts.resultFormat != toolsearchv1.ToolFormat_TOOL_FORMAT_UNSPECIFIED {
+		if resp, err = a.providerNamed(ctx, session, resp); err != nil {
+			return "", err
+		}
 	}
 	return RenderResult(resp)
 }

@@ -96,6 +96,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		AuthToken:       token,
 		DefaultDeadline: cfg.requestTimeout,
 		MaxQueryLength:  cfg.maxQueryLength,
+		MaxMessageSize:  cfg.maxMessageSize,
 	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
@@ -218,6 +219,7 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 		return nil, err
 	}
 	log.Info("catalog loaded", "files", len(sources), "tools", snap.Len(), "elapsed", time.Since(start).String())
+	warnProviderProblems(log, snap.Tools())
 	return engine, nil
 }
 

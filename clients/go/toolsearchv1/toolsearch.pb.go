@@ -296,6 +296,130 @@ func (DeferredToolMode) EnumDescriptor() ([]byte, []int) {
 	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{3}
 }
 
+// ToolSearchMode says how the model finds deferred tools.
+type ToolSearchMode int32
+
+const (
+	// The default: TOOL_SEARCH_MODE_PORTABLE.
+	ToolSearchMode_TOOL_SEARCH_MODE_UNSPECIFIED ToolSearchMode = 0
+	// Reveal by appending: tool_search, the always-loaded tools, then the
+	// session's revealed tools. Every format and model.
+	ToolSearchMode_TOOL_SEARCH_MODE_PORTABLE ToolSearchMode = 1
+	// The provider's native protocol with the sidecar as the search:
+	// Anthropic `tool_search` client tool answered with `tool_reference`
+	// blocks; OpenAI Responses `tool_search` with `execution: "client"`
+	// answered with a `tool_search_output` item. Anthropic and OpenAI
+	// Responses only.
+	ToolSearchMode_TOOL_SEARCH_MODE_NATIVE_CLIENT ToolSearchMode = 2
+	// The provider's native protocol with the provider's search: Anthropic
+	// `tool_search_tool_bm25` / `_regex`; OpenAI `tool_search` with
+	// `execution: "server"`. Anthropic and OpenAI Responses only.
+	ToolSearchMode_TOOL_SEARCH_MODE_NATIVE_HOSTED ToolSearchMode = 3
+	// NATIVE_CLIENT when the format and model support native tool search,
+	// else NATIVE_HOSTED when only that is, else PORTABLE (Chat Completions,
+	// Gemini, MCP, unknown models). See README "Agent integration" for the
+	// table; GetToolsetResponse.search_mode says what was picked.
+	ToolSearchMode_TOOL_SEARCH_MODE_AUTO ToolSearchMode = 4
+)
+
+// Enum value maps for ToolSearchMode.
+var (
+	ToolSearchMode_name = map[int32]string{
+		0: "TOOL_SEARCH_MODE_UNSPECIFIED",
+		1: "TOOL_SEARCH_MODE_PORTABLE",
+		2: "TOOL_SEARCH_MODE_NATIVE_CLIENT",
+		3: "TOOL_SEARCH_MODE_NATIVE_HOSTED",
+		4: "TOOL_SEARCH_MODE_AUTO",
+	}
+	ToolSearchMode_value = map[string]int32{
+		"TOOL_SEARCH_MODE_UNSPECIFIED":   0,
+		"TOOL_SEARCH_MODE_PORTABLE":      1,
+		"TOOL_SEARCH_MODE_NATIVE_CLIENT": 2,
+		"TOOL_SEARCH_MODE_NATIVE_HOSTED": 3,
+		"TOOL_SEARCH_MODE_AUTO":          4,
+	}
+)
+
+func (x ToolSearchMode) Enum() *ToolSearchMode {
+	p := new(ToolSearchMode)
+	*p = x
+	return p
+}
+
+func (x ToolSearchMode) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ToolSearchMode) Descriptor() protoreflect.EnumDescriptor {
+	return file_toolsearch_v1_toolsearch_proto_enumTypes[4].Descriptor()
+}
+
+func (ToolSearchMode) Type() protoreflect.EnumType {
+	return &file_toolsearch_v1_toolsearch_proto_enumTypes[4]
+}
+
+func (x ToolSearchMode) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ToolSearchMode.Descriptor instead.
+func (ToolSearchMode) EnumDescriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{4}
+}
+
+// HostedToolSearch is Anthropic's hosted search variant.
+type HostedToolSearch int32
+
+const (
+	// The default: HOSTED_TOOL_SEARCH_BM25.
+	HostedToolSearch_HOSTED_TOOL_SEARCH_UNSPECIFIED HostedToolSearch = 0
+	// `tool_search_tool_bm25_20251119`: natural-language queries.
+	HostedToolSearch_HOSTED_TOOL_SEARCH_BM25 HostedToolSearch = 1
+	// `tool_search_tool_regex_20251119`: regular-expression queries.
+	HostedToolSearch_HOSTED_TOOL_SEARCH_REGEX HostedToolSearch = 2
+)
+
+// Enum value maps for HostedToolSearch.
+var (
+	HostedToolSearch_name = map[int32]string{
+		0: "HOSTED_TOOL_SEARCH_UNSPECIFIED",
+		1: "HOSTED_TOOL_SEARCH_BM25",
+		2: "HOSTED_TOOL_SEARCH_REGEX",
+	}
+	HostedToolSearch_value = map[string]int32{
+		"HOSTED_TOOL_SEARCH_UNSPECIFIED": 0,
+		"HOSTED_TOOL_SEARCH_BM25":        1,
+		"HOSTED_TOOL_SEARCH_REGEX":       2,
+	}
+)
+
+func (x HostedToolSearch) Enum() *HostedToolSearch {
+	p := new(HostedToolSearch)
+	*p = x
+	return p
+}
+
+func (x HostedToolSearch) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (HostedToolSearch) Descriptor() protoreflect.EnumDescriptor {
+	return file_toolsearch_v1_toolsearch_proto_enumTypes[5].Descriptor()
+}
+
+func (HostedToolSearch) Type() protoreflect.EnumType {
+	return &file_toolsearch_v1_toolsearch_proto_enumTypes[5]
+}
+
+func (x HostedToolSearch) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use HostedToolSearch.Descriptor instead.
+func (HostedToolSearch) EnumDescriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{5}
+}
+
 // SearchRequest is a tool search, as the model asked for it.
 type SearchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1592,8 +1716,25 @@ type GetToolsetRequest struct {
 	// with fewer tools is sent whole, without tool_search. 0 means the
 	// default, 15; 1 always defers. Negative: INVALID_ARGUMENT.
 	DeferralThreshold int32 `protobuf:"varint,4,opt,name=deferral_threshold,json=deferralThreshold,proto3" json:"deferral_threshold,omitempty"`
-	// How deferred tools appear. Unspecified: omitted.
-	DeferredMode  DeferredToolMode `protobuf:"varint,5,opt,name=deferred_mode,json=deferredMode,proto3,enum=toolsearch.v1.DeferredToolMode" json:"deferred_mode,omitempty"`
+	// How deferred tools appear (portable mode only). Unspecified: omitted.
+	DeferredMode DeferredToolMode `protobuf:"varint,5,opt,name=deferred_mode,json=deferredMode,proto3,enum=toolsearch.v1.DeferredToolMode" json:"deferred_mode,omitempty"`
+	// How the model finds deferred tools. Unspecified: portable.
+	SearchMode ToolSearchMode `protobuf:"varint,6,opt,name=search_mode,json=searchMode,proto3,enum=toolsearch.v1.ToolSearchMode" json:"search_mode,omitempty"`
+	// Anthropic's hosted search variant, for NATIVE_HOSTED. Unspecified: BM25.
+	HostedSearch HostedToolSearch `protobuf:"varint,7,opt,name=hosted_search,json=hostedSearch,proto3,enum=toolsearch.v1.HostedToolSearch" json:"hosted_search,omitempty"`
+	// The model the list is for (e.g. `claude-sonnet-4-5`, `gpt-5.4`); AUTO
+	// decides from it. Empty with AUTO: portable.
+	Model string `protobuf:"bytes,8,opt,name=model,proto3" json:"model,omitempty"`
+	// Rules AUTO checks before the sidecar's built-in table: a model whose
+	// name starts with model_prefix gets the rule's mode.
+	ModelSupport []*ModelSupport `protobuf:"bytes,9,rep,name=model_support,json=modelSupport,proto3" json:"model_support,omitempty"`
+	// Servers' own descriptions, by server name, for the OpenAI Responses
+	// namespaces. A server without one gets a generated description.
+	ServerDescriptions map[string]string `protobuf:"bytes,10,rep,name=server_descriptions,json=serverDescriptions,proto3" json:"server_descriptions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Catalog tools whose full definitions to return in loaded_tools_json
+	// (the tools a search found), in the shape that loads them. Unknown
+	// names are ignored.
+	LoadTools     []string `protobuf:"bytes,11,rep,name=load_tools,json=loadTools,proto3" json:"load_tools,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1663,6 +1804,226 @@ func (x *GetToolsetRequest) GetDeferredMode() DeferredToolMode {
 	return DeferredToolMode_DEFERRED_TOOL_MODE_UNSPECIFIED
 }
 
+func (x *GetToolsetRequest) GetSearchMode() ToolSearchMode {
+	if x != nil {
+		return x.SearchMode
+	}
+	return ToolSearchMode_TOOL_SEARCH_MODE_UNSPECIFIED
+}
+
+func (x *GetToolsetRequest) GetHostedSearch() HostedToolSearch {
+	if x != nil {
+		return x.HostedSearch
+	}
+	return HostedToolSearch_HOSTED_TOOL_SEARCH_UNSPECIFIED
+}
+
+func (x *GetToolsetRequest) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *GetToolsetRequest) GetModelSupport() []*ModelSupport {
+	if x != nil {
+		return x.ModelSupport
+	}
+	return nil
+}
+
+func (x *GetToolsetRequest) GetServerDescriptions() map[string]string {
+	if x != nil {
+		return x.ServerDescriptions
+	}
+	return nil
+}
+
+func (x *GetToolsetRequest) GetLoadTools() []string {
+	if x != nil {
+		return x.LoadTools
+	}
+	return nil
+}
+
+// ModelSupport overrides the AUTO table for a family of models.
+type ModelSupport struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The model name prefix, e.g. `my-azure-gpt`.
+	ModelPrefix string `protobuf:"bytes,1,opt,name=model_prefix,json=modelPrefix,proto3" json:"model_prefix,omitempty"`
+	// The mode for those models: PORTABLE, NATIVE_CLIENT or NATIVE_HOSTED.
+	Mode          ToolSearchMode `protobuf:"varint,2,opt,name=mode,proto3,enum=toolsearch.v1.ToolSearchMode" json:"mode,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ModelSupport) Reset() {
+	*x = ModelSupport{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ModelSupport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ModelSupport) ProtoMessage() {}
+
+func (x *ModelSupport) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ModelSupport.ProtoReflect.Descriptor instead.
+func (*ModelSupport) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ModelSupport) GetModelPrefix() string {
+	if x != nil {
+		return x.ModelPrefix
+	}
+	return ""
+}
+
+func (x *ModelSupport) GetMode() ToolSearchMode {
+	if x != nil {
+		return x.Mode
+	}
+	return ToolSearchMode_TOOL_SEARCH_MODE_UNSPECIFIED
+}
+
+// ToolsetChange is one rewrite of a tool's definition for the provider.
+type ToolsetChange struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The catalog name of the tool.
+	ToolName string `protobuf:"bytes,1,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
+	// What was done: `schema_dialect_removed`, `exclusive_bound_converted`,
+	// `ref_inlined`, `ref_unresolved`, `top_level_type_set`,
+	// `top_level_combinator_removed`, `description_generated`,
+	// `description_truncated`, `name_rewritten` or `trimmed_for_size`.
+	Kind string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	// Where and what, e.g. `3841 → 1024 characters`.
+	Detail        string `protobuf:"bytes,3,opt,name=detail,proto3" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ToolsetChange) Reset() {
+	*x = ToolsetChange{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ToolsetChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ToolsetChange) ProtoMessage() {}
+
+func (x *ToolsetChange) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ToolsetChange.ProtoReflect.Descriptor instead.
+func (*ToolsetChange) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ToolsetChange) GetToolName() string {
+	if x != nil {
+		return x.ToolName
+	}
+	return ""
+}
+
+func (x *ToolsetChange) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ToolsetChange) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+// OmittedTool is a tool left out of the list by a limit.
+type OmittedTool struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The catalog name of the tool.
+	ToolName string `protobuf:"bytes,1,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
+	// Which limit: `tool_count_limit: …`, `deferred_count_limit: …` or
+	// `message_size: …`.
+	Reason        string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OmittedTool) Reset() {
+	*x = OmittedTool{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OmittedTool) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OmittedTool) ProtoMessage() {}
+
+func (x *OmittedTool) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OmittedTool.ProtoReflect.Descriptor instead.
+func (*OmittedTool) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *OmittedTool) GetToolName() string {
+	if x != nil {
+		return x.ToolName
+	}
+	return ""
+}
+
+func (x *OmittedTool) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 // GetToolsetResponse is the tool list for the next model call.
 type GetToolsetResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1692,13 +2053,29 @@ type GetToolsetResponse struct {
 	ProviderNames map[string]string `protobuf:"bytes,7,rep,name=provider_names,json=providerNames,proto3" json:"provider_names,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// The version of the catalog snapshot the list was built from.
 	CatalogVersion uint64 `protobuf:"varint,8,opt,name=catalog_version,json=catalogVersion,proto3" json:"catalog_version,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The search mode used (AUTO resolved; PORTABLE when nothing is
+	// deferred).
+	SearchMode ToolSearchMode `protobuf:"varint,9,opt,name=search_mode,json=searchMode,proto3,enum=toolsearch.v1.ToolSearchMode" json:"search_mode,omitempty"`
+	// Why that mode: `requested`, or what AUTO found (e.g. `auto: gpt-4o is
+	// not in the support table`).
+	SearchModeReason string `protobuf:"bytes,10,opt,name=search_mode_reason,json=searchModeReason,proto3" json:"search_mode_reason,omitempty"`
+	// The full definitions of load_tools, in the shape that loads them: for
+	// OpenAI Responses the `tools` of a `tool_search_output` item
+	// (namespaces by server), otherwise a tools array in the format. Empty
+	// when load_tools is.
+	LoadedToolsJson string `protobuf:"bytes,11,opt,name=loaded_tools_json,json=loadedToolsJson,proto3" json:"loaded_tools_json,omitempty"`
+	// Every rewrite made to the definitions sent, by tool in list order.
+	Changes []*ToolsetChange `protobuf:"bytes,12,rep,name=changes,proto3" json:"changes,omitempty"`
+	// The tools left out by a provider's tool-count limit or the sidecar's
+	// message size, and why.
+	OmittedTools  []*OmittedTool `protobuf:"bytes,13,rep,name=omitted_tools,json=omittedTools,proto3" json:"omitted_tools,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetToolsetResponse) Reset() {
 	*x = GetToolsetResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1710,7 +2087,7 @@ func (x *GetToolsetResponse) String() string {
 func (*GetToolsetResponse) ProtoMessage() {}
 
 func (x *GetToolsetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1723,7 +2100,7 @@ func (x *GetToolsetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetToolsetResponse.ProtoReflect.Descriptor instead.
 func (*GetToolsetResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{18}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetToolsetResponse) GetToolsJson() string {
@@ -1782,6 +2159,41 @@ func (x *GetToolsetResponse) GetCatalogVersion() uint64 {
 	return 0
 }
 
+func (x *GetToolsetResponse) GetSearchMode() ToolSearchMode {
+	if x != nil {
+		return x.SearchMode
+	}
+	return ToolSearchMode_TOOL_SEARCH_MODE_UNSPECIFIED
+}
+
+func (x *GetToolsetResponse) GetSearchModeReason() string {
+	if x != nil {
+		return x.SearchModeReason
+	}
+	return ""
+}
+
+func (x *GetToolsetResponse) GetLoadedToolsJson() string {
+	if x != nil {
+		return x.LoadedToolsJson
+	}
+	return ""
+}
+
+func (x *GetToolsetResponse) GetChanges() []*ToolsetChange {
+	if x != nil {
+		return x.Changes
+	}
+	return nil
+}
+
+func (x *GetToolsetResponse) GetOmittedTools() []*OmittedTool {
+	if x != nil {
+		return x.OmittedTools
+	}
+	return nil
+}
+
 // ResetSessionRequest names the session to forget.
 type ResetSessionRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1793,7 +2205,7 @@ type ResetSessionRequest struct {
 
 func (x *ResetSessionRequest) Reset() {
 	*x = ResetSessionRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1805,7 +2217,7 @@ func (x *ResetSessionRequest) String() string {
 func (*ResetSessionRequest) ProtoMessage() {}
 
 func (x *ResetSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1818,7 +2230,7 @@ func (x *ResetSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetSessionRequest.ProtoReflect.Descriptor instead.
 func (*ResetSessionRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{19}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ResetSessionRequest) GetSessionId() string {
@@ -1839,7 +2251,7 @@ type ResetSessionResponse struct {
 
 func (x *ResetSessionResponse) Reset() {
 	*x = ResetSessionResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1851,7 +2263,7 @@ func (x *ResetSessionResponse) String() string {
 func (*ResetSessionResponse) ProtoMessage() {}
 
 func (x *ResetSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1864,7 +2276,7 @@ func (x *ResetSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetSessionResponse.ProtoReflect.Descriptor instead.
 func (*ResetSessionResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{20}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ResetSessionResponse) GetExisted() bool {
@@ -1979,14 +2391,36 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"indexState\x123\n" +
 	"\aservers\x18\x06 \x03(\v2\x19.toolsearch.v1.ServerInfoR\aservers\x12&\n" +
 	"\x0fmax_results_cap\x18\a \x01(\x05R\rmaxResultsCap\x12#\n" +
-	"\rindexed_tools\x18\b \x01(\x05R\findexedTools\"\xff\x01\n" +
+	"\rindexed_tools\x18\b \x01(\x05R\findexedTools\"\xae\x05\n" +
 	"\x11GetToolsetRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x121\n" +
 	"\x06format\x18\x02 \x01(\x0e2\x19.toolsearch.v1.ToolFormatR\x06format\x12#\n" +
 	"\ralways_loaded\x18\x03 \x03(\tR\falwaysLoaded\x12-\n" +
 	"\x12deferral_threshold\x18\x04 \x01(\x05R\x11deferralThreshold\x12D\n" +
-	"\rdeferred_mode\x18\x05 \x01(\x0e2\x1f.toolsearch.v1.DeferredToolModeR\fdeferredMode\"\xb2\x03\n" +
+	"\rdeferred_mode\x18\x05 \x01(\x0e2\x1f.toolsearch.v1.DeferredToolModeR\fdeferredMode\x12>\n" +
+	"\vsearch_mode\x18\x06 \x01(\x0e2\x1d.toolsearch.v1.ToolSearchModeR\n" +
+	"searchMode\x12D\n" +
+	"\rhosted_search\x18\a \x01(\x0e2\x1f.toolsearch.v1.HostedToolSearchR\fhostedSearch\x12\x14\n" +
+	"\x05model\x18\b \x01(\tR\x05model\x12@\n" +
+	"\rmodel_support\x18\t \x03(\v2\x1b.toolsearch.v1.ModelSupportR\fmodelSupport\x12i\n" +
+	"\x13server_descriptions\x18\n" +
+	" \x03(\v28.toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntryR\x12serverDescriptions\x12\x1d\n" +
+	"\n" +
+	"load_tools\x18\v \x03(\tR\tloadTools\x1aE\n" +
+	"\x17ServerDescriptionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"d\n" +
+	"\fModelSupport\x12!\n" +
+	"\fmodel_prefix\x18\x01 \x01(\tR\vmodelPrefix\x121\n" +
+	"\x04mode\x18\x02 \x01(\x0e2\x1d.toolsearch.v1.ToolSearchModeR\x04mode\"X\n" +
+	"\rToolsetChange\x12\x1b\n" +
+	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x16\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail\"B\n" +
+	"\vOmittedTool\x12\x1b\n" +
+	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xc5\x05\n" +
 	"\x12GetToolsetResponse\x12\x1d\n" +
 	"\n" +
 	"tools_json\x18\x01 \x01(\tR\ttoolsJson\x12(\n" +
@@ -1996,7 +2430,14 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x0edeferred_count\x18\x05 \x01(\x05R\rdeferredCount\x12\x1c\n" +
 	"\tdeferring\x18\x06 \x01(\bR\tdeferring\x12[\n" +
 	"\x0eprovider_names\x18\a \x03(\v24.toolsearch.v1.GetToolsetResponse.ProviderNamesEntryR\rproviderNames\x12'\n" +
-	"\x0fcatalog_version\x18\b \x01(\x04R\x0ecatalogVersion\x1a@\n" +
+	"\x0fcatalog_version\x18\b \x01(\x04R\x0ecatalogVersion\x12>\n" +
+	"\vsearch_mode\x18\t \x01(\x0e2\x1d.toolsearch.v1.ToolSearchModeR\n" +
+	"searchMode\x12,\n" +
+	"\x12search_mode_reason\x18\n" +
+	" \x01(\tR\x10searchModeReason\x12*\n" +
+	"\x11loaded_tools_json\x18\v \x01(\tR\x0floadedToolsJson\x126\n" +
+	"\achanges\x18\f \x03(\v2\x1c.toolsearch.v1.ToolsetChangeR\achanges\x12?\n" +
+	"\romitted_tools\x18\r \x03(\v2\x1a.toolsearch.v1.OmittedToolR\fomittedTools\x1a@\n" +
 	"\x12ProviderNamesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"4\n" +
@@ -2030,7 +2471,17 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x1eDEFERRED_TOOL_MODE_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17DEFERRED_TOOL_MODE_OMIT\x10\x01\x12\x1f\n" +
 	"\x1bDEFERRED_TOOL_MODE_REMINDER\x10\x02\x12\x1b\n" +
-	"\x17DEFERRED_TOOL_MODE_STUB\x10\x032\xae\x05\n" +
+	"\x17DEFERRED_TOOL_MODE_STUB\x10\x03*\xb4\x01\n" +
+	"\x0eToolSearchMode\x12 \n" +
+	"\x1cTOOL_SEARCH_MODE_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19TOOL_SEARCH_MODE_PORTABLE\x10\x01\x12\"\n" +
+	"\x1eTOOL_SEARCH_MODE_NATIVE_CLIENT\x10\x02\x12\"\n" +
+	"\x1eTOOL_SEARCH_MODE_NATIVE_HOSTED\x10\x03\x12\x19\n" +
+	"\x15TOOL_SEARCH_MODE_AUTO\x10\x04*q\n" +
+	"\x10HostedToolSearch\x12\"\n" +
+	"\x1eHOSTED_TOOL_SEARCH_UNSPECIFIED\x10\x00\x12\x1b\n" +
+	"\x17HOSTED_TOOL_SEARCH_BM25\x10\x01\x12\x1c\n" +
+	"\x18HOSTED_TOOL_SEARCH_REGEX\x10\x022\xae\x05\n" +
 	"\x11ToolSearchService\x12E\n" +
 	"\x06Search\x12\x1c.toolsearch.v1.SearchRequest\x1a\x1d.toolsearch.v1.SearchResponse\x12K\n" +
 	"\bGetTools\x12\x1e.toolsearch.v1.GetToolsRequest\x1a\x1f.toolsearch.v1.GetToolsResponse\x12N\n" +
@@ -2054,69 +2505,83 @@ func file_toolsearch_v1_toolsearch_proto_rawDescGZIP() []byte {
 	return file_toolsearch_v1_toolsearch_proto_rawDescData
 }
 
-var file_toolsearch_v1_toolsearch_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_toolsearch_v1_toolsearch_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_toolsearch_v1_toolsearch_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_toolsearch_v1_toolsearch_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_toolsearch_v1_toolsearch_proto_goTypes = []any{
 	(SearchType)(0),                // 0: toolsearch.v1.SearchType
 	(IndexState)(0),                // 1: toolsearch.v1.IndexState
 	(ToolFormat)(0),                // 2: toolsearch.v1.ToolFormat
 	(DeferredToolMode)(0),          // 3: toolsearch.v1.DeferredToolMode
-	(*SearchRequest)(nil),          // 4: toolsearch.v1.SearchRequest
-	(*ToolReference)(nil),          // 5: toolsearch.v1.ToolReference
-	(*SearchMetadata)(nil),         // 6: toolsearch.v1.SearchMetadata
-	(*SearchResponse)(nil),         // 7: toolsearch.v1.SearchResponse
-	(*Tool)(nil),                   // 8: toolsearch.v1.Tool
-	(*GetToolsRequest)(nil),        // 9: toolsearch.v1.GetToolsRequest
-	(*GetToolsResponse)(nil),       // 10: toolsearch.v1.GetToolsResponse
-	(*ListToolsRequest)(nil),       // 11: toolsearch.v1.ListToolsRequest
-	(*ToolSummary)(nil),            // 12: toolsearch.v1.ToolSummary
-	(*ListToolsResponse)(nil),      // 13: toolsearch.v1.ListToolsResponse
-	(*UpsertToolsRequest)(nil),     // 14: toolsearch.v1.UpsertToolsRequest
-	(*UpsertToolsResponse)(nil),    // 15: toolsearch.v1.UpsertToolsResponse
-	(*DeleteToolsRequest)(nil),     // 16: toolsearch.v1.DeleteToolsRequest
-	(*DeleteToolsResponse)(nil),    // 17: toolsearch.v1.DeleteToolsResponse
-	(*GetCatalogInfoRequest)(nil),  // 18: toolsearch.v1.GetCatalogInfoRequest
-	(*ServerInfo)(nil),             // 19: toolsearch.v1.ServerInfo
-	(*GetCatalogInfoResponse)(nil), // 20: toolsearch.v1.GetCatalogInfoResponse
-	(*GetToolsetRequest)(nil),      // 21: toolsearch.v1.GetToolsetRequest
-	(*GetToolsetResponse)(nil),     // 22: toolsearch.v1.GetToolsetResponse
-	(*ResetSessionRequest)(nil),    // 23: toolsearch.v1.ResetSessionRequest
-	(*ResetSessionResponse)(nil),   // 24: toolsearch.v1.ResetSessionResponse
-	nil,                            // 25: toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
+	(ToolSearchMode)(0),            // 4: toolsearch.v1.ToolSearchMode
+	(HostedToolSearch)(0),          // 5: toolsearch.v1.HostedToolSearch
+	(*SearchRequest)(nil),          // 6: toolsearch.v1.SearchRequest
+	(*ToolReference)(nil),          // 7: toolsearch.v1.ToolReference
+	(*SearchMetadata)(nil),         // 8: toolsearch.v1.SearchMetadata
+	(*SearchResponse)(nil),         // 9: toolsearch.v1.SearchResponse
+	(*Tool)(nil),                   // 10: toolsearch.v1.Tool
+	(*GetToolsRequest)(nil),        // 11: toolsearch.v1.GetToolsRequest
+	(*GetToolsResponse)(nil),       // 12: toolsearch.v1.GetToolsResponse
+	(*ListToolsRequest)(nil),       // 13: toolsearch.v1.ListToolsRequest
+	(*ToolSummary)(nil),            // 14: toolsearch.v1.ToolSummary
+	(*ListToolsResponse)(nil),      // 15: toolsearch.v1.ListToolsResponse
+	(*UpsertToolsRequest)(nil),     // 16: toolsearch.v1.UpsertToolsRequest
+	(*UpsertToolsResponse)(nil),    // 17: toolsearch.v1.UpsertToolsResponse
+	(*DeleteToolsRequest)(nil),     // 18: toolsearch.v1.DeleteToolsRequest
+	(*DeleteToolsResponse)(nil),    // 19: toolsearch.v1.DeleteToolsResponse
+	(*GetCatalogInfoRequest)(nil),  // 20: toolsearch.v1.GetCatalogInfoRequest
+	(*ServerInfo)(nil),             // 21: toolsearch.v1.ServerInfo
+	(*GetCatalogInfoResponse)(nil), // 22: toolsearch.v1.GetCatalogInfoResponse
+	(*GetToolsetRequest)(nil),      // 23: toolsearch.v1.GetToolsetRequest
+	(*ModelSupport)(nil),           // 24: toolsearch.v1.ModelSupport
+	(*ToolsetChange)(nil),          // 25: toolsearch.v1.ToolsetChange
+	(*OmittedTool)(nil),            // 26: toolsearch.v1.OmittedTool
+	(*GetToolsetResponse)(nil),     // 27: toolsearch.v1.GetToolsetResponse
+	(*ResetSessionRequest)(nil),    // 28: toolsearch.v1.ResetSessionRequest
+	(*ResetSessionResponse)(nil),   // 29: toolsearch.v1.ResetSessionResponse
+	nil,                            // 30: toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
+	nil,                            // 31: toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
 }
 var file_toolsearch_v1_toolsearch_proto_depIdxs = []int32{
 	0,  // 0: toolsearch.v1.SearchRequest.search_type:type_name -> toolsearch.v1.SearchType
-	5,  // 1: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
-	6,  // 2: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
-	8,  // 3: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
-	12, // 4: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
-	8,  // 5: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
+	7,  // 1: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
+	8,  // 2: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
+	10, // 3: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
+	14, // 4: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
+	10, // 5: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
 	1,  // 6: toolsearch.v1.GetCatalogInfoResponse.index_state:type_name -> toolsearch.v1.IndexState
-	19, // 7: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
+	21, // 7: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
 	2,  // 8: toolsearch.v1.GetToolsetRequest.format:type_name -> toolsearch.v1.ToolFormat
 	3,  // 9: toolsearch.v1.GetToolsetRequest.deferred_mode:type_name -> toolsearch.v1.DeferredToolMode
-	25, // 10: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
-	4,  // 11: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
-	9,  // 12: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
-	11, // 13: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
-	14, // 14: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
-	16, // 15: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
-	18, // 16: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
-	21, // 17: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
-	23, // 18: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
-	7,  // 19: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
-	10, // 20: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
-	13, // 21: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
-	15, // 22: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
-	17, // 23: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
-	20, // 24: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
-	22, // 25: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
-	24, // 26: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
-	19, // [19:27] is the sub-list for method output_type
-	11, // [11:19] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	4,  // 10: toolsearch.v1.GetToolsetRequest.search_mode:type_name -> toolsearch.v1.ToolSearchMode
+	5,  // 11: toolsearch.v1.GetToolsetRequest.hosted_search:type_name -> toolsearch.v1.HostedToolSearch
+	24, // 12: toolsearch.v1.GetToolsetRequest.model_support:type_name -> toolsearch.v1.ModelSupport
+	30, // 13: toolsearch.v1.GetToolsetRequest.server_descriptions:type_name -> toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
+	4,  // 14: toolsearch.v1.ModelSupport.mode:type_name -> toolsearch.v1.ToolSearchMode
+	31, // 15: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
+	4,  // 16: toolsearch.v1.GetToolsetResponse.search_mode:type_name -> toolsearch.v1.ToolSearchMode
+	25, // 17: toolsearch.v1.GetToolsetResponse.changes:type_name -> toolsearch.v1.ToolsetChange
+	26, // 18: toolsearch.v1.GetToolsetResponse.omitted_tools:type_name -> toolsearch.v1.OmittedTool
+	6,  // 19: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
+	11, // 20: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
+	13, // 21: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
+	16, // 22: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
+	18, // 23: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
+	20, // 24: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
+	23, // 25: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
+	28, // 26: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
+	9,  // 27: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
+	12, // 28: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
+	15, // 29: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
+	17, // 30: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
+	19, // 31: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
+	22, // 32: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
+	27, // 33: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
+	29, // 34: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
+	27, // [27:35] is the sub-list for method output_type
+	19, // [19:27] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_toolsearch_v1_toolsearch_proto_init() }
@@ -2129,8 +2594,8 @@ func file_toolsearch_v1_toolsearch_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolsearch_v1_toolsearch_proto_rawDesc), len(file_toolsearch_v1_toolsearch_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   22,
+			NumEnums:      6,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -106,9 +106,23 @@ type ToolSearchServiceClient interface {
 	// is dropped. A catalog with fewer tools than the deferral threshold is
 	// sent whole, without tool_search.
 	//
+	// With search_mode NATIVE_CLIENT or NATIVE_HOSTED (or AUTO picking one),
+	// the list is the provider's native tool-search protocol instead:
+	// Anthropic `defer_loading` + `tool_reference`, or OpenAI Responses
+	// `tool_search` + namespaces. It holds every tool, the deferred ones
+	// marked `defer_loading`, and is byte-identical on every turn.
+	//
+	// Every definition is normalized to what the provider accepts (schema
+	// dialect, `$ref`s, description caps), the list never exceeds the
+	// provider's tool-count limit nor the sidecar's message size, and every
+	// change is reported in `changes` and `omitted_tools`.
+	//
 	// Errors: INVALID_ARGUMENT for an unspecified or unknown format or
 	// deferral mode, a negative threshold, a malformed always_loaded pattern,
-	// or a session_id over 256 bytes.
+	// a session_id over 256 bytes, or a native search mode with a format
+	// other than Anthropic or OpenAI Responses. RESOURCE_EXHAUSTED when even
+	// the search tool and the always-loaded tools exceed the sidecar's
+	// message size (the message names the flag to raise).
 	GetToolset(ctx context.Context, in *GetToolsetRequest, opts ...grpc.CallOption) (*GetToolsetResponse, error)
 	// ResetSession forgets the tools a session's searches revealed; the
 	// session's next toolset holds only the always-loaded tools.
@@ -268,9 +282,23 @@ type ToolSearchServiceServer interface {
 	// is dropped. A catalog with fewer tools than the deferral threshold is
 	// sent whole, without tool_search.
 	//
+	// With search_mode NATIVE_CLIENT or NATIVE_HOSTED (or AUTO picking one),
+	// the list is the provider's native tool-search protocol instead:
+	// Anthropic `defer_loading` + `tool_reference`, or OpenAI Responses
+	// `tool_search` + namespaces. It holds every tool, the deferred ones
+	// marked `defer_loading`, and is byte-identical on every turn.
+	//
+	// Every definition is normalized to what the provider accepts (schema
+	// dialect, `$ref`s, description caps), the list never exceeds the
+	// provider's tool-count limit nor the sidecar's message size, and every
+	// change is reported in `changes` and `omitted_tools`.
+	//
 	// Errors: INVALID_ARGUMENT for an unspecified or unknown format or
 	// deferral mode, a negative threshold, a malformed always_loaded pattern,
-	// or a session_id over 256 bytes.
+	// a session_id over 256 bytes, or a native search mode with a format
+	// other than Anthropic or OpenAI Responses. RESOURCE_EXHAUSTED when even
+	// the search tool and the always-loaded tools exceed the sidecar's
+	// message size (the message names the flag to raise).
 	GetToolset(context.Context, *GetToolsetRequest) (*GetToolsetResponse, error)
 	// ResetSession forgets the tools a session's searches revealed; the
 	// session's next toolset holds only the always-loaded tools.

@@ -1,0 +1,292 @@
+package toolset
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/catalog"
+)
+
+// output encodes the built entries in the format and search mode.
+type output struct {
+	format  Format
+	search  SearchMode
+	hosted  HostedSearch
+	enc     encoder
+	servers map[string]string
+	catalog []catalog.Tool
+	// searchDef is the tool_search definition (client and portable modes).
+	searchDef definition
+}
+
+func (o output) native() bool {
+	return o.search == SearchNativeClient || o.search == SearchNativeHosted
+}
+
+// searchTool is the value of the search tool in the list.
+func (o output) searchTool() any {
+	if !o.native() {
+		return o.enc.tool(o.searchDef)
+	}
+	switch {
+	case o.format == Anthropic && o.search == SearchNativeHosted:
+		return anthropicHostedSearch{Type: "tool_search_tool_" + string(o.hosted) + "_20251119", Name: "tool_search_tool_" + string(o.hosted)}
+	case o.format == Anthropic:
+		return o.enc.tool(o.searchDef)
+	case o.search == SearchNativeHosted:
+		return openAIToolSearch{Type: "tool_search", Execution: "server"}
+	}
+	return openAIToolSearch{Type: "tool_search", Execution: "client", Description: o.searchDef.Description, Parameters: o.searchDef.Schema}
+}
+
+// list encodes the entries as the request's tools array.
+func (o output) list(entries []entry) (json.RawMessage, error) {
+	values := make([]any, 0, len(entries))
+	var spaces map[string]*openAINamespace
+	for _, e := range entries {
+		switch {
+		case e.search:
+			values = append(values, o.searchTool())
+		case o.format == OpenAIResponses && e.deferred && e.tool.Server != "":
+			if spaces == nil {
+				spaces = map[string]*openAINamespace{}
+			}
+			ns, ok := spaces[e.tool.Server]
+			if !ok {
+				ns = o.namespace(e.tool.Server)
+				spaces[e.tool.Server] = ns
+				values = append(values, ns)
+			}
+			ns.Tools = append(ns.Tools, namespaceFunction(e.def))
+		default:
+			values = append(values, o.enc.tool(e.def))
+		}
+	}
+	return marshal(o.enc.list(values))
+}
+
+// loaded encodes the definitions of tools a search found, in the shape
+// that loads them (for OpenAI Responses, a tool_search_output's tools).
+func (o output) loaded(entries []entry) (json.RawMessage, error) {
+	if o.format != OpenAIResponses {
+		values := make([]any, len(entries))
+		for i, e := range entries {
+			values[i] = o.enc.tool(e.def)
+		}
+		return marshal(o.enc.list(values))
+	}
+	values := make([]any, 0, len(entries))
+	spaces := map[string]*openAINamespace{}
+	for _, e := range entries {
+		if e.tool.Server == "" {
+			values = append(values, o.enc.tool(e.def))
+			continue
+		}
+		ns, ok := spaces[e.tool.Server]
+		if !ok {
+			ns = o.namespace(e.tool.Server)
+			spaces[e.tool.Server] = ns
+			values = append(values, ns)
+		}
+		ns.Tools = append(ns.Tools, namespaceFunction(e.def))
+	}
+	return marshal(values)
+}
+
+// NamespaceMaxTools is how many tool names a generated namespace
+// description lists before "and N more": 12 names cost about 60 tokens and
+// tell the model what the server is for.
+const NamespaceMaxTools = 12
+
+// namespace starts the namespace of a server: its name as OpenAI accepts
+// it, and its description (the server's own, else generated from its
+// tools' names).
+func (o output) namespace(server string) *openAINamespace {
+	desc := strings.TrimSpace(o.servers[server])
+	if desc == "" {
+		var names []string
+		for _, t := range o.catalog {
+			if t.Server == server {
+				names = append(names, strings.TrimPrefix(t.Name, server+"__"))
+			}
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "Tools of the %s server (%d): ", server, len(names))
+		for i, n := range names {
+			if i == NamespaceMaxTools {
+				fmt.Fprintf(&b, ", and %d more", len(names)-i)
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(n)
+		}
+		b.WriteString(".")
+		desc = b.String()
+	}
+	if utf8.RuneCountInString(desc) > OpenAIMaxDescription {
+		desc = truncate(desc, OpenAIMaxDescription)
+	}
+	return &openAINamespace{Type: "namespace", Name: openAINames.providerName(server), Description: desc, Tools: []any{}}
+}
+
+// TrimToolBytes is the size from which a definition is trimmed when the
+// toolset is over Options.MaxBytes: a definition over 8 KiB (about 2,000
+// tokens) is far past what a model needs to call the tool.
+const TrimToolBytes = 8 << 10
+
+// TrimDescription is the longest description of a trimmed definition, in
+// characters.
+const TrimDescription = 1024
+
+// fit encodes the list and the loaded tools, and when they are over
+// maxBytes (0: no limit), trims: first every definition over TrimToolBytes
+// is reduced to its description (at most TrimDescription characters) and a
+// skeleton schema (each top-level parameter's name, type and enum, and the
+// required list); then tools are left out from the end of the list, never
+// the search tool or the always-loaded tools. Each step is reported (a
+// Change of kind trimmed_for_size, an Omission "message_size").
+func (b *builder) fit(ts Toolset, o output, load []entry, maxBytes int) (Toolset, error) {
+	encode := func() (int, error) {
+		var err error
+		if ts.Tools, err = o.list(b.entries); err != nil {
+			return 0, err
+		}
+		if ts.SearchTool, err = marshal(o.searchTool()); err != nil {
+			return 0, err
+		}
+		if len(load) > 0 {
+			if ts.LoadedTools, err = o.loaded(load); err != nil {
+				return 0, err
+			}
+		}
+		ts.Changes = b.reported(load)
+		return ts.size(), nil
+	}
+	size, err := encode()
+	if err != nil || maxBytes <= 0 || size <= maxBytes {
+		return ts, err
+	}
+	trimmed := 0
+	trim := func(e *entry) {
+		raw, _ := marshal(o.enc.tool(e.def))
+		if len(raw) <= TrimToolBytes {
+			return
+		}
+		e.def = trimDefinition(e.def)
+		after, _ := marshal(o.enc.tool(e.def))
+		b.changes = append(b.changes, Change{Tool: e.tool.Name, Kind: ChangeTrimmedForSize,
+			Detail: fmt.Sprintf("%d → %d bytes: the toolset was over its %d-byte limit; description cut to %d characters and the schema to its top-level parameters", len(raw), len(after), maxBytes, TrimDescription)})
+		trimmed++
+	}
+	for i := range b.entries {
+		if b.entries[i].tool.Name != "" {
+			trim(&b.entries[i])
+		}
+	}
+	for i := range load {
+		trim(&load[i])
+	}
+	if size, err = encode(); err != nil || size <= maxBytes {
+		return ts, err
+	}
+	// Leave tools out from the end, estimating each one's share, then
+	// re-encode to check.
+	for size > maxBytes {
+		i := len(b.entries) - 1
+		for i >= 0 && b.entries[i].fixed {
+			i--
+		}
+		if i < 0 {
+			return Toolset{}, fmt.Errorf("%w: %d bytes with only the search tool and the always-loaded tools (%d trimmed), over the %d-byte limit", ErrTooLarge, size, trimmed, maxBytes)
+		}
+		for over := size - maxBytes; i >= 0 && over > 0; i-- {
+			if b.entries[i].fixed {
+				continue
+			}
+			raw, _ := marshal(o.enc.tool(b.entries[i].def))
+			over -= len(raw) + 1
+			ts.Omitted = append(ts.Omitted, Omission{Tool: b.entries[i].tool.Name, Reason: fmt.Sprintf("message_size: the toolset was over its %d-byte limit after trimming", maxBytes)})
+			b.entries = slices.Delete(b.entries, i, i+1)
+		}
+		if size, err = encode(); err != nil {
+			return ts, err
+		}
+	}
+	return ts, nil
+}
+
+// size is the bytes the toolset's payload takes: the JSON texts, the
+// prompt, the names and the change report.
+func (ts Toolset) size() int {
+	n := len(ts.Tools) + len(ts.SearchTool) + len(ts.SystemPrompt) + len(ts.LoadedTools)
+	for _, c := range ts.Changes {
+		n += len(c.Tool) + len(c.Kind) + len(c.Detail) + 8
+	}
+	for _, o := range ts.Omitted {
+		n += len(o.Tool) + len(o.Reason) + 8
+	}
+	for _, e := range ts.Loaded {
+		n += len(e) + 2
+	}
+	for k, v := range ts.Names {
+		n += len(k) + len(v) + 8
+	}
+	return n
+}
+
+// reported are the changes of the tools still in the list or loaded.
+func (b *builder) reported(load []entry) []Change {
+	in := make(map[string]bool, len(b.entries)+len(load))
+	for _, e := range b.entries {
+		in[e.tool.Name] = true
+	}
+	for _, e := range load {
+		in[e.tool.Name] = true
+	}
+	var out []Change
+	for _, c := range b.changes {
+		if in[c.Tool] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// trimDefinition keeps d's name, its description cut to TrimDescription
+// characters, and a skeleton of its schema.
+func trimDefinition(d definition) definition {
+	if utf8.RuneCountInString(d.Description) > TrimDescription {
+		d.Description = truncate(d.Description, TrimDescription)
+	}
+	var s struct {
+		Properties map[string]struct {
+			Type json.RawMessage `json:"type,omitempty"`
+			Enum json.RawMessage `json:"enum,omitempty"`
+		} `json:"properties"`
+		Required []string `json:"required,omitempty"`
+	}
+	if json.Unmarshal(d.Schema, &s) != nil {
+		d.Schema = json.RawMessage(emptyObjectSchema)
+		return d
+	}
+	skeleton := struct {
+		Type       string         `json:"type"`
+		Properties map[string]any `json:"properties"`
+		Required   []string       `json:"required,omitempty"`
+	}{Type: "object", Properties: map[string]any{}, Required: s.Required}
+	for name, p := range s.Properties {
+		skeleton.Properties[name] = p
+	}
+	raw, err := marshal(skeleton)
+	if err != nil {
+		raw = json.RawMessage(emptyObjectSchema)
+	}
+	d.Schema = raw
+	d.Annotations = nil
+	return d
+}
