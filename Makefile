@@ -222,3 +222,20 @@ bench-scale: ## End-to-end latency, start-up and RSS of the sidecar at 1k/10k/10
 .PHONY: soak
 soak: ## Sustained end-to-end load (64 clients, 3 min, 10k tools): zero errors and flat sidecar RSS (DURATION=..., SIZE=...)
 	scripts/soak.sh
+
+# Provider SDK conformance (issue 12): the sidecar's GetToolset outputs and the
+# Go Agent's native search results, for the example and livemcpbench catalogs,
+# type-checked with tsc --strict against the pinned @anthropic-ai/sdk, openai,
+# @google/genai and @modelcontextprotocol/sdk (toolset/testdata/sdk, locked in
+# its package-lock.json) and sent through each SDK's request method to a
+# loopback stub server.
+SDK_DIR := toolset/testdata/sdk
+.PHONY: sdk-conformance
+sdk-conformance: ## Check every tool-list format against the pinned provider SDKs (needs node and npm)
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo 'sdk-conformance: node and npm are needed' >&2; exit 1; }
+	rm -rf $(SDK_DIR)/fixtures $(SDK_DIR)/generated
+	$(GO) test -count=1 -run '^TestSDKFixtures$$' ./server -sdk-fixtures=$(CURDIR)/$(SDK_DIR)/fixtures
+	cd $(SDK_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(SDK_DIR) && node gen.mjs fixtures generated
+	cd $(SDK_DIR) && ./node_modules/.bin/tsc -p tsconfig.json
+	cd $(SDK_DIR) && node --test test/
