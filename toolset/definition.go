@@ -3,8 +3,6 @@ package toolset
 import (
 	"bytes"
 	"encoding/json"
-
-	"github.com/toolsearch/toolsearch/catalog"
 )
 
 // definition is one tool as every format needs it: the provider's name for
@@ -45,13 +43,3 @@ func objectSchema(schema json.RawMessage) json.RawMessage {
 
 // emptyObjectSchema is the schema of a tool without parameters.
 const emptyObjectSchema = `{"type":"object","properties":{}}`
-
-// fullDefinition is the complete definition of a catalog tool.
-func fullDefinition(t catalog.Tool, name string) definition {
-	return definition{
-		Name:        name,
-		Description: t.Description,
-		Schema:      objectSchema(t.InputSchema),
-		Annotations: t.Annotations,
-	}
-}

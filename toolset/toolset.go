@@ -342,12 +342,9 @@ func (b *builder) definition(t catalog.Tool, stub bool) (definition, error) {
 		d = stubDefinition(t, name)
 		d.Description, _ = normalizeDescription(t, d.Description, b.lim.description)
 	} else {
-		d = fullDefinition(t, name)
-		var c []Change
-		d.Schema, c = normalizeSchema(t.Name, d.Schema)
-		changes = append(changes, c...)
-		d.Description, c = normalizeDescription(t, d.Description, b.lim.description)
-		changes = append(changes, c...)
+		n := normalized(t, b.lim.description)
+		d = definition{Name: name, Description: n.description, Schema: n.schema, Annotations: t.Annotations}
+		changes = append(changes, n.changes...)
 	}
 	if !b.changed[t.Name] && len(changes) > 0 {
 		b.changed[t.Name] = true
