@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -553,4 +554,19 @@ func hasKind(changes []toolset.Change, k toolset.ChangeKind) bool {
 		}
 	}
 	return false
+}
+
+// References to references would double the schema at each level; the
+// inlining stops at MaxRefInlines.
+func TestRefExpansionBounded(t *testing.T) {
+	defs := map[string]any{"d0": map[string]any{"type": "string"}}
+	for i := 1; i <= 30; i++ {
+		prev := fmt.Sprintf("#/$defs/d%d", i-1)
+		defs[fmt.Sprintf("d%d", i)] = map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"$ref": prev}, "b": map[string]any{"$ref": prev}}}
+	}
+	schema, _ := json.Marshal(map[string]any{"type": "object", "$defs": defs, "properties": map[string]any{"x": map[string]any{"$ref": "#/$defs/d30"}}})
+	ts := build(t, []catalog.Tool{{Name: "bomb", Description: "A tool.", InputSchema: schema}}, nil, toolset.Options{Format: toolset.Anthropic, DeferralThreshold: 100})
+	if len(ts.Tools) > 1<<20 || !hasKind(ts.Changes, toolset.ChangeRefUnresolved) {
+		t.Errorf("%d bytes, changes %d", len(ts.Tools), len(ts.Changes))
+	}
 }

@@ -127,7 +127,15 @@ type normalizer struct {
 	root    map[string]any
 	// expanding holds the $refs being inlined, to cut recursion.
 	expanding map[string]bool
+	// inlined counts the $refs inlined, against MaxRefInlines.
+	inlined int
 }
+
+// MaxRefInlines caps the $refs inlined in one schema: references to
+// references can double the schema at each level (2^n copies), so past 200
+// inlines the rest become {} ("any value"), reported as ref_unresolved.
+// Real catalogs inline a handful (livemcpbench: 6).
+const MaxRefInlines = 200
 
 func (n *normalizer) note(kind ChangeKind, format string, args ...any) {
 	n.changes = append(n.changes, Change{Tool: n.tool, Kind: kind, Detail: fmt.Sprintf(format, args...)})
@@ -263,7 +271,11 @@ func (n *normalizer) inline(ref string, obj map[string]any, path string) any {
 	case n.expanding[ref]:
 		n.note(ChangeRefInlined, "%s$ref %q is recursive; cut at depth 1 (any value)", prefix(path), ref)
 		return map[string]any{}
+	case n.inlined >= MaxRefInlines:
+		n.note(ChangeRefUnresolved, "%s$ref %q not inlined: the schema already inlined %d references; replaced by {}", prefix(path), ref, MaxRefInlines)
+		return map[string]any{}
 	}
+	n.inlined++
 	n.expanding[ref] = true
 	defer delete(n.expanding, ref)
 	cp := deepCopy(target)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -216,4 +217,42 @@ func FuzzParseSearchArguments(f *testing.F) {
 			t.Errorf("search type %v", got.searchType)
 		}
 	})
+}
+
+// The native-mode options reach the request.
+func TestAgentNativeOptions(t *testing.T) {
+	s := &agentServer{}
+	a := NewAgent(newAgentFixture(t, s),
+		WithSearchMode(SearchAuto),
+		WithModel("gpt-5.4"),
+		WithHostedSearch(toolsearchv1.HostedToolSearch_HOSTED_TOOL_SEARCH_REGEX),
+		WithModelSupport("my-gpt", SearchNativeHosted),
+		WithServerDescriptions(map[string]string{"slack": "Slack."}))
+	if _, err := a.Tools(context.Background(), "s1", FormatOpenAIResponses); err != nil {
+		t.Fatal(err)
+	}
+	wantReq := &toolsearchv1.GetToolsetRequest{
+		SessionId:          "s1",
+		Format:             toolsearchv1.ToolFormat_TOOL_FORMAT_OPENAI_RESPONSES,
+		SearchMode:         toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_AUTO,
+		HostedSearch:       toolsearchv1.HostedToolSearch_HOSTED_TOOL_SEARCH_REGEX,
+		Model:              "gpt-5.4",
+		ModelSupport:       []*toolsearchv1.ModelSupport{{ModelPrefix: "my-gpt", Mode: toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_NATIVE_HOSTED}},
+		ServerDescriptions: map[string]string{"slack": "Slack."},
+	}
+	if diff := cmp.Diff(wantReq, s.last, protocmp.Transform()); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+	// A tool_search_call whose arguments come as a JSON string is read too;
+	// the output keeps the call_id.
+	out, err := a.OpenAIToolSearchOutput(context.Background(), "s1", json.RawMessage(`{"type":"tool_search_call","call_id":"c1","arguments":"{\"query\":\"send\"}"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), `{"type":"tool_search_output","call_id":"c1","execution":"client","status":"completed","tools":`) {
+		t.Errorf("output %s", out)
+	}
+	if q := s.last.(*toolsearchv1.GetToolsetRequest).GetLoadTools(); !cmp.Equal(q, []string{"slack__send_message"}) {
+		t.Errorf("load_tools %v", q)
+	}
 }
