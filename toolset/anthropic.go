@@ -29,5 +29,4 @@ func (anthropic) tool(d definition) any {
 	return anthropicTool{Name: d.Name, Description: d.Description, InputSchema: d.Schema, DeferLoading: d.Defer}
 }
 
-func (anthropic) list(tools []any) any { return tools }
-func (anthropic) names() nameRule      { return openAINames }
+func (anthropic) names() nameRule { return openAINames }

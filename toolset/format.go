@@ -35,8 +35,6 @@ var Formats = []Format{OpenAIChat, OpenAIResponses, Anthropic, Gemini, MCP}
 type encoder interface {
 	// tool is the JSON value of one tool definition.
 	tool(d definition) any
-	// list wraps the tool values into the array to send.
-	list(tools []any) any
 	// names is the format's rule for tool names.
 	names() nameRule
 }

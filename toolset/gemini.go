@@ -10,8 +10,9 @@ import "encoding/json"
 // The schema goes in parametersJsonSchema (full JSON Schema) rather than
 // parameters (an OpenAPI subset that rejects, for example,
 // additionalProperties and $schema, which catalogs carry); the two fields
-// are mutually exclusive. The tool_search definition alone (Toolset.SearchTool)
-// is one declaration, to add to the caller's own functionDeclarations.
+// are mutually exclusive; output.assemble writes the wrapping Tool. The
+// tool_search definition alone (Toolset.SearchTool) is one declaration, to
+// add to the caller's own functionDeclarations.
 type gemini struct{}
 
 type geminiDeclaration struct {
@@ -20,19 +21,8 @@ type geminiDeclaration struct {
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema"`
 }
 
-type geminiTool struct {
-	FunctionDeclarations []any `json:"functionDeclarations"`
-}
-
 func (gemini) tool(d definition) any {
 	return geminiDeclaration{Name: d.Name, Description: d.Description, ParametersJSONSchema: d.Schema}
-}
-
-func (gemini) list(tools []any) any {
-	if len(tools) == 0 {
-		return []any{}
-	}
-	return []geminiTool{{FunctionDeclarations: tools}}
 }
 
 func (gemini) names() nameRule { return geminiNames }

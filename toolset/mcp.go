@@ -19,5 +19,4 @@ func (mcp) tool(d definition) any {
 	return mcpTool{Name: d.Name, Description: d.Description, InputSchema: d.Schema, Annotations: d.Annotations}
 }
 
-func (mcp) list(tools []any) any { return tools }
-func (mcp) names() nameRule      { return mcpNames }
+func (mcp) names() nameRule { return mcpNames }

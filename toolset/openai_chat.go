@@ -26,5 +26,4 @@ func (openAIChat) tool(d definition) any {
 	}}
 }
 
-func (openAIChat) list(tools []any) any { return tools }
-func (openAIChat) names() nameRule      { return openAINames }
+func (openAIChat) names() nameRule { return openAINames }

@@ -45,14 +45,9 @@ type openAIToolSearch struct {
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
 }
 
+// tool encodes a function; inside a namespace it is the same object.
 func (openAIResponses) tool(d definition) any {
 	return openAIResponsesTool{Type: "function", Name: d.Name, Description: d.Description, Parameters: d.Schema, DeferLoading: d.Defer}
 }
 
-// namespaceFunction is a function inside a namespace.
-func namespaceFunction(d definition) any {
-	return openAIResponsesTool{Type: "function", Name: d.Name, Description: d.Description, Parameters: d.Schema, DeferLoading: d.Defer}
-}
-
-func (openAIResponses) list(tools []any) any { return tools }
-func (openAIResponses) names() nameRule      { return openAINames }
+func (openAIResponses) names() nameRule { return openAINames }

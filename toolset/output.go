@@ -1,6 +1,7 @@
 package toolset
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -42,58 +43,101 @@ func (o output) searchTool() any {
 	return openAIToolSearch{Type: "tool_search", Execution: "client", Description: o.searchDef.Description, Parameters: o.searchDef.Schema}
 }
 
-// list encodes the entries as the request's tools array.
-func (o output) list(entries []entry) (json.RawMessage, error) {
-	values := make([]any, 0, len(entries))
-	var spaces map[string]*openAINamespace
-	for _, e := range entries {
-		switch {
-		case e.search:
-			values = append(values, o.searchTool())
-		case o.format == OpenAIResponses && e.deferred && e.tool.Server != "":
-			if spaces == nil {
-				spaces = map[string]*openAINamespace{}
-			}
-			ns, ok := spaces[e.tool.Server]
-			if !ok {
-				ns = o.namespace(e.tool.Server)
-				spaces[e.tool.Server] = ns
-				values = append(values, ns)
-			}
-			ns.Tools = append(ns.Tools, namespaceFunction(e.def))
-		default:
-			values = append(values, o.enc.tool(e.def))
+// item returns e's encoded value, encoding it once (fit re-assembles the
+// list several times, and a 4 MB list costs seconds to re-encode under the
+// race detector).
+func (o output) item(e *entry) (json.RawMessage, error) {
+	if e.raw == nil {
+		var v any = o.enc.tool(e.def)
+		if e.search {
+			v = o.searchTool()
 		}
+		raw, err := marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		e.raw = raw
 	}
-	return marshal(o.enc.list(values))
+	return e.raw, nil
+}
+
+// list encodes the entries as the request's tools array: for OpenAI
+// Responses, the deferred tools of each server grouped into a namespace
+// placed at the server's first tool.
+func (o output) list(entries []entry) (json.RawMessage, error) {
+	return o.assemble(entries, func(e *entry) bool { return o.format == OpenAIResponses && e.deferred })
 }
 
 // loaded encodes the definitions of tools a search found, in the shape
-// that loads them (for OpenAI Responses, a tool_search_output's tools).
+// that loads them (for OpenAI Responses, a tool_search_output's tools:
+// every tool of a server in its namespace).
 func (o output) loaded(entries []entry) (json.RawMessage, error) {
-	if o.format != OpenAIResponses {
-		values := make([]any, len(entries))
-		for i, e := range entries {
-			values[i] = o.enc.tool(e.def)
-		}
-		return marshal(o.enc.list(values))
+	return o.assemble(entries, func(*entry) bool { return o.format == OpenAIResponses })
+}
+
+// assemble concatenates the entries' encoded values into the array,
+// grouping into namespaces the entries with a server for which grouped is
+// true.
+func (o output) assemble(entries []entry, grouped func(*entry) bool) (json.RawMessage, error) {
+	type slot struct {
+		raw   json.RawMessage
+		head  json.RawMessage // a namespace: its JSON up to "tools":[
+		items []json.RawMessage
 	}
-	values := make([]any, 0, len(entries))
-	spaces := map[string]*openAINamespace{}
-	for _, e := range entries {
-		if e.tool.Server == "" {
-			values = append(values, o.enc.tool(e.def))
+	var slots []*slot
+	spaces := map[string]*slot{}
+	for i := range entries {
+		e := &entries[i]
+		raw, err := o.item(e)
+		if err != nil {
+			return nil, err
+		}
+		if e.search || e.tool.Server == "" || !grouped(e) {
+			slots = append(slots, &slot{raw: raw})
 			continue
 		}
 		ns, ok := spaces[e.tool.Server]
 		if !ok {
-			ns = o.namespace(e.tool.Server)
+			head, err := marshal(o.namespace(e.tool.Server))
+			if err != nil {
+				return nil, err
+			}
+			// {"type":"namespace",…,"tools":[]} → {"type":"namespace",…,"tools":[
+			ns = &slot{head: head[:len(head)-2]}
 			spaces[e.tool.Server] = ns
-			values = append(values, ns)
+			slots = append(slots, ns)
 		}
-		ns.Tools = append(ns.Tools, namespaceFunction(e.def))
+		ns.items = append(ns.items, raw)
 	}
-	return marshal(values)
+	var b bytes.Buffer
+	if o.format == Gemini && len(slots) > 0 {
+		b.WriteString(`[{"functionDeclarations":[`)
+	} else {
+		b.WriteByte('[')
+	}
+	for i, s := range slots {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if s.head == nil {
+			b.Write(s.raw)
+			continue
+		}
+		b.Write(s.head)
+		for j, it := range s.items {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(it)
+		}
+		b.WriteString("]}")
+	}
+	if o.format == Gemini && len(slots) > 0 {
+		b.WriteString("]}]")
+	} else {
+		b.WriteByte(']')
+	}
+	return b.Bytes(), nil
 }
 
 // NamespaceMaxTools is how many tool names a generated namespace
@@ -173,12 +217,13 @@ func (b *builder) fit(ts Toolset, o output, load []entry, maxBytes int) (Toolset
 	}
 	trimmed := 0
 	trim := func(e *entry) {
-		raw, _ := marshal(o.enc.tool(e.def))
+		raw, _ := o.item(e)
 		if len(raw) <= TrimToolBytes {
 			return
 		}
 		e.def = trimDefinition(e.def)
-		after, _ := marshal(o.enc.tool(e.def))
+		e.raw = nil
+		after, _ := o.item(e)
 		b.changes = append(b.changes, Change{Tool: e.tool.Name, Kind: ChangeTrimmedForSize,
 			Detail: fmt.Sprintf("%d → %d bytes: the toolset was over its %d-byte limit; description cut to %d characters and the schema to its top-level parameters", len(raw), len(after), maxBytes, TrimDescription)})
 		trimmed++
@@ -208,7 +253,7 @@ func (b *builder) fit(ts Toolset, o output, load []entry, maxBytes int) (Toolset
 			if b.entries[i].fixed {
 				continue
 			}
-			raw, _ := marshal(o.enc.tool(b.entries[i].def))
+			raw, _ := o.item(&b.entries[i])
 			over -= len(raw) + 1
 			ts.Omitted = append(ts.Omitted, Omission{Tool: b.entries[i].tool.Name, Reason: fmt.Sprintf("message_size: the toolset was over its %d-byte limit after trimming", maxBytes)})
 			b.entries = slices.Delete(b.entries, i, i+1)

@@ -116,9 +116,10 @@ type entry struct {
 	tool     catalog.Tool // zero for the search tool
 	def      definition
 	stub     bool
-	deferred bool // native: sent with defer_loading
-	fixed    bool // the search tool and always-loaded tools: never left out
-	search   bool // the search tool
+	deferred bool            // native: sent with defer_loading
+	fixed    bool            // the search tool and always-loaded tools: never left out
+	search   bool            // the search tool
+	raw      json.RawMessage // the encoded value, once output.item made it
 }
 
 // Build returns the toolset for a catalog (its tools, in catalog order)
