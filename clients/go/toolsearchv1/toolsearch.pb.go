@@ -1709,8 +1709,10 @@ type GetToolsetRequest struct {
 	Format ToolFormat `protobuf:"varint,2,opt,name=format,proto3,enum=toolsearch.v1.ToolFormat" json:"format,omitempty"`
 	// Tools sent in full on every turn: exact names, `server:*` or `prefix*`
 	// patterns, in the order given (a pattern's tools in name order). Tools
-	// annotated `{"toolsearch/neverDefer": true}` in the catalog follow them.
-	// Names the catalog does not have are ignored.
+	// annotated `{"toolsearch/neverDefer": true}` or
+	// `{"toolsearch/defer": "never"}` in the catalog follow them; tools
+	// annotated `{"toolsearch/defer": "always"}` are deferred even below the
+	// threshold. Names the catalog does not have are ignored.
 	AlwaysLoaded []string `protobuf:"bytes,3,rep,name=always_loaded,json=alwaysLoaded,proto3" json:"always_loaded,omitempty"`
 	// The number of catalog tools from which tools are deferred: a catalog
 	// with fewer tools is sent whole, without tool_search. 0 means the
