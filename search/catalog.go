@@ -69,15 +69,13 @@ func (e *Engine) List(server, token string, pageSize int) (ListResult, error) {
 	if server = strings.ToLower(strings.TrimSpace(server)); server != "" {
 		allow = func(i int) bool { return st.server[i] == server }
 	}
-	var res Result
-	if err := st.browse(&res, token, pageSize, allow); err != nil {
+	ids, total, next, err := st.page(token, pageSize, allow)
+	if err != nil {
 		return ListResult{}, err
 	}
-	out := ListResult{NextPageToken: res.NextPageToken, Total: res.TotalMatches, CatalogVersion: st.snap.Version()}
-	out.Tools = make([]Tool, len(res.References))
-	for i, r := range res.References {
-		idx, _ := st.snap.Lookup(r.Name)
-		out.Tools[i] = st.snap.Tool(idx)
+	out := ListResult{NextPageToken: next, Total: total, CatalogVersion: st.snap.Version(), Tools: make([]Tool, len(ids))}
+	for i, id := range ids {
+		out.Tools[i] = st.snap.Tool(id)
 	}
 	return out, nil
 }

@@ -34,9 +34,6 @@ type Config struct {
 	// DefaultDeadline is the deadline of a unary call whose client set none;
 	// 0 means none.
 	DefaultDeadline time.Duration
-	// MaxQueryLength is the longest search query accepted, in characters;
-	// 0 or more than search.MaxQueryLength means search.MaxQueryLength.
-	MaxQueryLength int
 }
 
 // Server is the gRPC server of the sidecar: the search service, the
@@ -74,10 +71,6 @@ func New(cfg Config) *Server {
 	}, cfg.ServerOptions...)
 	svc := NewService(log)
 	svc.metrics = cfg.Metrics
-	svc.maxQueryLength = search.MaxQueryLength
-	if cfg.MaxQueryLength > 0 && cfg.MaxQueryLength < search.MaxQueryLength {
-		svc.maxQueryLength = cfg.MaxQueryLength
-	}
 	s := &Server{
 		grpc:    grpc.NewServer(opts...),
 		health:  health.NewServer(),

@@ -95,7 +95,6 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		Metrics:         metrics,
 		AuthToken:       token,
 		DefaultDeadline: cfg.requestTimeout,
-		MaxQueryLength:  cfg.maxQueryLength,
 	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
@@ -204,11 +203,12 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 		return nil, fmt.Errorf("load catalog: %d tools, over the limit of %d; raise --max-tools (docs/operations.md has the memory it takes) or split the catalog", snap.Len(), cfg.maxTools)
 	}
 	ec := search.Config{
-		MaxResultsCap: cfg.maxResultsCap,
-		QueryTimeout:  cfg.queryTimeout,
-		Sessions:      search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
-		MaxTools:      cfg.maxTools,
-		Log:           log,
+		MaxResultsCap:  cfg.maxResultsCap,
+		MaxQueryLength: cfg.maxQueryLength,
+		QueryTimeout:   cfg.queryTimeout,
+		Sessions:       search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
+		MaxTools:       cfg.maxTools,
+		Log:            log,
 	}
 	if err := em.configure(&ec); err != nil {
 		return nil, err

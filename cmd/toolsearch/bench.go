@@ -22,8 +22,8 @@ import (
 	"github.com/toolsearch/toolsearch/catalog"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
-	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
