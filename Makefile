@@ -54,7 +54,7 @@ ARGS ?=
 help: ## Show this help
 	@echo 'Usage: make <target> [VAR=value]'
 	@echo
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
 build: ## Build both modules, and the sidecar and CLI binaries into bin/
@@ -62,9 +62,14 @@ build: ## Build both modules, and the sidecar and CLI binaries into bin/
 	cd $(CLIENT_DIR) && $(GO) build ./...
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/sidecar ./cmd/toolsearch
 
+# The sidecar is built, then exec'd in place of the recipe's shell, so that
+# make's only child is the sidecar itself (`go run` would leave its compiled
+# child running when go run is killed); --stop-with-parent makes it shut down
+# gracefully when make is killed. Stop it with Ctrl-C.
 .PHONY: run
-run: ## Run the sidecar on the example catalog (extra flags: ARGS='...')
-	$(GO) run ./cmd/sidecar --catalog examples/catalog.json $(ARGS)
+run: ## Run the sidecar on the example catalog (extra flags: ARGS='...'); Ctrl-C stops it
+	$(GO) build -o bin/sidecar ./cmd/sidecar
+	exec bin/sidecar --catalog examples/catalog.json --stop-with-parent $(ARGS)
 
 .PHONY: test
 test: ## Run all tests with the race detector, in both modules
@@ -192,7 +197,7 @@ $(GRPCURL):
 # from the Go module proxy at the version pinned in scripts/ollama/build.sh,
 # or reused from the cache outside the clone (toolsearch/ under $XDG_CACHE_HOME or ~/.cache).
 .PHONY: ollama
-ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build)
+ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build); installs the Debian packages nlohmann-json3-dev and libstb-dev if missing
 	scripts/ollama/build.sh
 
 .PHONY: docker-verify

@@ -47,6 +47,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return 2
 	}
 	log := newLogger(cfg, stderr)
+	if cfg.stopWithParent {
+		if err := stopWithParent(); err != nil {
+			log.Warn("--stop-with-parent is not available here; stop the sidecar with SIGTERM or Ctrl-C", "error", err.Error())
+		}
+	}
 	if err := serve(ctx, cfg, log, ready); err != nil {
 		log.Error("sidecar stopped", "error", err.Error())
 		fmt.Fprintf(stderr, "sidecar: %v\n", err)

@@ -76,7 +76,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		defer c.Close()
-		r = remoteRanker{c: c, typ: st}
+		r = remoteRanker{c: c, typ: st, addr: *addr}
 	} else {
 		e, took, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly})
 		if err != nil {
@@ -170,14 +170,15 @@ func (l localRanker) rank(ctx context.Context, query string) (ranked, error) {
 }
 
 type remoteRanker struct {
-	c   *toolsearch.Client
-	typ toolsearchv1.SearchType
+	c    *toolsearch.Client
+	typ  toolsearchv1.SearchType
+	addr string
 }
 
 func (r remoteRanker) rank(ctx context.Context, query string) (ranked, error) {
 	resp, err := r.c.Search(ctx, query, toolsearch.WithSearchType(r.typ), toolsearch.WithMaxResults(evalDepth))
 	if err != nil {
-		return ranked{}, err
+		return ranked{}, rpcError(err, r.addr)
 	}
 	md := resp.GetSearchMetadata()
 	out := ranked{
