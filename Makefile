@@ -129,7 +129,9 @@ checkgenerate: generate ## Fail if generated code differs from the committed sta
 # Import direction (DESIGN.md, STYLE.md habit 12), from `go list -deps`:
 #   - clients/go imports nothing from the root module;
 #   - nothing outside server/ and cmd/ depends on server; nothing depends on cmd/;
-#   - embed, vectorindex, fallback and analysis never depend on catalog or search.
+#   - embed, vectorindex, fallback and analysis never depend on catalog or search;
+#   - cmd/toolsearch imports only public APIs: search, evaluation, clients/go;
+#   - no production package depends on a test helper package (a name ending in "test").
 .PHONY: checkdeps
 checkdeps: ## Check the import-direction rules of DESIGN.md
 	@bad="$$(cd $(CLIENT_DIR) && $(GO) list -deps ./... | grep '^$(MODULE)/' | grep -v '^$(MODULE)/clients/go\(/\|$$\)' || true)"; \
@@ -147,6 +149,16 @@ checkdeps: ## Check the import-direction rules of DESIGN.md
 		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis")) bad = pt " must not import " dt; \
 		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
 		END { exit fail }'
+	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|clients/go)(/|$$)' || true)"; \
+	if [ -n "$$bad" ]; then \
+		echo 'checkdeps: cmd/toolsearch uses public APIs only (search, evaluation, clients/go), but imports:' >&2; \
+		echo "$$bad" >&2; exit 1; \
+	fi
+	@bad="$$($(GO) list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk '$$1 !~ /test$$/ { for (i = 2; i <= NF; i++) if ($$i ~ /^github.com\/toolsearch\/.*test$$/) print $$1 " imports " $$i }')"; \
+	if [ -n "$$bad" ]; then \
+		echo 'checkdeps: production packages must not import test helper packages (*test):' >&2; \
+		echo "$$bad" >&2; exit 1; \
+	fi
 
 # Breaking-change check of the API (buf.yaml: FILE rules) against a git ref,
 # e.g. `make breaking AGAINST='.git#tag=v0.1.0'`. Not part of CI while the
