@@ -39,6 +39,9 @@ func (e *Engine) index(ctx context.Context, connect func(context.Context) (embed
 		case <-ctx.Done():
 			return false
 		case <-time.After(backoff):
+		case <-e.wake:
+			// A catalog change, or a query the embedder answered again
+			// (vectorCandidates): retry now rather than after the backoff.
 		}
 		backoff = min(2*backoff, retryMax)
 		return true

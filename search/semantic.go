@@ -84,7 +84,7 @@ func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hi
 	case st.sem == nil:
 		// No embedder (configured or connected yet).
 		return nil, stages, ReasonEmbedderUnavailable, nil
-	case st.sem.embedded < st.snap.Len():
+	case !st.sem.searchable(st.snap.Len()):
 		if IndexState(e.indexState.Load()) == IndexDegraded {
 			return nil, stages, ReasonEmbedderUnavailable, nil
 		}
@@ -111,6 +111,16 @@ func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hi
 		}
 		raw = vecs[0]
 		e.queries.put(text, raw)
+		if IndexState(e.indexState.Load()) == IndexDegraded {
+			// The embedder answers again. With nothing left to embed the
+			// index is ready now, not when the indexer's backoff ends;
+			// otherwise the indexer retries at once.
+			if st.sem.embedded == st.snap.Len() {
+				e.indexState.CompareAndSwap(int32(IndexDegraded), int32(IndexReady))
+			} else {
+				e.nudge()
+			}
+		}
 	}
 	qv := project(raw, st.sem.pc)
 	stages.QueryEmbedding = time.Since(embedStart)

@@ -231,3 +231,45 @@ func TestUpsertEmbedsOnlyChangedTools(t *testing.T) {
 		t.Errorf("after delete: %d tools indexed, want %d", info.IndexedTools, snap.Len())
 	}
 }
+
+// TestUnembeddedToolKeepsSemantic: a tool the embedder cannot embed yet
+// does not turn every search into keyword search; it is found through the
+// keyword half of fusion, and the index recovers as soon as the embedder
+// answers again, without waiting for the indexer's backoff.
+func TestUnembeddedToolKeepsSemantic(t *testing.T) {
+	f := &embedtest.Faulty{Inner: builtin(t)}
+	e := newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{Embedder: f})
+	waitIndexed(t, e)
+	f.SetErrors(nil, errors.New("documents fail"))
+	tool := search.Tool{Name: "lights__turn_off", Server: "lights", Description: "Turn off the lights of a room.", InputSchema: []byte(`{"type":"object"}`)}
+	if _, err := e.Upsert(context.Background(), []search.Tool{tool}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for e.Info().IndexState != search.IndexDegraded && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if info := e.Info(); info.IndexState != search.IndexDegraded || info.IndexedTools != info.ToolCount-1 {
+		t.Fatalf("info with one tool unembedded: %+v, want degraded with all but one indexed", info)
+	}
+	res := search1(t, e, search.Request{Query: "weather forecast for tomorrow"})
+	if res.Metadata.SearchType != search.ModeHybrid {
+		t.Errorf("one tool unembedded: answered by %q (%q), want hybrid", res.Metadata.SearchType, res.Metadata.FallbackReason)
+	}
+	res = search1(t, e, search.Request{Query: "turn off the lights"})
+	if got := names(res); len(got) == 0 || got[0] != "lights__turn_off" {
+		t.Errorf("the unembedded tool: %v, want it first through keyword fusion", got)
+	}
+	// The embedder recovers; a search nudges the indexer, which embeds the
+	// tool at once (its backoff is at least a second).
+	f.SetErrors(nil, nil)
+	start := time.Now()
+	search1(t, e, search.Request{Query: "send an email"})
+	waitIndexed(t, e)
+	for e.Info().IndexState != search.IndexReady && time.Since(start) < 10*time.Second {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if info := e.Info(); info.IndexState != search.IndexReady || info.IndexedTools != info.ToolCount {
+		t.Errorf("after recovery: %+v, want ready with every tool indexed", info)
+	}
+}

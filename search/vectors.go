@@ -154,6 +154,21 @@ func (s *semState) set(i int, id int32, v []float32) {
 	s.tool[id] = int32(i)
 }
 
+// unembeddedTolerance is the share of a catalog's tools that may lack a
+// vector while semantic search still answers: a catalog change whose tools
+// the embedder could not embed yet (or one tool it rejects) leaves those
+// tools to the keyword half of fusion instead of turning every search into
+// keyword search. At least one tool is always tolerated; at start-up, with
+// most of the catalog still to embed, searches answer with keyword results
+// and fallback_reason index_warming.
+const unembeddedTolerance = 0.01
+
+// searchable reports whether semantic search answers over a catalog of n
+// tools: all but unembeddedTolerance of them have vectors.
+func (s *semState) searchable(n int) bool {
+	return n-s.embedded <= max(1, int(unembeddedTolerance*float64(n)))
+}
+
 // missing lists the tools without vectors.
 func (s *semState) missing() []int {
 	var out []int
