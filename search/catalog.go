@@ -187,13 +187,13 @@ func (e *Engine) embedInto(ctx context.Context, st *state, tools []int) error {
 	if len(raw) != len(texts) {
 		return errors.New("embedder returned a different number of vectors than texts")
 	}
-	ids, vecs, err := e.vectors.add(raw)
+	ids, err := e.vectors.add(raw)
 	if err != nil {
 		return err
 	}
 	st.sem.pc = e.vectors.pc
 	for k, i := range tools {
-		st.sem.set(i, ids[k], vecs[k])
+		st.sem.set(i, ids[k])
 	}
 	return nil
 }

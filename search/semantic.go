@@ -8,13 +8,8 @@ import (
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/vectorindex"
 )
-
-// exactScopeLimit: when a request's scope allows at most this many tools,
-// semantic search scores them all exactly instead of filtering HNSW
-// results, which could leave fewer than asked for. 4,096 dot products of
-// 100 dimensions take about 0.2 ms.
-const exactScopeLimit = 4096
 
 // semanticMatches answers the default and semantic modes. It takes the
 // fusionDepth nearest tools by vector (vectorCandidates) and the
@@ -134,39 +129,32 @@ func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hi
 	return near, stages, "", nil
 }
 
-// nearest returns the fusionDepth tools that allow admits nearest to qv,
-// best first, scored by cosine similarity.
+// nearest returns the fusionDepth tools that allow admits (nil: all)
+// nearest to qv, best first, scored by cosine similarity. The vector index
+// chooses how (vectorindex.HNSW.SearchFilter): an exact scan when the scope
+// keeps few tools or the catalog is small, else the graph walked with the
+// scope applied during the walk — never short, never over-fetched.
 func (st *state) nearest(qv []float32, allow func(int) bool, debug bool) []hit {
-	var out []hit
-	if allow != nil && st.countAllowed(allow) <= exactScopeLimit {
-		for i, v := range st.sem.vec {
-			if v != nil && allow(i) {
-				out = append(out, hit{id: i, score: float64(dot(qv, v))})
+	var keep *vectorindex.IDSet
+	if allow != nil {
+		keep = vectorindex.NewIDSet()
+		for i, id := range st.sem.vid {
+			if id >= 0 && allow(i) {
+				keep.Add(int(id))
 			}
 		}
-	} else {
-		// Filtering after the graph search may drop results: ask for more
-		// than needed when a scope is set.
-		k := fusionDepth
-		if allow != nil {
-			k *= 4
-		}
-		found, err := st.sem.index.Search(qv, k)
-		if err != nil {
-			return nil
-		}
-		for _, h := range found {
-			i, ok := st.sem.tool[int32(h.ID)]
-			if !ok || (allow != nil && !allow(int(i))) {
-				continue // a vector of another state generation, or out of scope
-			}
+	}
+	found, err := st.sem.index.SearchFilter(qv, fusionDepth, keep)
+	if err != nil {
+		return nil
+	}
+	out := make([]hit, 0, len(found))
+	for _, h := range found {
+		if i, ok := st.sem.tool[int32(h.ID)]; ok { // else a vector of another state generation
 			out = append(out, hit{id: int(i), score: float64(h.Score)})
 		}
 	}
 	sortHits(out, st.name)
-	if len(out) > fusionDepth {
-		out = out[:fusionDepth]
-	}
 	if debug {
 		for i := range out {
 			out[i].explain = fmt.Sprintf("semantic: cosine %.3f", out[i].score)
@@ -186,21 +174,3 @@ func keep(hs []hit, allow func(int) bool) []hit {
 	return out
 }
 
-// countAllowed counts the tools a scope allows.
-func (st *state) countAllowed(allow func(int) bool) int {
-	n := 0
-	for i := range st.snap.Len() {
-		if allow(i) {
-			n++
-		}
-	}
-	return n
-}
-
-func dot(a, b []float32) float32 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}

@@ -52,7 +52,7 @@ func newState(snap *catalog.Snapshot, prev *state) *state {
 	for i, t := range tools {
 		j, ok := prev.snap.Lookup(t.Name)
 		if ok && ps.vid[j] >= 0 && ps.text[j] == st.sem.text[i] {
-			st.sem.set(i, ps.vid[j], ps.vec[j])
+			st.sem.set(i, ps.vid[j])
 		}
 	}
 	return st

@@ -48,14 +48,18 @@ func TestHNSWRecallOnCatalogVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	vs := newVectorStore(emb.Dimensions(), vectorindex.HNSWConfig{ExactLimit: -1})
-	ids, vecs, err := vs.add(raw)
+	ids, err := vs.add(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The oracle: an independent exact index over the same vectors, as
+	// the store projected them.
 	flat := vectorindex.NewFlat(emb.Dimensions())
 	intIDs := make([]int, len(ids))
+	vecs := make([][]float32, len(ids))
 	for i, id := range ids {
 		intIDs[i] = int(id)
+		vecs[i] = project(raw[i], vs.pc)
 	}
 	if err := flat.Add(intIDs, vecs); err != nil {
 		t.Fatal(err)
