@@ -173,4 +173,3 @@ func keep(hs []hit, allow func(int) bool) []hit {
 	}
 	return out
 }
-
