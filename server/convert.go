@@ -67,6 +67,7 @@ func searchResponse(r search.Result) *toolsearchv1.SearchResponse {
 			Suggestion:          md.Suggestion,
 			Confidence:          md.Confidence,
 			NoConfidentMatch:    md.NoConfidentMatch,
+			IndexState:          indexStates[md.IndexState],
 		},
 		Hint:           r.Hint,
 		AvailableTools: r.AvailableTools,

@@ -15,6 +15,12 @@ import (
 
 // config is the sidecar's configuration: flags, whose defaults come from
 // TOOLSEARCH_* environment variables.
+// Values of --ready-when.
+const (
+	readyCatalog  = "catalog"
+	readySemantic = "semantic"
+)
+
 type config struct {
 	listen          string
 	catalogs        []string
@@ -34,6 +40,8 @@ type config struct {
 
 	// stopWithParent: shut down when the parent process exits (make run).
 	stopWithParent bool
+	// readyWhen is what health's SERVING (and /readyz) waits for.
+	readyWhen string
 
 	// Limits.
 	maxMessageSize       int
@@ -159,6 +167,7 @@ flags:
 	str(&level, "log-level", "info", "log level: debug, info, warn or error")
 	integer(&c.maxResultsCap, "max-results-cap", search.DefaultMaxResultsCap, "most results one search returns; larger max_results are clamped to it")
 	duration(&c.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT, how long to wait for calls in flight before stopping hard")
+	str(&c.readyWhen, "ready-when", readyCatalog, "when health says SERVING and /readyz answers 200: catalog (as soon as the catalog is loaded; searches answer lexically, fallback_reason index_warming, until the semantic index is built) or semantic (only once every tool is embedded; calls are answered meanwhile)")
 	boolean(&c.stopWithParent, "stop-with-parent", false, "shut down gracefully when the process that started the sidecar exits (Linux; make run sets it, so killing make stops the sidecar too)")
 
 	str(&c.embedder, "embedder", "builtin", "embedding model: builtin (the built-in word vectors, nothing to install), ollama (a local Ollama server), or none (lexical search only)")
@@ -201,6 +210,9 @@ flags:
 	c.catalogs = catalogs.values()
 	if err := c.logLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	if c.readyWhen != readyCatalog && c.readyWhen != readySemantic {
+		return c, fmt.Errorf("--ready-when %q: use %s or %s", c.readyWhen, readyCatalog, readySemantic)
 	}
 	if c.logFormat != "json" && c.logFormat != "text" {
 		return c, fmt.Errorf("--log-format %q: use json or text", c.logFormat)

@@ -131,6 +131,15 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		return err
 	}
 	defer engine.Close()
+	if cfg.readyWhen == readySemantic {
+		srv.Answer(engine)
+		log.Info("answering lexically; health says SERVING once the semantic index is ready (--ready-when semantic)")
+		if err := engine.WaitIndexed(ctx); err != nil {
+			srv.Shutdown(context.Background())
+			<-served
+			return nil // stopped (a signal) before the index was ready
+		}
+	}
 	srv.Ready(engine)
 	info := engine.Info()
 	log.Info("serving", "addr", lis.Addr().String(), "tools", info.ToolCount, "servers", len(info.Servers), "catalog_version", info.CatalogVersion)
