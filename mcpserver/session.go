@@ -1,0 +1,174 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/toolset"
+)
+
+// session is one MCP session: its id (also the engine's session id of its
+// revealed tools), its scope, and its go-sdk server. Its methods are safe
+// for concurrent use: a client may send requests in parallel.
+type session struct {
+	srv   *Server
+	id    string
+	scope Scope
+	vis   visibility
+	mcp   *mcp.Server
+	// stdio marks the one session of Run (not counted in Server.live).
+	stdio bool
+	// started is set by the first notifications/initialized.
+	started atomic.Bool
+
+	// mu guards the visible-tools cache: the visible tools of snap.
+	mu      sync.Mutex
+	snap    *catalog.Snapshot
+	visible []catalog.Tool
+}
+
+// listing is a session's tool list as of one moment.
+type listing struct {
+	// tools is the tools/list answer, in toolset's order.
+	tools []*mcp.Tool
+	// loaded holds the catalog names of the listed catalog tools: the
+	// tools this session may call.
+	loaded map[string]bool
+	// names maps listed names to catalog names where they differ.
+	names map[string]string
+	// prompt is toolset's system prompt addition ("" when nothing is
+	// deferred); it becomes the session's instructions.
+	prompt string
+}
+
+// build makes the session's current tool list with package toolset: the
+// catalog's visible tools, and the engine's revealed tools for the
+// session id, in the MCP tools/list format.
+func (sess *session) build() (listing, error) {
+	e := sess.srv.cfg.Engine
+	snap, revealed, err := e.Revealed(sess.id)
+	if err != nil {
+		return listing{}, err
+	}
+	tools := sess.visibleTools(snap)
+	revealed = sess.vis.filter(revealed)
+	ts, err := toolset.Build(tools, revealed, toolset.Options{
+		Format:            toolset.MCP,
+		AlwaysLoaded:      sess.scope.AlwaysLoaded,
+		DeferralThreshold: sess.srv.cfg.DeferralThreshold,
+		MaxResults:        e.MaxResultsCap(),
+	})
+	if err != nil {
+		return listing{}, err
+	}
+	var defs []struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+		Annotations json.RawMessage `json:"annotations"`
+	}
+	if err := json.Unmarshal(ts.Tools, &defs); err != nil {
+		return listing{}, fmt.Errorf("mcpserver: decode toolset: %w", err)
+	}
+	l := listing{tools: make([]*mcp.Tool, len(defs)), loaded: make(map[string]bool, len(ts.Loaded)), names: ts.Names, prompt: ts.SystemPrompt}
+	for i, d := range defs {
+		t := &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}
+		if len(d.Annotations) > 0 {
+			var a mcp.ToolAnnotations
+			if json.Unmarshal(d.Annotations, &a) == nil && a != (mcp.ToolAnnotations{}) {
+				t.Annotations = &a
+			}
+		}
+		// toolset renames a catalog tool called tool_search, so this
+		// name is the search tool's.
+		if d.Name == toolset.SearchToolName && ts.Deferring {
+			t.OutputSchema = json.RawMessage(referenceFormatSchema)
+		}
+		l.tools[i] = t
+	}
+	for _, n := range ts.Loaded {
+		l.loaded[n] = true
+	}
+	return l, nil
+}
+
+// visibleTools returns the visible tools of snap, cached per snapshot.
+func (sess *session) visibleTools(snap *catalog.Snapshot) []catalog.Tool {
+	if len(sess.vis) == 0 {
+		return snap.Tools()
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.snap != snap {
+		sess.snap, sess.visible = snap, sess.vis.filter(snap.Tools())
+	}
+	return sess.visible
+}
+
+// middleware answers tools/list and tools/call from the session's state;
+// every other method goes to the go-sdk server.
+func (sess *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/list":
+			l, err := sess.build()
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.ListToolsResult{Tools: l.tools}, nil
+		case "tools/call":
+			call, ok := req.(*mcp.CallToolRequest)
+			if !ok || call.Params == nil {
+				return next(ctx, method, req)
+			}
+			res, err := sess.call(ctx, call)
+			if err != nil {
+				return nil, err
+			}
+			return res, nil
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// call answers tools/call: tool_search, a listed catalog tool (forwarded
+// to its live server), or a refusal that says to search first.
+func (sess *session) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	l, err := sess.build()
+	if err != nil {
+		return nil, err
+	}
+	name := req.Params.Name
+	catalogName := name
+	if n, ok := l.names[name]; ok {
+		catalogName = n
+	}
+	switch {
+	case l.loaded[catalogName]:
+		return sess.srv.forward(ctx, req, catalogName)
+	case name == toolset.SearchToolName:
+		return sess.search(ctx, req)
+	}
+	return notSearchedError(name), nil
+}
+
+// revisionTool is the one tool in a session's go-sdk registry. The
+// registry is never listed or called (the middleware answers both); it is
+// replaced whenever the session's list grows, because a registry change is
+// what makes the SDK send notifications/tools/list_changed, to this
+// session alone since every session has its own server.
+const revisionTool = "toolsearch.revision"
+
+// notifyListChanged makes the SDK send notifications/tools/list_changed
+// to the session (debounced by the SDK: a burst of changes sends one).
+func (sess *session) notifyListChanged() {
+	sess.mcp.AddTool(&mcp.Tool{Name: revisionTool, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return notSearchedError(revisionTool), nil
+		})
+}
