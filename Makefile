@@ -123,7 +123,7 @@ checkgenerate: generate ## Fail if generated code differs from the committed sta
 
 # Import direction (DESIGN.md, STYLE.md habit 12), from `go list -deps`:
 #   - clients/go imports nothing from the root module;
-#   - nothing outside server/ and cmd/ depends on server; nothing depends on cmd/;
+#   - nothing outside server/ and cmd/ depends on server (nor on mcpserver); nothing depends on cmd/;
 #   - embed, vectorindex, fallback and analysis never depend on catalog or search.
 .PHONY: checkdeps
 checkdeps: ## Check the import-direction rules of DESIGN.md
@@ -139,6 +139,7 @@ checkdeps: ## Check the import-direction rules of DESIGN.md
 		    bad = ""; \
 		    if (dt == "cmd") bad = "nothing may import cmd/"; \
 		    else if (dt == "server" && pt != "cmd") bad = "only cmd/ may import server"; \
+		    else if (dt == "mcpserver" && pt != "cmd") bad = "only cmd/ may import mcpserver"; \
 		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis")) bad = pt " must not import " dt; \
 		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
 		END { exit fail }'
@@ -203,6 +204,19 @@ docker-verify: ## Run the Dockerfile's build steps without a Docker engine, chec
 deploy-validate: ## Validate deploy/kubernetes and deploy/compose (Go checks, and the Kubernetes JSON schemas via npm)
 	$(GO) test -count=1 ./deploy/
 	scripts/deploy-validate.sh
+
+# The MCP endpoint's test with the official TypeScript SDK client
+# (mcpserver/testdata/client: @modelcontextprotocol/sdk pinned by its
+# package-lock.json). `make test` runs it too once installed; with CI=true it
+# fails when the client is not installed.
+MCP_CLIENT_DIR := mcpserver/testdata/client
+.PHONY: mcp-client
+mcp-client: ## Install the MCP endpoint test's TypeScript client (npm ci; needs node and npm)
+	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: mcp-client-test
+mcp-client-test: mcp-client ## Run the MCP endpoint against the official TypeScript SDK client, over HTTP and stdio
+	CI=true $(GO) test $(RACE) -count=1 -run 'TestNodeClient' -v ./mcpserver
 
 .PHONY: node-example
 node-example: ## Run examples/node against a sidecar started for it (needs node and npm)

@@ -104,13 +104,24 @@ type upstreamCaller struct {
 // tools into catalog tools (namespaced up__), and returns the caller.
 func connectUpstream(t *testing.T, ev *events) (*upstreamCaller, []catalog.Tool) {
 	t.Helper()
+	uc, tools, closeAll, err := dialUpstream(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(closeAll)
+	return uc, tools
+}
+
+// dialUpstream is connectUpstream without a test (for the stdio child
+// process of TestNodeClient); closeAll ends both sessions.
+func dialUpstream(ev *events) (uc *upstreamCaller, tools []catalog.Tool, closeAll func(), err error) {
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := newUpstream(ev).Connect(ctx, st, nil)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, nil, err
 	}
-	uc := &upstreamCaller{tools: map[string]bool{}, onProgress: map[string]func(*mcp.ProgressNotificationParams){}}
+	uc = &upstreamCaller{tools: map[string]bool{}, onProgress: map[string]func(*mcp.ProgressNotificationParams){}}
 	client := mcp.NewClient(&mcp.Implementation{Name: "sidecar-source", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			uc.mu.Lock()
@@ -123,26 +134,40 @@ func connectUpstream(t *testing.T, ev *events) (*upstreamCaller, []catalog.Tool)
 	})
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
-		t.Fatal(err)
+		ss.Close()
+		return nil, nil, nil, err
 	}
 	uc.cs = cs
-	t.Cleanup(func() { cs.Close(); ss.Close() })
+	closeAll = func() { cs.Close(); ss.Close() }
 	res, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
+	if err == nil {
+		var raw []byte
+		if raw, err = json.Marshal(res); err == nil {
+			tools, err = catalog.Parse(raw, "upstream tools/list", upstreamServer)
+		}
 	}
-	raw, err := json.Marshal(res)
 	if err != nil {
-		t.Fatal(err)
-	}
-	tools, err := catalog.Parse(raw, "upstream tools/list", upstreamServer)
-	if err != nil {
-		t.Fatal(err)
+		closeAll()
+		return nil, nil, nil, err
 	}
 	for _, tl := range tools {
 		uc.tools[tl.Name] = true
 	}
-	return uc, tools
+	return uc, tools, closeAll, nil
+}
+
+// newEngine builds the test engine over the file catalog and the upstream's
+// tools.
+func newEngine(upTools []catalog.Tool) (*search.Engine, error) {
+	files, err := catalog.Load(catalog.Source{Path: "testdata/catalog.json"})
+	if err != nil {
+		return nil, err
+	}
+	snap, err := catalog.NewSnapshot(append(files, upTools...))
+	if err != nil {
+		return nil, err
+	}
+	return search.New(snap, search.Config{})
 }
 
 func (u *upstreamCaller) Serves(name string) bool { return u.tools[name] }
@@ -181,17 +206,9 @@ type fixture struct {
 // is completed with the engine, the caller and a discarded log.
 func start(t *testing.T, cfg mcpserver.Config) *fixture {
 	t.Helper()
-	files, err := catalog.Load(catalog.Source{Path: "testdata/catalog.json"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ev := newEvents()
 	uc, upTools := connectUpstream(t, ev)
-	snap, err := catalog.NewSnapshot(append(files, upTools...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine, err := search.New(snap, search.Config{})
+	engine, err := newEngine(upTools)
 	if err != nil {
 		t.Fatal(err)
 	}

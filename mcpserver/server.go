@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -70,6 +71,9 @@ type Server struct {
 	base *mcp.Server
 	// live counts HTTP sessions, for MaxSessions.
 	live atomic.Int64
+	// mu guards open: the initialized sessions, for Close.
+	mu   sync.Mutex
+	open map[*session]*mcp.ServerSession
 }
 
 // New checks cfg and returns a Server. A malformed default scope is an
@@ -100,7 +104,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken))}
+	s := &Server{cfg: cfg, log: cfg.Log, versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
+		open: map[*session]*mcp.ServerSession{}}
 	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.log})
 	return s, nil
 }
@@ -249,9 +254,15 @@ func (s *Server) newSession(conn Scope) (*session, error) {
 				return
 			}
 			s.live.Add(1)
+			s.mu.Lock()
+			s.open[sess] = req.Session
+			s.mu.Unlock()
 			s.log.Debug("mcp: session started", "session", sess.id, "visible", len(sc.Visible), "always_loaded", len(sc.AlwaysLoaded))
 			go func() {
 				_ = req.Session.Wait()
+				s.mu.Lock()
+				delete(s.open, sess)
+				s.mu.Unlock()
 				s.live.Add(-1)
 				s.endSession(sess)
 			}()
@@ -259,6 +270,21 @@ func (s *Server) newSession(conn Scope) (*session, error) {
 	})
 	sess.mcp.AddReceivingMiddleware(sess.middleware)
 	return sess, nil
+}
+
+// Close closes every HTTP session (their streams end; clients must
+// reconnect) and waits for nothing else: stop the HTTP server first, so no
+// new session opens. Run's sessions end with their transport or context.
+func (s *Server) Close() {
+	s.mu.Lock()
+	open := make([]*mcp.ServerSession, 0, len(s.open))
+	for _, ss := range s.open {
+		open = append(open, ss)
+	}
+	s.mu.Unlock()
+	for _, ss := range open {
+		_ = ss.Close()
+	}
 }
 
 // endSession forgets a closed session's revealed tools.

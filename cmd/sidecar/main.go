@@ -133,6 +133,16 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 	if ready != nil {
 		ready <- lis.Addr()
 	}
+	ep, err := startMCP(ctx, cfg, engine, nil, token, log)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		<-served
+		return err
+	}
+	defer ep.stop(cfg.shutdownTimeout)
+	if mcpReady != nil && ep != nil && ep.addr != nil {
+		mcpReady <- ep.addr
+	}
 	// The start-up index build time, for toolsearch_index_build_seconds.
 	wctx, wcancel := context.WithCancel(ctx)
 	indexed := make(chan struct{})
@@ -148,6 +158,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 	case err := <-served:
 		return err
 	case <-ctx.Done():
+	case err := <-ep.stdioEnded():
+		log.Info("the MCP stdio session ended", "error", fmt.Sprint(err))
 	}
 	log.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
@@ -220,6 +232,10 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	log.Info("catalog loaded", "files", len(sources), "tools", snap.Len(), "elapsed", time.Since(start).String())
 	return engine, nil
 }
+
+// mcpReady, when not nil, receives the MCP listener's address once it
+// serves (tests set it).
+var mcpReady chan<- net.Addr
 
 // testServerOptions are added to the gRPC server's options; only tests set
 // them (an interceptor that holds searches in flight, to test draining).
