@@ -223,6 +223,7 @@ func start(t *testing.T, cfg mcpserver.Config) *fixture {
 	}
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
+	t.Cleanup(srv.Close) // runs first: the sessions' streams end, then the listener
 	return &fixture{engine: engine, srv: srv, url: hs.URL + "/mcp", caller: uc, events: ev}
 }
 

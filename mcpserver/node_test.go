@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/mcpserver"
+	"go.uber.org/goleak"
 )
 
 // stdioChildEnv makes the test binary serve the endpoint on stdio (with the
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }
 
 // serveStdio serves one session on stdin/stdout until the client leaves.

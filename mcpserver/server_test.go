@@ -357,3 +357,36 @@ func wait(t *testing.T, ch <-chan struct{}, msg string) {
 		t.Fatal(msg)
 	}
 }
+
+// Closing an MCP session forgets its revealed tools in the engine; past
+// MaxSessions a new session is refused with 503.
+func TestSessionLifecycle(t *testing.T) {
+	f := start(t, mcpserver.Config{DeferralThreshold: 1, MaxSessions: 1})
+	c := connect(t, f.url, nil)
+	c.search(t, map[string]any{"query": "select:up__echo"})
+	id := c.ID()
+	if _, revealed, _ := f.engine.Revealed(id); len(revealed) != 1 {
+		t.Fatalf("engine session %s has %d revealed tools, want 1", id, len(revealed))
+	}
+	if n := f.engine.Sessions(); n != 1 {
+		t.Errorf("engine sessions = %d, want 1", n)
+	}
+	mc := mcp.NewClient(&mcp.Implementation{Name: "second", Version: "1"}, nil)
+	if _, err := mc.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: f.url, MaxRetries: -1}, nil); err == nil ||
+		!strings.Contains(err.Error(), "503") && !strings.Contains(err.Error(), "Service Unavailable") {
+		t.Errorf("second session past MaxSessions 1: err = %v, want 503", err)
+	}
+	c.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for f.engine.Sessions() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the engine still holds the closed MCP session's revealed tools")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The slot is free again.
+	c2 := connect(t, f.url, nil)
+	if len(c2.names(t)) != 1 {
+		t.Error("new session after the first closed does not start with tool_search alone")
+	}
+}
