@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	mcpsource "github.com/toolsearch/toolsearch/source/mcp"
 )
 
 // Caller forwards tool calls to the live MCP servers the catalog's tools
-// came from. Package source/mcp's *Manager implements it. Implementations
-// must be safe for concurrent use.
+// came from. Package source/mcp's *Manager implements it (errors wrapping
+// its ErrServerUnavailable and ErrUnknownTool get their own messages).
+// Implementations must be safe for concurrent use.
 type Caller interface {
 	// CallTool forwards tools/call for the catalog tool named name
 	// (namespaced, e.g. "everything__echo") to the live server it came
@@ -74,6 +76,14 @@ func (s *Server) forward(ctx context.Context, req *mcp.CallToolRequest, name str
 			req.Params.Name, s.cfg.CallTimeout), nil
 	}
 	s.log.Warn("mcp: forwarding a tool call failed", "tool", name, "elapsed", time.Since(start).String(), "error", err.Error())
+	switch {
+	case errors.Is(err, mcpsource.ErrServerUnavailable):
+		return toolError("%s could not be called: its MCP server is down or restarting (%v). Try again in a minute, or search for another tool.",
+			req.Params.Name, err), nil
+	case errors.Is(err, mcpsource.ErrUnknownTool):
+		return toolError("%s could not be called: its MCP server no longer provides it (%v). Search again for a tool that does this.",
+			req.Params.Name, err), nil
+	}
 	return toolError("%s could not be called: %v. Its MCP server may be down or restarting; try again later, or search for another tool.",
 		req.Params.Name, err), nil
 }
@@ -99,3 +109,6 @@ func toolError(format string, args ...any) *mcp.CallToolResult {
 		IsError: true,
 	}
 }
+
+// The Manager of package source/mcp is the sidecar's Caller.
+var _ Caller = (*mcpsource.Manager)(nil)

@@ -62,17 +62,6 @@ const clientDir = "testdata/client"
 // list_changed, list again, call through, refused unrevealed call. Without
 // node or the installed client it skips, and fails when CI=true.
 func TestNodeClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(clientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
-	}
-	if err != nil {
-		msg := fmt.Sprintf("node or the TypeScript client is missing (%v); run `make mcp-client-test`", err)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
 	flow := map[string]any{
 		"query":      "echo a message back",
 		"expectTool": "up__echo",
@@ -87,17 +76,7 @@ func TestNodeClient(t *testing.T) {
 		for k, v := range extra {
 			cfg[k] = v
 		}
-		arg, err := json.Marshal(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(node, "flow.mjs", string(arg))
-		cmd.Dir = clientDir
-		out, err := cmd.CombinedOutput()
-		t.Logf("%s", out)
-		if err != nil {
-			t.Fatalf("flow.mjs: %v", err)
-		}
+		runFlow(t, cfg)
 	}
 	t.Run("http", func(t *testing.T) {
 		f := start(t, mcpserver.Config{DeferralThreshold: 1})
@@ -118,4 +97,32 @@ func TestNodeClient(t *testing.T) {
 		}
 		run(t, map[string]any{"command": exe, "cwd": wd, "env": map[string]string{stdioChildEnv: "1"}})
 	})
+}
+
+// runFlow runs flow.mjs with cfg. Without node or the installed client it
+// skips, and fails when CI=true.
+func runFlow(t *testing.T, cfg map[string]any) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(clientDir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
+	}
+	if err != nil {
+		msg := fmt.Sprintf("node or the TypeScript client is missing (%v); run `make mcp-client`", err)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	arg, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, "flow.mjs", string(arg))
+	cmd.Dir = clientDir
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("flow.mjs: %v", err)
+	}
 }

@@ -67,17 +67,24 @@ func (sess *session) build() (listing, error) {
 		return listing{}, err
 	}
 	var defs []struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"inputSchema"`
-		Annotations json.RawMessage `json:"annotations"`
+		Name         string          `json:"name"`
+		Title        string          `json:"title"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+		Annotations  json.RawMessage `json:"annotations"`
 	}
 	if err := json.Unmarshal(ts.Tools, &defs); err != nil {
 		return listing{}, fmt.Errorf("mcpserver: decode toolset: %w", err)
 	}
 	l := listing{tools: make([]*mcp.Tool, len(defs)), loaded: make(map[string]bool, len(ts.Loaded)), names: ts.Names, prompt: ts.SystemPrompt}
 	for i, d := range defs {
-		t := &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}
+		t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
+		if len(d.OutputSchema) > 0 {
+			// A live server's tool keeps its outputSchema: its
+			// structuredContent is passed through as is.
+			t.OutputSchema = d.OutputSchema
+		}
 		if len(d.Annotations) > 0 {
 			var a mcp.ToolAnnotations
 			if json.Unmarshal(d.Annotations, &a) == nil && a != (mcp.ToolAnnotations{}) {
