@@ -249,24 +249,6 @@ func (s *Server) newSession(conn Scope) (*session, error) {
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 		GetSessionID:              func() string { return sess.id },
 		SupportedProtocolVersions: s.versions,
-		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
-			if req.Session == nil || !sess.started.CompareAndSwap(false, true) || sess.stdio {
-				return
-			}
-			s.live.Add(1)
-			s.mu.Lock()
-			s.open[sess] = req.Session
-			s.mu.Unlock()
-			s.log.Debug("mcp: session started", "session", sess.id, "visible", len(sc.Visible), "always_loaded", len(sc.AlwaysLoaded))
-			go func() {
-				_ = req.Session.Wait()
-				s.mu.Lock()
-				delete(s.open, sess)
-				s.mu.Unlock()
-				s.live.Add(-1)
-				s.endSession(sess)
-			}()
-		},
 	})
 	sess.mcp.AddReceivingMiddleware(sess.middleware)
 	return sess, nil
@@ -285,6 +267,28 @@ func (s *Server) Close() {
 	for _, ss := range open {
 		_ = ss.Close()
 	}
+}
+
+// track counts an HTTP session from its initialize request on (whether or
+// not the client ever sends notifications/initialized), so that MaxSessions
+// bounds every session the SDK holds, and forgets it when it closes.
+func (s *Server) track(sess *session, ss *mcp.ServerSession) {
+	if ss == nil || sess.stdio || !sess.started.CompareAndSwap(false, true) {
+		return
+	}
+	s.live.Add(1)
+	s.mu.Lock()
+	s.open[sess] = ss
+	s.mu.Unlock()
+	s.log.Debug("mcp: session started", "session", sess.id, "visible", len(sess.scope.Visible), "always_loaded", len(sess.scope.AlwaysLoaded))
+	go func() {
+		_ = ss.Wait()
+		s.mu.Lock()
+		delete(s.open, sess)
+		s.mu.Unlock()
+		s.live.Add(-1)
+		s.endSession(sess)
+	}()
 }
 
 // endSession forgets a closed session's revealed tools.

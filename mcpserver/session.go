@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -23,16 +24,21 @@ type session struct {
 	mcp   *mcp.Server
 	// stdio marks the one session of Run (not counted in Server.live).
 	stdio bool
-	// started is set by the first notifications/initialized.
+	// started is set by the initialize request (Server.track).
 	started atomic.Bool
 
-	// mu guards the visible-tools cache: the visible tools of snap.
-	mu      sync.Mutex
-	snap    *catalog.Snapshot
-	visible []catalog.Tool
+	// mu guards the caches: the visible tools of snap, and the listing
+	// built for snap and the revealed names (hosts list and call often
+	// while both stay the same).
+	mu       sync.Mutex
+	snap     *catalog.Snapshot
+	visible  []catalog.Tool
+	revealed []string
+	last     *listing
 }
 
-// listing is a session's tool list as of one moment.
+// listing is a session's tool list as of one moment. It is shared by the
+// calls that read it and never modified.
 type listing struct {
 	// tools is the tools/list answer, in toolset's order.
 	tools []*mcp.Tool
@@ -55,8 +61,19 @@ func (sess *session) build() (listing, error) {
 	if err != nil {
 		return listing{}, err
 	}
-	tools := sess.visibleTools(snap)
 	revealed = sess.vis.filter(revealed)
+	names := make([]string, len(revealed))
+	for i, t := range revealed {
+		names[i] = t.Name
+	}
+	sess.mu.Lock()
+	if sess.last != nil && sess.snap == snap && slices.Equal(sess.revealed, names) {
+		l := *sess.last
+		sess.mu.Unlock()
+		return l, nil
+	}
+	sess.mu.Unlock()
+	tools := sess.visibleTools(snap)
 	ts, err := toolset.Build(tools, revealed, toolset.Options{
 		Format:            toolset.MCP,
 		AlwaysLoaded:      sess.scope.AlwaysLoaded,
@@ -101,18 +118,21 @@ func (sess *session) build() (listing, error) {
 	for _, n := range ts.Loaded {
 		l.loaded[n] = true
 	}
+	sess.mu.Lock()
+	if sess.snap == snap { // visibleTools set it unless the catalog changed since
+		sess.revealed, sess.last = names, &l
+	}
+	sess.mu.Unlock()
 	return l, nil
 }
 
-// visibleTools returns the visible tools of snap, cached per snapshot.
+// visibleTools returns the visible tools of snap, cached per snapshot (a
+// new snapshot also drops the cached listing).
 func (sess *session) visibleTools(snap *catalog.Snapshot) []catalog.Tool {
-	if len(sess.vis) == 0 {
-		return snap.Tools()
-	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if sess.snap != snap {
-		sess.snap, sess.visible = snap, sess.vis.filter(snap.Tools())
+		sess.snap, sess.visible, sess.revealed, sess.last = snap, sess.vis.filter(snap.Tools()), nil, nil
 	}
 	return sess.visible
 }
@@ -122,6 +142,13 @@ func (sess *session) visibleTools(snap *catalog.Snapshot) []catalog.Tool {
 func (sess *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
+		case "initialize":
+			res, err := next(ctx, method, req)
+			if err == nil {
+				ss, _ := req.GetSession().(*mcp.ServerSession)
+				sess.srv.track(sess, ss)
+			}
+			return res, err
 		case "tools/list":
 			l, err := sess.build()
 			if err != nil {
