@@ -214,13 +214,6 @@ MCP_CLIENT_DIR := mcpserver/testdata/client
 mcp-client: ## Install the MCP endpoint test's TypeScript client (npm ci; needs node and npm)
 	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
 
-# The official MCP reference servers (server-everything, -memory,
-# -filesystem) pinned by source/mcp/testdata/servers/package-lock.json, for
-# the source/mcp and mcpserver tests.
-.PHONY: mcp-servers
-mcp-servers: ## Install the npm reference MCP servers the tests run (npm ci; needs node and npm)
-	cd source/mcp/testdata/servers && npm ci --no-audit --no-fund --loglevel=error
-
 .PHONY: mcp-client-test
 mcp-client-test: mcp-client mcp-servers ## Run the MCP endpoint against the official TypeScript SDK client (HTTP, stdio, server-everything)
 	CI=true $(GO) test $(RACE) -count=1 -run 'TestNodeClient|TestEverythingEndToEnd' -v ./mcpserver

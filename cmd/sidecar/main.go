@@ -133,15 +133,15 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 	if ready != nil {
 		ready <- lis.Addr()
 	}
-	ep, err := startMCP(ctx, cfg, engine, nil, token, log)
+	ep, err := startMCPEndpoint(ctx, cfg, engine, nil, token, log)
 	if err != nil {
 		srv.Shutdown(context.Background())
 		<-served
 		return err
 	}
 	defer ep.stop(cfg.shutdownTimeout)
-	if mcpReady != nil && ep != nil && ep.addr != nil {
-		mcpReady <- ep.addr
+	if mcpEndpointReady != nil && ep != nil && ep.addr != nil {
+		mcpEndpointReady <- ep.addr
 	}
 	// The start-up index build time, for toolsearch_index_build_seconds.
 	wctx, wcancel := context.WithCancel(ctx)
@@ -233,9 +233,9 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	return engine, nil
 }
 
-// mcpReady, when not nil, receives the MCP listener's address once it
+// mcpEndpointReady, when not nil, receives the MCP listener's address once it
 // serves (tests set it).
-var mcpReady chan<- net.Addr
+var mcpEndpointReady chan<- net.Addr
 
 // testServerOptions are added to the gRPC server's options; only tests set
 // them (an interceptor that holds searches in flight, to test draining).

@@ -33,11 +33,11 @@ type mcpEndpoint struct {
 	addr      net.Addr
 }
 
-// startMCP starts the MCP endpoint over engine: streamable HTTP on
+// startMCPEndpoint starts the MCP endpoint over engine: streamable HTTP on
 // --mcp-listen (with the gRPC port's TLS and bearer token) and one stdio
 // session with --mcp-stdio. Without either it returns nil. caller forwards
 // calls to live MCP servers (nil: none).
-func startMCP(ctx context.Context, cfg config, engine *search.Engine, caller mcpserver.Caller, token string, log *slog.Logger) (*mcpEndpoint, error) {
+func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, caller mcpserver.Caller, token string, log *slog.Logger) (*mcpEndpoint, error) {
 	if cfg.mcpListen == "" && !cfg.mcpStdio {
 		return nil, nil
 	}

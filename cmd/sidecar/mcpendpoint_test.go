@@ -25,8 +25,8 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	mcpStdioTransport = func() mcp.Transport { return serverSide }
 	addrs := make(chan net.Addr, 1)
-	mcpReady = addrs
-	t.Cleanup(func() { mcpStdioTransport, mcpReady = func() mcp.Transport { return &mcp.StdioTransport{} }, nil })
+	mcpEndpointReady = addrs
+	t.Cleanup(func() { mcpStdioTransport, mcpEndpointReady = func() mcp.Transport { return &mcp.StdioTransport{} }, nil })
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -46,13 +46,13 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	}
 
 	// Over HTTP, with the token.
-	hc := &http.Client{Transport: bearer{"tok3n"}}
+	hc := &http.Client{Transport: endpointBearer{"tok3n"}}
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSearchFlow(t, cs)
+	checkEndpointFlow(t, cs)
 	cs.Close()
 	// Without the token: refused.
 	if _, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", MaxRetries: -1}, nil); err == nil {
@@ -64,7 +64,7 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSearchFlow(t, ss)
+	checkEndpointFlow(t, ss)
 	ss.Close()
 	select {
 	case code := <-done:
@@ -76,8 +76,8 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	}
 }
 
-// checkSearchFlow lists, searches and lists again.
-func checkSearchFlow(t *testing.T, cs *mcp.ClientSession) {
+// checkEndpointFlow lists, searches and lists again.
+func checkEndpointFlow(t *testing.T, cs *mcp.ClientSession) {
 	t.Helper()
 	ctx := context.Background()
 	first, err := cs.ListTools(ctx, nil)
@@ -97,9 +97,9 @@ func checkSearchFlow(t *testing.T, cs *mcp.ClientSession) {
 	}
 }
 
-type bearer struct{ token string }
+type endpointBearer struct{ token string }
 
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+func (b endpointBearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
