@@ -236,3 +236,11 @@ bench-scale: ## End-to-end latency, start-up and RSS of the sidecar at 1k/10k/10
 .PHONY: soak
 soak: ## Sustained end-to-end load (64 clients, 3 min, 10k tools): zero errors and flat sidecar RSS (DURATION=..., SIZE=...)
 	scripts/soak.sh
+
+# The official MCP reference servers (pinned in source/mcp/testdata/servers/
+# package-lock.json) that the source/mcp and cmd/sidecar tests run; without
+# them those tests skip, or fail under CI=true.
+MCP_SERVERS_DIR := source/mcp/testdata/servers
+.PHONY: mcp-servers
+mcp-servers: ## Install the npm reference MCP servers for the tests (npm ci in source/mcp/testdata/servers)
+	cd $(MCP_SERVERS_DIR) && npm ci --no-audit --no-fund

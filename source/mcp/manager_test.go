@@ -380,3 +380,41 @@ func TestGarbage(t *testing.T) {
 }
 
 func jsonRaw(b []byte) any { return jsonRawMessage(b) }
+
+// alive reports whether a process runs (a zombie waiting to be reaped by
+// init does not count).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) == 0 || fields[0] != "Z"
+}
+
+func TestCloseLeavesNoOrphans(t *testing.T) {
+	childFile := filepath.Join(t.TempDir(), "child.pid")
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{selfServer("dyn", "dynamic", envChildFile+"="+childFile)}})
+	pid := f.status(t, "dyn").PID
+	data, err := os.ReadFile(childFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, _ := strconv.Atoi(string(data))
+	if !alive(pid) || !alive(child) {
+		t.Fatalf("server %d and its child %d should run", pid, child)
+	}
+	start := time.Now()
+	f.m.Close()
+	t.Logf("Close took %v", time.Since(start))
+	waitFor(t, 5*time.Second, "server and its child gone", func() bool { return !alive(pid) && !alive(child) })
+	if st := f.status(t, "dyn"); st.State != source.StateStopped {
+		t.Errorf("state after Close = %s", st.State)
+	}
+	if !f.has("dyn__get_weather") {
+		t.Error("Close removed the tools from the catalog")
+	}
+}
