@@ -67,7 +67,8 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 		}
 		mux := http.NewServeMux()
 		mux.Handle(mcpPath, srv.Handler())
-		ep.hs = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, TLSConfig: tc}
+		ep.hs = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, TLSConfig: tc,
+			ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 		ep.httpDone = make(chan struct{})
 		ep.addr = lis.Addr()
 		go func() {

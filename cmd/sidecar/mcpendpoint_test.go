@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"net"
 	"net/http"
 	"os"
@@ -26,7 +28,9 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	mcpStdioTransport = func() mcp.Transport { return serverSide }
 	addrs := make(chan net.Addr, 1)
 	mcpEndpointReady = addrs
-	t.Cleanup(func() { mcpStdioTransport, mcpEndpointReady = func() mcp.Transport { return &mcp.StdioTransport{} }, nil })
+	t.Cleanup(func() {
+		mcpStdioTransport, mcpEndpointReady = func() mcp.Transport { return &mcp.StdioTransport{} }, nil
+	})
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -103,4 +107,50 @@ func (b endpointBearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// With --tls-cert, the MCP endpoint serves HTTPS only, with the gRPC
+// port's certificate.
+func TestSidecarMCPEndpointTLS(t *testing.T) {
+	dir := t.TempDir()
+	ca := newCA(t, "toolsearch test CA")
+	srvCert, srvKey := ca.issue(t, "toolsearch", true)
+	certFile, keyFile := writeFile(t, dir, "server.pem", srvCert), writeFile(t, dir, "server-key.pem", srvKey)
+	addrs := make(chan net.Addr, 1)
+	mcpEndpointReady = addrs
+	t.Cleanup(func() { mcpEndpointReady = nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--mcp-listen", "127.0.0.1:0",
+			"--tls-cert", certFile, "--tls-key", keyFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, nil)
+	}()
+	defer func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("exit code %d: %s", code, stderr.String())
+		}
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrs:
+	case code := <-done:
+		t.Fatalf("sidecar exited with %d: %s", code, stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("MCP endpoint not serving after 30 s")
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(ca.pem)
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}}}
+	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "https://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEndpointFlow(t, cs)
+	cs.Close()
+	if _, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", MaxRetries: -1}, nil); err == nil {
+		t.Error("a plaintext client connected to the TLS endpoint")
+	}
 }
