@@ -218,6 +218,10 @@ mcp-client: ## Install the MCP endpoint test's TypeScript client (npm ci; needs 
 mcp-client-test: mcp-client mcp-servers ## Run the MCP endpoint against the official TypeScript SDK client (HTTP, stdio, server-everything)
 	CI=true $(GO) test $(RACE) -count=1 -run 'TestNodeClient|TestEverythingEndToEnd' -v ./mcpserver
 
+.PHONY: mcp-endpoint-e2e
+mcp-endpoint-e2e: mcp-client mcp-servers ## The MCP endpoint's bar: a sidecar with livemcpbench and a live server-everything, driven by the TypeScript SDK client over HTTP and stdio
+	scripts/mcp-endpoint-e2e.sh
+
 .PHONY: node-example
 node-example: ## Run examples/node against a sidecar started for it (needs node and npm)
 	scripts/node-example.sh

@@ -62,8 +62,11 @@ type Config struct {
 // safe for concurrent use; Handler and Run may serve many connections at
 // once.
 type Server struct {
-	cfg      Config
-	log      *slog.Logger
+	cfg Config
+	log *slog.Logger
+	// sdkLog is log for the go-sdk's own events (warnings and errors
+	// only: it logs every session's start and end at info).
+	sdkLog   *slog.Logger
 	versions []string
 	token    [sha256.Size]byte
 	// base answers the go-sdk handler's look-ups for requests of existing
@@ -104,9 +107,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
+	s := &Server{cfg: cfg, log: cfg.Log, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
 		open: map[*session]*mcp.ServerSession{}}
-	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.log})
+	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.sdkLog})
 	return s, nil
 }
 
@@ -152,7 +155,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 func (s *Server) Handler() http.Handler {
 	sdk := mcp.NewStreamableHTTPHandler(s.serverFor, &mcp.StreamableHTTPOptions{
 		SessionTimeout: s.cfg.SessionTimeout,
-		Logger:         s.log,
+		Logger:         s.sdkLog,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.authorized(r) {
@@ -245,7 +248,7 @@ func (s *Server) newSession(conn Scope) (*session, error) {
 	}
 	sess.mcp = mcp.NewServer(s.implementation(), &mcp.ServerOptions{
 		Instructions:              instructions,
-		Logger:                    s.log,
+		Logger:                    s.sdkLog,
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 		GetSessionID:              func() string { return sess.id },
 		SupportedProtocolVersions: s.versions,
@@ -297,4 +300,19 @@ func (s *Server) endSession(sess *session) {
 		s.log.Debug("mcp: resetting a session", "session", sess.id, "error", err.Error())
 	}
 	s.log.Debug("mcp: session ended", "session", sess.id)
+}
+
+// quietHandler passes on the records of slog.LevelWarn and above.
+type quietHandler struct{ slog.Handler }
+
+func (h quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
+}
+
+func (h quietHandler) WithAttrs(a []slog.Attr) slog.Handler {
+	return quietHandler{h.Handler.WithAttrs(a)}
+}
+
+func (h quietHandler) WithGroup(name string) slog.Handler {
+	return quietHandler{h.Handler.WithGroup(name)}
 }
