@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
+	mcp "github.com/toolsearch/toolsearch/source/mcp"
 )
 
 // config is the sidecar's configuration: flags, whose defaults come from
@@ -31,6 +32,13 @@ type config struct {
 	sessionTTL      time.Duration
 
 	metricsListen string
+
+	// Live MCP servers (mcp.go).
+	mcpLists   mcpLists
+	mcpConfig  string
+	mcpTimeout time.Duration
+	mcpGrace   time.Duration
+	mcpServers []mcp.ServerConfig // from the above, by checkMCP
 
 	// Limits.
 	maxMessageSize       int
@@ -158,6 +166,8 @@ flags:
 	integer(&c.maxSessions, "max-sessions", search.DefaultMaxSessions, "most agent sessions whose revealed tools are kept (least recently used evicted; an evicted session searches again)")
 	duration(&c.sessionTTL, "session-ttl", search.DefaultSessionTTL, "how long an idle agent session keeps its revealed tools")
 
+	mcpFlags(fs, &c, getenv, str, duration)
+
 	str(&c.metricsListen, "metrics-listen", "127.0.0.1:9090", "HTTP address of /metrics (Prometheus), /healthz and /readyz; empty disables the listener")
 
 	integer(&c.maxMessageSize, "max-message-size", defaultMaxMessageSize, "largest gRPC message received or sent, in bytes")
@@ -229,6 +239,9 @@ flags:
 	}
 	if c.tlsClientCA != "" && c.tlsCert == "" {
 		return c, fmt.Errorf("--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS first")
+	}
+	if err := c.checkMCP(); err != nil {
+		return c, err
 	}
 	if c.shutdownTimeout <= 0 {
 		return c, fmt.Errorf("--shutdown-timeout %v: use a positive duration such as 10s", c.shutdownTimeout)
