@@ -12,6 +12,7 @@ import (
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
+	mcp "github.com/toolsearch/toolsearch/source/mcp"
 )
 
 // config is the sidecar's configuration: flags, whose defaults come from
@@ -33,7 +34,13 @@ type config struct {
 
 	metricsListen string
 
-	// MCP endpoint (mcp.go).
+	// Live MCP servers (mcp.go).
+	mcpLists   mcpLists
+	mcpConfig  string
+	mcpTimeout time.Duration
+	mcpGrace   time.Duration
+	mcpServers []mcp.ServerConfig // from the above, by checkMCP
+	// MCP endpoint (mcpendpoint.go).
 	mcpListen       string
 	mcpStdio        bool
 	mcpVisible      *listFlag
@@ -178,6 +185,7 @@ flags:
 	fs.Var(c.mcpVisible, "mcp-visible-tools", fmt.Sprintf("default visible tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable; empty: the whole catalog (env %s, comma-separated)", envName("mcp-visible-tools")))
 	fs.Var(c.mcpAlwaysLoaded, "mcp-always-loaded", fmt.Sprintf("default always-loaded tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable (env %s, comma-separated)", envName("mcp-always-loaded")))
 	duration(&c.mcpCallTimeout, "mcp-call-timeout", mcpserver.DefaultCallTimeout, "budget of one tool call forwarded from the MCP endpoint to a live MCP server")
+	mcpFlags(fs, &c, getenv, str, duration)
 
 	str(&c.metricsListen, "metrics-listen", "127.0.0.1:9090", "HTTP address of /metrics (Prometheus), /healthz and /readyz; empty disables the listener")
 
@@ -256,6 +264,9 @@ flags:
 	}
 	if s := getenv(envName("mcp-stdio")); s != "" && s != "true" && s != "false" {
 		return c, fmt.Errorf("%s=%q: use true or false", envName("mcp-stdio"), s)
+	}
+	if err := c.checkMCP(); err != nil {
+		return c, err
 	}
 	if c.shutdownTimeout <= 0 {
 		return c, fmt.Errorf("--shutdown-timeout %v: use a positive duration such as 10s", c.shutdownTimeout)

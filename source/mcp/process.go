@@ -30,9 +30,15 @@ func (p *process) stop() {
 		return
 	}
 	killGroup(p.cmd)
-	if tail := p.stderr.lines(); len(tail) > 0 && p.cmd.ProcessState != nil && !p.cmd.ProcessState.Success() {
-		p.stderr.log.Warn("mcp server process exited", "exit", p.cmd.ProcessState.String(), "stderr_tail", strings.Join(tail, "\n"))
+}
+
+// stderrTail returns the last lines the child wrote to stderr, joined, ""
+// if none: what a crashed server said last.
+func (p *process) stderrTail() string {
+	if p == nil {
+		return ""
 	}
+	return strings.Join(p.stderr.lines(), "\n")
 }
 
 // tailLines is how many of a child's last stderr lines are kept, to log

@@ -34,6 +34,8 @@ type server struct {
 	tools   map[string]string  // catalog name → the server's own tool name
 	st      ServerStatus
 	starts  []time.Time // recent starts, for the restart rate
+
+	lastProc *process // the latest child process; only run's goroutine uses it
 }
 
 func newServer(m *Manager, cfg ServerConfig) *server {
@@ -100,7 +102,8 @@ func (s *server) run(ctx context.Context) {
 		s.m.obs.ServerUp(s.cfg.Name, false)
 		removeAt := downSince.Add(s.m.cfg.GracePeriod)
 		s.log.Warn("mcp server is down; reconnecting", "error", errString(err), "retry_in", backoff.String(),
-			"tools", s.toolCount(), "tools_removed_at", removeAt.UTC().Format(time.RFC3339))
+			"tools", s.toolCount(), "tools_removed_at", removeAt.UTC().Format(time.RFC3339),
+			"stderr_tail", s.lastProc.stderrTail())
 		if !s.waitDown(ctx, backoff, removeAt) {
 			return
 		}
@@ -318,6 +321,7 @@ func (s *server) transport() (mcp.Transport, *process, error) {
 	cmd.Env = env
 	cmd.Dir = s.cfg.Dir
 	proc := &process{cmd: cmd, stderr: newTail(s.log)}
+	s.lastProc = proc
 	cmd.Stderr = proc.stderr
 	cmd.WaitDelay = stopTimeout
 	setProcAttrs(cmd)

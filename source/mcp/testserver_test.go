@@ -26,7 +26,7 @@ import (
 // Environment of a test server process.
 const (
 	envKind      = "TOOLSEARCH_MCP_TEST_SERVER"     // many | dynamic | garbage
-	envTools     = "TOOLSEARCH_MCP_TEST_TOOLS"      // many: how many tools
+	envTools     = "TOOLSEARCH_MCP_TEST_TOOLS"      // many: how many tools; dynamic: how many filler tools
 	envFailFile  = "TOOLSEARCH_MCP_TEST_FAIL_FILE"  // exit at start while this file exists
 	envChildFile = "TOOLSEARCH_MCP_TEST_CHILD_FILE" // start a grandchild (sleep) and write its pid here
 )
@@ -83,7 +83,12 @@ func newTestServer(kind string, n int) *mcp.Server {
 		}
 		return s
 	case "dynamic":
-		return dynamicServer()
+		s := dynamicServer()
+		for i := range n { // filler tools, for re-list measurements at size
+			s.AddTool(&mcp.Tool{Name: fmt.Sprintf("filler_%04d", i), Description: fmt.Sprintf("Filler tool %d: it handles record %d.", i, i),
+				InputSchema: json.RawMessage(`{"type":"object"}`)}, echoHandler)
+		}
+		return s
 	case "garbage":
 		s := mcp.NewServer(&mcp.Implementation{Name: "garbage", Version: "1"}, nil)
 		obj := json.RawMessage(`{"type":"object"}`)
