@@ -20,6 +20,9 @@
 // that tells the model to search first, and a tool from a catalog file says
 // the agent must run it itself.
 //
+// A catalog change (a live server adding or removing tools) that changes a
+// session's list sends it notifications/tools/list_changed as well.
+//
 // Each connection may narrow what it sees (visible tools) and choose its
 // always-loaded tools, with HTTP headers or query parameters (scope.go), so
 // one sidecar serves several agents with different tool sets.

@@ -35,6 +35,7 @@ func ExampleServer_Run() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	serverSide, clientSide := mcp.NewInMemoryTransports()

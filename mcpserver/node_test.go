@@ -50,6 +50,7 @@ func serveStdio() error {
 	if err != nil {
 		return err
 	}
+	defer srv.Close()
 	return srv.Run(context.Background(), &mcp.StdioTransport{})
 }
 

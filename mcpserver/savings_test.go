@@ -61,6 +61,7 @@ func TestFirstListTokenSavings(t *testing.T) {
 		}
 		hs := httptest.NewServer(srv.Handler())
 		t.Cleanup(hs.Close)
+		t.Cleanup(srv.Close)
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "savings", Version: "1"}, nil).
 			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
 		if err != nil {
@@ -147,6 +148,7 @@ func BenchmarkToolsList(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			defer srv.Close()
 			st, ct := mcp.NewInMemoryTransports()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()

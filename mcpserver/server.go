@@ -74,9 +74,15 @@ type Server struct {
 	base *mcp.Server
 	// live counts HTTP sessions, for MaxSessions.
 	live atomic.Int64
-	// mu guards open: the initialized sessions, for Close.
+	// mu guards open: the live sessions (HTTP ones with their go-sdk
+	// session, for Close; Run's with nil), for Close and the catalog
+	// watcher.
 	mu   sync.Mutex
 	open map[*session]*mcp.ServerSession
+	// stop ends the catalog watcher (watchCatalog), which closes watched.
+	stop     chan struct{}
+	stopOnce sync.Once
+	watched  chan struct{}
 }
 
 // New checks cfg and returns a Server. A malformed default scope is an
@@ -110,7 +116,46 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Log, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
 		open: map[*session]*mcp.ServerSession{}}
 	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.sdkLog})
+	s.stop, s.watched = make(chan struct{}), make(chan struct{})
+	go s.watchCatalog()
 	return s, nil
+}
+
+// CatalogPollInterval is how often the server checks whether the catalog
+// changed (live MCP servers adding or removing tools, UpsertTools): then
+// every session whose list changed with it is sent
+// notifications/tools/list_changed. One pointer comparison per second;
+// hosts learn of a change within a second.
+const CatalogPollInterval = time.Second
+
+// watchCatalog notifies the sessions whose tool list a catalog change
+// changed, until Close.
+func (s *Server) watchCatalog() {
+	defer close(s.watched)
+	t := time.NewTicker(CatalogPollInterval)
+	defer t.Stop()
+	last := s.cfg.Engine.Snapshot()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+		snap := s.cfg.Engine.Snapshot()
+		if snap == last {
+			continue
+		}
+		last = snap
+		s.mu.Lock()
+		sessions := make([]*session, 0, len(s.open))
+		for sess := range s.open {
+			sessions = append(sessions, sess)
+		}
+		s.mu.Unlock()
+		for _, sess := range sessions {
+			sess.catalogChanged()
+		}
+	}
 }
 
 // sessionProtocolVersion is the first MCP version without sessions
@@ -144,7 +189,15 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 		return err
 	}
 	sess.stdio = true // not counted against MaxSessions: one process, one client
-	defer s.endSession(sess)
+	s.mu.Lock()
+	s.open[sess] = nil
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.open, sess)
+		s.mu.Unlock()
+		s.endSession(sess)
+	}()
 	return sess.mcp.Run(ctx, t)
 }
 
@@ -257,14 +310,19 @@ func (s *Server) newSession(conn Scope) (*session, error) {
 	return sess, nil
 }
 
-// Close closes every HTTP session (their streams end; clients must
-// reconnect) and waits for nothing else: stop the HTTP server first, so no
-// new session opens. Run's sessions end with their transport or context.
+// Close stops the catalog watcher and closes every HTTP session (their
+// streams end; clients must reconnect). Stop the HTTP server first, so no
+// new session opens; Run's sessions end with their transport or context.
+// Close is idempotent; every Server must be closed.
 func (s *Server) Close() {
+	s.stopOnce.Do(func() { close(s.stop) })
+	<-s.watched
 	s.mu.Lock()
 	open := make([]*mcp.ServerSession, 0, len(s.open))
 	for _, ss := range s.open {
-		open = append(open, ss)
+		if ss != nil {
+			open = append(open, ss)
+		}
 	}
 	s.mu.Unlock()
 	for _, ss := range open {

@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/mcpserver"
+	"github.com/toolsearch/toolsearch/search"
 )
 
 // reference is the reference format as a model reads it.
@@ -388,5 +389,35 @@ func TestSessionLifecycle(t *testing.T) {
 	c2 := connect(t, f.url, nil)
 	if len(c2.names(t)) != 1 {
 		t.Error("new session after the first closed does not start with tool_search alone")
+	}
+}
+
+// A catalog change that changes a session's list (here a tool added to an
+// always-loaded server, as a live MCP server adding a tool does) sends
+// notifications/tools/list_changed; one that does not, nothing.
+func TestCatalogChangeNotifies(t *testing.T) {
+	f := start(t, mcpserver.Config{DeferralThreshold: 1, Scope: mcpserver.Scope{AlwaysLoaded: []string{"slack:*"}}})
+	c := connect(t, f.url, nil)
+	if diff := cmp.Diff([]string{"tool_search", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
+		t.Fatalf("first list (-want +got):\n%s", diff)
+	}
+	add := func(name string) {
+		t.Helper()
+		_, err := f.engine.Apply(context.Background(), []search.Tool{{Name: name, Server: strings.Split(name, "__")[0],
+			Description: "A tool added while the session runs.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("github__new_tool") // not in this session's list
+	add("slack__archive_channel")
+	c.waitListChanged(t)
+	if diff := cmp.Diff([]string{"tool_search", "slack__archive_channel", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
+		t.Errorf("list after the change (-want +got):\n%s", diff)
+	}
+	select {
+	case <-c.listChanged:
+		t.Error("a second list_changed for one change")
+	default:
 	}
 }

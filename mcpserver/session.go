@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,6 +27,9 @@ type session struct {
 	stdio bool
 	// started is set by the initialize request (Server.track).
 	started atomic.Bool
+	// served is the last list answered to tools/list (nil before the
+	// first), for catalogChanged.
+	served atomic.Pointer[listing]
 
 	// mu guards the caches: the visible tools of snap, and the listing
 	// built for snap and the revealed names (hosts list and call often
@@ -154,6 +158,7 @@ func (sess *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if err != nil {
 				return nil, err
 			}
+			sess.served.Store(&l)
 			return &mcp.ListToolsResult{Tools: l.tools}, nil
 		case "tools/call":
 			call, ok := req.(*mcp.CallToolRequest)
@@ -205,4 +210,23 @@ func (sess *session) notifyListChanged() {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return notSearchedError(revisionTool), nil
 		})
+}
+
+// catalogChanged sends notifications/tools/list_changed when the session's
+// list differs from the last one it was served (a tool added to a catalog
+// listed whole, a revealed or always-loaded tool removed or changed).
+func (sess *session) catalogChanged() {
+	prev := sess.served.Load()
+	if prev == nil {
+		return
+	}
+	l, err := sess.build()
+	if err != nil {
+		return
+	}
+	a, errA := json.Marshal(prev.tools)
+	b, errB := json.Marshal(l.tools)
+	if errA == nil && errB == nil && !bytes.Equal(a, b) {
+		sess.notifyListChanged()
+	}
 }

@@ -101,14 +101,18 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 	return ep, nil
 }
 
-// stop closes the HTTP listener and its sessions. Safe on a nil endpoint.
+// stop closes the endpoint: its sessions and the HTTP listener. Safe on a
+// nil endpoint.
 func (ep *mcpEndpoint) stop(timeout time.Duration) {
-	if ep == nil || ep.hs == nil {
+	if ep == nil {
 		return
 	}
 	// Sessions hold open event streams that never go idle: close them
 	// first, then the server drains the requests in flight.
 	ep.srv.Close()
+	if ep.hs == nil {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	if err := ep.hs.Shutdown(ctx); err != nil {
