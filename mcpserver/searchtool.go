@@ -67,8 +67,6 @@ func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		return toolError("tool_search: %v", err), nil
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
-	case errors.Is(err, search.ErrUnavailable):
-		return toolError("tool_search is unavailable: %v; try again shortly.", err), nil
 	case err != nil:
 		sess.srv.log.Error("mcp: tool_search failed", "session", sess.id, "error", err.Error())
 		return toolError("tool_search failed inside the sidecar; try again."), nil
