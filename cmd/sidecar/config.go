@@ -9,8 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
+	mcp "github.com/toolsearch/toolsearch/source/mcp"
 )
 
 // config is the sidecar's configuration: flags, whose defaults come from
@@ -42,6 +44,18 @@ type config struct {
 	stopWithParent bool
 	// readyWhen is what health's SERVING (and /readyz) waits for.
 	readyWhen string
+	// Live MCP servers (mcp.go).
+	mcpLists   mcpLists
+	mcpConfig  string
+	mcpTimeout time.Duration
+	mcpGrace   time.Duration
+	mcpServers []mcp.ServerConfig // from the above, by checkMCP
+	// MCP endpoint (mcpendpoint.go).
+	mcpListen       string
+	mcpStdio        bool
+	mcpVisible      *listFlag
+	mcpAlwaysLoaded *listFlag
+	mcpCallTimeout  time.Duration
 
 	// Limits.
 	maxMessageSize       int
@@ -183,6 +197,20 @@ flags:
 	integer(&c.maxSessions, "max-sessions", search.DefaultMaxSessions, "most agent sessions whose revealed tools are kept (least recently used evicted; an evicted session searches again)")
 	duration(&c.sessionTTL, "session-ttl", search.DefaultSessionTTL, "how long an idle agent session keeps its revealed tools")
 
+	str(&c.mcpListen, "mcp-listen", "", "address host:port of the MCP endpoint (streamable HTTP at /mcp), e.g. 127.0.0.1:8090; empty: off. Uses --tls-cert and --auth-token-file like the gRPC port")
+	stdio := getenv(envName("mcp-stdio")) == "true"
+	fs.BoolVar(&c.mcpStdio, "mcp-stdio", stdio, fmt.Sprintf("also serve one MCP session on stdin/stdout, for hosts that launch the sidecar as a process; the sidecar stops when it ends (env %s=true)", envName("mcp-stdio")))
+	c.mcpVisible, c.mcpAlwaysLoaded = &listFlag{}, &listFlag{}
+	for name, l := range map[string]*listFlag{"mcp-visible-tools": c.mcpVisible, "mcp-always-loaded": c.mcpAlwaysLoaded} {
+		if v := getenv(envName(name)); v != "" {
+			l.set = strings.Split(v, ",")
+		}
+	}
+	fs.Var(c.mcpVisible, "mcp-visible-tools", fmt.Sprintf("default visible tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable; empty: the whole catalog (env %s, comma-separated)", envName("mcp-visible-tools")))
+	fs.Var(c.mcpAlwaysLoaded, "mcp-always-loaded", fmt.Sprintf("default always-loaded tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable (env %s, comma-separated)", envName("mcp-always-loaded")))
+	duration(&c.mcpCallTimeout, "mcp-call-timeout", mcpserver.DefaultCallTimeout, "budget of one tool call forwarded from the MCP endpoint to a live MCP server")
+	mcpFlags(fs, &c, getenv, str, duration)
+
 	str(&c.metricsListen, "metrics-listen", "127.0.0.1:9090", "HTTP address of /metrics (Prometheus), /healthz and /readyz; empty disables the listener")
 
 	integer(&c.maxMessageSize, "max-message-size", defaultMaxMessageSize, "largest gRPC message received or sent, in bytes")
@@ -257,6 +285,15 @@ flags:
 	}
 	if c.tlsClientCA != "" && c.tlsCert == "" {
 		return c, fmt.Errorf("--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS first")
+	}
+	if c.mcpCallTimeout <= 0 {
+		return c, fmt.Errorf("--mcp-call-timeout %v: use a positive duration such as 1m", c.mcpCallTimeout)
+	}
+	if s := getenv(envName("mcp-stdio")); s != "" && s != "true" && s != "false" {
+		return c, fmt.Errorf("%s=%q: use true or false", envName("mcp-stdio"), s)
+	}
+	if err := c.checkMCP(); err != nil {
+		return c, err
 	}
 	if c.shutdownTimeout <= 0 {
 		return c, fmt.Errorf("--shutdown-timeout %v: use a positive duration such as 10s", c.shutdownTimeout)

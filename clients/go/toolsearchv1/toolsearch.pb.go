@@ -793,7 +793,14 @@ type Tool struct {
 	InputSchema string `protobuf:"bytes,5,opt,name=input_schema,json=inputSchema,proto3" json:"input_schema,omitempty"`
 	// MCP tool annotations (e.g. `{"readOnlyHint":true}`) as JSON object text,
 	// or empty when the tool has none.
-	Annotations   string `protobuf:"bytes,6,opt,name=annotations,proto3" json:"annotations,omitempty"`
+	Annotations string `protobuf:"bytes,6,opt,name=annotations,proto3" json:"annotations,omitempty"`
+	// The tool's display title (MCP `title`, e.g. `Send Slack Message`), or
+	// empty when it has none. Not searched.
+	Title string `protobuf:"bytes,7,opt,name=title,proto3" json:"title,omitempty"`
+	// The JSON Schema of the tool's structured output (MCP `outputSchema`) as
+	// JSON object text, or empty when it has none. Anything other than a JSON
+	// object: INVALID_ARGUMENT on upsert.
+	OutputSchema  string `protobuf:"bytes,8,opt,name=output_schema,json=outputSchema,proto3" json:"output_schema,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -866,6 +873,20 @@ func (x *Tool) GetInputSchema() string {
 func (x *Tool) GetAnnotations() string {
 	if x != nil {
 		return x.Annotations
+	}
+	return ""
+}
+
+func (x *Tool) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Tool) GetOutputSchema() string {
+	if x != nil {
+		return x.OutputSchema
 	}
 	return ""
 }
@@ -1967,14 +1988,16 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x0fsearch_metadata\x18\x03 \x01(\v2\x1d.toolsearch.v1.SearchMetadataR\x0esearchMetadata\x12\x12\n" +
 	"\x04hint\x18\x04 \x01(\tR\x04hint\x12'\n" +
 	"\x0favailable_tools\x18\x05 \x03(\tR\x0eavailableTools\x12&\n" +
-	"\x0fnext_page_token\x18\x06 \x01(\tR\rnextPageToken\"\xb5\x01\n" +
+	"\x0fnext_page_token\x18\x06 \x01(\tR\rnextPageToken\"\xf0\x01\n" +
 	"\x04Tool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06server\x18\x02 \x01(\tR\x06server\x12\x1a\n" +
 	"\bcategory\x18\x03 \x01(\tR\bcategory\x12 \n" +
 	"\vdescription\x18\x04 \x01(\tR\vdescription\x12!\n" +
 	"\finput_schema\x18\x05 \x01(\tR\vinputSchema\x12 \n" +
-	"\vannotations\x18\x06 \x01(\tR\vannotations\"'\n" +
+	"\vannotations\x18\x06 \x01(\tR\vannotations\x12\x14\n" +
+	"\x05title\x18\a \x01(\tR\x05title\x12#\n" +
+	"\routput_schema\x18\b \x01(\tR\foutputSchema\"'\n" +
 	"\x0fGetToolsRequest\x12\x14\n" +
 	"\x05names\x18\x01 \x03(\tR\x05names\"f\n" +
 	"\x10GetToolsResponse\x12)\n" +
