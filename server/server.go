@@ -34,9 +34,6 @@ type Config struct {
 	// DefaultDeadline is the deadline of a unary call whose client set none;
 	// 0 means none.
 	DefaultDeadline time.Duration
-	// MaxQueryLength is the longest search query accepted, in characters;
-	// 0 or more than search.MaxQueryLength means search.MaxQueryLength.
-	MaxQueryLength int
 	// MaxMessageSize is the largest message the server sends, in bytes, as
 	// set with grpc.MaxSendMsgSize in ServerOptions (the sidecar's
 	// --max-message-size); GetToolset trims its lists to fit it. 0 means
@@ -84,10 +81,6 @@ func New(cfg Config) *Server {
 	}, cfg.ServerOptions...)
 	svc := NewService(log)
 	svc.metrics = cfg.Metrics
-	svc.maxQueryLength = search.MaxQueryLength
-	if cfg.MaxQueryLength > 0 && cfg.MaxQueryLength < search.MaxQueryLength {
-		svc.maxQueryLength = cfg.MaxQueryLength
-	}
 	if cfg.MaxMessageSize > 0 {
 		svc.maxMessageSize = cfg.MaxMessageSize
 	}
@@ -112,9 +105,17 @@ func (s *Server) setStatus(st healthpb.HealthCheckResponse_ServingStatus) {
 
 // Ready installs the engine and reports SERVING.
 func (s *Server) Ready(e *search.Engine) {
+	s.Answer(e)
+	s.setStatus(healthpb.HealthCheckResponse_SERVING)
+}
+
+// Answer installs the engine without reporting SERVING: calls are answered
+// (searches lexically while the semantic index builds), but health and
+// /readyz keep saying NOT_SERVING until Ready. For a sidecar whose
+// readiness waits for the semantic index (--ready-when semantic).
+func (s *Server) Answer(e *search.Engine) {
 	s.service.SetEngine(e)
 	s.metrics.setEngine(e)
-	s.setStatus(healthpb.HealthCheckResponse_SERVING)
 }
 
 // Serve accepts connections on lis until Shutdown; it returns nil after a

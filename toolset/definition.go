@@ -14,6 +14,10 @@ type definition struct {
 	Schema json.RawMessage
 	// Annotations are the catalog's annotations (MCP only), nil if none.
 	Annotations json.RawMessage
+	// Title and OutputSchema are the catalog's MCP title and output
+	// schema ("" and nil if none); only the MCP format carries them.
+	Title        string
+	OutputSchema json.RawMessage
 	// Defer marks a deferred tool of a native mode (defer_loading).
 	Defer bool
 }

@@ -332,6 +332,6 @@ func trimDefinition(d definition) definition {
 		raw = json.RawMessage(emptyObjectSchema)
 	}
 	d.Schema = raw
-	d.Annotations = nil
+	d.Annotations, d.OutputSchema = nil, nil
 	return d
 }

@@ -344,7 +344,8 @@ func (b *builder) definition(t catalog.Tool, stub bool) (definition, error) {
 		d.Description, _ = normalizeDescription(t, d.Description, b.lim.description)
 	} else {
 		n := normalized(t, b.lim.description)
-		d = definition{Name: name, Description: n.description, Schema: n.schema, Annotations: t.Annotations}
+		d = definition{Name: name, Description: n.description, Schema: n.schema, Annotations: t.Annotations,
+			Title: t.Title, OutputSchema: t.OutputSchema}
 		changes = append(changes, n.changes...)
 	}
 	if !b.changed[t.Name] && len(changes) > 0 {
