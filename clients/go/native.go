@@ -219,11 +219,13 @@ func (a *Agent) searchAndLoad(ctx context.Context, session, argumentsJSON string
 	if len(catalogNames) == 0 {
 		return r, "", nil
 	}
+	// The portable list is enough to load the found tools (their names and
+	// definitions do not depend on the mode) and costs a fraction of the
+	// native one, which holds the whole catalog.
 	ts, err := a.client.raw.GetToolset(ctx, &toolsearchv1.GetToolsetRequest{
 		SessionId:          session,
 		Format:             format,
-		SearchMode:         SearchNativeClient,
-		AlwaysLoaded:       a.opts.alwaysLoaded,
+		SearchMode:         SearchPortable,
 		DeferralThreshold:  1,
 		ServerDescriptions: a.opts.servers,
 		LoadTools:          catalogNames,
