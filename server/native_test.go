@@ -2,9 +2,12 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,8 +20,11 @@ import (
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
 )
 
 // scriptedProvider is a loopback HTTP server standing in for a model
@@ -442,4 +448,65 @@ func TestGetToolsetMessageLimit(t *testing.T) {
 			t.Errorf("err = %v, want RESOURCE_EXHAUSTED naming --max-message-size and fewer always_loaded tools", err)
 		}
 	})
+}
+
+// Anthropic native tool search with the Go Agent: the tools array holds
+// every tool (deferred ones marked defer_loading) and does not change; the
+// model's tool_search call is answered with tool_reference blocks.
+func Example_anthropicNative() {
+	lis := bufconn.Listen(1 << 20)
+	srv := server.New(server.Config{Log: discardLogger()})
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.Shutdown(context.Background())
+	snap, err := catalog.LoadSnapshot(catalog.Source{Path: "testdata/catalog.json"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	engine, err := search.New(snap, search.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv.Ready(engine)
+	conn, err := grpc.NewClient("passthrough:///sidecar",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer conn.Close()
+
+	agent := toolsearch.NewAgent(toolsearch.NewFromConn(conn), toolsearch.WithDeferralThreshold(1),
+		toolsearch.WithSearchMode(toolsearch.SearchAuto), toolsearch.WithModel("claude-opus-4-5"))
+	ctx := context.Background()
+	ts, err := agent.Tools(ctx, "conversation-1", toolsearch.FormatAnthropic)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var tools []struct {
+		Name  string `json:"name"`
+		Defer bool   `json:"defer_loading"`
+	}
+	_ = json.Unmarshal(ts.Tools, &tools)
+	fmt.Println(ts.SearchMode, "-", ts.SearchModeReason)
+	fmt.Printf("%d tools: %s (defer_loading %v), %s (defer_loading %v), …\n", len(tools), tools[0].Name, tools[0].Defer, tools[1].Name, tools[1].Defer)
+	// The model calls tool_search; the agent answers with tool_reference blocks.
+	block, err := agent.AnthropicToolResult(ctx, "conversation-1", "toolu_01", json.RawMessage(`{"query":"select:weather__get_forecast"}`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var result struct {
+		Content []struct {
+			Type     string `json:"type"`
+			ToolName string `json:"tool_name"`
+		} `json:"content"`
+	}
+	_ = json.Unmarshal(block, &result)
+	for _, c := range result.Content {
+		fmt.Println(strings.TrimSpace(c.Type + " " + c.ToolName))
+	}
+	// Output:
+	// TOOL_SEARCH_MODE_NATIVE_CLIENT - auto: claude-opus-4-5 supports native client tool search (rule anthropic claude->=4.5)
+	// 9 tools: tool_search (defer_loading false), filesystem__read_file (defer_loading true), …
+	// text
+	// tool_reference weather__get_forecast
 }
