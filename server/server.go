@@ -37,6 +37,9 @@ type Config struct {
 	// MaxQueryLength is the longest search query accepted, in characters;
 	// 0 or more than search.MaxQueryLength means search.MaxQueryLength.
 	MaxQueryLength int
+	// QueryLog says how much of a search query the request log shows; the
+	// zero value is QueryLogPrefix.
+	QueryLog QueryLogMode
 }
 
 // Server is the gRPC server of the sidecar: the search service, the
@@ -61,7 +64,7 @@ func New(cfg Config) *Server {
 	}
 	// Order: recover outermost; metrics and logging see every outcome,
 	// UNAUTHENTICATED included; the deadline applies to the handler alone.
-	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log)}
+	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log, cfg.QueryLog)}
 	stream := []grpc.StreamServerInterceptor{MetricsStreamInterceptor(cfg.Metrics)}
 	if cfg.AuthToken != "" {
 		unary = append(unary, AuthUnaryInterceptor(cfg.AuthToken))

@@ -20,6 +20,7 @@ type config struct {
 	catalogs        []string
 	logFormat       string
 	logLevel        slog.Level
+	queryLog        server.QueryLogMode
 	maxResultsCap   int
 	shutdownTimeout time.Duration
 	embedder        string
@@ -142,6 +143,8 @@ flags:
 	str(&c.logFormat, "log-format", "json", "log format: json or text")
 	level := ""
 	str(&level, "log-level", "info", "log level: debug, info, warn or error")
+	queryLog := ""
+	str(&queryLog, "log-queries", "prefix", fmt.Sprintf("how the request log shows search queries: prefix (the first %d characters; longer runs of a query in an error are cut too), hash (a SHA-256 prefix), or off (=false)", server.LoggedQueryLength))
 	integer(&c.maxResultsCap, "max-results-cap", search.DefaultMaxResultsCap, "most results one search returns; larger max_results are clamped to it")
 	duration(&c.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT, how long to wait for calls in flight before stopping hard")
 
@@ -185,6 +188,10 @@ flags:
 	c.catalogs = catalogs.values()
 	if err := c.logLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	var err error
+	if c.queryLog, err = server.ParseQueryLogMode(queryLog); err != nil {
+		return c, fmt.Errorf("--log-queries %w", err)
 	}
 	if c.logFormat != "json" && c.logFormat != "text" {
 		return c, fmt.Errorf("--log-format %q: use json or text", c.logFormat)

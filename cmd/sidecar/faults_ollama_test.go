@@ -26,6 +26,8 @@ const (
 	faultNaN = "nan"
 	// faultConstant answers every text with the first text's vector.
 	faultConstant = "constant"
+	// faultDown answers 500, as an Ollama that lost its model runner does.
+	faultDown = "down"
 )
 
 // setFault makes the proxy corrupt /api/embed answers from now on; "" stops.
@@ -48,6 +50,14 @@ func (p *embedProxy) corrupt(resp *http.Response) error {
 	resp.Body.Close()
 	if err != nil {
 		return err
+	}
+	if mode == faultDown {
+		out := []byte(`{"error":"fault proxy: llama runner process has terminated"}`)
+		resp.StatusCode, resp.Status = http.StatusInternalServerError, "500 Internal Server Error"
+		resp.Body = io.NopCloser(bytes.NewReader(out))
+		resp.ContentLength = int64(len(out))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(out)))
+		return nil
 	}
 	var answer map[string]any
 	if err := json.Unmarshal(body, &answer); err != nil {
@@ -179,4 +189,36 @@ func TestOllamaSidecarPoisonedVectors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOllamaSidecarOutageWarningsRateLimited: while Ollama fails every
+// query embedding, each search answers with keyword results, and the
+// sidecar writes at most logRepeatBurst warnings about it per window, not
+// one per search.
+func TestOllamaSidecarOutageWarningsRateLimited(t *testing.T) {
+	srv := startOllamaWithModel(t)
+	proxy := newEmbedProxy(t, srv.Addr)
+	sc := startSidecar(t, ollamaArgs(proxy.addr(), "--query-timeout", queryTimeout)...)
+	sc.waitIndexed(t)
+
+	proxy.setFault(faultDown)
+	start := time.Now()
+	const searches = 12
+	for i := range searches {
+		// A new query each time: answered query vectors are kept.
+		resp := sc.search(t, fmt.Sprintf("send a message number %d", i))
+		if r := resp.GetSearchMetadata().GetFallbackReason(); r != "embedder_unavailable" {
+			t.Errorf("search %d with Ollama failing: fallback_reason %q, want embedder_unavailable", i, r)
+		}
+	}
+	const warn = `"msg":"embedding a query failed; answering with keyword search"`
+	n := strings.Count(sc.stderr.String(), warn)
+	elapsed := time.Since(start)
+	// logRepeatBurst per window begun; one window on any machine but a
+	// very loaded one (12 searches take ≈ 4 s: each retries twice).
+	most := logRepeatBurst * (int(elapsed/logRepeatWindow) + 1)
+	if n < 1 || n > most || most >= searches {
+		t.Errorf("%d searches in %v wrote %d warnings, want 1 to %d (and fewer than one per search):\n%s", searches, elapsed.Round(time.Millisecond), n, most, sc.stderr.String())
+	}
+	t.Logf("%d searches with Ollama failing wrote %d warnings in %v", searches, n, time.Since(start).Round(time.Millisecond))
 }

@@ -55,12 +55,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	return 0
 }
 
+// newLogger writes to w in the configured format and level, with repeated
+// warnings rate-limited (logging.go).
 func newLogger(cfg config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.logLevel}
+	var h slog.Handler = slog.NewJSONHandler(w, opts)
 	if cfg.logFormat == "text" {
-		return slog.New(slog.NewTextHandler(w, opts))
+		h = slog.NewTextHandler(w, opts)
 	}
-	return slog.New(slog.NewJSONHandler(w, opts))
+	return slog.New(newRateLimited(h, logRepeatWindow, logRepeatBurst))
 }
 
 // serve listens, loads the catalog, reports SERVING, and on ctx's end
@@ -96,6 +99,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		AuthToken:       token,
 		DefaultDeadline: cfg.requestTimeout,
 		MaxQueryLength:  cfg.maxQueryLength,
+		QueryLog:        cfg.queryLog,
 	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
