@@ -27,9 +27,9 @@ type Config struct {
 	ServerOptions []grpc.ServerOption
 	// Metrics, when not nil, records request, search and catalog metrics.
 	Metrics *Metrics
-	// AuthToken, when not empty, is the bearer token every call but the
-	// health service's must carry ("authorization: Bearer <token>");
-	// others get UNAUTHENTICATED.
+	// AuthToken, when not empty, is the bearer token every call but health
+	// Check must carry ("authorization: Bearer <token>"); others get
+	// UNAUTHENTICATED.
 	AuthToken string
 	// DefaultDeadline is the deadline of a unary call whose client set none;
 	// 0 means none.
@@ -64,14 +64,19 @@ func New(cfg Config) *Server {
 	}
 	// Order: recover outermost; metrics and logging see every outcome,
 	// UNAUTHENTICATED included; the deadline applies to the handler alone.
+	// A request the codec could not decode is refused after authentication
+	// (an unauthenticated caller learns nothing about its request), and the
+	// size limit applies to the handler's answer.
 	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log, cfg.QueryLog)}
 	stream := []grpc.StreamServerInterceptor{MetricsStreamInterceptor(cfg.Metrics)}
 	if cfg.AuthToken != "" {
 		unary = append(unary, AuthUnaryInterceptor(cfg.AuthToken))
 		stream = append(stream, AuthStreamInterceptor(cfg.AuthToken))
 	}
-	unary = append(unary, DeadlineInterceptor(cfg.DefaultDeadline))
+	unary = append(unary, DecodeUnaryInterceptor(), DeadlineInterceptor(cfg.DefaultDeadline))
+	stream = append(stream, DecodeStreamInterceptor(), HealthWatchInterceptor(MaxHealthWatches))
 	opts := append([]grpc.ServerOption{
+		grpc.ForceServerCodecV2(newCodec()),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	}, cfg.ServerOptions...)

@@ -105,6 +105,10 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 	go func() { served <- srv.Serve(lis) }()
 	log.Info("listening", "addr", lis.Addr().String(), "version", version, "tls", cfg.tlsCert != "",
 		"mutual_tls", cfg.tlsClientCA != "", "auth_token", token != "", "health", "NOT_SERVING until the catalog is loaded")
+	if token != "" && len(token) < minTokenLength {
+		log.Warn("the bearer token of --auth-token-file is short enough to guess; use a random token of at least 16 characters, e.g. openssl rand -hex 32",
+			"length", len(token), "min_length", minTokenLength)
+	}
 	if !isLoopback(cfg.listen) && cfg.tlsCert == "" && token == "" {
 		log.Warn("listening beyond loopback in plaintext with no --auth-token-file: anything that reaches this address can search and change the catalog",
 			"addr", lis.Addr().String())
