@@ -37,6 +37,12 @@ type Config struct {
 	// MaxQueryLength is the longest search query accepted, in characters;
 	// 0 or more than search.MaxQueryLength means search.MaxQueryLength.
 	MaxQueryLength int
+	// MaxMessageSize is the largest answer sent, in bytes: a larger one is
+	// RESOURCE_EXHAUSTED naming --max-message-size and the smaller request
+	// to make, and GetTools pages fit under it. 0 means
+	// DefaultMaxMessageSize. It should equal the grpc.MaxSendMsgSize of
+	// ServerOptions, which stays the last resort.
+	MaxMessageSize int
 	// QueryLog says how much of a search query the request log shows; the
 	// zero value is QueryLogPrefix.
 	QueryLog QueryLogMode
@@ -73,7 +79,7 @@ func New(cfg Config) *Server {
 		unary = append(unary, AuthUnaryInterceptor(cfg.AuthToken))
 		stream = append(stream, AuthStreamInterceptor(cfg.AuthToken))
 	}
-	unary = append(unary, DecodeUnaryInterceptor(), DeadlineInterceptor(cfg.DefaultDeadline))
+	unary = append(unary, DecodeUnaryInterceptor(), SizeLimitInterceptor(cfg.MaxMessageSize), DeadlineInterceptor(cfg.DefaultDeadline))
 	stream = append(stream, DecodeStreamInterceptor(), HealthWatchInterceptor(MaxHealthWatches))
 	opts := append([]grpc.ServerOption{
 		grpc.ForceServerCodecV2(newCodec()),
@@ -85,6 +91,9 @@ func New(cfg Config) *Server {
 	svc.maxQueryLength = search.MaxQueryLength
 	if cfg.MaxQueryLength > 0 && cfg.MaxQueryLength < search.MaxQueryLength {
 		svc.maxQueryLength = cfg.MaxQueryLength
+	}
+	if cfg.MaxMessageSize > 0 {
+		svc.maxMessageSize = cfg.MaxMessageSize
 	}
 	s := &Server{
 		grpc:    grpc.NewServer(opts...),

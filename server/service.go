@@ -24,6 +24,8 @@ type Service struct {
 	metrics *Metrics
 	// maxQueryLength is the longest query accepted, in characters.
 	maxQueryLength int
+	// maxMessageSize is the largest answer sent, in bytes.
+	maxMessageSize int
 }
 
 // NewService returns a service with no engine yet; log receives internal
@@ -32,7 +34,7 @@ func NewService(log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{log: log, maxQueryLength: search.MaxQueryLength}
+	return &Service{log: log, maxQueryLength: search.MaxQueryLength, maxMessageSize: DefaultMaxMessageSize}
 }
 
 // SetEngine makes the service answer with e.
@@ -68,23 +70,6 @@ func (s *Service) Search(ctx context.Context, in *toolsearchv1.SearchRequest) (*
 	}
 	s.metrics.observeSearch(res)
 	return searchResponse(res), nil
-}
-
-// GetTools returns full definitions by exact name.
-func (s *Service) GetTools(ctx context.Context, in *toolsearchv1.GetToolsRequest) (*toolsearchv1.GetToolsResponse, error) {
-	e, err := s.ready()
-	if err != nil {
-		return nil, err
-	}
-	tools, version, err := e.Get(in.GetNames())
-	if err != nil {
-		return nil, toStatus(ctx, s.log, "GetTools", err)
-	}
-	out := &toolsearchv1.GetToolsResponse{CatalogVersion: version, Tools: make([]*toolsearchv1.Tool, len(tools))}
-	for i, t := range tools {
-		out.Tools[i] = toolMessage(t)
-	}
-	return out, nil
 }
 
 // ListTools pages through names and summaries.

@@ -100,6 +100,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		DefaultDeadline: cfg.requestTimeout,
 		MaxQueryLength:  cfg.maxQueryLength,
 		QueryLog:        cfg.queryLog,
+		MaxMessageSize:  cfg.maxMessageSize,
 	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
