@@ -222,3 +222,10 @@ bench-scale: ## End-to-end latency, start-up and RSS of the sidecar at 1k/10k/10
 .PHONY: soak
 soak: ## Sustained end-to-end load (64 clients, 3 min, 10k tools): zero errors and flat sidecar RSS (DURATION=..., SIZE=...)
 	scripts/soak.sh
+
+# The fault suite (docs/operations.md, failure modes): fault tests against the
+# real Ollama, cache, server and catalog, then every fuzz target for FUZZTIME.
+FUZZTIME ?= 30s
+.PHONY: faults
+faults: ## Fault suite: poisoned embedder, cache kill -9, oversize, invalid UTF-8, churn, then every fuzz target (FUZZTIME=30s each; ~5 min on 2 cores)
+	FUZZTIME=$(FUZZTIME) scripts/faults.sh

@@ -2,16 +2,14 @@ package server
 
 import (
 	"testing"
-	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"google.golang.org/protobuf/proto"
 )
 
 // FuzzDecodeProblem feeds arbitrary bytes to the server's reading of a
-// request it could not decode: it never panics, names a field only when
-// the bytes do hold invalid UTF-8, and a request that decodes has no
-// problem to report.
+// request it could not decode: it never panics, and names a field as
+// invalid UTF-8 only in a request the protobuf decoder refuses too.
 func FuzzDecodeProblem(f *testing.F) {
 	good, _ := proto.Marshal(&toolsearchv1.UpsertToolsRequest{Tools: []*toolsearchv1.Tool{{Name: "a", Description: "b"}}})
 	f.Add(good)
@@ -20,10 +18,10 @@ func FuzzDecodeProblem(f *testing.F) {
 	f.Add([]byte{0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f})
 	md := (&toolsearchv1.UpsertToolsRequest{}).ProtoReflect().Descriptor()
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// A field's bytes may be invalid UTF-8 inside a message that is
+		// valid UTF-8 as a whole (a field boundary splits a character), so
+		// the check is against the decoder: it must fail too.
 		path, ok := invalidUTF8Field(b, md, "")
-		if ok && utf8.Valid(b) {
-			t.Fatalf("field %s reported invalid in bytes that are all UTF-8", path)
-		}
 		err := proto.Unmarshal(b, &toolsearchv1.UpsertToolsRequest{})
 		if err == nil && ok {
 			t.Fatalf("field %s reported invalid in a request that decodes", path)
