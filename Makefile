@@ -54,7 +54,7 @@ ARGS ?=
 help: ## Show this help
 	@echo 'Usage: make <target> [VAR=value]'
 	@echo
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
 build: ## Build both modules, and the sidecar and CLI binaries into bin/
@@ -62,9 +62,14 @@ build: ## Build both modules, and the sidecar and CLI binaries into bin/
 	cd $(CLIENT_DIR) && $(GO) build ./...
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/sidecar ./cmd/toolsearch
 
+# The sidecar is built, then exec'd in place of the recipe's shell, so that
+# make's only child is the sidecar itself (`go run` would leave its compiled
+# child running when go run is killed); --stop-with-parent makes it shut down
+# gracefully when make is killed. Stop it with Ctrl-C.
 .PHONY: run
-run: ## Run the sidecar on the example catalog (extra flags: ARGS='...')
-	$(GO) run ./cmd/sidecar --catalog examples/catalog.json $(ARGS)
+run: ## Run the sidecar on the example catalog (extra flags: ARGS='...'); Ctrl-C stops it
+	$(GO) build -o bin/sidecar ./cmd/sidecar
+	exec bin/sidecar --catalog examples/catalog.json --stop-with-parent $(ARGS)
 
 .PHONY: test
 test: ## Run all tests with the race detector, in both modules
@@ -124,7 +129,9 @@ checkgenerate: generate ## Fail if generated code differs from the committed sta
 # Import direction (DESIGN.md, STYLE.md habit 12), from `go list -deps`:
 #   - clients/go imports nothing from the root module;
 #   - nothing outside server/ and cmd/ depends on server; nothing depends on cmd/;
-#   - embed, vectorindex, fallback and analysis never depend on catalog or search.
+#   - embed, vectorindex, fallback and analysis never depend on catalog or search;
+#   - cmd/toolsearch imports only public APIs: search, evaluation, clients/go;
+#   - no production package depends on a test helper package (a name ending in "test").
 .PHONY: checkdeps
 checkdeps: ## Check the import-direction rules of DESIGN.md
 	@bad="$$(cd $(CLIENT_DIR) && $(GO) list -deps ./... | grep '^$(MODULE)/' | grep -v '^$(MODULE)/clients/go\(/\|$$\)' || true)"; \
@@ -142,6 +149,16 @@ checkdeps: ## Check the import-direction rules of DESIGN.md
 		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis")) bad = pt " must not import " dt; \
 		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
 		END { exit fail }'
+	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|clients/go)(/|$$)' || true)"; \
+	if [ -n "$$bad" ]; then \
+		echo 'checkdeps: cmd/toolsearch uses public APIs only (search, evaluation, clients/go), but imports:' >&2; \
+		echo "$$bad" >&2; exit 1; \
+	fi
+	@bad="$$($(GO) list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk '$$1 !~ /test$$/ { for (i = 2; i <= NF; i++) if ($$i ~ /^github.com\/toolsearch\/.*test$$/) print $$1 " imports " $$i }')"; \
+	if [ -n "$$bad" ]; then \
+		echo 'checkdeps: production packages must not import test helper packages (*test):' >&2; \
+		echo "$$bad" >&2; exit 1; \
+	fi
 
 # Breaking-change check of the API (buf.yaml: FILE rules) against a git ref,
 # e.g. `make breaking AGAINST='.git#tag=v0.1.0'`. Not part of CI while the
@@ -192,7 +209,7 @@ $(GRPCURL):
 # from the Go module proxy at the version pinned in scripts/ollama/build.sh,
 # or reused from the cache outside the clone (toolsearch/ under $XDG_CACHE_HOME or ~/.cache).
 .PHONY: ollama
-ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build)
+ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build); installs the Debian packages nlohmann-json3-dev and libstb-dev if missing
 	scripts/ollama/build.sh
 
 .PHONY: docker-verify

@@ -34,9 +34,6 @@ type Config struct {
 	// DefaultDeadline is the deadline of a unary call whose client set none;
 	// 0 means none.
 	DefaultDeadline time.Duration
-	// MaxQueryLength is the longest search query accepted, in characters;
-	// 0 or more than search.MaxQueryLength means search.MaxQueryLength.
-	MaxQueryLength int
 	// MaxMessageSize is the largest answer sent, in bytes: a larger one is
 	// RESOURCE_EXHAUSTED naming --max-message-size and the smaller request
 	// to make, and GetTools pages fit under it. 0 means
@@ -88,10 +85,6 @@ func New(cfg Config) *Server {
 	}, cfg.ServerOptions...)
 	svc := NewService(log)
 	svc.metrics = cfg.Metrics
-	svc.maxQueryLength = search.MaxQueryLength
-	if cfg.MaxQueryLength > 0 && cfg.MaxQueryLength < search.MaxQueryLength {
-		svc.maxQueryLength = cfg.MaxQueryLength
-	}
 	if cfg.MaxMessageSize > 0 {
 		svc.maxMessageSize = cfg.MaxMessageSize
 	}

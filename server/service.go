@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
@@ -22,8 +21,6 @@ type Service struct {
 	log    *slog.Logger
 	// metrics records searches (nil: none).
 	metrics *Metrics
-	// maxQueryLength is the longest query accepted, in characters.
-	maxQueryLength int
 	// maxMessageSize is the largest answer sent, in bytes.
 	maxMessageSize int
 }
@@ -34,7 +31,7 @@ func NewService(log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{log: log, maxQueryLength: search.MaxQueryLength, maxMessageSize: DefaultMaxMessageSize}
+	return &Service{log: log, maxMessageSize: DefaultMaxMessageSize}
 }
 
 // SetEngine makes the service answer with e.
@@ -59,10 +56,6 @@ func (s *Service) Search(ctx context.Context, in *toolsearchv1.SearchRequest) (*
 	req, err := searchRequest(in)
 	if err != nil {
 		return nil, err
-	}
-	if n := utf8.RuneCountInString(req.Query); n > s.maxQueryLength {
-		return nil, status.Errorf(codes.InvalidArgument,
-			"query is %d characters long, the limit is %d (--max-query-length); shorten it to the few words that describe the tool", n, s.maxQueryLength)
 	}
 	res, err := e.Search(ctx, req)
 	if err != nil {

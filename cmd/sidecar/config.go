@@ -33,6 +33,9 @@ type config struct {
 
 	metricsListen string
 
+	// stopWithParent: shut down when the parent process exits (make run).
+	stopWithParent bool
+
 	// Limits.
 	maxMessageSize       int
 	maxQueryLength       int
@@ -134,6 +137,18 @@ flags:
 		fs.DurationVar(p, name, v, fmt.Sprintf("%s (env %s)", usage, envName(name)))
 	}
 
+	boolean := func(p *bool, name string, def bool, usage string) {
+		v := def
+		if s := getenv(envName(name)); s != "" {
+			b, err := strconv.ParseBool(s)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q is not a boolean (true or false)", envName(name), s))
+			}
+			v = b
+		}
+		fs.BoolVar(p, name, v, fmt.Sprintf("%s (env %s)", usage, envName(name)))
+	}
+
 	str(&c.listen, "listen", "127.0.0.1:50051", "gRPC listen address host:port; loopback by default, since the sidecar serves its own pod")
 	catalogs := &listFlag{}
 	if v := getenv(envName("catalog")); v != "" {
@@ -147,6 +162,7 @@ flags:
 	str(&queryLog, "log-queries", "prefix", fmt.Sprintf("how the request log shows search queries: prefix (the first %d characters; longer runs of a query in an error are cut too), hash (a SHA-256 prefix), or off (=false)", server.LoggedQueryLength))
 	integer(&c.maxResultsCap, "max-results-cap", search.DefaultMaxResultsCap, "most results one search returns; larger max_results are clamped to it")
 	duration(&c.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT, how long to wait for calls in flight before stopping hard")
+	boolean(&c.stopWithParent, "stop-with-parent", false, "shut down gracefully when the process that started the sidecar exits (Linux; make run sets it, so killing make stops the sidecar too)")
 
 	str(&c.embedder, "embedder", "builtin", "embedding model: builtin (the built-in word vectors, nothing to install), ollama (a local Ollama server), or none (lexical search only)")
 	ollamaHost := "127.0.0.1:11434"

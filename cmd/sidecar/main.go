@@ -47,6 +47,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return 2
 	}
 	log := newLogger(cfg, stderr)
+	if cfg.stopWithParent {
+		if err := stopWithParent(); err != nil {
+			log.Warn("--stop-with-parent is not available here; stop the sidecar with SIGTERM or Ctrl-C", "error", err.Error())
+		}
+	}
 	if err := serve(ctx, cfg, log, ready); err != nil {
 		log.Error("sidecar stopped", "error", err.Error())
 		fmt.Fprintf(stderr, "sidecar: %v\n", err)
@@ -98,7 +103,6 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		Metrics:         metrics,
 		AuthToken:       token,
 		DefaultDeadline: cfg.requestTimeout,
-		MaxQueryLength:  cfg.maxQueryLength,
 		QueryLog:        cfg.queryLog,
 		MaxMessageSize:  cfg.maxMessageSize,
 	})
@@ -213,11 +217,12 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 		return nil, fmt.Errorf("load catalog: %d tools, over the limit of %d; raise --max-tools (docs/operations.md has the memory it takes) or split the catalog", snap.Len(), cfg.maxTools)
 	}
 	ec := search.Config{
-		MaxResultsCap: cfg.maxResultsCap,
-		QueryTimeout:  cfg.queryTimeout,
-		Sessions:      search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
-		MaxTools:      cfg.maxTools,
-		Log:           log,
+		MaxResultsCap:  cfg.maxResultsCap,
+		MaxQueryLength: cfg.maxQueryLength,
+		QueryTimeout:   cfg.queryTimeout,
+		Sessions:       search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
+		MaxTools:       cfg.maxTools,
+		Log:            log,
 	}
 	if err := em.configure(&ec); err != nil {
 		return nil, err

@@ -332,7 +332,13 @@ type SearchRequest struct {
 	Debug bool `protobuf:"varint,7,opt,name=debug,proto3" json:"debug,omitempty"`
 	// Browse paging (empty query only): the next_page_token of a previous
 	// response. Empty: the first page.
-	PageToken     string `protobuf:"bytes,8,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,8,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Optional top-band cutoff in (0, 1]: return only the results whose
+	// relevance_score is at least top_band times the top result's (0.8: within
+	// 20 % of the best), so a clear winner comes back alone instead of padded
+	// with weak matches. 0: no cutoff (up to max_results). Outside [0, 1]:
+	// INVALID_ARGUMENT.
+	TopBand       float64 `protobuf:"fixed64,9,opt,name=top_band,json=topBand,proto3" json:"top_band,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -423,14 +429,24 @@ func (x *SearchRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *SearchRequest) GetTopBand() float64 {
+	if x != nil {
+		return x.TopBand
+	}
+	return 0
+}
+
 // ToolReference points at one tool that matched a search.
 type ToolReference struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The tool's unique name in the catalog, e.g. `slack__send_message`. Pass
 	// it to GetTools to load the full definition.
 	ToolName string `protobuf:"bytes,1,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
-	// Relevance in [0, 1], higher is better, comparable within one response.
-	// References are sorted by it (ties broken by tool_name).
+	// Relevance in [0, 1], higher is better; references are sorted by it (ties
+	// broken by tool_name). Calibrated to mean the same in every mode and for
+	// every query: 0.5 is the threshold of a confident match (see
+	// SearchMetadata.no_confident_match); 1 is an exact name, a `select:`, or
+	// a query covered as well as anything in the catalog could cover it.
 	RelevanceScore float64 `protobuf:"fixed64,2,opt,name=relevance_score,json=relevanceScore,proto3" json:"relevance_score,omitempty"`
 	// A short summary of what the tool does: the first sentence of its
 	// description, at most a few hundred characters.
@@ -513,12 +529,13 @@ func (x *ToolReference) GetExplanation() string {
 // SearchMetadata describes how a search was answered.
 type SearchMetadata struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The mode that produced the results: `semantic`, `keyword`, `regex`,
-	// `select`, `fuzzy`, `hybrid`, `browse` or `exact`.
+	// The mode that produced the results: `hybrid` (the default and semantic
+	// modes' normal answer: semantic and keyword scores fused; not a fallback),
+	// `semantic` (vector scores alone, only when the sidecar measures semantic
+	// search on its own), `keyword`, `regex`, `select`, `fuzzy` or `browse`.
 	SearchType string `protobuf:"bytes,1,opt,name=search_type,json=searchType,proto3" json:"search_type,omitempty"`
-	// The mode the request asked for (`semantic` for the default), set when it
-	// differs from search_type: after a fallback (see fallback_reason), or when
-	// the query itself chose the mode (`select:`, browse, an exact tool name).
+	// The mode the request asked for: `semantic` (also for the default),
+	// `keyword` or `regex`. Always set.
 	RequestedSearchType string `protobuf:"bytes,2,opt,name=requested_search_type,json=requestedSearchType,proto3" json:"requested_search_type,omitempty"`
 	// Why the sidecar fell back from the requested mode: empty (no fallback),
 	// `low_confidence`, `embedder_unavailable`, `embedder_timeout`,
@@ -538,9 +555,16 @@ type SearchMetadata struct {
 	Suggestion string `protobuf:"bytes,8,opt,name=suggestion,proto3" json:"suggestion,omitempty"`
 	// The semantic confidence in [0, 1] that the fallback gate computed, when
 	// semantic search ran; 0 otherwise.
-	Confidence    float64 `protobuf:"fixed64,9,opt,name=confidence,proto3" json:"confidence,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Confidence float64 `protobuf:"fixed64,9,opt,name=confidence,proto3" json:"confidence,omitempty"`
+	// True when tools came back but none scores at least 0.5 (the calibrated
+	// threshold of relevance_score): they are the closest tools, not
+	// necessarily ones that do what was asked. The model can then tell the user
+	// no suitable tool was found, or search again, instead of calling a wrong
+	// tool. Never set for `select:`, an exact tool name, a regex match or
+	// browse.
+	NoConfidentMatch bool `protobuf:"varint,10,opt,name=no_confident_match,json=noConfidentMatch,proto3" json:"no_confident_match,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *SearchMetadata) Reset() {
@@ -636,6 +660,13 @@ func (x *SearchMetadata) GetConfidence() float64 {
 	return 0
 }
 
+func (x *SearchMetadata) GetNoConfidentMatch() bool {
+	if x != nil {
+		return x.NoConfidentMatch
+	}
+	return false
+}
+
 // SearchResponse is the result of a search in the reference format.
 type SearchResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -646,8 +677,9 @@ type SearchResponse struct {
 	TotalMatches int32 `protobuf:"varint,2,opt,name=total_matches,json=totalMatches,proto3" json:"total_matches,omitempty"`
 	// How the search was answered.
 	SearchMetadata *SearchMetadata `protobuf:"bytes,3,opt,name=search_metadata,json=searchMetadata,proto3" json:"search_metadata,omitempty"`
-	// Guidance for the model on how to refine the query, set when nothing
-	// matched or the sidecar fell back. Empty otherwise.
+	// Guidance for the model, set when nothing matched, when only close
+	// spellings matched (fuzzy), or when no_confident_match is set. Empty
+	// otherwise.
 	Hint string `protobuf:"bytes,4,opt,name=hint,proto3" json:"hint,omitempty"`
 	// When nothing matched: names of tools in the catalog (within the visible
 	// set), capped by the sidecar, so the model can refine. Empty otherwise.
@@ -1913,7 +1945,7 @@ var File_toolsearch_v1_toolsearch_proto protoreflect.FileDescriptor
 
 const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\n" +
-	"\x1etoolsearch/v1/toolsearch.proto\x12\rtoolsearch.v1\"\xa4\x02\n" +
+	"\x1etoolsearch/v1/toolsearch.proto\x12\rtoolsearch.v1\"\xbf\x02\n" +
 	"\rSearchRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12:\n" +
 	"\vsearch_type\x18\x02 \x01(\x0e2\x19.toolsearch.v1.SearchTypeR\n" +
@@ -1926,13 +1958,14 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"session_id\x18\x06 \x01(\tR\tsessionId\x12\x14\n" +
 	"\x05debug\x18\a \x01(\bR\x05debug\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\b \x01(\tR\tpageToken\"\xa9\x01\n" +
+	"page_token\x18\b \x01(\tR\tpageToken\x12\x19\n" +
+	"\btop_band\x18\t \x01(\x01R\atopBand\"\xa9\x01\n" +
 	"\rToolReference\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12'\n" +
 	"\x0frelevance_score\x18\x02 \x01(\x01R\x0erelevanceScore\x12\x18\n" +
 	"\asummary\x18\x03 \x01(\tR\asummary\x12\x16\n" +
 	"\x06server\x18\x04 \x01(\tR\x06server\x12 \n" +
-	"\vexplanation\x18\x05 \x01(\tR\vexplanation\"\xe5\x02\n" +
+	"\vexplanation\x18\x05 \x01(\tR\vexplanation\"\x93\x03\n" +
 	"\x0eSearchMetadata\x12\x1f\n" +
 	"\vsearch_type\x18\x01 \x01(\tR\n" +
 	"searchType\x122\n" +
@@ -1947,7 +1980,9 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"suggestion\x12\x1e\n" +
 	"\n" +
 	"confidence\x18\t \x01(\x01R\n" +
-	"confidence\"\xa9\x02\n" +
+	"confidence\x12,\n" +
+	"\x12no_confident_match\x18\n" +
+	" \x01(\bR\x10noConfidentMatch\"\xa9\x02\n" +
 	"\x0eSearchResponse\x12E\n" +
 	"\x0ftool_references\x18\x01 \x03(\v2\x1c.toolsearch.v1.ToolReferenceR\x0etoolReferences\x12#\n" +
 	"\rtotal_matches\x18\x02 \x01(\x05R\ftotalMatches\x12F\n" +
