@@ -40,7 +40,7 @@ tests=(
 	"./embed/|^(TestCachedRestart|TestCachedDropsInvalidRecords|TestCachedZeroVectorNotCached|TestCachedInnerFailures|TestCachedKilledMidWrite|TestOllamaEmbedAnswers|TestOllamaEmbedSameVectorForDifferentTexts|TestNormalizeInPlace)$"
 	"./catalog/|^(TestParseBad)$"
 	"./server/|^(TestInvalidRequestsAreInvalidArgument|TestHealthWatchAuthenticatedAndBounded|TestAuthUnaryInterceptor|TestGetToolsPages|TestGetToolsOneToolOverLimit|TestAnswersOverLimitNameTheFlag|TestLogsNeverHoldMoreThanTheQueryPrefix|TestChurnNoDeletedToolReturned)$"
-	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings)$"
+	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings)$"
 )
 for entry in "${tests[@]}"; do
 	pkg=${entry%%|*}

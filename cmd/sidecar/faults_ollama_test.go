@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"net/http"
 	"os"
@@ -221,4 +223,61 @@ func TestOllamaSidecarOutageWarningsRateLimited(t *testing.T) {
 		t.Errorf("%d searches in %v wrote %d warnings, want 1 to %d (and fewer than one per search):\n%s", searches, elapsed.Round(time.Millisecond), n, most, sc.stderr.String())
 	}
 	t.Logf("%d searches with Ollama failing wrote %d warnings in %v", searches, n, time.Since(start).Round(time.Millisecond))
+}
+
+// poisonCache overwrites every vector of the cache file in dir with zeros
+// under a valid checksum: the file an older sidecar left after caching a
+// broken Ollama's answers (the issue's repro).
+func poisonCache(t *testing.T, dir, model string, dims int) int {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.embcache"))
+	if len(files) != 1 {
+		t.Fatalf("cache files in %s: %v, want one", dir, files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := 32 + 4*dims + 4
+	n := 0
+	for off := 20 + len(model); off+size <= len(b); off += size {
+		rec := b[off : off+size]
+		clear(rec[32 : size-4])
+		binary.LittleEndian.PutUint32(rec[size-4:], crc32.Checksum(rec[:size-4], crc32.MakeTable(crc32.Castagnoli)))
+		n++
+	}
+	if err := os.WriteFile(files[0], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestOllamaSidecarPoisonedCacheRepaired: a cache holding all-zero vectors
+// (left by a version that cached whatever Ollama answered) is repaired at
+// start-up: the bad vectors are dropped and logged, the catalog is embedded
+// again through the healthy Ollama, and semantic search works — without
+// anyone deleting the cache.
+func TestOllamaSidecarPoisonedCacheRepaired(t *testing.T) {
+	srv := startOllamaWithModel(t)
+	proxy := newEmbedProxy(t, srv.Addr)
+	cacheDir := t.TempDir()
+	args := ollamaArgs(proxy.addr(), "--cache-dir", cacheDir, "--query-timeout", queryTimeout)
+	sc := startSidecar(t, args...)
+	info, _ := sc.waitIndexed(t)
+	sc.stop(t)
+	n := poisonCache(t, cacheDir, info.GetEmbedder(), int(info.GetEmbeddingDimensions()))
+
+	proxy.reset()
+	sc = startSidecar(t, args...)
+	sc.waitIndexed(t)
+	log := sc.stderr.String()
+	if !strings.Contains(log, `"msg":"embedding cache: repaired the file`) || !strings.Contains(log, fmt.Sprintf(`"invalid_vectors":%d`, n)) {
+		t.Errorf("log lacks the repair of %d invalid vectors:\n%s", n, log)
+	}
+	if got := documentInputs(proxy.embedCalls()); got < int(info.GetToolCount()) {
+		t.Errorf("after the repair %d documents were embedded again, want the %d tools", got, info.GetToolCount())
+	}
+	for _, q := range semanticQueries {
+		checkSemantic(t, sc.search(t, q.query), q.want)
+	}
 }
