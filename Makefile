@@ -128,7 +128,7 @@ checkgenerate: generate ## Fail if generated code differs from the committed sta
 
 # Import direction (DESIGN.md, STYLE.md habit 12), from `go list -deps`:
 #   - clients/go imports nothing from the root module;
-#   - nothing outside server/ and cmd/ depends on server; nothing depends on cmd/;
+#   - nothing outside server/ and cmd/ depends on server (nor on mcpserver); nothing depends on cmd/;
 #   - embed, vectorindex, fallback and analysis never depend on catalog or search;
 #   - cmd/toolsearch imports only public APIs: search, evaluation, clients/go;
 #   - no production package depends on a test helper package (a name ending in "test").
@@ -146,6 +146,7 @@ checkdeps: ## Check the import-direction rules of DESIGN.md
 		    bad = ""; \
 		    if (dt == "cmd") bad = "nothing may import cmd/"; \
 		    else if (dt == "server" && pt != "cmd") bad = "only cmd/ may import server"; \
+		    else if (dt == "mcpserver" && pt != "cmd") bad = "only cmd/ may import mcpserver"; \
 		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis")) bad = pt " must not import " dt; \
 		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
 		END { exit fail }'
@@ -221,6 +222,23 @@ deploy-validate: ## Validate deploy/kubernetes and deploy/compose (Go checks, an
 	$(GO) test -count=1 ./deploy/
 	scripts/deploy-validate.sh
 
+# The MCP endpoint's test with the official TypeScript SDK client
+# (mcpserver/testdata/client: @modelcontextprotocol/sdk pinned by its
+# package-lock.json). `make test` runs it too once installed; with CI=true it
+# fails when the client is not installed.
+MCP_CLIENT_DIR := mcpserver/testdata/client
+.PHONY: mcp-client
+mcp-client: ## Install the MCP endpoint test's TypeScript client (npm ci; needs node and npm)
+	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: mcp-client-test
+mcp-client-test: mcp-client mcp-servers ## Run the MCP endpoint against the official TypeScript SDK client (HTTP, stdio, server-everything)
+	CI=true $(GO) test $(RACE) -count=1 -run 'TestNodeClient|TestEverythingEndToEnd' -v ./mcpserver
+
+.PHONY: mcp-endpoint-e2e
+mcp-endpoint-e2e: mcp-client mcp-servers ## The MCP endpoint's bar: a sidecar with livemcpbench and a live server-everything, driven by the TypeScript SDK client over HTTP and stdio
+	scripts/mcp-endpoint-e2e.sh
+
 .PHONY: node-example
 node-example: ## Run examples/node against a sidecar started for it (needs node and npm)
 	scripts/node-example.sh
@@ -246,3 +264,11 @@ FUZZTIME ?= 30s
 .PHONY: faults
 faults: ## Fault suite: poisoned embedder, cache kill -9, oversize, invalid UTF-8, churn, then every fuzz target (FUZZTIME=30s each; ~5 min on 2 cores)
 	FUZZTIME=$(FUZZTIME) scripts/faults.sh
+
+# The official MCP reference servers (pinned in source/mcp/testdata/servers/
+# package-lock.json) that the source/mcp and cmd/sidecar tests run; without
+# them those tests skip, or fail under CI=true.
+MCP_SERVERS_DIR := source/mcp/testdata/servers
+.PHONY: mcp-servers
+mcp-servers: ## Install the npm reference MCP servers for the tests (npm ci in source/mcp/testdata/servers)
+	cd $(MCP_SERVERS_DIR) && npm ci --no-audit --no-fund

@@ -70,3 +70,36 @@ func finish(items []located, problems []Problem) ([]Tool, error) {
 	}
 	return tools, nil
 }
+
+// ParseLenient parses one catalog document as Parse does, but keeps what is
+// usable: it returns every valid tool, and the problems of the others,
+// which it drops. A tool whose name an earlier tool already has is dropped
+// (the first is kept) and reported. For sources that must not be refused
+// whole for one bad tool, such as a live MCP server's tools/list; a problem
+// with the document itself (not JSON, no "tools") gives no tools.
+func ParseLenient(data []byte, file string, server string) ([]Tool, []Problem) {
+	items, problems := parseFile(data, file, strings.TrimSpace(server))
+	bad := make(map[string]bool, len(problems))
+	for _, p := range problems {
+		if p.Position != "" {
+			bad[p.Position] = true
+		}
+	}
+	seen := make(map[string]located, len(items))
+	tools := make([]Tool, 0, len(items))
+	for _, item := range items {
+		if bad[item.pos] {
+			continue
+		}
+		if first, ok := seen[item.tool.Name]; ok {
+			problems = append(problems, item.problem(issue{
+				reason: "duplicate name; first defined at " + first.where() + ", which is kept",
+				fix:    "give each tool of the server a distinct name",
+			}))
+			continue
+		}
+		seen[item.tool.Name] = item
+		tools = append(tools, item.tool)
+	}
+	return tools, problems
+}

@@ -28,8 +28,10 @@ const unscannedDescriptionBytes = 2 * MaxDescriptionBytes
 // characters (a description keeps its newlines and tabs; see sanitize.go); Server taken from the
 // name's "server__" prefix when empty; InputSchema compacted, or the empty
 // object schema when nil or JSON null; Annotations compacted, or nil when
-// JSON null. The returned schema and annotations never share memory with t's.
-// A description over twice MaxDescriptionBytes is left as it is.
+// JSON null; Title trimmed and stripped like Category; OutputSchema
+// compacted, or nil when JSON null. The returned schemas and annotations
+// never share memory with t's. A description over twice
+// MaxDescriptionBytes is left as it is.
 // Normalize does not validate: bytes that are not valid JSON are copied as
 // they are, for Validate to report.
 func Normalize(t Tool) Tool {
@@ -51,6 +53,12 @@ func Normalize(t Tool) Tool {
 		t.Annotations = nil
 	} else {
 		t.Annotations = compact(t.Annotations)
+	}
+	t.Title = strings.TrimSpace(stripControls(t.Title, false))
+	if isNull(t.OutputSchema) {
+		t.OutputSchema = nil
+	} else {
+		t.OutputSchema = compact(t.OutputSchema)
 	}
 	return t
 }

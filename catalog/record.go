@@ -73,6 +73,7 @@ func convertFields(fields map[string]json.RawMessage, file, pos, ns string) (ite
 		t.Server = server
 	}
 	t.Category, _ = optionalString(fields, "category", report)
+	t.Title, _ = optionalString(fields, "title", report)
 
 	for _, key := range schemaKeys {
 		schema, has := fields[key]
@@ -94,6 +95,19 @@ func convertFields(fields map[string]json.RawMessage, file, pos, ns string) (ite
 		} else {
 			t.Annotations = ann
 		}
+	}
+	for _, key := range []string{"outputSchema", "output_schema"} {
+		out, has := fields[key]
+		if !has || isNull(out) {
+			continue
+		}
+		if kind := jsonKind(out, ""); kind != "" {
+			report("output schema is "+kind+", want a JSON object",
+				`give "`+key+`" as an object such as {"type":"object","properties":{...}}, or leave it out`)
+		} else {
+			t.OutputSchema = out
+		}
+		break
 	}
 	item.tool = Normalize(t)
 	for _, is := range checkTool(item.tool, true) {

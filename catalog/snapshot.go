@@ -7,7 +7,7 @@ import (
 )
 
 // Snapshot is an immutable, versioned set of tools, sorted by name. Every
-// change (Upsert, Delete) returns a new Snapshot and leaves the old one as
+// change (Upsert, Delete, Apply) returns a new Snapshot and leaves the old one as
 // it was, so readers that hold a *Snapshot see one consistent catalog for as
 // long as they hold it. A Snapshot is safe for concurrent use; the zero value
 // is not usable, build one with NewSnapshot.
@@ -70,7 +70,7 @@ func build(version uint64, tools []Tool) *Snapshot {
 }
 
 // Version is 1 for a snapshot from NewSnapshot and one more than its parent
-// for a snapshot from Upsert or Delete.
+// for a snapshot from Upsert, Delete or Apply.
 func (s *Snapshot) Version() uint64 { return s.version }
 
 // Len is the number of tools.
@@ -128,23 +128,8 @@ func (s *Snapshot) Servers() []ServerCount { return s.servers[:len(s.servers):le
 // replaced a different definition. A tool identical to the one it replaces
 // counts as neither.
 func (s *Snapshot) Upsert(tools []Tool) (next *Snapshot, inserted, updated int, err error) {
-	batch, err := normalizeAll(tools)
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	merged := slices.Clone(s.tools)
-	for _, t := range batch {
-		i, ok := s.index[t.Name]
-		switch {
-		case !ok:
-			merged = append(merged, t)
-			inserted++
-		case !merged[i].equal(t):
-			merged[i] = t
-			updated++
-		}
-	}
-	return build(s.version+1, merged), inserted, updated, nil
+	next, c, err := s.Apply(tools, nil)
+	return next, c.Inserted, c.Updated, err
 }
 
 // Delete returns a new snapshot, at Version()+1, without the named tools.
@@ -152,24 +137,83 @@ func (s *Snapshot) Upsert(tools []Tool) (next *Snapshot, inserted, updated int, 
 // listing every unknown name, deletes nothing and returns no snapshot. A name
 // listed twice is deleted once. s itself never changes.
 func (s *Snapshot) Delete(names []string) (next *Snapshot, err error) {
-	drop := make(map[string]bool, len(names))
+	next, _, err = s.Apply(nil, names)
+	return next, err
+}
+
+// Counts says what a change did to a snapshot.
+type Counts struct {
+	// Inserted counts tools that were new; Updated, tools that replaced a
+	// different definition (an identical one counts as neither); Deleted,
+	// tools removed.
+	Inserted, Updated, Deleted int
+}
+
+// Apply returns a new snapshot, at Version()+1, with the tools of upsert
+// inserted or replacing the tools of the same name, and the tools named in
+// del removed: both in one step, so a reader sees the catalog before or
+// after the whole change, never half of it. upsert is normalized and
+// validated on its own first (a *ValidationError positioned by index in
+// upsert); an unknown name in del is a *NotFoundError (wrapping
+// ErrNotFound) listing every unknown name; a name both upserted and
+// deleted is a *ValidationError. On any error nothing changes and no
+// snapshot is returned. A name listed twice in del is deleted once. s
+// itself never changes.
+func (s *Snapshot) Apply(upsert []Tool, del []string) (next *Snapshot, c Counts, err error) {
+	batch, err := normalizeAll(upsert)
+	if err != nil {
+		return nil, Counts{}, err
+	}
+	drop := make(map[string]bool, len(del))
 	var missing unknownNames
-	for _, name := range names {
+	for _, name := range del {
 		if _, ok := s.index[name]; !ok {
 			missing.add(name)
 		}
 		drop[name] = true
 	}
 	if err := missing.err(); err != nil {
-		return nil, err
+		return nil, Counts{}, err
 	}
-	kept := make([]Tool, 0, len(s.tools)-len(drop))
-	for _, t := range s.tools {
-		if !drop[t.Name] {
-			kept = append(kept, t)
+	var both []Problem
+	for i, t := range batch {
+		if drop[t.Name] {
+			both = append(both, Problem{Position: "index " + strconv.Itoa(i), Tool: displayName(t.Name),
+				Reason: "tool is both upserted and deleted in one change", Fix: "upsert it or delete it, not both"})
 		}
 	}
-	return build(s.version+1, kept), nil
+	if len(both) > 0 {
+		return nil, Counts{}, &ValidationError{Problems: both}
+	}
+	merged := make([]Tool, 0, len(s.tools)+len(batch)-len(drop))
+	for _, t := range s.tools {
+		if !drop[t.Name] {
+			merged = append(merged, t)
+		}
+	}
+	c.Deleted = len(drop)
+	// Positions shift when tools are dropped, so find upserts by name.
+	pos := make(map[string]int, len(batch))
+	if len(drop) > 0 {
+		for i, t := range merged {
+			pos[t.Name] = i
+		}
+	}
+	for _, t := range batch {
+		i, ok := s.index[t.Name]
+		if ok && len(drop) > 0 {
+			i = pos[t.Name]
+		}
+		switch {
+		case !ok:
+			merged = append(merged, t)
+			c.Inserted++
+		case !merged[i].equal(t):
+			merged[i] = t
+			c.Updated++
+		}
+	}
+	return build(s.version+1, merged), c, nil
 }
 
 // Changed returns the positions in s of the tools that are not in prev or

@@ -11,7 +11,7 @@ import (
 
 // Tool is one tool definition. It is a plain value and safe to copy; once in
 // a Snapshot it is immutable, and readers must not modify the bytes of its
-// InputSchema or Annotations.
+// InputSchema, OutputSchema or Annotations.
 type Tool struct {
 	// Name is the unique full name, "server__tool" when the file was loaded
 	// with a server namespace.
@@ -29,6 +29,12 @@ type Tool struct {
 	// Annotations is an optional JSON object (MCP tool annotations such as
 	// {"readOnlyHint":true}), nil if absent.
 	Annotations json.RawMessage
+	// Title is an optional human-readable display name (MCP "title"), ""
+	// if none. It is carried to get and the toolsets, not searched.
+	Title string
+	// OutputSchema is an optional JSON schema object of the tool's
+	// structured output (MCP "outputSchema"), nil if absent.
+	OutputSchema json.RawMessage
 }
 
 // Parameter is one top-level property of a tool's input schema.
@@ -190,5 +196,6 @@ func lastSpace(runes []rune) int {
 func (t Tool) equal(u Tool) bool {
 	return t.Name == u.Name && t.Server == u.Server && t.Category == u.Category &&
 		t.Description == u.Description &&
-		bytes.Equal(t.InputSchema, u.InputSchema) && bytes.Equal(t.Annotations, u.Annotations)
+		bytes.Equal(t.InputSchema, u.InputSchema) && bytes.Equal(t.Annotations, u.Annotations) &&
+		t.Title == u.Title && bytes.Equal(t.OutputSchema, u.OutputSchema)
 }

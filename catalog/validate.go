@@ -39,12 +39,18 @@ const MaxDescriptionBytes = 64 << 10
 // catalogs' longest is 40.
 const MaxCategoryRunes = 128
 
+// MaxTitleRunes caps the length of a tool's display title (MCP "title"), in
+// runes: a title is a short label such as "Send Slack Message"; 256 leaves
+// room for any real one.
+const MaxTitleRunes = 256
+
 // Validate checks tools and returns a *ValidationError listing every problem
 // (nil if there is none). A tool is valid when its name is non-empty, its own
 // name at most MaxNameRunes runes and its namespace at most MaxServerRunes, valid UTF-8 and free of whitespace and control
 // characters; its description is valid UTF-8 of at most MaxDescriptionBytes
 // bytes; its InputSchema is absent, JSON null or a JSON object; its
-// Annotations are absent, JSON null or a JSON object; and no other tool has
+// Annotations and OutputSchema are absent, JSON null or JSON objects; its
+// Title is valid UTF-8 of at most MaxTitleRunes runes; and no other tool has
 // the same name. Problems are positioned as "index i" in tools.
 //
 // Validate does not normalize: a name with surrounding spaces is reported.
@@ -170,6 +176,15 @@ func checkTool(t Tool, jsonChecked bool) []issue {
 			fix:    "shorten the category",
 		})
 	}
+	switch {
+	case !utf8.ValidString(t.Title):
+		issues = append(issues, issue{reason: "title is not valid UTF-8", fix: "encode the title as UTF-8"})
+	case utf8.RuneCountInString(t.Title) > MaxTitleRunes:
+		issues = append(issues, issue{
+			reason: fmt.Sprintf("title is %d characters long, over the limit of %d", utf8.RuneCountInString(t.Title), MaxTitleRunes),
+			fix:    "shorten the title to a display name",
+		})
+	}
 	if jsonChecked {
 		return issues
 	}
@@ -183,6 +198,12 @@ func checkTool(t Tool, jsonChecked bool) []issue {
 		issues = append(issues, issue{
 			reason: "annotations are " + kind + ", want a JSON object",
 			fix:    `give annotations as an object such as {"readOnlyHint":true}, or leave them out`,
+		})
+	}
+	if kind := objectKind(t.OutputSchema); kind != "" {
+		issues = append(issues, issue{
+			reason: "output schema is " + kind + ", want a JSON object",
+			fix:    `give the output schema as an object such as {"type":"object","properties":{...}}, or leave it out`,
 		})
 	}
 	return issues

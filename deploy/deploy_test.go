@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -281,6 +282,22 @@ func TestKubernetesManifests(t *testing.T) {
 			t.Errorf("%s: TOOLSEARCH_AUTH_TOKEN_FILE %q is not a key of a mounted Secret", where, tokenFile)
 		}
 
+		// A live MCP server in the pod: a native sidecar started before
+		// toolsearch, listening on the port TOOLSEARCH_MCP names.
+		if spec := env["TOOLSEARCH_MCP"]; spec != "" {
+			found := false
+			for i, c := range inits {
+				for _, p := range list(c, "ports") {
+					port, _ := get(p, "containerPort").(int)
+					if strings.Contains(spec, "=http://127.0.0.1:"+strconv.Itoa(port)+"/") && i < tsIndex && str(c, "restartPolicy") == "Always" {
+						found = true
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s: TOOLSEARCH_MCP %q names no native sidecar container started before toolsearch on that port", where, spec)
+			}
+		}
 		if env["TOOLSEARCH_EMBEDDER"] != "ollama" {
 			t.Errorf("%s: TOOLSEARCH_EMBEDDER %q, want ollama", where, env["TOOLSEARCH_EMBEDDER"])
 		}

@@ -90,56 +90,25 @@ type ChangeResult struct {
 	ToolCount int
 }
 
-// Upsert inserts or replaces tools. An invalid batch (duplicate names, empty
-// or over-long names, non-object schemas) changes nothing and returns an
-// error wrapping ErrInvalidArgument that lists every problem.
+// Upsert inserts or replaces tools: Apply with nothing to delete. An
+// invalid batch (duplicate names, empty or over-long names, non-object
+// schemas) changes nothing and returns an error wrapping ErrInvalidArgument
+// that lists every problem.
 func (e *Engine) Upsert(ctx context.Context, tools []Tool) (ChangeResult, error) {
 	if len(tools) == 0 {
 		return ChangeResult{}, invalid(errors.New("no tools given; pass one or more tool definitions"))
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	cur := e.state.Load()
-	next, ins, upd, err := cur.snap.Upsert(tools)
-	if err != nil {
-		if errors.Is(err, catalog.ErrInvalid) {
-			return ChangeResult{}, invalid(err)
-		}
-		return ChangeResult{}, err
-	}
-	if limit := e.cfg.MaxTools; limit > 0 && next.Len() > limit && next.Len() > cur.snap.Len() {
-		return ChangeResult{}, &wrapped{kind: ErrCatalogFull, err: fmt.Errorf(
-			"the catalog holds %d tools and this upsert adds %d, over the limit of %d; delete tools first, or raise the sidecar's --max-tools",
-			cur.snap.Len(), ins, limit)}
-	}
-	if err := ctx.Err(); err != nil {
-		return ChangeResult{}, err
-	}
-	e.apply(ctx, cur, next)
-	return ChangeResult{CatalogVersion: next.Version(), Inserted: ins, Updated: upd, ToolCount: next.Len()}, nil
+	return e.Apply(ctx, tools, nil)
 }
 
-// Delete removes tools by exact name. Any unknown name changes nothing and
-// returns an error wrapping ErrNotFound that lists the unknown names.
+// Delete removes tools by exact name: Apply with nothing to upsert. Any
+// unknown name changes nothing and returns an error wrapping ErrNotFound
+// that lists the unknown names.
 func (e *Engine) Delete(ctx context.Context, names []string) (ChangeResult, error) {
 	if len(names) == 0 {
 		return ChangeResult{}, invalid(errors.New("no tool names given; pass one or more exact names"))
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	cur := e.state.Load()
-	next, err := cur.snap.Delete(names)
-	if err != nil {
-		if errors.Is(err, catalog.ErrNotFound) {
-			return ChangeResult{}, notFound(err)
-		}
-		return ChangeResult{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return ChangeResult{}, err
-	}
-	e.apply(ctx, cur, next)
-	return ChangeResult{CatalogVersion: next.Version(), Deleted: cur.snap.Len() - next.Len(), ToolCount: next.Len()}, nil
+	return e.Apply(ctx, nil, names)
 }
 
 // UpsertEmbedTimeout bounds how long Upsert waits for the embedder to embed

@@ -67,6 +67,8 @@ type Metadata struct {
 	NoConfidentMatch bool
 	// Stages is the time spent in each stage of this search.
 	Stages Stages
+	// IndexState is the semantic index's state when the search ran.
+	IndexState IndexState
 }
 
 // Stages splits a search's time by stage; a stage that did not run is 0.

@@ -51,6 +51,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	res.Metadata.IndexState = IndexState(e.indexState.Load())
 	res.Metadata.Elapsed = time.Since(start)
 	stg := &res.Metadata.Stages
 	stg.Lexical = max(0, res.Metadata.Elapsed-stg.QueryEmbedding-stg.VectorSearch)

@@ -67,6 +67,7 @@ func searchResponse(r search.Result) *toolsearchv1.SearchResponse {
 			Suggestion:          md.Suggestion,
 			Confidence:          md.Confidence,
 			NoConfidentMatch:    md.NoConfidentMatch,
+			IndexState:          indexStates[md.IndexState],
 		},
 		Hint:           r.Hint,
 		AvailableTools: r.AvailableTools,
@@ -77,12 +78,14 @@ func searchResponse(r search.Result) *toolsearchv1.SearchResponse {
 // toolMessage converts a catalog tool to its message.
 func toolMessage(t search.Tool) *toolsearchv1.Tool {
 	return &toolsearchv1.Tool{
-		Name:        t.Name,
-		Server:      t.Server,
-		Category:    t.Category,
-		Description: t.Description,
-		InputSchema: string(t.InputSchema),
-		Annotations: string(t.Annotations),
+		Name:         t.Name,
+		Server:       t.Server,
+		Category:     t.Category,
+		Description:  t.Description,
+		InputSchema:  string(t.InputSchema),
+		Annotations:  string(t.Annotations),
+		Title:        t.Title,
+		OutputSchema: string(t.OutputSchema),
 	}
 }
 
@@ -114,6 +117,14 @@ func toolFromMessage(i int, m *toolsearchv1.Tool) (search.Tool, error) {
 				"tools[%d] (%q): annotations is not valid JSON; send a JSON object or leave it empty", i, m.GetName())
 		}
 		t.Annotations = json.RawMessage(a)
+	}
+	t.Title = m.GetTitle()
+	if o := m.GetOutputSchema(); o != "" {
+		if !json.Valid([]byte(o)) {
+			return t, status.Errorf(codes.InvalidArgument,
+				"tools[%d] (%q): output_schema is not valid JSON; send a JSON object or leave it empty", i, m.GetName())
+		}
+		t.OutputSchema = json.RawMessage(o)
 	}
 	return t, nil
 }

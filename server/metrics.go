@@ -32,6 +32,7 @@ type Metrics struct {
 	embedTime     *prometheus.HistogramVec
 	indexBuild    prometheus.Gauge
 	catalogLimits *prometheus.GaugeVec
+	mcp           *MCPMetrics
 
 	engine atomic.Pointer[search.Engine]
 }
@@ -45,6 +46,7 @@ var latencyBuckets = prometheus.ExponentialBuckets(25e-6, 2, 16)
 // toolsearch_build_info.
 func NewMetrics(version string) *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.mcp = newMCPMetrics(m.reg)
 	f := func(c prometheus.Collector) { m.reg.MustRegister(c) }
 	f(collectors.NewGoCollector())
 	f(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -109,9 +109,17 @@ func (s *Server) setStatus(st healthpb.HealthCheckResponse_ServingStatus) {
 
 // Ready installs the engine and reports SERVING.
 func (s *Server) Ready(e *search.Engine) {
+	s.Answer(e)
+	s.setStatus(healthpb.HealthCheckResponse_SERVING)
+}
+
+// Answer installs the engine without reporting SERVING: calls are answered
+// (searches lexically while the semantic index builds), but health and
+// /readyz keep saying NOT_SERVING until Ready. For a sidecar whose
+// readiness waits for the semantic index (--ready-when semantic).
+func (s *Server) Answer(e *search.Engine) {
 	s.service.SetEngine(e)
 	s.metrics.setEngine(e)
-	s.setStatus(healthpb.HealthCheckResponse_SERVING)
 }
 
 // Serve accepts connections on lis until Shutdown; it returns nil after a

@@ -16,6 +16,10 @@ type definition struct {
 	Schema json.RawMessage
 	// Annotations are the catalog's annotations (MCP only), nil if none.
 	Annotations json.RawMessage
+	// Title and OutputSchema are the catalog's MCP title and output
+	// schema ("" and nil if none); only the MCP format carries them.
+	Title        string
+	OutputSchema json.RawMessage
 }
 
 // objectSchema returns schema compacted (keys in their original order),
@@ -47,9 +51,11 @@ const emptyObjectSchema = `{"type":"object","properties":{}}`
 // fullDefinition is the complete definition of a catalog tool.
 func fullDefinition(t catalog.Tool, name string) definition {
 	return definition{
-		Name:        name,
-		Description: t.Description,
-		Schema:      objectSchema(t.InputSchema),
-		Annotations: t.Annotations,
+		Name:         name,
+		Description:  t.Description,
+		Schema:       objectSchema(t.InputSchema),
+		Annotations:  t.Annotations,
+		Title:        t.Title,
+		OutputSchema: t.OutputSchema,
 	}
 }

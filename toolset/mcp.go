@@ -5,18 +5,21 @@ import "encoding/json"
 // mcp encodes MCP tools as a tools/list result carries them (the value of
 // its "tools" key), for an agent that serves the list on to an MCP client:
 //
-//	{"name":"...","description":"...","inputSchema":{...},"annotations":{...}}
+//	{"name":"...","title":"...","description":"...","inputSchema":{...},"outputSchema":{...},"annotations":{...}}
 type mcp struct{}
 
 type mcpTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-	Annotations json.RawMessage `json:"annotations,omitempty"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  json.RawMessage `json:"annotations,omitempty"`
 }
 
 func (mcp) tool(d definition) any {
-	return mcpTool{Name: d.Name, Description: d.Description, InputSchema: d.Schema, Annotations: d.Annotations}
+	return mcpTool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.Schema,
+		OutputSchema: d.OutputSchema, Annotations: d.Annotations}
 }
 
 func (mcp) list(tools []any) any { return tools }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	"google.golang.org/grpc"
@@ -118,7 +119,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		log.Warn("listening beyond loopback in plaintext with no --auth-token-file: anything that reaches this address can search and change the catalog",
 			"addr", lis.Addr().String())
 	}
-	stopHTTP, err := serveHTTP(cfg, srv, log)
+	status := &mcpStatus{}
+	stopHTTP, err := serveHTTP(cfg, srv, status, log)
 	if err != nil {
 		srv.Shutdown(context.Background())
 		<-served
@@ -140,11 +142,52 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		return err
 	}
 	defer engine.Close()
+	manager, err := startMCP(ctx, cfg, log, engine, metrics)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		<-served
+		return err
+	}
+	if manager != nil {
+		// Deferred after engine.Close, so it runs first: the servers stop
+		// (no child outlives the sidecar) before the engine closes.
+		defer func() {
+			manager.Close()
+			log.Info("mcp servers stopped")
+		}()
+		status.m.Store(manager)
+	}
+	if cfg.readyWhen == readySemantic {
+		srv.Answer(engine)
+		log.Info("answering lexically; health says SERVING once the semantic index is ready (--ready-when semantic)")
+		if err := engine.WaitIndexed(ctx); err != nil {
+			srv.Shutdown(context.Background())
+			<-served
+			return nil // stopped (a signal) before the index was ready
+		}
+	}
 	srv.Ready(engine)
 	info := engine.Info()
 	log.Info("serving", "addr", lis.Addr().String(), "tools", info.ToolCount, "servers", len(info.Servers), "catalog_version", info.CatalogVersion)
 	if ready != nil {
 		ready <- lis.Addr()
+	}
+	// The MCP endpoint forwards calls of live servers' tools to the
+	// manager (a nil manager must not become a non-nil Caller). Its stop
+	// is deferred after the manager's, so it runs first.
+	var caller mcpserver.Caller
+	if manager != nil {
+		caller = manager
+	}
+	ep, err := startMCPEndpoint(ctx, cfg, engine, caller, token, log)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		<-served
+		return err
+	}
+	defer ep.stop(cfg.shutdownTimeout)
+	if mcpEndpointReady != nil && ep != nil && ep.addr != nil {
+		mcpEndpointReady <- ep.addr
 	}
 	// The start-up index build time, for toolsearch_index_build_seconds.
 	wctx, wcancel := context.WithCancel(ctx)
@@ -161,6 +204,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 	case err := <-served:
 		return err
 	case <-ctx.Done():
+	case err := <-ep.stdioEnded():
+		log.Info("the MCP stdio session ended", "error", fmt.Sprint(err))
 	}
 	log.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
@@ -173,7 +218,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 
 // serveHTTP starts the metrics and probes listener (--metrics-listen), if
 // configured; the returned function stops it.
-func serveHTTP(cfg config, srv *server.Server, log *slog.Logger) (func(), error) {
+func serveHTTP(cfg config, srv *server.Server, status http.Handler, log *slog.Logger) (func(), error) {
 	if cfg.metricsListen == "" {
 		return func() {}, nil
 	}
@@ -181,7 +226,10 @@ func serveHTTP(cfg config, srv *server.Server, log *slog.Logger) (func(), error)
 	if err != nil {
 		return nil, fmt.Errorf("metrics listener on %s: %w (pick another address with --metrics-listen, or disable it with --metrics-listen '')", cfg.metricsListen, err)
 	}
-	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 5 * time.Second}
+	mux := http.NewServeMux()
+	mux.Handle("/", srv.HTTPHandler())
+	mux.Handle("GET /statusz", status)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -189,7 +237,7 @@ func serveHTTP(cfg config, srv *server.Server, log *slog.Logger) (func(), error)
 			log.Error("metrics listener stopped", "error", err.Error())
 		}
 	}()
-	log.Info("metrics listening", "addr", lis.Addr().String(), "paths", "/metrics /healthz /readyz")
+	log.Info("metrics listening", "addr", lis.Addr().String(), "paths", "/metrics /healthz /readyz /statusz")
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -206,7 +254,7 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	for i, c := range cfg.catalogs {
 		sources[i] = catalog.ParseSource(c)
 	}
-	if len(sources) == 0 {
+	if len(sources) == 0 && len(cfg.mcpServers) == 0 {
 		log.Warn("no --catalog given: starting with an empty catalog; add tools with UpsertTools")
 	}
 	snap, err := catalog.LoadSnapshot(sources...)
@@ -234,6 +282,10 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	log.Info("catalog loaded", "files", len(sources), "tools", snap.Len(), "elapsed", time.Since(start).String())
 	return engine, nil
 }
+
+// mcpEndpointReady, when not nil, receives the MCP listener's address once it
+// serves (tests set it).
+var mcpEndpointReady chan<- net.Addr
 
 // testServerOptions are added to the gRPC server's options; only tests set
 // them (an interceptor that holds searches in flight, to test draining).

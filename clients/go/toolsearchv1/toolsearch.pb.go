@@ -563,8 +563,12 @@ type SearchMetadata struct {
 	// tool. Never set for `select:`, an exact tool name, a regex match or
 	// browse.
 	NoConfidentMatch bool `protobuf:"varint,10,opt,name=no_confident_match,json=noConfidentMatch,proto3" json:"no_confident_match,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The state of the semantic index when the search ran: while it is
+	// WARMING or DEGRADED, default and semantic searches are answered
+	// lexically (see fallback_reason).
+	IndexState    IndexState `protobuf:"varint,11,opt,name=index_state,json=indexState,proto3,enum=toolsearch.v1.IndexState" json:"index_state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SearchMetadata) Reset() {
@@ -665,6 +669,13 @@ func (x *SearchMetadata) GetNoConfidentMatch() bool {
 		return x.NoConfidentMatch
 	}
 	return false
+}
+
+func (x *SearchMetadata) GetIndexState() IndexState {
+	if x != nil {
+		return x.IndexState
+	}
+	return IndexState_INDEX_STATE_UNSPECIFIED
 }
 
 // SearchResponse is the result of a search in the reference format.
@@ -782,7 +793,14 @@ type Tool struct {
 	InputSchema string `protobuf:"bytes,5,opt,name=input_schema,json=inputSchema,proto3" json:"input_schema,omitempty"`
 	// MCP tool annotations (e.g. `{"readOnlyHint":true}`) as JSON object text,
 	// or empty when the tool has none.
-	Annotations   string `protobuf:"bytes,6,opt,name=annotations,proto3" json:"annotations,omitempty"`
+	Annotations string `protobuf:"bytes,6,opt,name=annotations,proto3" json:"annotations,omitempty"`
+	// The tool's display title (MCP `title`, e.g. `Send Slack Message`), or
+	// empty when it has none. Not searched.
+	Title string `protobuf:"bytes,7,opt,name=title,proto3" json:"title,omitempty"`
+	// The JSON Schema of the tool's structured output (MCP `outputSchema`) as
+	// JSON object text, or empty when it has none. Anything other than a JSON
+	// object: INVALID_ARGUMENT on upsert.
+	OutputSchema  string `protobuf:"bytes,8,opt,name=output_schema,json=outputSchema,proto3" json:"output_schema,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -855,6 +873,20 @@ func (x *Tool) GetInputSchema() string {
 func (x *Tool) GetAnnotations() string {
 	if x != nil {
 		return x.Annotations
+	}
+	return ""
+}
+
+func (x *Tool) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Tool) GetOutputSchema() string {
+	if x != nil {
+		return x.OutputSchema
 	}
 	return ""
 }
@@ -1965,7 +1997,7 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x0frelevance_score\x18\x02 \x01(\x01R\x0erelevanceScore\x12\x18\n" +
 	"\asummary\x18\x03 \x01(\tR\asummary\x12\x16\n" +
 	"\x06server\x18\x04 \x01(\tR\x06server\x12 \n" +
-	"\vexplanation\x18\x05 \x01(\tR\vexplanation\"\x93\x03\n" +
+	"\vexplanation\x18\x05 \x01(\tR\vexplanation\"\xcf\x03\n" +
 	"\x0eSearchMetadata\x12\x1f\n" +
 	"\vsearch_type\x18\x01 \x01(\tR\n" +
 	"searchType\x122\n" +
@@ -1982,21 +2014,25 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"confidence\x18\t \x01(\x01R\n" +
 	"confidence\x12,\n" +
 	"\x12no_confident_match\x18\n" +
-	" \x01(\bR\x10noConfidentMatch\"\xa9\x02\n" +
+	" \x01(\bR\x10noConfidentMatch\x12:\n" +
+	"\vindex_state\x18\v \x01(\x0e2\x19.toolsearch.v1.IndexStateR\n" +
+	"indexState\"\xa9\x02\n" +
 	"\x0eSearchResponse\x12E\n" +
 	"\x0ftool_references\x18\x01 \x03(\v2\x1c.toolsearch.v1.ToolReferenceR\x0etoolReferences\x12#\n" +
 	"\rtotal_matches\x18\x02 \x01(\x05R\ftotalMatches\x12F\n" +
 	"\x0fsearch_metadata\x18\x03 \x01(\v2\x1d.toolsearch.v1.SearchMetadataR\x0esearchMetadata\x12\x12\n" +
 	"\x04hint\x18\x04 \x01(\tR\x04hint\x12'\n" +
 	"\x0favailable_tools\x18\x05 \x03(\tR\x0eavailableTools\x12&\n" +
-	"\x0fnext_page_token\x18\x06 \x01(\tR\rnextPageToken\"\xb5\x01\n" +
+	"\x0fnext_page_token\x18\x06 \x01(\tR\rnextPageToken\"\xf0\x01\n" +
 	"\x04Tool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06server\x18\x02 \x01(\tR\x06server\x12\x1a\n" +
 	"\bcategory\x18\x03 \x01(\tR\bcategory\x12 \n" +
 	"\vdescription\x18\x04 \x01(\tR\vdescription\x12!\n" +
 	"\finput_schema\x18\x05 \x01(\tR\vinputSchema\x12 \n" +
-	"\vannotations\x18\x06 \x01(\tR\vannotations\"c\n" +
+	"\vannotations\x18\x06 \x01(\tR\vannotations\x12\x14\n" +
+	"\x05title\x18\a \x01(\tR\x05title\x12#\n" +
+	"\routput_schema\x18\b \x01(\tR\foutputSchema\"c\n" +
 	"\x0fGetToolsRequest\x12\x14\n" +
 	"\x05names\x18\x01 \x03(\tR\x05names\x12\x1b\n" +
 	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
@@ -2160,37 +2196,38 @@ var file_toolsearch_v1_toolsearch_proto_goTypes = []any{
 }
 var file_toolsearch_v1_toolsearch_proto_depIdxs = []int32{
 	0,  // 0: toolsearch.v1.SearchRequest.search_type:type_name -> toolsearch.v1.SearchType
-	5,  // 1: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
-	6,  // 2: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
-	8,  // 3: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
-	12, // 4: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
-	8,  // 5: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
-	1,  // 6: toolsearch.v1.GetCatalogInfoResponse.index_state:type_name -> toolsearch.v1.IndexState
-	19, // 7: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
-	2,  // 8: toolsearch.v1.GetToolsetRequest.format:type_name -> toolsearch.v1.ToolFormat
-	3,  // 9: toolsearch.v1.GetToolsetRequest.deferred_mode:type_name -> toolsearch.v1.DeferredToolMode
-	25, // 10: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
-	4,  // 11: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
-	9,  // 12: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
-	11, // 13: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
-	14, // 14: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
-	16, // 15: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
-	18, // 16: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
-	21, // 17: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
-	23, // 18: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
-	7,  // 19: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
-	10, // 20: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
-	13, // 21: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
-	15, // 22: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
-	17, // 23: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
-	20, // 24: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
-	22, // 25: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
-	24, // 26: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
-	19, // [19:27] is the sub-list for method output_type
-	11, // [11:19] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	1,  // 1: toolsearch.v1.SearchMetadata.index_state:type_name -> toolsearch.v1.IndexState
+	5,  // 2: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
+	6,  // 3: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
+	8,  // 4: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
+	12, // 5: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
+	8,  // 6: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
+	1,  // 7: toolsearch.v1.GetCatalogInfoResponse.index_state:type_name -> toolsearch.v1.IndexState
+	19, // 8: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
+	2,  // 9: toolsearch.v1.GetToolsetRequest.format:type_name -> toolsearch.v1.ToolFormat
+	3,  // 10: toolsearch.v1.GetToolsetRequest.deferred_mode:type_name -> toolsearch.v1.DeferredToolMode
+	25, // 11: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
+	4,  // 12: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
+	9,  // 13: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
+	11, // 14: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
+	14, // 15: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
+	16, // 16: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
+	18, // 17: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
+	21, // 18: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
+	23, // 19: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
+	7,  // 20: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
+	10, // 21: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
+	13, // 22: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
+	15, // 23: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
+	17, // 24: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
+	20, // 25: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
+	22, // 26: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
+	24, // 27: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
+	20, // [20:28] is the sub-list for method output_type
+	12, // [12:20] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_toolsearch_v1_toolsearch_proto_init() }

@@ -1,0 +1,420 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/embed/embedtest"
+	"github.com/toolsearch/toolsearch/search"
+	source "github.com/toolsearch/toolsearch/source/mcp"
+)
+
+// engineCatalog adapts a search engine to source.Catalog, as the sidecar does.
+type engineCatalog struct{ e *search.Engine }
+
+func (c engineCatalog) Snapshot() *catalog.Snapshot { return c.e.Snapshot() }
+func (c engineCatalog) Apply(ctx context.Context, up []catalog.Tool, del []string) (uint64, error) {
+	r, err := c.e.Apply(ctx, up, del)
+	return r.CatalogVersion, err
+}
+
+// logBuffer collects log lines; safe for concurrent use.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// fixture is a real search engine (built-in model, embedder calls
+// counted) fed by a manager.
+type fixture struct {
+	engine *search.Engine
+	emb    *embedtest.Counting
+	m      *source.Manager
+	logs   *logBuffer
+}
+
+func newFixture(t *testing.T, cfg source.Config) *fixture {
+	t.Helper()
+	builtin, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := &embedtest.Counting{Inner: builtin}
+	snap, err := catalog.NewSnapshot(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := search.New(snap, search.Config{Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	logs := &logBuffer{}
+	cfg.Catalog = engineCatalog{e}
+	cfg.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	m, err := source.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	m.Start()
+	ctx, cancel := context.WithTimeout(context.Background(), max(cfg.ListTimeout, source.DefaultListTimeout)+30*time.Second)
+	defer cancel()
+	if err := m.WaitStartup(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{engine: e, emb: emb, m: m, logs: logs}
+}
+
+// status returns one server's status.
+func (f *fixture) status(t *testing.T, name string) source.ServerStatus {
+	t.Helper()
+	for _, s := range f.m.Status() {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no status for %s", name)
+	return source.ServerStatus{}
+}
+
+// waitFor polls cond until it holds or d passes.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for !cond() {
+		if time.Since(start) > d {
+			t.Fatalf("%s: not within %v", what, d)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return time.Since(start)
+}
+
+func (f *fixture) has(name string) bool {
+	_, ok := f.engine.Snapshot().Lookup(name)
+	return ok
+}
+
+// call calls a tool through the manager and returns its text.
+func (f *fixture) call(t *testing.T, name string, args map[string]any) string {
+	t.Helper()
+	res, err := f.m.CallTool(context.Background(), name, args, nil)
+	if err != nil {
+		t.Fatalf("CallTool(%s): %v", name, err)
+	}
+	if res.IsError || len(res.Content) == 0 {
+		t.Fatalf("CallTool(%s) = %+v", name, res)
+	}
+	return res.Content[0].(*mcp.TextContent).Text
+}
+
+func TestPagination(t *testing.T) {
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{selfServer("many", "many")}})
+	st := f.status(t, "many")
+	if st.State != source.StateUp || st.Tools != 1000 || st.Pages != 10 {
+		t.Fatalf("status = %+v, want up with 1000 tools over 10 pages", st)
+	}
+	snap := f.engine.Snapshot()
+	if snap.Len() != 1000 {
+		t.Fatalf("catalog has %d tools, want 1000", snap.Len())
+	}
+	for _, name := range []string{"many__tool_0000", "many__tool_0500", "many__tool_0999"} {
+		if _, ok := snap.Lookup(name); !ok {
+			t.Errorf("catalog lacks %s", name)
+		}
+	}
+	if snap.Servers()[0] != (catalog.ServerCount{Name: "many", Tools: 1000}) {
+		t.Errorf("servers = %v", snap.Servers())
+	}
+}
+
+func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{selfServer("dyn", "dynamic")}})
+	ctx := context.Background()
+	if err := f.engine.WaitIndexed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := f.engine.Get([]string{"dyn__get_weather"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := got[0]
+	if w.Server != "dyn" || w.Title != "Get_weather" || !strings.Contains(string(w.Annotations), `"readOnlyHint":true`) ||
+		!strings.Contains(string(w.OutputSchema), `"ok"`) {
+		t.Errorf("dyn__get_weather = %+v: want server, title, annotations and output schema carried", w)
+	}
+	v0 := f.engine.Info().CatalogVersion
+	f.emb.Seen()
+
+	// A new tool: one embedding, one version.
+	f.call(t, "dyn__add_tool", map[string]any{"name": "book_flight", "description": "Book a plane ticket for a trip."})
+	took := waitFor(t, 2*time.Second, "new tool indexed", func() bool { return f.has("dyn__book_flight") })
+	t.Logf("list_changed → catalog: %v", took)
+	waitFor(t, 2*time.Second, "version", func() bool { return f.engine.Info().CatalogVersion == v0+1 })
+	if seen := f.emb.Seen(); len(seen) != 1 || !strings.Contains(seen[0], "plane ticket") {
+		t.Errorf("after add: embedded %q, want only the new tool", seen)
+	}
+	res, err := f.engine.Search(ctx, search.Request{Query: "reserve an airplane seat"})
+	if err != nil || len(res.References) == 0 || res.References[0].Name != "dyn__book_flight" {
+		t.Errorf("search after add = %+v, %v; want dyn__book_flight first", res.References, err)
+	}
+	f.emb.Seen() // the query
+
+	// A removed tool: no embedding.
+	f.call(t, "dyn__remove_tool", map[string]any{"name": "send_email"})
+	waitFor(t, 2*time.Second, "removed tool gone", func() bool { return !f.has("dyn__send_email") })
+	if seen := f.emb.Seen(); len(seen) != 0 {
+		t.Errorf("after remove: embedded %q, want nothing", seen)
+	}
+	if f.m.Serves("dyn__send_email") {
+		t.Error("Serves(dyn__send_email) after removal")
+	}
+	// A changed description: one embedding.
+	f.call(t, "dyn__add_tool", map[string]any{"name": "create_ticket", "description": "Open an incident ticket for an outage."})
+	waitFor(t, 2*time.Second, "changed tool", func() bool {
+		got, _, err := f.engine.Get([]string{"dyn__create_ticket"})
+		return err == nil && strings.Contains(got[0].Description, "incident")
+	})
+	if seen := f.emb.Seen(); len(seen) != 1 || !strings.Contains(seen[0], "incident") {
+		t.Errorf("after change: embedded %q, want only the changed tool", seen)
+	}
+	if v := f.engine.Info().CatalogVersion; v != v0+3 {
+		t.Errorf("catalog version %d, want %d: one per applied change", v, v0+3)
+	}
+}
+
+func TestCallTool(t *testing.T) {
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{selfServer("dyn", "dynamic")}})
+	ctx := context.Background()
+	if got := f.call(t, "dyn__get_weather", map[string]any{"city": "Oslo"}); got != `{"city":"Oslo"}` {
+		t.Errorf("echo = %q", got)
+	}
+	var mu sync.Mutex
+	var progress []float64
+	res, err := f.m.CallTool(ctx, "dyn__count", map[string]any{"n": 3}, func(p *mcp.ProgressNotificationParams) {
+		mu.Lock()
+		progress = append(progress, p.Progress)
+		mu.Unlock()
+	})
+	if err != nil || res.Content[0].(*mcp.TextContent).Text != "3" {
+		t.Fatalf("count = %+v, %v", res, err)
+	}
+	waitFor(t, 2*time.Second, "progress", func() bool { mu.Lock(); defer mu.Unlock(); return len(progress) == 3 })
+
+	cctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.m.CallTool(cctx, "dyn__count", map[string]any{"n": 1, "wait": true}, func(*mcp.ProgressNotificationParams) { cancel() })
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled call = %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("cancelled call did not return")
+	}
+	for _, name := range []string{"dyn__nope", "other__get_weather", "get_weather"} {
+		if _, err := f.m.CallTool(ctx, name, nil, nil); !errors.Is(err, source.ErrUnknownTool) {
+			t.Errorf("CallTool(%s) = %v, want ErrUnknownTool", name, err)
+		}
+		if f.m.Serves(name) {
+			t.Errorf("Serves(%s) = true", name)
+		}
+	}
+	if !f.m.Serves("dyn__get_weather") {
+		t.Error("Serves(dyn__get_weather) = false")
+	}
+}
+
+func TestKillAndRestartMidSearch(t *testing.T) {
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{selfServer("dyn", "dynamic")}})
+	ctx := context.Background()
+	if err := f.engine.WaitIndexed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(f.call(t, "dyn__pid", nil))
+	if st := f.status(t, "dyn"); st.PID != pid {
+		t.Fatalf("status pid %d, server says %d", st.PID, pid)
+	}
+	stop := make(chan struct{})
+	var searches, misses int
+	var searchErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			res, err := f.engine.Search(ctx, search.Request{Query: "weather forecast for a city"})
+			searches++
+			if err != nil {
+				searchErr = err
+				return
+			}
+			if len(res.References) == 0 || res.References[0].Name != "dyn__get_weather" {
+				misses++
+			}
+		}
+	})
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "server seen down", func() bool { return f.status(t, "dyn").State == source.StateDown })
+	if _, err := f.m.CallTool(ctx, "dyn__get_weather", nil, nil); !errors.Is(err, source.ErrServerUnavailable) {
+		t.Errorf("CallTool while down = %v, want ErrServerUnavailable", err)
+	}
+	if !f.m.Serves("dyn__get_weather") || !f.has("dyn__get_weather") {
+		t.Error("tools of a server in its grace period left the catalog")
+	}
+	waitFor(t, 10*time.Second, "server restarted", func() bool {
+		st := f.status(t, "dyn")
+		return st.State == source.StateUp && st.PID != pid && st.PID != 0
+	})
+	close(stop)
+	wg.Wait()
+	if searchErr != nil || misses > 0 || searches == 0 {
+		t.Errorf("searches during the restart: %d, %d without dyn__get_weather first, error %v", searches, misses, searchErr)
+	}
+	if st := f.status(t, "dyn"); st.Reconnects != 1 || st.Tools != len(dynamicTools)+4 {
+		t.Errorf("status after restart = %+v", st)
+	}
+	if newPID, _ := strconv.Atoi(f.call(t, "dyn__pid", nil)); newPID == pid {
+		t.Error("calls reach the killed process")
+	}
+}
+
+func TestGracePeriodThenRemoval(t *testing.T) {
+	fail := filepath.Join(t.TempDir(), "fail")
+	f := newFixture(t, source.Config{
+		Servers:     []source.ServerConfig{selfServer("dyn", "dynamic", envFailFile+"="+fail)},
+		GracePeriod: 700 * time.Millisecond,
+	})
+	pid, _ := strconv.Atoi(f.call(t, "dyn__pid", nil))
+	if err := os.WriteFile(fail, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "down", func() bool { return f.status(t, "dyn").State == source.StateDown })
+	if st := f.status(t, "dyn"); st.RemoveAt.IsZero() || !f.has("dyn__get_weather") {
+		t.Errorf("just down: status %+v, tools kept %v", st, f.has("dyn__get_weather"))
+	}
+	waitFor(t, 5*time.Second, "tools removed after the grace period", func() bool { return !f.has("dyn__get_weather") })
+	if f.m.Serves("dyn__get_weather") || f.engine.Snapshot().Len() != 0 {
+		t.Errorf("after removal: serves %v, %d tools", f.m.Serves("dyn__get_weather"), f.engine.Snapshot().Len())
+	}
+	if !strings.Contains(f.logs.String(), "past its grace period") {
+		t.Error("removal not logged")
+	}
+	os.Remove(fail)
+	waitFor(t, 20*time.Second, "back after the fault clears", func() bool { return f.has("dyn__get_weather") })
+}
+
+func TestGarbage(t *testing.T) {
+	huge := mcp.NewServer(&mcp.Implementation{Name: "huge-http", Version: "1"}, nil)
+	obj := []byte(`{"type":"object"}`)
+	huge.AddTool(&mcp.Tool{Name: "ok_tool", Description: "Fine.", InputSchema: jsonRaw(obj)}, echoHandler)
+	huge.AddTool(&mcp.Tool{Name: "fifty_mb", Description: strings.Repeat("y", 50<<20), InputSchema: jsonRaw(obj)}, echoHandler)
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{
+		selfServer("junk", "garbage"),
+		{Name: "huge", URL: httpServer(t, huge, nil)},
+		selfServer("good", "dynamic"),
+	}, ListTimeout: 2 * time.Minute}) // 50 MB of JSON takes a while under the race detector
+	if st := f.status(t, "junk"); st.State != source.StateUp || st.Tools != 1 || st.InvalidTools != 3 {
+		t.Errorf("junk status = %+v, want up with 1 tool and 3 left out", st)
+	}
+	if st := f.status(t, "huge"); st.State != source.StateUp || st.Tools != 1 || st.InvalidTools != 1 {
+		t.Errorf("huge status = %+v, want up with 1 tool and 1 left out", st)
+	}
+	for _, name := range []string{"junk__fine_tool", "huge__ok_tool", "good__get_weather"} {
+		if !f.has(name) {
+			t.Errorf("catalog lacks %s", name)
+		}
+	}
+	got, _, _ := f.engine.Get([]string{"junk__fine_tool"})
+	if got[0].Description != "A valid tool that reads the weather." {
+		t.Errorf("the first of two duplicates should be kept, got %q", got[0].Description)
+	}
+	logs := f.logs.String()
+	for _, want := range []string{
+		`mcp server junk: tools[1] (\"junk__has space\"): name contains a space`,
+		`description is 1048576 bytes long, over the limit of 65536`,
+		`duplicate name; first defined at mcp server junk tools[0]`,
+		`description is 52428800 bytes long`,
+	} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("logs lack %q", want)
+		}
+	}
+}
+
+func jsonRaw(b []byte) any { return jsonRawMessage(b) }
+
+// alive reports whether a process runs (a zombie waiting to be reaped by
+// init does not count).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) == 0 || fields[0] != "Z"
+}
+
+func TestCloseLeavesNoOrphans(t *testing.T) {
+	childFile := filepath.Join(t.TempDir(), "child.pid")
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{selfServer("dyn", "dynamic", envChildFile+"="+childFile)}})
+	pid := f.status(t, "dyn").PID
+	data, err := os.ReadFile(childFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, _ := strconv.Atoi(string(data))
+	if !alive(pid) || !alive(child) {
+		t.Fatalf("server %d and its child %d should run", pid, child)
+	}
+	start := time.Now()
+	f.m.Close()
+	t.Logf("Close took %v", time.Since(start))
+	waitFor(t, 5*time.Second, "server and its child gone", func() bool { return !alive(pid) && !alive(child) })
+	if st := f.status(t, "dyn"); st.State != source.StateStopped {
+		t.Errorf("state after Close = %s", st.State)
+	}
+	if !f.has("dyn__get_weather") {
+		t.Error("Close removed the tools from the catalog")
+	}
+}
