@@ -275,6 +275,13 @@ sdk-conformance: ## Check every tool-list format against the pinned provider SDK
 	cd $(SDK_DIR) && ./node_modules/.bin/tsc -p tsconfig.json
 	cd $(SDK_DIR) && node --test test/
 
+# The fault suite (docs/operations.md, failure modes): fault tests against the
+# real Ollama, cache, server and catalog, then every fuzz target for FUZZTIME.
+FUZZTIME ?= 30s
+.PHONY: faults
+faults: ## Fault suite: poisoned embedder, cache kill -9, oversize, invalid UTF-8, churn, then every fuzz target (FUZZTIME=30s each; ~5 min on 2 cores)
+	FUZZTIME=$(FUZZTIME) scripts/faults.sh
+
 # The official MCP reference servers (pinned in source/mcp/testdata/servers/
 # package-lock.json) that the source/mcp and cmd/sidecar tests run; without
 # them those tests skip, or fail under CI=true.

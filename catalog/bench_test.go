@@ -52,3 +52,25 @@ func BenchmarkLoadStableToolBench(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUpsertOversizeDescription measures the rejection of an upsert
+// whose one tool has a 50 MB description (the limit is 64 KiB): the
+// description is not scanned for control characters before Validate
+// rejects it (docs/benchmarks.md).
+func BenchmarkUpsertOversizeDescription(b *testing.B) {
+	snap, err := NewSnapshot([]Tool{{Name: "small", Description: "a small tool"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := make([]byte, 50<<20)
+	for i := range big {
+		big[i] = "lorem ipsum "[i%12]
+	}
+	tools := []Tool{{Name: "big", Description: string(big)}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, _, err := snap.Upsert(tools); err == nil {
+			b.Fatal("Upsert accepted a 50 MB description")
+		}
+	}
+}

@@ -87,7 +87,7 @@ type plan struct {
 	// known and weight sum the query-side weights of the ranking words
 	// found in the catalog and of all of them (Result.Coverage).
 	known, weight float64
-	seq        []seqWord // ranking words with index terms, in query order
+	seq           []seqWord // ranking words with index terms, in query order
 }
 
 // coverage is Result.Coverage of the plan.

@@ -27,24 +27,23 @@ type Config struct {
 	ServerOptions []grpc.ServerOption
 	// Metrics, when not nil, records request, search and catalog metrics.
 	Metrics *Metrics
-	// AuthToken, when not empty, is the bearer token every call but the
-	// health service's must carry ("authorization: Bearer <token>");
-	// others get UNAUTHENTICATED.
+	// AuthToken, when not empty, is the bearer token every call but health
+	// Check must carry ("authorization: Bearer <token>"); others get
+	// UNAUTHENTICATED.
 	AuthToken string
 	// DefaultDeadline is the deadline of a unary call whose client set none;
 	// 0 means none.
 	DefaultDeadline time.Duration
-	// MaxMessageSize is the largest message the server sends, in bytes, as
-	// set with grpc.MaxSendMsgSize in ServerOptions (the sidecar's
-	// --max-message-size); GetToolset trims its lists to fit it. 0 means
-	// DefaultMaxMessageSize.
+	// MaxMessageSize is the largest answer sent, in bytes: a larger one is
+	// RESOURCE_EXHAUSTED naming --max-message-size and the smaller request
+	// to make, and GetTools pages fit under it. 0 means
+	// DefaultMaxMessageSize. It should equal the grpc.MaxSendMsgSize of
+	// ServerOptions, which stays the last resort.
 	MaxMessageSize int
+	// QueryLog says how much of a search query the request log shows; the
+	// zero value is QueryLogPrefix.
+	QueryLog QueryLogMode
 }
-
-// DefaultMaxMessageSize is gRPC's default receive limit, 4 MiB: a client
-// that did not raise its own limit rejects larger responses, so GetToolset
-// keeps under it unless the sidecar is configured otherwise.
-const DefaultMaxMessageSize = 4 << 20
 
 // Server is the gRPC server of the sidecar: the search service, the
 // standard health service and server reflection, with the recover and
@@ -68,14 +67,19 @@ func New(cfg Config) *Server {
 	}
 	// Order: recover outermost; metrics and logging see every outcome,
 	// UNAUTHENTICATED included; the deadline applies to the handler alone.
-	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log)}
+	// A request the codec could not decode is refused after authentication
+	// (an unauthenticated caller learns nothing about its request), and the
+	// size limit applies to the handler's answer.
+	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log, cfg.QueryLog)}
 	stream := []grpc.StreamServerInterceptor{MetricsStreamInterceptor(cfg.Metrics)}
 	if cfg.AuthToken != "" {
 		unary = append(unary, AuthUnaryInterceptor(cfg.AuthToken))
 		stream = append(stream, AuthStreamInterceptor(cfg.AuthToken))
 	}
-	unary = append(unary, DeadlineInterceptor(cfg.DefaultDeadline))
+	unary = append(unary, DecodeUnaryInterceptor(), SizeLimitInterceptor(cfg.MaxMessageSize), DeadlineInterceptor(cfg.DefaultDeadline))
+	stream = append(stream, DecodeStreamInterceptor(), HealthWatchInterceptor(MaxHealthWatches))
 	opts := append([]grpc.ServerOption{
+		grpc.ForceServerCodecV2(newCodec()),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	}, cfg.ServerOptions...)

@@ -21,8 +21,7 @@ type Service struct {
 	log    *slog.Logger
 	// metrics records searches (nil: none).
 	metrics *Metrics
-	// maxMessageSize is the largest response GetToolset sends, in bytes
-	// (the sidecar's --max-message-size).
+	// maxMessageSize is the largest answer sent, in bytes.
 	maxMessageSize int
 }
 
@@ -64,23 +63,6 @@ func (s *Service) Search(ctx context.Context, in *toolsearchv1.SearchRequest) (*
 	}
 	s.metrics.observeSearch(res)
 	return searchResponse(res), nil
-}
-
-// GetTools returns full definitions by exact name.
-func (s *Service) GetTools(ctx context.Context, in *toolsearchv1.GetToolsRequest) (*toolsearchv1.GetToolsResponse, error) {
-	e, err := s.ready()
-	if err != nil {
-		return nil, err
-	}
-	tools, version, err := e.Get(in.GetNames())
-	if err != nil {
-		return nil, toStatus(ctx, s.log, "GetTools", err)
-	}
-	out := &toolsearchv1.GetToolsResponse{CatalogVersion: version, Tools: make([]*toolsearchv1.Tool, len(tools))}
-	for i, t := range tools {
-		out.Tools[i] = toolMessage(t)
-	}
-	return out, nil
 }
 
 // ListTools pages through names and summaries.

@@ -149,9 +149,8 @@ func (s *Service) GetToolset(ctx context.Context, in *toolsearchv1.GetToolsetReq
 	for _, o := range ts.Omitted {
 		resp.OmittedTools = append(resp.OmittedTools, &toolsearchv1.OmittedTool{ToolName: o.Tool, Reason: o.Reason})
 	}
-	if n := proto.Size(resp); n > s.maxMessageSize {
-		return nil, status.Errorf(codes.ResourceExhausted,
-			"the toolset is %d bytes, over the sidecar's %d-byte message limit; raise --max-message-size on the sidecar (and the client's receive limit), or ask for fewer tools (fewer always_loaded or load_tools, or reset the session)", n, s.maxMessageSize)
+	if n := proto.Size(resp); n > s.maxMessageSize { // toolset.Build kept under MaxBytes; this is the last check
+		return nil, tooLarge(toolsearchv1.ToolSearchService_GetToolset_FullMethodName, n, s.maxMessageSize)
 	}
 	logToolset(ctx, s.log, in, ts)
 	return resp, nil

@@ -28,6 +28,7 @@ type config struct {
 	catalogs        []string
 	logFormat       string
 	logLevel        slog.Level
+	queryLog        server.QueryLogMode
 	maxResultsCap   int
 	shutdownTimeout time.Duration
 	embedder        string
@@ -179,6 +180,8 @@ flags:
 	str(&c.logFormat, "log-format", "json", "log format: json or text")
 	level := ""
 	str(&level, "log-level", "info", "log level: debug, info, warn or error")
+	queryLog := ""
+	str(&queryLog, "log-queries", "prefix", fmt.Sprintf("how the request log shows search queries: prefix (the first %d characters; longer runs of a query in an error are cut too), hash (a SHA-256 prefix), or off (=false)", server.LoggedQueryLength))
 	integer(&c.maxResultsCap, "max-results-cap", search.DefaultMaxResultsCap, "most results one search returns; larger max_results are clamped to it")
 	duration(&c.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT, how long to wait for calls in flight before stopping hard")
 	str(&c.readyWhen, "ready-when", readyCatalog, "when health says SERVING and /readyz answers 200: catalog (as soon as the catalog is loaded; searches answer lexically, fallback_reason index_warming, until the semantic index is built) or semantic (only once every tool is embedded; calls are answered meanwhile)")
@@ -238,6 +241,10 @@ flags:
 	c.catalogs = catalogs.values()
 	if err := c.logLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	var err error
+	if c.queryLog, err = server.ParseQueryLogMode(queryLog); err != nil {
+		return c, fmt.Errorf("--log-queries %w", err)
 	}
 	if c.readyWhen != readyCatalog && c.readyWhen != readySemantic {
 		return c, fmt.Errorf("--ready-when %q: use %s or %s", c.readyWhen, readyCatalog, readySemantic)

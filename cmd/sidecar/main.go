@@ -61,12 +61,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	return 0
 }
 
+// newLogger writes to w in the configured format and level, with repeated
+// warnings rate-limited (logging.go).
 func newLogger(cfg config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.logLevel}
+	var h slog.Handler = slog.NewJSONHandler(w, opts)
 	if cfg.logFormat == "text" {
-		return slog.New(slog.NewTextHandler(w, opts))
+		h = slog.NewTextHandler(w, opts)
 	}
-	return slog.New(slog.NewJSONHandler(w, opts))
+	return slog.New(newRateLimited(h, logRepeatWindow, logRepeatBurst))
 }
 
 // serve listens, loads the catalog, reports SERVING, and on ctx's end
@@ -101,12 +104,17 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		Metrics:         metrics,
 		AuthToken:       token,
 		DefaultDeadline: cfg.requestTimeout,
+		QueryLog:        cfg.queryLog,
 		MaxMessageSize:  cfg.maxMessageSize,
 	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
 	log.Info("listening", "addr", lis.Addr().String(), "version", version, "tls", cfg.tlsCert != "",
 		"mutual_tls", cfg.tlsClientCA != "", "auth_token", token != "", "health", "NOT_SERVING until the catalog is loaded")
+	if token != "" && len(token) < minTokenLength {
+		log.Warn("the bearer token of --auth-token-file is short enough to guess; use a random token of at least 16 characters, e.g. openssl rand -hex 32",
+			"length", len(token), "min_length", minTokenLength)
+	}
 	if !isLoopback(cfg.listen) && cfg.tlsCert == "" && token == "" {
 		log.Warn("listening beyond loopback in plaintext with no --auth-token-file: anything that reaches this address can search and change the catalog",
 			"addr", lis.Addr().String())

@@ -108,6 +108,7 @@ func TestSidecarStartupErrors(t *testing.T) {
 			contains: []string{"TOOLSEARCH_MAX_RESULTS_CAP"}},
 		{name: "cap out of range", args: []string{"--max-results-cap", "0"}, code: 2, contains: []string{"--max-results-cap"}},
 		{name: "bad log level", args: []string{"--log-level", "loud"}, code: 2, contains: []string{"--log-level"}},
+		{name: "bad log-queries", args: []string{"--log-queries", "sometimes"}, code: 2, contains: []string{"--log-queries", "prefix", "hash", "off"}},
 		{name: "stray argument", args: []string{"catalog.json"}, code: 2, contains: []string{"--catalog"}},
 		{name: "busy port", args: []string{"--listen", "256.0.0.1:1"}, code: 1, contains: []string{"listen on 256.0.0.1:1"}},
 	}
@@ -140,7 +141,7 @@ func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"listen", "catalog", "log-format", "log-level", "max-results-cap", "shutdown-timeout", "embedder", "ollama-host", "ollama-model", "cache-dir", "query-timeout", "max-sessions", "session-ttl",
-		"metrics-listen", "max-message-size", "max-query-length", "max-tools", "request-timeout", "max-concurrent-streams", "keepalive-min-time", "keepalive-time",
+		"log-queries", "metrics-listen", "max-message-size", "max-query-length", "max-tools", "request-timeout", "max-concurrent-streams", "keepalive-min-time", "keepalive-time",
 		"tls-cert", "tls-key", "tls-client-ca", "auth-token-file"} {
 		if !slices.Contains(flags, want) {
 			t.Errorf("--help lacks -%s", want)

@@ -1019,7 +1019,16 @@ func (x *Tool) GetOutputSchema() string {
 type GetToolsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Exact tool names, at least one. Duplicates are returned once.
-	Names         []string `protobuf:"bytes,1,rep,name=names,proto3" json:"names,omitempty"`
+	Names []string `protobuf:"bytes,1,rep,name=names,proto3" json:"names,omitempty"`
+	// The most tools per page. 0: every tool asked for in one response, which
+	// is RESOURCE_EXHAUSTED (saying which page_size fits) when it would exceed
+	// the sidecar's --max-message-size. Positive: at most this many, and fewer
+	// when their definitions would exceed the message limit; follow
+	// next_page_token for the rest. At most 500. Negative: INVALID_ARGUMENT.
+	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of the previous response, with the same names and
+	// page_size. Empty: the first page.
+	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1061,15 +1070,34 @@ func (x *GetToolsRequest) GetNames() []string {
 	return nil
 }
 
+func (x *GetToolsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *GetToolsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
 // GetToolsResponse holds full tool definitions.
 type GetToolsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The requested tools, in request order.
+	// The requested tools (this page's), in request order.
 	Tools []*Tool `protobuf:"bytes,1,rep,name=tools,proto3" json:"tools,omitempty"`
-	// The version of the catalog snapshot that answered.
+	// The version of the catalog snapshot that answered. Pages are read from
+	// the snapshot current when each is asked for: compare the versions to
+	// notice a change between pages.
 	CatalogVersion uint64 `protobuf:"varint,2,opt,name=catalog_version,json=catalogVersion,proto3" json:"catalog_version,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Continues the request: send it as page_token, with the same names, to
+	// get the next page. Empty on the last page.
+	NextPageToken string `protobuf:"bytes,3,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetToolsResponse) Reset() {
@@ -1114,6 +1142,13 @@ func (x *GetToolsResponse) GetCatalogVersion() uint64 {
 		return x.CatalogVersion
 	}
 	return 0
+}
+
+func (x *GetToolsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
 }
 
 // ListToolsRequest asks for one page of tool summaries.
@@ -2411,12 +2446,16 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\finput_schema\x18\x05 \x01(\tR\vinputSchema\x12 \n" +
 	"\vannotations\x18\x06 \x01(\tR\vannotations\x12\x14\n" +
 	"\x05title\x18\a \x01(\tR\x05title\x12#\n" +
-	"\routput_schema\x18\b \x01(\tR\foutputSchema\"'\n" +
+	"\routput_schema\x18\b \x01(\tR\foutputSchema\"c\n" +
 	"\x0fGetToolsRequest\x12\x14\n" +
-	"\x05names\x18\x01 \x03(\tR\x05names\"f\n" +
+	"\x05names\x18\x01 \x03(\tR\x05names\x12\x1b\n" +
+	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\"\x8e\x01\n" +
 	"\x10GetToolsResponse\x12)\n" +
 	"\x05tools\x18\x01 \x03(\v2\x13.toolsearch.v1.ToolR\x05tools\x12'\n" +
-	"\x0fcatalog_version\x18\x02 \x01(\x04R\x0ecatalogVersion\"f\n" +
+	"\x0fcatalog_version\x18\x02 \x01(\x04R\x0ecatalogVersion\x12&\n" +
+	"\x0fnext_page_token\x18\x03 \x01(\tR\rnextPageToken\"f\n" +
 	"\x10ListToolsRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
