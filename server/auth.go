@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
 )
 
 // healthCheckMethod is the one method exempt from authentication:
@@ -20,8 +18,8 @@ const healthCheckMethod = "/grpc.health.v1.Health/Check"
 // errNoToken and errBadToken are the UNAUTHENTICATED answers. Neither says
 // anything about the expected token.
 var (
-	errNoToken  = status.Error(codes.Unauthenticated, `missing bearer token: send the metadata "authorization: Bearer <token>" (the sidecar runs with --auth-token-file)`)
-	errBadToken = status.Error(codes.Unauthenticated, "invalid bearer token: send the token of the sidecar's --auth-token-file")
+	errNoToken  = statusMsg(errUnauthenticated, `missing bearer token: send the metadata "authorization: Bearer <token>" (the sidecar runs with --auth-token-file)`)
+	errBadToken = statusMsg(errUnauthenticated, "invalid bearer token: send the token of the sidecar's --auth-token-file")
 )
 
 // tokenChecker compares a call's bearer token with the configured one in

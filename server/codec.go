@@ -6,11 +6,9 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding"
 	protocodec "google.golang.org/grpc/encoding/proto"
 	"google.golang.org/grpc/mem"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -123,7 +121,7 @@ func decodeError(req any) error {
 			if n < 0 {
 				return nil
 			}
-			return status.Error(codes.InvalidArgument, string(why))
+			return statusMsg(errBadRequest, string(why))
 		}
 		if n = protowire.ConsumeFieldValue(num, typ, u); n < 0 {
 			return nil

@@ -5,8 +5,6 @@ import (
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
 // Conversions between the API's messages and the engine's types.
@@ -24,7 +22,7 @@ var modes = map[toolsearchv1.SearchType]search.Mode{
 func searchRequest(in *toolsearchv1.SearchRequest) (search.Request, error) {
 	mode, ok := modes[in.GetSearchType()]
 	if !ok {
-		return search.Request{}, status.Errorf(codes.InvalidArgument,
+		return search.Request{}, statusf(errBadRequest,
 			"search_type %d is not known; use SEARCH_TYPE_SEMANTIC, SEARCH_TYPE_KEYWORD or SEARCH_TYPE_REGEX", in.GetSearchType())
 	}
 	return search.Request{
@@ -107,13 +105,13 @@ func toolFromMessage(i int, m *toolsearchv1.Tool) (search.Tool, error) {
 		schema = emptySchema
 	}
 	if !json.Valid([]byte(schema)) {
-		return t, status.Errorf(codes.InvalidArgument,
+		return t, statusf(errBadRequest,
 			"tools[%d] (%q): input_schema is not valid JSON; send a JSON object such as %s", i, m.GetName(), emptySchema)
 	}
 	t.InputSchema = json.RawMessage(schema)
 	if a := m.GetAnnotations(); a != "" {
 		if !json.Valid([]byte(a)) {
-			return t, status.Errorf(codes.InvalidArgument,
+			return t, statusf(errBadRequest,
 				"tools[%d] (%q): annotations is not valid JSON; send a JSON object or leave it empty", i, m.GetName())
 		}
 		t.Annotations = json.RawMessage(a)
@@ -121,7 +119,7 @@ func toolFromMessage(i int, m *toolsearchv1.Tool) (search.Tool, error) {
 	t.Title = m.GetTitle()
 	if o := m.GetOutputSchema(); o != "" {
 		if !json.Valid([]byte(o)) {
-			return t, status.Errorf(codes.InvalidArgument,
+			return t, statusf(errBadRequest,
 				"tools[%d] (%q): output_schema is not valid JSON; send a JSON object or leave it empty", i, m.GetName())
 		}
 		t.OutputSchema = json.RawMessage(o)

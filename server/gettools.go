@@ -8,8 +8,6 @@ import (
 	"hash/fnv"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
@@ -35,7 +33,7 @@ func (s *Service) GetTools(ctx context.Context, in *toolsearchv1.GetToolsRequest
 	names := unique(in.GetNames())
 	size := int(in.GetPageSize())
 	if size < 0 || size > MaxGetToolsPageSize {
-		return nil, status.Errorf(codes.InvalidArgument, "page_size %d: use 0 (every tool in one answer) or 1 to %d", size, MaxGetToolsPageSize)
+		return nil, statusf(errBadRequest, "page_size %d: use 0 (every tool in one answer) or 1 to %d", size, MaxGetToolsPageSize)
 	}
 	offset := 0
 	if tok := in.GetPageToken(); tok != "" {
@@ -72,7 +70,7 @@ func (s *Service) GetTools(ctx context.Context, in *toolsearchv1.GetToolsRequest
 		switch {
 		case fit == 0:
 			n := proto.Size(msgs[0])
-			return nil, status.Errorf(codes.ResourceExhausted,
+			return nil, statusf(errTooLarge,
 				"tool %q alone is %d bytes, over the sidecar's message limit of %d bytes (--max-message-size); raise --max-message-size (and the client's receive limit) above %d to get it",
 				msgs[0].GetName(), n, s.maxMessageSize, n+getToolsOverhead)
 		case size == 0:
@@ -81,7 +79,7 @@ func (s *Service) GetTools(ctx context.Context, in *toolsearchv1.GetToolsRequest
 				n := proto.Size(m)
 				total += protowire.SizeTag(1) + protowire.SizeVarint(uint64(n)) + n
 			}
-			return nil, status.Errorf(codes.ResourceExhausted,
+			return nil, statusf(errTooLarge,
 				"the %d tools asked for are %d bytes, over the sidecar's message limit of %d bytes (--max-message-size); set page_size to %d and follow next_page_token, ask for fewer names, or raise --max-message-size (and the client's receive limit)",
 				len(msgs), total, s.maxMessageSize, fit)
 		}
@@ -131,11 +129,11 @@ func getToolsToken(offset int, names []string, size int) string {
 func parseGetToolsToken(tok string, names []string, size int) (int, error) {
 	b, err := base64.RawURLEncoding.DecodeString(tok)
 	if err != nil || len(b) != 12 {
-		return 0, status.Error(codes.InvalidArgument, "page_token is not one GetTools returned; send the next_page_token of the previous answer, or none for the first page")
+		return 0, statusMsg(errBadRequest, "page_token is not one GetTools returned; send the next_page_token of the previous answer, or none for the first page")
 	}
 	offset := int(binary.LittleEndian.Uint32(b))
 	if binary.LittleEndian.Uint64(b[4:]) != requestHash(names, size) || offset <= 0 || offset >= len(names) {
-		return 0, status.Error(codes.InvalidArgument, fmt.Sprintf(
+		return 0, statusMsg(errBadRequest, fmt.Sprintf(
 			"page_token was issued for other names or another page_size; send the same names and page_size (%d) as for the first page, or no page_token to start over", size))
 	}
 	return offset, nil

@@ -5,8 +5,6 @@ import (
 	"sync/atomic"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
 // healthWatchMethod is the streaming method of the standard health service.
@@ -30,7 +28,7 @@ func HealthWatchInterceptor(limit int) grpc.StreamServerInterceptor {
 		}
 		if open.Add(1) > int64(limit) {
 			open.Add(-1)
-			return status.Error(codes.ResourceExhausted, fmt.Sprintf(
+			return statusMsg(errTooLarge, fmt.Sprintf(
 				"%d health Watch streams are open, the sidecar's limit; close the ones you no longer need, or poll with grpc.health.v1.Health/Check (what Kubernetes probes use)", limit))
 		}
 		defer open.Add(-1)

@@ -20,7 +20,7 @@ func RecoverInterceptor(log *slog.Logger) grpc.UnaryServerInterceptor {
 		defer func() {
 			if p := recover(); p != nil {
 				log.ErrorContext(ctx, "panic in handler", "method", info.FullMethod, "panic", p, "stack", string(debug.Stack()))
-				resp, err = nil, status.Error(codes.Internal, "internal error; the sidecar's log has the details")
+				resp, err = nil, statusMsg(errInternal, "internal error; the sidecar's log has the details")
 			}
 		}()
 		return handler(ctx, req)

@@ -38,7 +38,7 @@ func NewService(log *slog.Logger) *Service {
 func (s *Service) SetEngine(e *search.Engine) { s.engine.Store(e) }
 
 // errLoading is returned by every RPC before the engine is set.
-var errLoading = status.Error(codes.Unavailable, "the tool catalog is still loading; retry in a moment (the health service says SERVING when ready)")
+var errLoading = statusMsg(errNotReady, "the tool catalog is still loading; retry in a moment (the health service says SERVING when ready)")
 
 func (s *Service) ready() (*search.Engine, error) {
 	if e := s.engine.Load(); e != nil {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -31,7 +29,7 @@ func tooLarge(method string, size, limit int) error {
 	if what == "" {
 		what = "make a smaller request"
 	}
-	return status.Error(codes.ResourceExhausted, fmt.Sprintf(
+	return statusMsg(errTooLarge, fmt.Sprintf(
 		"the answer to %s is %d bytes, over the sidecar's message limit of %d bytes (--max-message-size); %s, or raise --max-message-size (and the client's receive limit)",
 		method, size, limit, what))
 }

@@ -8,8 +8,6 @@ import (
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/toolset"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -59,29 +57,29 @@ var hostedSearches = map[toolsearchv1.HostedToolSearch]toolset.HostedSearch{
 func toolsetOptions(in *toolsearchv1.GetToolsetRequest, maxResults int) (toolset.Options, error) {
 	format, ok := toolFormats[in.GetFormat()]
 	if !ok {
-		return toolset.Options{}, status.Errorf(codes.InvalidArgument,
+		return toolset.Options{}, statusf(errBadRequest,
 			"format %v is not supported; set TOOL_FORMAT_OPENAI_CHAT, TOOL_FORMAT_OPENAI_RESPONSES, TOOL_FORMAT_ANTHROPIC, TOOL_FORMAT_GEMINI or TOOL_FORMAT_MCP", in.GetFormat())
 	}
 	mode, ok := deferModes[in.GetDeferredMode()]
 	if !ok {
-		return toolset.Options{}, status.Errorf(codes.InvalidArgument,
+		return toolset.Options{}, statusf(errBadRequest,
 			"deferred_mode %d is not known; use DEFERRED_TOOL_MODE_OMIT, DEFERRED_TOOL_MODE_REMINDER or DEFERRED_TOOL_MODE_STUB", in.GetDeferredMode())
 	}
 	search, ok := searchModes[in.GetSearchMode()]
 	if !ok {
-		return toolset.Options{}, status.Errorf(codes.InvalidArgument,
+		return toolset.Options{}, statusf(errBadRequest,
 			"search_mode %d is not known; use TOOL_SEARCH_MODE_PORTABLE, TOOL_SEARCH_MODE_NATIVE_CLIENT, TOOL_SEARCH_MODE_NATIVE_HOSTED or TOOL_SEARCH_MODE_AUTO", in.GetSearchMode())
 	}
 	hosted, ok := hostedSearches[in.GetHostedSearch()]
 	if !ok {
-		return toolset.Options{}, status.Errorf(codes.InvalidArgument,
+		return toolset.Options{}, statusf(errBadRequest,
 			"hosted_search %d is not known; use HOSTED_TOOL_SEARCH_BM25 or HOSTED_TOOL_SEARCH_REGEX", in.GetHostedSearch())
 	}
 	var support []toolset.SupportRule
 	for i, r := range in.GetModelSupport() {
 		m, ok := searchModes[r.GetMode()]
 		if !ok || m == toolset.SearchAuto || r.GetMode() == toolsearchv1.ToolSearchMode_TOOL_SEARCH_MODE_UNSPECIFIED || r.GetModelPrefix() == "" {
-			return toolset.Options{}, status.Errorf(codes.InvalidArgument,
+			return toolset.Options{}, statusf(errBadRequest,
 				"model_support[%d] needs a model_prefix and a mode of TOOL_SEARCH_MODE_PORTABLE, TOOL_SEARCH_MODE_NATIVE_CLIENT or TOOL_SEARCH_MODE_NATIVE_HOSTED", i)
 		}
 		support = append(support, toolset.SupportRule{Format: format, Prefix: r.GetModelPrefix(),
