@@ -54,7 +54,7 @@ ARGS ?=
 help: ## Show this help
 	@echo 'Usage: make <target> [VAR=value]'
 	@echo
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
 build: ## Build both modules, and the sidecar and CLI binaries into bin/
@@ -72,7 +72,10 @@ run: ## Run the sidecar on the example catalog (extra flags: ARGS='...'); Ctrl-C
 	exec bin/sidecar --catalog examples/catalog.json --stop-with-parent $(ARGS)
 
 .PHONY: test
-test: ## Run all tests with the race detector, in both modules
+# The tests' npm packages (the reference MCP servers, the MCP TypeScript SDK
+# client) are installed first, from their lockfiles, so that `make test` on a
+# fresh clone runs every test; the Ollama tests skip until `make ollama`.
+test: mcp-servers mcp-client ## Run all tests with the race detector, in both modules (installs the tests' npm packages first)
 	$(if $(RACE),,@echo 'test: no C compiler (cgo disabled): running without -race' >&2)
 	$(GO) test $(RACE) ./...
 	cd $(CLIENT_DIR) && $(GO) test $(RACE) ./...
@@ -228,7 +231,11 @@ deploy-validate: ## Validate deploy/kubernetes and deploy/compose (Go checks, an
 # fails when the client is not installed.
 MCP_CLIENT_DIR := mcpserver/testdata/client
 .PHONY: mcp-client
-mcp-client: ## Install the MCP endpoint test's TypeScript client (npm ci; needs node and npm)
+mcp-client: $(MCP_CLIENT_DIR)/node_modules/.package-lock.json ## Install the MCP endpoint test's TypeScript client (npm ci; needs node and npm)
+
+# npm ci writes node_modules/.package-lock.json: it is the stamp of an
+# install of the committed lockfile, redone only when the lockfile changes.
+$(MCP_CLIENT_DIR)/node_modules/.package-lock.json: $(MCP_CLIENT_DIR)/package-lock.json
 	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: mcp-client-test
@@ -287,5 +294,7 @@ faults: ## Fault suite: poisoned embedder, cache kill -9, oversize, invalid UTF-
 # them those tests skip, or fail under CI=true.
 MCP_SERVERS_DIR := source/mcp/testdata/servers
 .PHONY: mcp-servers
-mcp-servers: ## Install the npm reference MCP servers for the tests (npm ci in source/mcp/testdata/servers)
+mcp-servers: $(MCP_SERVERS_DIR)/node_modules/.package-lock.json ## Install the npm reference MCP servers for the tests (npm ci in source/mcp/testdata/servers)
+
+$(MCP_SERVERS_DIR)/node_modules/.package-lock.json: $(MCP_SERVERS_DIR)/package-lock.json
 	cd $(MCP_SERVERS_DIR) && npm ci --no-audit --no-fund
