@@ -95,8 +95,8 @@ const nameHashLen = 8
 // tool: the name itself when the provider accepts it and it is not
 // reserved, otherwise the name with every character the provider rejects
 // replaced by '_', cut to fit, and suffixed with '_' and a hash of the full
-// name (so "AbstractJarAgent.runJarAgent" becomes
-// "AbstractJarAgent_runJarAgent_1a2b3c4d"). The result depends on the name
+// name (so "weather.get_forecast" becomes "weather_get_forecast_" and eight
+// hex digits). The result depends on the name
 // alone, so it is the same on every turn.
 func (nr nameRule) providerName(name string) string {
 	if nr.valid(name) && name != SearchToolName {
