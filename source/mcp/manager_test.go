@@ -174,9 +174,9 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 
 	// A new tool: one embedding, one version.
 	f.call(t, "dyn__add_tool", map[string]any{"name": "book_flight", "description": "Book a plane ticket for a trip."})
-	took := waitFor(t, 2*time.Second, "new tool indexed", func() bool { return f.has("dyn__book_flight") })
+	took := waitFor(t, 20*time.Second, "new tool indexed", func() bool { return f.has("dyn__book_flight") })
 	t.Logf("list_changed → catalog: %v", took)
-	waitFor(t, 2*time.Second, "version", func() bool { return f.engine.Info().CatalogVersion == v0+1 })
+	waitFor(t, 20*time.Second, "version", func() bool { return f.engine.Info().CatalogVersion == v0+1 })
 	if seen := f.emb.Seen(); len(seen) != 1 || !strings.Contains(seen[0], "plane ticket") {
 		t.Errorf("after add: embedded %q, want only the new tool", seen)
 	}
@@ -188,7 +188,7 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 
 	// A removed tool: no embedding.
 	f.call(t, "dyn__remove_tool", map[string]any{"name": "send_email"})
-	waitFor(t, 2*time.Second, "removed tool gone", func() bool { return !f.has("dyn__send_email") })
+	waitFor(t, 20*time.Second, "removed tool gone", func() bool { return !f.has("dyn__send_email") })
 	if seen := f.emb.Seen(); len(seen) != 0 {
 		t.Errorf("after remove: embedded %q, want nothing", seen)
 	}
@@ -197,7 +197,7 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 	}
 	// A changed description: one embedding.
 	f.call(t, "dyn__add_tool", map[string]any{"name": "create_ticket", "description": "Open an incident ticket for an outage."})
-	waitFor(t, 2*time.Second, "changed tool", func() bool {
+	waitFor(t, 20*time.Second, "changed tool", func() bool {
 		got, _, err := f.engine.Get([]string{"dyn__create_ticket"})
 		return err == nil && strings.Contains(got[0].Description, "incident")
 	})
@@ -225,7 +225,7 @@ func TestCallTool(t *testing.T) {
 	if err != nil || res.Content[0].(*mcp.TextContent).Text != "3" {
 		t.Fatalf("count = %+v, %v", res, err)
 	}
-	waitFor(t, 2*time.Second, "progress", func() bool { mu.Lock(); defer mu.Unlock(); return len(progress) == 3 })
+	waitFor(t, 20*time.Second, "progress", func() bool { mu.Lock(); defer mu.Unlock(); return len(progress) == 3 })
 
 	cctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
