@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -416,5 +418,66 @@ func TestCloseLeavesNoOrphans(t *testing.T) {
 	}
 	if !f.has("dyn__get_weather") {
 		t.Error("Close removed the tools from the catalog")
+	}
+}
+
+func TestHTTPHeadersAndBearerToken(t *testing.T) {
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token")
+	headers := filepath.Join(dir, "headers")
+	if err := os.WriteFile(token, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(headers, []byte("X-Team: search\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url := httpServer(t, dynamicServer(), func(r *http.Request) error {
+		if r.Header.Get("Authorization") != "Bearer s3cret" || r.Header.Get("X-Team") != "search" || r.Header.Get("X-Static") != "1" {
+			return errors.New("missing or wrong credentials")
+		}
+		return nil
+	})
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{
+		{Name: "good", URL: url, Headers: map[string]string{"X-Static": "1"}, HeadersFile: headers, BearerTokenFile: token},
+		{Name: "notoken", URL: url, Headers: map[string]string{"X-Static": "1"}, HeadersFile: headers},
+	}, ListTimeout: 5 * time.Second})
+	if st := f.status(t, "good"); st.State != source.StateUp || st.Tools != len(dynamicTools)+4 {
+		t.Errorf("good: %+v", st)
+	}
+	if got := f.call(t, "good__get_weather", map[string]any{"city": "Oslo"}); got != `{"city":"Oslo"}` {
+		t.Errorf("call over HTTP = %q", got)
+	}
+	if st := f.status(t, "notoken"); st.State != source.StateDown || !strings.Contains(st.LastError, "Unauthorized") {
+		t.Errorf("notoken: %+v, want down with the server's refusal", st)
+	}
+}
+
+// A server that never answers (a process that ignores its stdin) and one
+// that refuses connections hold up neither the others nor WaitStartup
+// beyond ListTimeout; they are retried in the background.
+func TestDeadServersDoNotBlockTheOthers(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/mcp"
+	l.Close()
+	start := time.Now()
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{
+		{Name: "hung", Command: []string{"sleep", "600"}},
+		{Name: "refused", URL: closed},
+		selfServer("good", "dynamic"),
+	}, ListTimeout: 2 * time.Second})
+	t.Logf("WaitStartup returned after %v", time.Since(start))
+	if !f.has("good__get_weather") {
+		t.Error("the good server's tools are missing")
+	}
+	for _, name := range []string{"hung", "refused"} {
+		if st := f.status(t, name); st.State == source.StateUp || st.LastError == "" {
+			t.Errorf("%s: %+v, want not up, with an error", name, st)
+		}
+	}
+	if st := f.status(t, "hung"); !strings.Contains(st.LastError, "raise --mcp-timeout") {
+		t.Errorf("hung: error %q does not say which knob to raise", st.LastError)
 	}
 }
