@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
@@ -217,22 +218,24 @@ func TestCallTool(t *testing.T) {
 	if got := f.call(t, "dyn__get_weather", map[string]any{"city": "Oslo"}); got != `{"city":"Oslo"}` {
 		t.Errorf("echo = %q", got)
 	}
-	var mu sync.Mutex
-	var progress []float64
-	res, err := f.m.CallTool(ctx, "dyn__count", map[string]any{"n": 3}, func(p *mcp.ProgressNotificationParams) {
-		mu.Lock()
-		progress = append(progress, p.Progress)
-		mu.Unlock()
-	})
-	if err != nil || res.Content[0].(*mcp.TextContent).Text != "3" {
+	if res, err := f.m.CallTool(ctx, "dyn__count", map[string]any{"n": 3}, nil); err != nil || res.Content[0].(*mcp.TextContent).Text != "3" {
 		t.Fatalf("count = %+v, %v", res, err)
 	}
-	waitFor(t, 20*time.Second, "progress", func() bool { mu.Lock(); defer mu.Unlock(); return len(progress) == 3 })
-
+	// Progress while the call runs: the server sends 3 notifications, then
+	// waits until the call is cancelled, which the third one does here.
+	var mu sync.Mutex
+	var progress []float64
 	cctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		_, err := f.m.CallTool(cctx, "dyn__count", map[string]any{"n": 1, "wait": true}, func(*mcp.ProgressNotificationParams) { cancel() })
+		_, err := f.m.CallTool(cctx, "dyn__count", map[string]any{"n": 3, "wait": true}, func(p *mcp.ProgressNotificationParams) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, p.Progress)
+			if len(progress) == 3 {
+				cancel()
+			}
+		})
 		done <- err
 	}()
 	select {
@@ -240,9 +243,14 @@ func TestCallTool(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled call = %v, want context.Canceled", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("cancelled call did not return")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call was not cancelled: progress did not arrive, or cancelling did not end it")
 	}
+	mu.Lock()
+	if !cmp.Equal(progress, []float64{1, 2, 3}) {
+		t.Errorf("progress = %v, want 1, 2, 3", progress)
+	}
+	mu.Unlock()
 	for _, name := range []string{"dyn__nope", "other__get_weather", "get_weather"} {
 		if _, err := f.m.CallTool(ctx, name, nil, nil); !errors.Is(err, source.ErrUnknownTool) {
 			t.Errorf("CallTool(%s) = %v, want ErrUnknownTool", name, err)
