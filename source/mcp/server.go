@@ -334,7 +334,7 @@ func (s *server) transport() (mcp.Transport, *process, error) {
 	cmd.Stderr = proc.stderr
 	cmd.WaitDelay = stopTimeout
 	setProcAttrs(cmd)
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: stopTimeout}, proc, nil
+	return &processTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stopTimeout}, proc: proc}, proc, nil
 }
 
 // headers returns the HTTP headers: Headers, then HeadersFile, then the
