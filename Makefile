@@ -54,7 +54,7 @@ ARGS ?=
 help: ## Show this help
 	@echo 'Usage: make <target> [VAR=value]'
 	@echo
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-14s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
 build: ## Build both modules, and the sidecar and CLI binaries into bin/
@@ -62,9 +62,14 @@ build: ## Build both modules, and the sidecar and CLI binaries into bin/
 	cd $(CLIENT_DIR) && $(GO) build ./...
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/sidecar ./cmd/toolsearch
 
+# The sidecar is built, then exec'd in place of the recipe's shell, so that
+# make's only child is the sidecar itself (`go run` would leave its compiled
+# child running when go run is killed); --stop-with-parent makes it shut down
+# gracefully when make is killed. Stop it with Ctrl-C.
 .PHONY: run
-run: ## Run the sidecar on the example catalog (extra flags: ARGS='...')
-	$(GO) run ./cmd/sidecar --catalog examples/catalog.json $(ARGS)
+run: ## Run the sidecar on the example catalog (extra flags: ARGS='...'); Ctrl-C stops it
+	$(GO) build -o bin/sidecar ./cmd/sidecar
+	exec bin/sidecar --catalog examples/catalog.json --stop-with-parent $(ARGS)
 
 .PHONY: test
 test: ## Run all tests with the race detector, in both modules
@@ -123,8 +128,10 @@ checkgenerate: generate ## Fail if generated code differs from the committed sta
 
 # Import direction (DESIGN.md, STYLE.md habit 12), from `go list -deps`:
 #   - clients/go imports nothing from the root module;
-#   - nothing outside server/ and cmd/ depends on server; nothing depends on cmd/;
-#   - embed, vectorindex, fallback and analysis never depend on catalog or search.
+#   - nothing outside server/ and cmd/ depends on server (nor on mcpserver); nothing depends on cmd/;
+#   - embed, vectorindex, fallback and analysis never depend on catalog or search;
+#   - cmd/toolsearch imports only public APIs: search, evaluation, clients/go;
+#   - no production package depends on a test helper package (a name ending in "test").
 .PHONY: checkdeps
 checkdeps: ## Check the import-direction rules of DESIGN.md
 	@bad="$$(cd $(CLIENT_DIR) && $(GO) list -deps ./... | grep '^$(MODULE)/' | grep -v '^$(MODULE)/clients/go\(/\|$$\)' || true)"; \
@@ -139,9 +146,20 @@ checkdeps: ## Check the import-direction rules of DESIGN.md
 		    bad = ""; \
 		    if (dt == "cmd") bad = "nothing may import cmd/"; \
 		    else if (dt == "server" && pt != "cmd") bad = "only cmd/ may import server"; \
+		    else if (dt == "mcpserver" && pt != "cmd") bad = "only cmd/ may import mcpserver"; \
 		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis")) bad = pt " must not import " dt; \
 		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
 		END { exit fail }'
+	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|clients/go)(/|$$)' || true)"; \
+	if [ -n "$$bad" ]; then \
+		echo 'checkdeps: cmd/toolsearch uses public APIs only (search, evaluation, clients/go), but imports:' >&2; \
+		echo "$$bad" >&2; exit 1; \
+	fi
+	@bad="$$($(GO) list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk '$$1 !~ /test$$/ { for (i = 2; i <= NF; i++) if ($$i ~ /^github.com\/toolsearch\/.*test$$/) print $$1 " imports " $$i }')"; \
+	if [ -n "$$bad" ]; then \
+		echo 'checkdeps: production packages must not import test helper packages (*test):' >&2; \
+		echo "$$bad" >&2; exit 1; \
+	fi
 
 # Breaking-change check of the API (buf.yaml: FILE rules) against a git ref,
 # e.g. `make breaking AGAINST='.git#tag=v0.1.0'`. Not part of CI while the
@@ -192,7 +210,7 @@ $(GRPCURL):
 # from the Go module proxy at the version pinned in scripts/ollama/build.sh,
 # or reused from the cache outside the clone (toolsearch/ under $XDG_CACHE_HOME or ~/.cache).
 .PHONY: ollama
-ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build)
+ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build); installs the Debian packages nlohmann-json3-dev and libstb-dev if missing
 	scripts/ollama/build.sh
 
 .PHONY: docker-verify
@@ -203,6 +221,23 @@ docker-verify: ## Run the Dockerfile's build steps without a Docker engine, chec
 deploy-validate: ## Validate deploy/kubernetes and deploy/compose (Go checks, and the Kubernetes JSON schemas via npm)
 	$(GO) test -count=1 ./deploy/
 	scripts/deploy-validate.sh
+
+# The MCP endpoint's test with the official TypeScript SDK client
+# (mcpserver/testdata/client: @modelcontextprotocol/sdk pinned by its
+# package-lock.json). `make test` runs it too once installed; with CI=true it
+# fails when the client is not installed.
+MCP_CLIENT_DIR := mcpserver/testdata/client
+.PHONY: mcp-client
+mcp-client: ## Install the MCP endpoint test's TypeScript client (npm ci; needs node and npm)
+	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: mcp-client-test
+mcp-client-test: mcp-client mcp-servers ## Run the MCP endpoint against the official TypeScript SDK client (HTTP, stdio, server-everything)
+	CI=true $(GO) test $(RACE) -count=1 -run 'TestNodeClient|TestEverythingEndToEnd' -v ./mcpserver
+
+.PHONY: mcp-endpoint-e2e
+mcp-endpoint-e2e: mcp-client mcp-servers ## The MCP endpoint's bar: a sidecar with livemcpbench and a live server-everything, driven by the TypeScript SDK client over HTTP and stdio
+	scripts/mcp-endpoint-e2e.sh
 
 .PHONY: node-example
 node-example: ## Run examples/node against a sidecar started for it (needs node and npm)
@@ -222,6 +257,13 @@ bench-scale: ## End-to-end latency, start-up and RSS of the sidecar at 1k/10k/10
 .PHONY: soak
 soak: ## Sustained end-to-end load (64 clients, 3 min, 10k tools): zero errors and flat sidecar RSS (DURATION=..., SIZE=...)
 	scripts/soak.sh
+
+# The fault suite (docs/operations.md, failure modes): fault tests against the
+# real Ollama, cache, server and catalog, then every fuzz target for FUZZTIME.
+FUZZTIME ?= 30s
+.PHONY: faults
+faults: ## Fault suite: poisoned embedder, cache kill -9, oversize, invalid UTF-8, churn, then every fuzz target (FUZZTIME=30s each; ~5 min on 2 cores)
+	FUZZTIME=$(FUZZTIME) scripts/faults.sh
 
 # The official MCP reference servers (pinned in source/mcp/testdata/servers/
 # package-lock.json) that the source/mcp and cmd/sidecar tests run; without

@@ -1,14 +1,12 @@
 package catalog
 
 import (
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"os"
-	"path/filepath"
+
 	"testing"
 	"time"
 )
-
-// benchDir holds the shared benchmark catalogs, next to the repository.
-var benchDir = filepath.Join("..", "..", "shared", "bench")
 
 // TestLoadBenchCatalogs loads the real public catalogs the project is
 // measured on: long names, dots and dashes in names, Chinese text and empty
@@ -24,10 +22,7 @@ func TestLoadBenchCatalogs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.dataset, func(t *testing.T) {
-			path := filepath.Join(benchDir, tt.dataset, "tools.jsonl")
-			if _, err := os.Stat(path); err != nil {
-				t.Skipf("benchmark data not available: %v", err)
-			}
+			path := evaltest.Bench(t, tt.dataset+"/tools.jsonl")
 			start := time.Now()
 			tools, err := Load(Source{Path: path})
 			elapsed := time.Since(start)
@@ -46,15 +41,36 @@ func TestLoadBenchCatalogs(t *testing.T) {
 }
 
 func BenchmarkLoadStableToolBench(b *testing.B) {
-	path := filepath.Join(benchDir, "stabletoolbench", "tools.jsonl")
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(evaltest.Bench(b, "stabletoolbench/tools.jsonl"))
 	if err != nil {
-		b.Skipf("benchmark data not available: %v", err)
+		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := Parse(data, path, ""); err != nil {
+		if _, err := Parse(data, "stabletoolbench/tools.jsonl", ""); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkUpsertOversizeDescription measures the rejection of an upsert
+// whose one tool has a 50 MB description (the limit is 64 KiB): the
+// description is not scanned for control characters before Validate
+// rejects it (docs/benchmarks.md).
+func BenchmarkUpsertOversizeDescription(b *testing.B) {
+	snap, err := NewSnapshot([]Tool{{Name: "small", Description: "a small tool"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := make([]byte, 50<<20)
+	for i := range big {
+		big[i] = "lorem ipsum "[i%12]
+	}
+	tools := []Tool{{Name: "big", Description: string(big)}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, _, err := snap.Upsert(tools); err == nil {
+			b.Fatal("Upsert accepted a 50 MB description")
 		}
 	}
 }

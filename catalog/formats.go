@@ -16,6 +16,9 @@ import (
 // those that validation finds).
 func parseFile(data []byte, file, ns string) ([]located, []Problem) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
+	if ps := invalidUTF8(data, file); len(ps) > 0 {
+		return nil, ps
+	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, []Problem{{File: file, Reason: "file is empty",
@@ -178,4 +181,34 @@ func lineCol(data []byte, off int64) (line, col int) {
 	before := data[:off]
 	start := bytes.LastIndexByte(before, '\n') + 1
 	return bytes.Count(before, []byte("\n")) + 1, utf8.RuneCount(before[start:]) + 1
+}
+
+// maxUTF8Problems caps the invalid-UTF-8 positions reported for one file:
+// a file in another encoding has thousands, and the first few say enough.
+const maxUTF8Problems = 3
+
+// invalidUTF8 reports the first positions (line:column) of bytes in data
+// that are not UTF-8. JSON and YAML decoders would silently turn them into
+// U+FFFD, rewriting a tool's name ("ok\xff" became "ok\ufffd") or text
+// without a word; the file is rejected instead.
+func invalidUTF8(data []byte, file string) []Problem {
+	if utf8.Valid(data) {
+		return nil
+	}
+	var ps []Problem
+	for off := 0; off < len(data); {
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size == 1 {
+			if len(ps) == maxUTF8Problems {
+				ps[len(ps)-1].Reason += " (and more after it)"
+				break
+			}
+			line, col := lineCol(data, int64(off))
+			ps = append(ps, Problem{File: file, Position: fmt.Sprintf("line %d:%d", line, col),
+				Reason: fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", data[off]),
+				Fix:    "save the file as UTF-8: tool names and text must be UTF-8, and are not rewritten"})
+		}
+		off += size
+	}
+	return ps
 }

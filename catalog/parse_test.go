@@ -212,6 +212,10 @@ func TestParseBad(t *testing.T) {
 	testdata/bad/lines.jsonl: line 5: tool is null, want a JSON object; ` + objectFix + `
 	testdata/bad/lines.jsonl: line 6: missing "name"; fix: give every tool a "name"
 	testdata/bad/lines.jsonl: line 7 ("ok"): duplicate name; first defined at testdata/bad/lines.jsonl line 1; ` + dupFix},
+		{"utf8.json", `2 problems in tool definitions:
+	testdata/bad/utf8.json: line 2:15: invalid UTF-8 (byte 0xff); fix: save the file as UTF-8: tool names and text must be UTF-8, and are not rewritten
+	testdata/bad/utf8.json: line 3:39: invalid UTF-8 (byte 0xe9); fix: save the file as UTF-8: tool names and text must be UTF-8, and are not rewritten`},
+		{"utf8.yaml", `testdata/bad/utf8.yaml: line 1:13: invalid UTF-8 (byte 0xc3); fix: save the file as UTF-8: tool names and text must be UTF-8, and are not rewritten`},
 		{"rpc_error.json", `testdata/bad/rpc_error.json: file holds a JSON-RPC error response, not a tools/list result; fix: save the result of a successful tools/list call`},
 		{"unknown.json", `testdata/bad/unknown.json: found an object with keys "functions", "version" but no "tools"; fix: give a tools/list result {"tools":[...]}, an array of tools, or one tool per line (JSONL)`},
 		{"tools_object.json", `testdata/bad/tools_object.json: "tools" is an object, want an array of tools; fix: give "tools" as a JSON array: {"tools":[{"name":...},...]}`},

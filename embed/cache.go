@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -54,6 +55,16 @@ type CacheStats struct {
 	Uncached uint64
 	// Entries is the number of vectors the cache holds.
 	Entries int
+	// Corrupted is the number of records of the file that failed their
+	// checksum when it was opened, and TruncatedBytes the size of a partial
+	// last record cut off then (a crash mid-write). Both were repaired.
+	Corrupted      int
+	TruncatedBytes int
+	// Invalid is the number of records whose checksum was right but whose
+	// vector was not usable (all-zero, NaN, infinite, not normalized): written
+	// by a broken embedder or an older version. They were dropped from the
+	// file, and their texts are embedded again when next asked for.
+	Invalid int
 }
 
 // CacheOption configures NewCached.
@@ -66,6 +77,12 @@ type CacheOption func(*Cached)
 // grow the file without bound.
 func CacheQueries(on bool) CacheOption {
 	return func(c *Cached) { c.queries = on }
+}
+
+// CacheLogger sets where the cache logs what it repaired or dropped when it
+// opened its file; nil (the default) means slog.Default().
+func CacheLogger(log *slog.Logger) CacheOption {
+	return func(c *Cached) { c.log = log }
 }
 
 // Cached wraps an Embedder with a persistent cache keyed by (model ID,
@@ -83,6 +100,9 @@ type Cached struct {
 	model   string
 	queries bool
 	path    string // "" when in memory only
+	log     *slog.Logger
+	// repair counts what open repaired; read-only after NewCached.
+	corrupted, truncated, invalid int
 
 	mu       sync.Mutex
 	entries  map[[32]byte][]float32
@@ -119,6 +139,9 @@ func NewCached(inner Embedder, dir string, opts ...CacheOption) (*Cached, error)
 	}
 	for _, o := range opts {
 		o(c)
+	}
+	if c.log == nil {
+		c.log = slog.Default()
 	}
 	if dir == "" {
 		return c, nil
@@ -168,14 +191,18 @@ func (c *Cached) ModelID() string { return c.model }
 func (c *Cached) Stats() CacheStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return CacheStats{Hits: c.hits, Misses: c.misses, Uncached: c.uncached, Entries: len(c.entries)}
+	return CacheStats{Hits: c.hits, Misses: c.misses, Uncached: c.uncached, Entries: len(c.entries),
+		Corrupted: c.corrupted, TruncatedBytes: c.truncated, Invalid: c.invalid}
 }
 
 // Embed returns one vector per text, in order, as the inner embedder would.
 // Cached texts are answered from memory; the others are embedded in a single
 // inner call and added to the cache. Vectors are returned as fresh slices the
 // caller may modify. An error from the inner embedder is returned unchanged
-// and nothing is cached. A failure to write the cache file does not fail
+// and nothing is cached; so is an answer that fails validation (the wrong
+// number or length of vectors, NaN or infinite values: ErrInvalidVector). An
+// all-zero vector ("no signal") is returned but not cached, so a text the
+// model could not embed is asked again next time. A failure to write the cache file does not fail
 // Embed: the vectors stay cached in memory, further writes stop, and Flush
 // and Close report the error.
 func (c *Cached) Embed(ctx context.Context, kind Kind, texts []string) ([][]float32, error) {
@@ -231,6 +258,9 @@ func (c *Cached) Embed(ctx context.Context, kind Kind, texts []string) ([][]floa
 	for j, k := range missKeys {
 		if _, ok := c.entries[k]; ok {
 			continue // a concurrent call cached it meanwhile
+		}
+		if isZero(vecs[j]) {
+			continue // no signal: never cached
 		}
 		v := slices.Clone(vecs[j])
 		c.entries[k] = v
@@ -292,16 +322,11 @@ func (c *Cached) caches(kind Kind) bool {
 // misbehaving embedder cannot poison the cache file.
 func (c *Cached) check(vecs [][]float32, n int) error {
 	if len(vecs) != n {
-		return fmt.Errorf("embedding cache: embedder %q returned %d vectors for %d texts", c.model, len(vecs), n)
+		return fmt.Errorf("embedding cache: embedder %q returned %d vectors for %d texts; nothing cached: %w: %w", c.model, len(vecs), n, ErrInvalidVector, ErrUnavailable)
 	}
 	for i, v := range vecs {
-		if len(v) != c.dims {
-			return fmt.Errorf("embedding cache: embedder %q returned a %d-dimension vector, want %d", c.model, len(v), c.dims)
-		}
-		for _, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return fmt.Errorf("embedding cache: embedder %q returned a NaN or infinite value for text %d", c.model, i)
-			}
+		if _, err := checkVector(v, c.dims); err != nil {
+			return fmt.Errorf("embedding cache: embedder %q returned %v for text %d; nothing cached: %w: %w", c.model, err, i, ErrInvalidVector, ErrUnavailable)
 		}
 	}
 	return nil
@@ -340,12 +365,18 @@ func appendRecord(b []byte, key [32]byte, v []float32) []byte {
 }
 
 // open loads c.path into memory and opens it for appending, creating or
-// replacing it (atomically) when it is missing or has another header.
+// replacing it (atomically) when it is missing or has another header. A
+// file with corrupted records, a partial last record or invalid vectors is
+// repaired: rewritten (atomically) with its good records only, and logged.
 func (c *Cached) open() error {
 	hdr := c.header()
 	data, err := os.ReadFile(c.path)
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !bytes.HasPrefix(data, hdr)) {
-		if err := c.create(hdr); err != nil {
+		if err == nil && len(data) > 0 {
+			c.log.Warn("embedding cache: the file was written for another model or format; starting it afresh",
+				"path", c.path, "model", c.model, "dimensions", c.dims)
+		}
+		if err := c.create(hdr, nil); err != nil {
 			return err
 		}
 		data = hdr
@@ -356,44 +387,66 @@ func (c *Cached) open() error {
 	size := c.recordSize()
 	body := data[len(hdr):]
 	n := len(body) / size
+	c.truncated = len(body) - n*size
 	slab := make([]float32, n*c.dims)
+	var good [][]byte // records kept, when some are dropped
 	for i := range n {
 		rec := body[i*size : (i+1)*size]
 		if binary.LittleEndian.Uint32(rec[size-4:]) != crc32.Checksum(rec[:size-4], crcTable) {
-			continue // corrupted record: skip it, keep the others
+			c.corrupted++ // corrupted record: skip it, keep the others
+			continue
 		}
 		v := slab[i*c.dims : (i+1)*c.dims : (i+1)*c.dims]
 		for j := range v {
 			v[j] = math.Float32frombits(binary.LittleEndian.Uint32(rec[32+4*j:]))
 		}
+		if checkCachedVector(v, c.dims) != nil {
+			c.invalid++ // poisoned: drop it, its text is embedded again
+			continue
+		}
 		c.entries[[32]byte(rec[:32])] = v
+		good = append(good, rec)
 	}
 
+	if c.corrupted > 0 || c.invalid > 0 {
+		// Rewrite the file with the good records only, so that the bad ones
+		// are not read (and logged) again at every start-up.
+		if err := c.create(hdr, good); err != nil {
+			return err
+		}
+		c.log.Warn("embedding cache: repaired the file; the dropped vectors are embedded again when needed",
+			"path", c.path, "kept", len(good), "corrupted_records", c.corrupted, "invalid_vectors", c.invalid,
+			"partial_record_bytes", c.truncated)
+	}
 	f, err := os.OpenFile(c.path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}
-	if valid := int64(len(hdr) + n*size); valid != int64(len(data)) {
+	if c.corrupted == 0 && c.invalid == 0 && c.truncated > 0 {
 		// A partial record at the end (a crash mid-write): cut it off so
 		// the next record starts on a record boundary.
-		if err := f.Truncate(valid); err != nil {
+		if err := f.Truncate(int64(len(hdr) + n*size)); err != nil {
 			f.Close()
 			return err
 		}
+		c.log.Warn("embedding cache: cut off a partial last record (the sidecar stopped while writing it)",
+			"path", c.path, "bytes", c.truncated, "kept", n)
 	}
 	c.file = f
 	return nil
 }
 
-// create writes a file holding only hdr to a temporary name and renames it
-// over c.path, so a crash never leaves a half-written header behind.
-func (c *Cached) create(hdr []byte) error {
+// create writes a file holding hdr and the records recs to a temporary name
+// and renames it over c.path, so a crash never leaves a half-written file
+// behind.
+func (c *Cached) create(hdr []byte, recs [][]byte) error {
 	dir := filepath.Dir(c.path)
 	tmp, err := os.CreateTemp(dir, filepath.Base(c.path)+".tmp*")
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(hdr)
+	buf := slices.Concat(append([][]byte{hdr}, recs...)...)
+	_, err = tmp.Write(buf)
 	if err == nil {
 		err = tmp.Sync()
 	}

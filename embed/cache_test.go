@@ -1,9 +1,14 @@
 package embed_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,6 +99,7 @@ func TestCachedRestart(t *testing.T) {
 		dims      int
 		texts     []string
 		wantInner []string // texts that must reach the inner embedder
+		wantLog   string   // a message the cache must log when it opens
 	}{
 		{
 			name:      "warm restart embeds nothing",
@@ -136,6 +142,7 @@ func TestCachedRestart(t *testing.T) {
 			},
 			texts:     tools,
 			wantInner: tools[len(tools)-1:],
+			wantLog:   "embedding cache: cut off a partial last record",
 		},
 		{
 			name: "corrupted record: only it is re-embedded",
@@ -153,6 +160,7 @@ func TestCachedRestart(t *testing.T) {
 			},
 			texts:     tools,
 			wantInner: tools[1:2],
+			wantLog:   `"msg":"embedding cache: repaired the file; the dropped vectors are embedded again when needed","path":`,
 		},
 		{
 			name: "foreign header: file starts afresh",
@@ -164,6 +172,7 @@ func TestCachedRestart(t *testing.T) {
 			},
 			texts:     tools,
 			wantInner: tools,
+			wantLog:   "embedding cache: the file was written for another model or format",
 		},
 		{
 			name: "empty file: starts afresh",
@@ -192,7 +201,14 @@ func TestCachedRestart(t *testing.T) {
 			}
 
 			inner := counting(model, dims)
-			c := open(t, inner, dir)
+			var log bytes.Buffer
+			c := open(t, inner, dir, embed.CacheLogger(slog.New(slog.NewJSONHandler(&log, nil))))
+			if tt.wantLog != "" && !strings.Contains(log.String(), tt.wantLog) {
+				t.Errorf("log lacks %q:\n%s", tt.wantLog, log.String())
+			}
+			if tt.wantLog == "" && log.Len() != 0 {
+				t.Errorf("log %q, want nothing", log.String())
+			}
 			embedDocs(t, c, tt.texts)
 			if diff := cmp.Diff(tt.wantInner, inner.Seen()); diff != "" {
 				t.Errorf("texts sent to the inner embedder (-want +got):\n%s", diff)
@@ -313,6 +329,7 @@ func TestCachedInnerFailures(t *testing.T) {
 		{"too few vectors", &badEmbedder{vecs: [][]float32{{1, 0}}}, "returned 1 vectors for 2 texts"},
 		{"wrong dimensions", &badEmbedder{vecs: [][]float32{{1, 0}, {1, 0, 0}}}, "3-dimension vector, want 2"},
 		{"NaN", &badEmbedder{vecs: [][]float32{{1, 0}, {float32(nanValue()), 0}}}, "NaN"},
+		{"Inf", &badEmbedder{vecs: [][]float32{{float32(math.Inf(1)), 0}, {1, 0}}}, "infinite"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -325,8 +342,123 @@ func TestCachedInnerFailures(t *testing.T) {
 			if tt.inner.err != nil && !errors.Is(err, tt.inner.err) {
 				t.Errorf("error %v does not wrap the inner error", err)
 			}
+			if tt.inner.err == nil && (!errors.Is(err, embed.ErrInvalidVector) || !errors.Is(err, embed.ErrUnavailable)) {
+				t.Errorf("error %v does not wrap ErrInvalidVector and ErrUnavailable", err)
+			}
+			if b, _ := os.ReadFile(cacheFile(t, dir)); len(b) != headerSize("bad", 2) {
+				t.Errorf("cache file is %d bytes after a failed call, want the %d-byte header alone", len(b), headerSize("bad", 2))
+			}
 			if s := c.Stats(); s.Entries != 0 {
 				t.Errorf("Entries = %d after a failed call, want 0", s.Entries)
+			}
+		})
+	}
+}
+
+// headerSize is the size of a cache file header (magic, version, dims,
+// model ID length, model ID).
+func headerSize(model string, dims int) int { return 8 + 4 + 4 + 4 + len(model) }
+
+// TestCachedZeroVectorNotCached: a zero vector ("no signal") is returned but
+// neither kept nor written, so the text is asked again, after a restart too.
+func TestCachedZeroVectorNotCached(t *testing.T) {
+	dir := t.TempDir()
+	inner := &badEmbedder{vecs: [][]float32{{0, 0}, {0.6, 0.8}}}
+	c := open(t, inner, dir)
+	got, err := c.Embed(context.Background(), embed.Document, []string{"unknown words", "known words"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([][]float32{{0, 0}, {0.6, 0.8}}, got); diff != "" {
+		t.Errorf("vectors (-want +got):\n%s", diff)
+	}
+	if s := c.Stats(); s.Entries != 1 {
+		t.Errorf("Entries = %d, want 1 (the zero vector is not cached)", s.Entries)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(cacheFile(t, dir)); len(b) != headerSize("bad", 2)+32+2*4+4 {
+		t.Errorf("cache file is %d bytes, want the header and one record", len(b))
+	}
+}
+
+// poison overwrites record i of the cache file in dir with vector v and a
+// valid checksum, as a broken embedder (or an older version that cached
+// whatever the embedder answered) would have written it.
+func poison(t *testing.T, dir string, i int, v []float32) {
+	t.Helper()
+	f := cacheFile(t, dir)
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := 32 + 4*len(v) + 4
+	rec := b[headerSize(testModel, len(v))+i*size:][:size]
+	for j, x := range v {
+		binary.LittleEndian.PutUint32(rec[32+4*j:], math.Float32bits(x))
+	}
+	binary.LittleEndian.PutUint32(rec[size-4:], crc32.Checksum(rec[:size-4], crc32.MakeTable(crc32.Castagnoli)))
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCachedDropsInvalidRecords: records with a valid checksum but an
+// unusable vector (zero, NaN, infinite, not normalized) are dropped when the
+// file is opened, logged, removed from the file, and their texts embedded
+// again; the other records are kept.
+func TestCachedDropsInvalidRecords(t *testing.T) {
+	unnormalized := make([]float32, 16)
+	unnormalized[0] = 3
+	nan := make([]float32, 16)
+	nan[3] = float32(nanValue())
+	inf := make([]float32, 16)
+	inf[0] = float32(math.Inf(-1))
+	tests := []struct {
+		name string
+		v    []float32
+	}{
+		{"all-zero", make([]float32, 16)},
+		{"NaN", nan},
+		{"infinite", inf},
+		{"not normalized", unnormalized},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			warm(t, dir)
+			poison(t, dir, 3, tt.v)
+			before, _ := os.Stat(cacheFile(t, dir))
+
+			var log bytes.Buffer
+			inner := counting(testModel, 16)
+			c := open(t, inner, dir, embed.CacheLogger(slog.New(slog.NewJSONHandler(&log, nil))))
+			if s := c.Stats(); s.Invalid != 1 || s.Entries != len(tools)-1 {
+				t.Errorf("Stats() = %+v, want Invalid 1 and %d entries", s, len(tools)-1)
+			}
+			if !strings.Contains(log.String(), `"msg":"embedding cache: repaired the file`) || !strings.Contains(log.String(), `"invalid_vectors":1`) {
+				t.Errorf("log lacks the repair with invalid_vectors 1:\n%s", log.String())
+			}
+			after, _ := os.Stat(cacheFile(t, dir))
+			if after.Size() != before.Size()-int64(32+4*16+4) {
+				t.Errorf("file is %d bytes after the repair, want %d (the bad record removed)", after.Size(), before.Size()-int64(32+4*16+4))
+			}
+			embedDocs(t, c, tools)
+			if diff := cmp.Diff(tools[3:4], inner.Seen()); diff != "" {
+				t.Errorf("texts re-embedded (-want +got):\n%s", diff)
+			}
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			// Repaired for good: the next open logs nothing and embeds nothing.
+			log.Reset()
+			again := counting(testModel, 16)
+			c2 := open(t, again, dir, embed.CacheLogger(slog.New(slog.NewJSONHandler(&log, nil))))
+			embedDocs(t, c2, tools)
+			if n := again.Texts(); n != 0 || log.Len() != 0 {
+				t.Errorf("second open: %d texts re-embedded, log %q; want none", n, log.String())
 			}
 		})
 	}

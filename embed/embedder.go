@@ -31,7 +31,10 @@ type Embedder interface {
 	// Embed returns one vector per text, in the order of texts, each of
 	// length Dimensions(), L2-normalized. A text in which the model finds
 	// nothing it knows (e.g. only unknown words) yields an all-zero vector,
-	// which callers treat as "no signal"; Embed never returns NaN values.
+	// which callers treat as "no signal"; Embed never returns NaN or
+	// infinite values. An implementation that cannot vouch for its answer
+	// (a remote server answering zeros or one vector for everything) fails
+	// with an error wrapping ErrInvalidVector instead.
 	Embed(ctx context.Context, kind Kind, texts []string) ([][]float32, error)
 	// Dimensions is the length of every vector Embed returns.
 	Dimensions() int

@@ -231,6 +231,15 @@ func (o *Ollama) ModelID() string { return o.modelID }
 // Errors wrap ErrUnavailable when the server is unreachable or failing after
 // the retries, ErrModelNotFound when the model was removed, and ctx.Err() when
 // ctx ends first.
+//
+// Every answer is validated before it is returned: the number of vectors,
+// their length, finite values (else an error wrapping ErrInvalidVector). An
+// answer with an all-zero vector, or with one vector for every text of a
+// batch of different texts, is confirmed by embedding the probe texts: if
+// they too come back zero or equal, the server is not embedding (a broken
+// model, a misbehaving proxy) and Embed fails with ErrInvalidVector and
+// ErrUnavailable; otherwise the answer stands (a model that knows none of a
+// text's words gives it a zero vector).
 func (o *Ollama) Embed(ctx context.Context, kind Kind, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	if len(texts) == 0 {
@@ -262,6 +271,9 @@ func (o *Ollama) Embed(ctx context.Context, kind Kind, texts []string) ([][]floa
 			defer wg.Done()
 			defer func() { <-sem }()
 			vecs, err := o.embedBatch(ctx, inputs[start:end], o.dims)
+			if err == nil && suspicious(inputs[start:end], vecs) {
+				err = o.verify(ctx, end-start)
+			}
 			if err != nil {
 				once.Do(func() { firstErr = err; cancel(err) })
 				return
@@ -293,17 +305,37 @@ func (o *Ollama) embedBatch(ctx context.Context, inputs []string, dims int) ([][
 		return nil, err
 	}
 	if len(resp.Embeddings) != len(inputs) {
-		return nil, fmt.Errorf("ollama: model %q returned %d embeddings for %d texts; check the server version", o.model, len(resp.Embeddings), len(inputs))
+		return nil, fmt.Errorf("ollama: model %q returned %d embeddings for %d texts; check the server version: %w: %w", o.model, len(resp.Embeddings), len(inputs), ErrInvalidVector, ErrUnavailable)
 	}
 	for i, v := range resp.Embeddings {
 		if dims > 0 && len(v) != dims {
-			return nil, fmt.Errorf("ollama: model %q returned %d dimensions, want %d; was the model replaced? restart to re-embed", o.model, len(v), dims)
+			return nil, fmt.Errorf("ollama: model %q returned %d dimensions, want %d; was the model replaced? restart to re-embed: %w: %w", o.model, len(v), dims, ErrInvalidVector, ErrUnavailable)
 		}
 		if err := normalizeInPlace(v); err != nil {
-			return nil, fmt.Errorf("ollama: model %q, text %d: %w", o.model, i, err)
+			return nil, fmt.Errorf("ollama: model %q, text %d: %w: %w: %w", o.model, i, err, ErrInvalidVector, ErrUnavailable)
 		}
 	}
 	return resp.Embeddings, nil
+}
+
+// verify embeds the probe texts after a suspicious answer to a batch of n
+// texts, and returns an error wrapping ErrInvalidVector and ErrUnavailable
+// when their vectors show the server is not embedding.
+func (o *Ollama) verify(ctx context.Context, n int) error {
+	probes := make([]string, len(probeTexts))
+	for i, t := range probeTexts {
+		probes[i] = o.prefixes.Document + t
+	}
+	vecs, err := o.embedBatch(ctx, probes, o.dims)
+	if err != nil {
+		return err
+	}
+	if err := checkProbes(vecs); err != nil {
+		return fmt.Errorf("ollama: model %q at %s answered %d texts with all-zero or identical vectors, and then %v: "+
+			"it is not embedding (a broken model or a proxy in between?); nothing is cached, lexical search answers meanwhile: %w: %w",
+			o.model, o.host, n, err, ErrInvalidVector, ErrUnavailable)
+	}
+	return nil
 }
 
 // normalizeInPlace scales v to unit length, leaving an all-zero vector (no

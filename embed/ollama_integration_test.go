@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/embed/gguf"
-	"github.com/toolsearch/toolsearch/embed/gguf/gguftest"
+	"github.com/toolsearch/toolsearch/embed/gguf/topics"
 	"github.com/toolsearch/toolsearch/embed/ollamatest"
 )
 
 // These tests run against a real Ollama server serving a model built by
-// embed/gguf from gguftest.TopicModel. They find the server as follows:
+// embed/gguf from topics.TopicModel. They find the server as follows:
 //
 //   - TOOLSEARCH_OLLAMA_HOST set: use the server there (tests that stop and
 //     restart the server still need a binary, below);
@@ -33,7 +33,7 @@ const integrationModel = "toolsearch-topics-test"
 // registerTopicModel builds the topic model's GGUF and registers it.
 func registerTopicModel(t *testing.T, host string) {
 	t.Helper()
-	f, err := gguftest.TopicModel().File()
+	f, err := topics.TopicModel().File()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestOllamaIntegrationEmbed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("NewOllama (show, list, first embed with model load): %v", time.Since(start).Round(time.Millisecond))
-	m := gguftest.TopicModel()
+	m := topics.TopicModel()
 	if got, want := o.Dimensions(), m.Dimensions(); got != want {
 		t.Fatalf("Dimensions() = %d, want %d", got, want)
 	}
@@ -272,7 +272,7 @@ func TestOllamaIntegrationRestart(t *testing.T) {
 		t.Fatalf("Embed after the restart: %v", err)
 	}
 	t.Logf("first Embed after the restart (model load): %v", time.Since(start).Round(time.Millisecond))
-	if cos := cosine(v[0], referenceVector(gguftest.TopicModel(), "weather forecast")); cos < 0.999 {
+	if cos := cosine(v[0], referenceVector(topics.TopicModel(), "weather forecast")); cos < 0.999 {
 		t.Errorf("after the restart: cosine(Ollama, reference) = %.5f, want ≥ 0.999", cos)
 	}
 }

@@ -248,10 +248,27 @@ func TestOllamaEmbedAnswers(t *testing.T) {
 			wantCalls: 1,
 		},
 		{
-			name:      "zero vector stays zero",
-			answers:   []func(api.EmbedRequest) (int, any){vectors([]float32{0, 0})},
-			wantCalls: 1,
+			// A model that knows none of the text's words: the probe texts
+			// confirm that it embeds, so the zero vector stands.
+			name:      "zero vector of a working model stays zero",
+			answers:   []func(api.EmbedRequest) (int, any){vectors([]float32{0, 0}), probeVectors},
+			wantCalls: 2,
 			want:      [][]float32{{0, 0}},
+		},
+		{
+			// A server answering zeros to everything, the probe texts
+			// included: not embedding at all.
+			name:      "zero vectors for everything",
+			answers:   []func(api.EmbedRequest) (int, any){vectors([]float32{0, 0})},
+			wantErr:   ErrInvalidVector,
+			wantText:  "not embedding",
+			wantCalls: 2,
+		},
+		{
+			name:      "zero vectors for everything is unavailable",
+			answers:   []func(api.EmbedRequest) (int, any){vectors([]float32{0, 0})},
+			wantErr:   ErrUnavailable,
+			wantCalls: 2,
 		},
 	}
 	for _, tt := range tests {
@@ -305,6 +322,20 @@ func status(code int) func(api.EmbedRequest) (int, any) {
 	return func(api.EmbedRequest) (int, any) {
 		return code, map[string]string{"error": "bad " + http.StatusText(code)}
 	}
+}
+
+// probeVectors answers the probe texts as a working model would: a
+// different, non-zero vector for each.
+func probeVectors(req api.EmbedRequest) (int, any) {
+	var out [][]float32
+	for _, in := range req.Input.([]any) {
+		if strings.Contains(in.(string), "email") {
+			out = append(out, []float32{1, 0})
+		} else {
+			out = append(out, []float32{0, 1})
+		}
+	}
+	return 200, api.EmbedResponse{Embeddings: out}
 }
 
 func vectors(v []float32) func(api.EmbedRequest) (int, any) {
@@ -446,6 +477,54 @@ func TestNormalizeInPlace(t *testing.T) {
 				if diff := cmp.Diff(tt.want, tt.in); diff != "" {
 					t.Errorf("(-want +got):\n%s", diff)
 				}
+			}
+		})
+	}
+}
+
+// TestOllamaEmbedSameVectorForDifferentTexts: one vector for every text of a
+// batch is confirmed with the probe texts: an embedder that also gives them
+// one vector is refused (ErrInvalidVector), one that tells them apart is not
+// (the texts differed only in words the model ignores).
+func TestOllamaEmbedSameVectorForDifferentTexts(t *testing.T) {
+	tests := []struct {
+		name    string
+		probes  func(api.EmbedRequest) (int, any)
+		wantErr bool
+	}{
+		{"constant answer for everything", vectors([]float32{0.6, 0.8}), true},
+		{"probes told apart", probeVectors, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeOllama{models: map[string]string{"all-minilm:latest": "sha256:1b226e2802db"}}
+			var calls atomic.Int32
+			f.embed = func(req api.EmbedRequest) (int, any) {
+				switch calls.Add(1) {
+				case 1: // the dimension probe of NewOllama
+					return vectors([]float32{1, 0})(req)
+				case 2:
+					return vectors([]float32{0.6, 0.8})(req)
+				default:
+					return tt.probes(req)
+				}
+			}
+			o, err := NewOllama(t.Context(), quickConfig(startFake(t, f), "all-minilm"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := o.Embed(t.Context(), Document, []string{"send mail", "read file", "get weather"})
+			if tt.wantErr {
+				if !errors.Is(err, ErrInvalidVector) || !errors.Is(err, ErrUnavailable) {
+					t.Fatalf("Embed = %v, %v; want an error wrapping ErrInvalidVector and ErrUnavailable", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 3 {
+				t.Errorf("%d vectors, want 3", len(got))
 			}
 		})
 	}

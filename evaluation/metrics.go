@@ -78,6 +78,14 @@ type Summary struct {
 	FallbackRate float64 `json:"fallback_rate"`
 	P50Ms        float64 `json:"p50_ms"`
 	P99Ms        float64 `json:"p99_ms"`
+	// NoConfidentRate is the share of queries answered with
+	// no_confident_match (or with no result at all).
+	NoConfidentRate float64 `json:"no_confident_rate"`
+	// NoAnswerQueries and NoAnswerFlagged describe a set of queries that no
+	// tool of the catalog serves, when one was evaluated: how many, and the
+	// share answered with no_confident_match or with nothing. 0 without one.
+	NoAnswerQueries int     `json:"no_answer_queries"`
+	NoAnswerFlagged float64 `json:"no_answer_flagged"`
 }
 
 // Run accumulates per-query results into a Summary. The zero value is ready
@@ -86,13 +94,21 @@ type Run struct {
 	sum       Scores
 	n         int
 	fallbacks int
-	latencies []time.Duration
+	// unconfident counts the labelled queries answered with
+	// no_confident_match; noAnswer and noAnswerFlagged the no-answer
+	// queries and how many of them were flagged.
+	unconfident, noAnswer, noAnswerFlagged int
+	latencies                              []time.Duration
 }
 
-// Add records one query's scores, whether the engine fell back, and its
-// latency.
-func (r *Run) Add(s Scores, fellBack bool, latency time.Duration) {
+// Add records one query's scores, whether the engine fell back, whether it
+// answered without a confident match (no_confident_match or no results),
+// and its latency.
+func (r *Run) Add(s Scores, fellBack, unconfident bool, latency time.Duration) {
 	r.n++
+	if unconfident {
+		r.unconfident++
+	}
 	r.sum.Recall1 += s.Recall1
 	r.sum.Recall5 += s.Recall5
 	r.sum.Recall10 += s.Recall10
@@ -104,25 +120,39 @@ func (r *Run) Add(s Scores, fellBack bool, latency time.Duration) {
 	r.latencies = append(r.latencies, latency)
 }
 
+// AddNoAnswer records one query that no tool serves, and whether the
+// engine flagged it (no_confident_match or no results).
+func (r *Run) AddNoAnswer(flagged bool) {
+	r.noAnswer++
+	if flagged {
+		r.noAnswerFlagged++
+	}
+}
+
 // Summary returns the averages and latency percentiles so far.
 func (r *Run) Summary() Summary {
+	var out Summary
+	if r.noAnswer > 0 {
+		out.NoAnswerQueries = r.noAnswer
+		out.NoAnswerFlagged = float64(r.noAnswerFlagged) / float64(r.noAnswer)
+	}
 	if r.n == 0 {
-		return Summary{}
+		return out
 	}
 	n := float64(r.n)
 	lat := append([]time.Duration(nil), r.latencies...)
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return Summary{
-		Queries:      r.n,
-		Recall1:      r.sum.Recall1 / n,
-		Recall5:      r.sum.Recall5 / n,
-		Recall10:     r.sum.Recall10 / n,
-		NDCG10:       r.sum.NDCG10 / n,
-		MRR:          r.sum.MRR / n,
-		FallbackRate: float64(r.fallbacks) / n,
-		P50Ms:        ms(Percentile(lat, 0.50)),
-		P99Ms:        ms(Percentile(lat, 0.99)),
-	}
+	out.Queries = r.n
+	out.Recall1 = r.sum.Recall1 / n
+	out.Recall5 = r.sum.Recall5 / n
+	out.Recall10 = r.sum.Recall10 / n
+	out.NDCG10 = r.sum.NDCG10 / n
+	out.MRR = r.sum.MRR / n
+	out.FallbackRate = float64(r.fallbacks) / n
+	out.NoConfidentRate = float64(r.unconfident) / n
+	out.P50Ms = ms(Percentile(lat, 0.50))
+	out.P99Ms = ms(Percentile(lat, 0.99))
+	return out
 }
 
 // Percentile returns the p-th percentile (0 < p ≤ 1, nearest rank) of

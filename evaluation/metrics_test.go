@@ -1,6 +1,7 @@
 package evaluation
 
 import (
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"math"
 	"strings"
 	"testing"
@@ -68,10 +69,16 @@ func TestScore(t *testing.T) {
 
 func TestRunSummary(t *testing.T) {
 	var r Run
-	r.Add(Scores{Recall1: 1, Recall5: 1, Recall10: 1, NDCG10: 1, MRR: 1}, false, 1*time.Millisecond)
-	r.Add(Scores{}, true, 3*time.Millisecond)
+	r.Add(Scores{Recall1: 1, Recall5: 1, Recall10: 1, NDCG10: 1, MRR: 1}, false, false, 1*time.Millisecond)
+	r.Add(Scores{}, true, false, 3*time.Millisecond)
+	r.Add(Scores{}, false, true, 2*time.Millisecond)
+	r.Add(Scores{Recall1: 1, Recall5: 1, Recall10: 1, NDCG10: 1, MRR: 1}, false, false, 1*time.Millisecond)
+	for _, flagged := range []bool{true, true, false, true} {
+		r.AddNoAnswer(flagged)
+	}
 	got := r.Summary()
-	want := Summary{Queries: 2, Recall1: 0.5, Recall5: 0.5, Recall10: 0.5, NDCG10: 0.5, MRR: 0.5, FallbackRate: 0.5, P50Ms: 1, P99Ms: 3}
+	want := Summary{Queries: 4, Recall1: 0.5, Recall5: 0.5, Recall10: 0.5, NDCG10: 0.5, MRR: 0.5, FallbackRate: 0.25, P50Ms: 1, P99Ms: 3,
+		NoConfidentRate: 0.25, NoAnswerQueries: 4, NoAnswerFlagged: 0.75}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Summary (-want +got):\n%s", diff)
 	}
@@ -110,12 +117,55 @@ func TestReadQueries(t *testing.T) {
 	}
 }
 
+func TestReadNoAnswer(t *testing.T) {
+	for _, tt := range []struct{ in, wantErr string }{
+		{in: `{"id":"na-1","query":"turn off the lights","why":"no smart-home tool"}`},
+		{in: `{"id":"na-1","query":"turn off the lights","relevant":["home__lights_off"]}`, wantErr: `line 1 (id "na-1"): a no-answer query needs`},
+		{in: `{"id":"na-1","query":" "}`, wantErr: "a no-answer query needs"},
+		{in: "", wantErr: "no queries"},
+	} {
+		_, err := ReadNoAnswer(strings.NewReader(tt.in))
+		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("ReadNoAnswer(%q) error = %v, want %q", tt.in, err, tt.wantErr)
+		}
+	}
+}
+
+// TestNoAnswerSets checks the committed no-answer sets: they load, and no
+// query of one is also a query of the dev set of the same catalog.
+func TestNoAnswerSets(t *testing.T) {
+	for _, ds := range []string{"example", "bfcl", "livemcpbench", "stabletoolbench"} {
+		na, err := LoadNoAnswer("testdata/noanswer/" + ds + ".jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(na) < 50 {
+			t.Errorf("%s: %d no-answer queries, want at least 50", ds, len(na))
+		}
+		if ds == "example" {
+			continue
+		}
+		dev, err := LoadQueries(evaltest.Bench(t, ds+"/queries.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, q := range dev {
+			seen[strings.ToLower(q.Query)] = true
+		}
+		for _, q := range na {
+			if seen[strings.ToLower(q.Query)] {
+				t.Errorf("%s: no-answer query %s is a dev query", ds, q.ID)
+			}
+		}
+	}
+}
+
 func TestLoadQueriesBench(t *testing.T) {
 	for _, ds := range []string{"bfcl", "livemcpbench", "stabletoolbench"} {
-		path := "../../shared/bench/" + ds + "/queries.jsonl"
-		qs, err := LoadQueries(path)
+		qs, err := LoadQueries(evaltest.Bench(t, ds+"/queries.jsonl"))
 		if err != nil {
-			t.Skipf("bench data not available: %v", err)
+			t.Fatal(err)
 		}
 		if len(qs) == 0 {
 			t.Errorf("%s: no queries", ds)

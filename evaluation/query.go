@@ -37,12 +37,21 @@ func (q Query) Steps() [][]string {
 
 // LoadQueries reads a queries.jsonl file.
 func LoadQueries(path string) ([]Query, error) {
+	return load(path, ReadQueries)
+}
+
+// LoadNoAnswer reads a file of no-answer queries (ReadNoAnswer).
+func LoadNoAnswer(path string) ([]Query, error) {
+	return load(path, ReadNoAnswer)
+}
+
+func load(path string, read func(io.Reader) ([]Query, error)) ([]Query, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	qs, err := ReadQueries(f)
+	qs, err := read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -53,6 +62,30 @@ func LoadQueries(path string) ([]Query, error) {
 // are skipped. A query needs a non-empty query text and at least one
 // relevant tool.
 func ReadQueries(r io.Reader) ([]Query, error) {
+	return readQueries(r, func(q Query) string {
+		if strings.TrimSpace(q.Query) == "" || len(q.Steps()) == 0 {
+			return `a query needs a "query" text and at least one "relevant" tool`
+		}
+		return ""
+	})
+}
+
+// ReadNoAnswer reads no-answer queries — queries that no tool of the
+// catalog serves (evaluation/testdata/noanswer) — in JSONL form: each needs
+// a non-empty query text and no relevant tools. Other fields (such as
+// "why") are ignored.
+func ReadNoAnswer(r io.Reader) ([]Query, error) {
+	return readQueries(r, func(q Query) string {
+		if strings.TrimSpace(q.Query) == "" || len(q.Steps()) > 0 {
+			return `a no-answer query needs a "query" text and no "relevant" tools`
+		}
+		return ""
+	})
+}
+
+// readQueries reads JSONL queries, each checked by bad (which returns what
+// is wrong, or "").
+func readQueries(r io.Reader, bad func(Query) string) ([]Query, error) {
 	var qs []Query
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
@@ -65,8 +98,8 @@ func ReadQueries(r io.Reader) ([]Query, error) {
 		if err := json.Unmarshal([]byte(text), &q); err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
-		if strings.TrimSpace(q.Query) == "" || len(q.Steps()) == 0 {
-			return nil, fmt.Errorf("line %d (id %q): a query needs a \"query\" text and at least one \"relevant\" tool", line, q.ID)
+		if why := bad(q); why != "" {
+			return nil, fmt.Errorf("line %d (id %q): %s", line, q.ID, why)
 		}
 		qs = append(qs, q)
 	}

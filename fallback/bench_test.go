@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"os"
 	"slices"
 	"testing"
@@ -12,15 +13,15 @@ import (
 
 // benchCatalog is the StableToolBench catalog (2,479 tools), the size the
 // latency budget is stated for.
-const benchCatalog = "../../shared/bench/stabletoolbench/tools.jsonl"
+const benchCatalog = "stabletoolbench/tools.jsonl"
 
 // loadBenchDocs reads a bench tools.jsonl into Documents, skipping the test
 // when the file is missing.
 func loadBenchDocs(tb testing.TB, path string) []Document {
 	tb.Helper()
-	f, err := os.Open(path)
+	f, err := os.Open(evaltest.Bench(tb, path))
 	if err != nil {
-		tb.Skipf("bench data not available: %v", err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -101,7 +102,7 @@ func BenchmarkKeyword(b *testing.B) {
 func BenchmarkKeywordLatency(b *testing.B) {
 	ix := NewIndex(loadBenchDocs(b, benchCatalog))
 	var qs []Query
-	for _, text := range loadBenchQueryTexts(b, "../../shared/bench/stabletoolbench/queries.jsonl") {
+	for _, text := range loadBenchQueryTexts(b, "stabletoolbench/queries.jsonl") {
 		q, err := ParseQuery(text)
 		if err != nil {
 			b.Fatal(err)
@@ -128,9 +129,9 @@ func BenchmarkKeywordLatency(b *testing.B) {
 // toolsearch eval, with the metrics of evaluation.)
 func loadBenchQueryTexts(tb testing.TB, path string) []string {
 	tb.Helper()
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(evaltest.Bench(tb, path))
 	if err != nil {
-		tb.Skipf("bench data not available: %v", err)
+		tb.Fatal(err)
 	}
 	var texts []string
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -7,11 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// exactOthersCap is the highest score of the other hits when a query names a
-// tool exactly: the named tool scores 1 and the rest at most 0.99, so the
-// order is preserved even when another tool covers the query words fully.
-const exactOthersCap = 0.99
-
 // scratch is per-query working memory, pooled by the Index.
 type scratch struct {
 	// tools holds the raw score per tool (acc, touched, and the per-word
@@ -89,7 +84,18 @@ type plan struct {
 	excluded   [][]int32 // each: tools with all of these terms are dropped
 	impossible bool      // a required word occurs nowhere
 	unmatched  []string
-	seq        []seqWord // ranking words with index terms, in query order
+	// known and weight sum the query-side weights of the ranking words
+	// found in the catalog and of all of them (Result.Coverage).
+	known, weight float64
+	seq           []seqWord // ranking words with index terms, in query order
+}
+
+// coverage is Result.Coverage of the plan.
+func (p *plan) coverage() float64 {
+	if p.weight <= 0 {
+		return 1
+	}
+	return p.known / p.weight
 }
 
 // seqWord is one ranking query word with its own index terms.
@@ -123,6 +129,12 @@ func (ix *Index) plan(s *scratch, q Query) plan {
 		var req []int32
 		for i := range qws {
 			qw := &qws[i]
+			if qw.hasTerms {
+				p.weight += qw.weight
+				if !qw.unmatched {
+					p.known += qw.weight
+				}
+			}
 			if qw.unmatched {
 				p.unmatched = append(p.unmatched, qw.word)
 				if t.Required {
@@ -203,9 +215,16 @@ func (ix *Index) inScope(q *Query, id int) bool {
 	return true
 }
 
-// exactName returns the tool that the whole query names, if any: the query
-// trimmed of spaces and of one level of surrounding quotes or backticks.
-func (ix *Index) exactName(raw string) (int, bool) {
+// ExactName is the exact-name rule, the one every search mode uses: it
+// returns the tool that the whole query names, if any. The query is
+// trimmed of spaces and of one level of surrounding quotes or backticks,
+// then looked up as by Lookup: exactly, else ignoring case, so
+// "GITHUB__CREATE_ISSUE" and "`github__create_issue`" both name
+// github__create_issue.
+func (ix *Index) ExactName(raw string) (int, bool) {
+	if ix == nil {
+		return 0, false
+	}
 	s := strings.TrimSpace(raw)
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '`') && s[len(s)-1] == s[0] {
 		s = strings.TrimSpace(s[1 : len(s)-1])
@@ -251,9 +270,9 @@ func (ix *Index) exactName(raw string) (int, bool) {
 //
 // Syntax: +terms must occur (in any field, after analysis), tools with all
 // the words of a -term are dropped, server:/category: filter; filters and
-// o.Allow apply before Limit and Total. A query that is exactly a tool name
-// (possibly in quotes or backticks, case-insensitive) ranks that tool first
-// with score 1; the others then score at most exactOthersCap. A query with
+// o.Allow apply before Limit and Total. Keyword ranks by relevance alone:
+// putting a tool that the query names exactly (ExactName) first is the
+// caller's step, the same in every mode. A query with
 // no ranking words (only filters, or empty) lists every tool that passes its
 // filters, in name order, with score 1. Keyword never panics.
 func (ix *Index) Keyword(q Query, o Options) Result {
@@ -282,16 +301,14 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		return true
 	}
 	rk := ranker{names: ix.names}
-	exact, hasExact := ix.exactName(q.Raw)
-	hasExact = hasExact && ok(exact)
 
 	if p.impossible {
-		return Result{Unmatched: p.unmatched}
+		return Result{Unmatched: p.unmatched, Coverage: p.coverage()}
 	}
 	// No ranking terms: list the tools that pass the filters.
 	if len(p.terms) == 0 {
-		if len(p.unmatched) > 0 && !hasExact {
-			return Result{Unmatched: p.unmatched}
+		if len(p.unmatched) > 0 {
+			return Result{Unmatched: p.unmatched, Coverage: p.coverage()}
 		}
 		var cs []candidate
 		for id := range ix.names {
@@ -299,7 +316,7 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 				cs = append(cs, candidate{id: id, raw: 1})
 			}
 		}
-		res := Result{Total: len(cs), Unmatched: p.unmatched}
+		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: p.coverage()}
 		for _, c := range rk.top(cs, o.Limit) {
 			h := Hit{ID: c.id, Score: 1}
 			if o.Explain {
@@ -322,7 +339,7 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 	defer func() { s.cands = cs[:0] }()
 	for _, d := range s.tools.touched {
 		id := int(d)
-		if filtered && !ok(id) || hasExact && id == exact {
+		if filtered && !ok(id) {
 			continue
 		}
 		cs = append(cs, candidate{id: id, raw: min(1, acc[d]/norm)})
@@ -331,37 +348,16 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		ix.smoothByServer(s, p, cs)
 		ix.feedback(s, p, cs)
 	}
-	total := len(cs)
-	limit := o.Limit
-	if hasExact {
-		total++
-		if limit > 0 {
-			limit--
-		}
-	}
-	res := Result{Total: total, Unmatched: p.unmatched}
+	res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: p.coverage()}
 	if o.Explain {
 		ix.markQuery(s, p)
 	}
-	if hasExact {
-		h := Hit{ID: exact, Score: 1}
-		if o.Explain {
-			h.Explain = "exact name; " + ix.explain(s, exact, p, s.tools.acc[exact], norm)
-		}
-		res.Hits = append(res.Hits, h)
-	}
-	if hasExact && o.Limit == 1 {
-		return res
-	}
-	top := rk.top(cs, limit)
+	top := rk.top(cs, o.Limit)
 	if len(top) > 0 {
 		res.Hits = slices.Grow(res.Hits, len(top))
 	}
 	for _, c := range top {
 		score := c.raw
-		if hasExact {
-			score = min(score, exactOthersCap)
-		}
 		h := Hit{ID: c.id, Score: score}
 		if o.Explain {
 			h.Explain = ix.explain(s, c.id, p, s.tools.acc[c.id], norm)

@@ -143,17 +143,76 @@ func checkScores(t *testing.T, ix *Index, res Result) {
 	}
 }
 
+func TestExactName(t *testing.T) {
+	ix := NewIndex(testDocs)
+	tests := []struct {
+		query string
+		want  string // "" for no tool
+	}{
+		{"slack__send_message", "slack__send_message"},
+		{"SLACK__SEND_MESSAGE", "slack__send_message"},
+		{"  `github__close_issue`  ", "github__close_issue"},
+		{`"github__close_issue"`, "github__close_issue"},
+		{"MathUtils.multiplyNumbers", "MathUtils.multiplyNumbers"},
+		{"mathutils.MULTIPLYNUMBERS", "MathUtils.multiplyNumbers"},
+		{"send message", ""},
+		{"slack__send_message please", ""},
+		{`"slack__send_message`, ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			id, ok := ix.ExactName(tt.query)
+			got := ""
+			if ok {
+				got = ix.Name(id)
+			}
+			if got != tt.want {
+				t.Errorf("ExactName(%q) = %q, want %q", tt.query, got, tt.want)
+			}
+		})
+	}
+	var nilIndex *Index
+	if _, ok := nilIndex.ExactName("x"); ok {
+		t.Error("nil index names a tool")
+	}
+}
+
+func TestFilter(t *testing.T) {
+	ix := NewIndex(testDocs)
+	tests := []struct {
+		query string
+		want  []string // the tools the filter allows, by ID; nil filter: "all"
+	}{
+		{"send message", []string{"all"}},
+		{"+close", []string{"github__close_issue"}},
+		{"-close server:github", []string{"github__create_issue"}},
+		{"server:weather", []string{"weather__get_weather", "weather__get_forecast"}},
+		{"category:communication", []string{"slack__send_message", "slack__list_channels"}},
+		{"+kubernetes", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			f := ix.Filter(mustParse(t, tt.query))
+			var got []string
+			if f == nil {
+				got = []string{"all"}
+			} else {
+				for id := range testDocs {
+					if f(id) {
+						got = append(got, ix.Name(id))
+					}
+				}
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Filter(%q) allows (-want +got):\n%s", tt.query, diff)
+			}
+		})
+	}
+}
+
 func TestKeywordScores(t *testing.T) {
 	ix := NewIndex(testDocs)
-	exact := ix.Keyword(mustParse(t, "github__create_issue"), Options{})
-	if exact.Hits[0].Score != 1 {
-		t.Errorf("exact name score = %v, want 1", exact.Hits[0].Score)
-	}
-	for _, h := range exact.Hits[1:] {
-		if h.Score > exactOthersCap {
-			t.Errorf("%s scores %v above the exact match cap", ix.Name(h.ID), h.Score)
-		}
-	}
 	// A tool covering every query word by name scores higher than one that
 	// covers only a rare word in a parameter description.
 	strong := ix.Keyword(mustParse(t, "send message "), Options{Limit: 1}).Hits[0].Score

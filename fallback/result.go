@@ -47,6 +47,13 @@ type Result struct {
 	// Unmatched lists the query words that occur nowhere in the catalog
 	// (keyword mode only), in query order; a caller may try Fuzzy for them.
 	Unmatched []string
+	// Coverage is the share of the query's ranking words (not stop words,
+	// not -terms) that occur in the catalog, each word weighed by its
+	// query-side weight (queryWordWeight): 1 when every word is known, 0.4
+	// when "turn off the living room lights" meets a catalog that knows only
+	// "lights" and "turn". It is 1 for a query with no ranking words. Set
+	// by Keyword.
+	Coverage float64
 }
 
 // candidate is a scored tool before ranking; raw is the mode's internal

@@ -7,35 +7,58 @@ import (
 	"strings"
 )
 
-// browse lists tools in name order for an empty query, limit per page. The
-// page token names the last tool of the previous page, so paging stays
+// browse answers an empty query: the tools in scope in name order, a page
+// of the plan's limit at a time.
+func (st *state) browse(p *plan) (Result, error) {
+	ids, total, next, err := st.page(p.pageToken, p.limit, p.allow)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{
+		TotalMatches:  total,
+		NextPageToken: next,
+		References:    make([]Reference, len(ids)),
+		Metadata: Metadata{
+			SearchType:          ModeBrowse,
+			RequestedSearchType: p.requested,
+			Query:               p.raw,
+			CatalogVersion:      st.snap.Version(),
+		},
+	}
+	for i, id := range ids {
+		t := st.snap.Tool(id)
+		res.References[i] = Reference{Name: t.Name, Summary: t.Summary(), Server: t.Server}
+	}
+	return res, nil
+}
+
+// page returns one page of the tools that allow admits (nil: all) in name
+// order: up to limit tool indexes after the token's tool, the number of
+// tools admitted in all, and the token of the next page ("" on the last).
+// The page token names the last tool of the previous page, so paging stays
 // correct while the catalog changes between pages.
-func (st *state) browse(res *Result, token string, limit int, allow func(int) bool) error {
+func (st *state) page(token string, limit int, allow func(int) bool) (ids []int, total int, next string, err error) {
 	start, err := st.pageStart(token)
 	if err != nil {
-		return err
+		return nil, 0, "", err
 	}
-	res.Metadata.SearchType = ModeBrowse
 	tools := st.snap.Tools()
-	total := 0
 	for i := range tools {
 		if allow == nil || allow(i) {
 			total++
 		}
 	}
-	res.TotalMatches = total
 	for i := start; i < len(tools); i++ {
 		if allow != nil && !allow(i) {
 			continue
 		}
-		if len(res.References) == limit {
-			res.NextPageToken = pageToken(res.References[limit-1].Name)
+		if len(ids) == limit {
+			next = pageToken(tools[ids[limit-1]].Name)
 			break
 		}
-		t := tools[i]
-		res.References = append(res.References, Reference{Name: t.Name, Summary: t.Summary(), Server: t.Server})
+		ids = append(ids, i)
 	}
-	return nil
+	return ids, total, next, nil
 }
 
 // pageToken encodes the name a page ended on.

@@ -69,15 +69,13 @@ func (e *Engine) List(server, token string, pageSize int) (ListResult, error) {
 	if server = strings.ToLower(strings.TrimSpace(server)); server != "" {
 		allow = func(i int) bool { return st.server[i] == server }
 	}
-	var res Result
-	if err := st.browse(&res, token, pageSize, allow); err != nil {
+	ids, total, next, err := st.page(token, pageSize, allow)
+	if err != nil {
 		return ListResult{}, err
 	}
-	out := ListResult{NextPageToken: res.NextPageToken, Total: res.TotalMatches, CatalogVersion: st.snap.Version()}
-	out.Tools = make([]Tool, len(res.References))
-	for i, r := range res.References {
-		idx, _ := st.snap.Lookup(r.Name)
-		out.Tools[i] = st.snap.Tool(idx)
+	out := ListResult{NextPageToken: next, Total: total, CatalogVersion: st.snap.Version(), Tools: make([]Tool, len(ids))}
+	for i, id := range ids {
+		out.Tools[i] = st.snap.Tool(id)
 	}
 	return out, nil
 }
@@ -158,13 +156,13 @@ func (e *Engine) embedInto(ctx context.Context, st *state, tools []int) error {
 	if len(raw) != len(texts) {
 		return errors.New("embedder returned a different number of vectors than texts")
 	}
-	ids, vecs, err := e.vectors.add(raw)
+	ids, err := e.vectors.add(raw)
 	if err != nil {
 		return err
 	}
 	st.sem.pc = e.vectors.pc
 	for k, i := range tools {
-		st.sem.set(i, ids[k], vecs[k])
+		st.sem.set(i, ids[k])
 	}
 	return nil
 }

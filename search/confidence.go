@@ -20,16 +20,17 @@ type Gate struct {
 // marginDepth is how many runner-up scores the margin is measured against.
 const marginDepth = 4
 
-// confidence computes the gate's confidence from scores sorted best first.
-func (g Gate) confidence(scores []float64) float64 {
-	if len(scores) == 0 {
+// confidence computes the gate's confidence from semantic candidates
+// sorted best first (scored by cosine).
+func (g Gate) confidence(hs []hit) float64 {
+	if len(hs) == 0 {
 		return 0
 	}
-	top := scores[0]
+	top := hs[0].score
 	var sum float64
 	n := 0
-	for _, s := range scores[1:min(len(scores), marginDepth+1)] {
-		sum += s
+	for _, h := range hs[1:min(len(hs), marginDepth+1)] {
+		sum += h.score
 		n++
 	}
 	margin := 0.0

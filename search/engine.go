@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
-	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
@@ -26,6 +24,10 @@ type Config struct {
 	// requests asking for more are clamped to it. 0 means
 	// DefaultMaxResultsCap (10).
 	MaxResultsCap int
+	// MaxQueryLength is the longest query accepted, in characters; longer
+	// ones are rejected with ErrInvalidArgument. 0, or more than the
+	// package's MaxQueryLength (4,096), means MaxQueryLength.
+	MaxQueryLength int
 	// AvailableToolsCap is the most tool names listed in a no-match result.
 	// 0 means DefaultAvailableToolsCap (100).
 	AvailableToolsCap int
@@ -92,6 +94,9 @@ const DefaultAvailableToolsCap = 100
 func (c Config) withDefaults() Config {
 	if c.MaxResultsCap <= 0 {
 		c.MaxResultsCap = DefaultMaxResultsCap
+	}
+	if c.MaxQueryLength <= 0 || c.MaxQueryLength > MaxQueryLength {
+		c.MaxQueryLength = MaxQueryLength
 	}
 	if c.AvailableToolsCap <= 0 {
 		c.AvailableToolsCap = DefaultAvailableToolsCap
@@ -204,155 +209,3 @@ func (e *Engine) MaxResultsCap() int { return e.cfg.MaxResultsCap }
 
 // Snapshot returns the catalog snapshot searches currently read.
 func (e *Engine) Snapshot() *catalog.Snapshot { return e.state.Load().snap }
-
-// Search answers one request. Errors wrap ErrInvalidArgument for bad
-// requests (too long, bad pattern, bad page token, bad visible pattern).
-func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
-	start := time.Now()
-	st := e.state.Load()
-	limit, err := req.normalize(e.cfg.MaxResultsCap)
-	if err != nil {
-		return Result{}, err
-	}
-	allow, err := st.scope(req.Visible, req.Category)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	res := Result{Metadata: Metadata{
-		RequestedSearchType: req.requested(),
-		Query:               req.Query,
-		CatalogVersion:      st.snap.Version(),
-	}}
-	query := strings.TrimSpace(req.Query)
-	lexicalStart := time.Now()
-	switch {
-	case query == "":
-		err = st.browse(&res, req.PageToken, limit, allow)
-	case req.Mode == ModeRegex:
-		err = st.regex(&res, query, limit, allow, req.Debug)
-	case req.Mode == ModeKeyword:
-		err = st.lexical(&res, req, query, limit, allow)
-	default:
-		err = e.defaultSearch(ctx, st, &res, req, query, limit, allow)
-	}
-	if err != nil {
-		return Result{}, err
-	}
-	if len(res.References) == 0 && res.Metadata.SearchType != ModeBrowse {
-		st.noMatch(&res, query, allow, e.cfg.AvailableToolsCap)
-	}
-	// Lexical time is what the search took beyond the semantic stages.
-	stg := &res.Metadata.Stages
-	stg.Lexical = max(0, time.Since(lexicalStart)-stg.QueryEmbedding-stg.VectorSearch)
-	res.Metadata.Elapsed = time.Since(start)
-	e.recordReveals(req, res)
-	return res, nil
-}
-
-// state is one immutable generation of the engine: a catalog snapshot and
-// the indexes built from it.
-type state struct {
-	snap *catalog.Snapshot
-	lex  *fallback.Index
-	// server and category hold each tool's server and category lowercased,
-	// for category filters.
-	server, category []string
-	// sem is the semantic view; nil without an embedder.
-	sem *semState
-}
-
-// newState builds the state of snap. When prev has a semantic view, the
-// new state has one with the same embedder, and tools whose document text
-// is unchanged keep prev's vectors; the others have none until embedded.
-func newState(snap *catalog.Snapshot, prev *state) *state {
-	tools := snap.Tools()
-	docs := make([]fallback.Document, len(tools))
-	st := &state{
-		snap:     snap,
-		server:   make([]string, len(tools)),
-		category: make([]string, len(tools)),
-	}
-	for i, t := range tools {
-		docs[i] = lexicalDocument(t)
-		st.server[i] = strings.ToLower(t.Server)
-		st.category[i] = strings.ToLower(t.Category)
-	}
-	st.lex = fallback.NewIndex(docs)
-	if prev == nil || prev.sem == nil {
-		return st
-	}
-	ps := prev.sem
-	st.sem = newSemState(ps.index, ps.embedder, ps.gate, documentTexts(snap), ps.pc)
-	for i, t := range tools {
-		j, ok := prev.snap.Lookup(t.Name)
-		if ok && ps.vid[j] >= 0 && ps.text[j] == st.sem.text[i] {
-			st.sem.set(i, ps.vid[j], ps.vec[j])
-		}
-	}
-	return st
-}
-
-// documentTexts returns the embedding text of every tool of snap.
-func documentTexts(snap *catalog.Snapshot) []string {
-	tools := snap.Tools()
-	texts := make([]string, len(tools))
-	for i, t := range tools {
-		texts[i] = documentText(t)
-	}
-	return texts
-}
-
-// lexicalDocument is the text of a tool as the lexical scorers see it.
-func lexicalDocument(t catalog.Tool) fallback.Document {
-	params := t.Parameters()
-	d := fallback.Document{
-		Name:        t.Name,
-		Server:      t.Server,
-		Category:    t.Category,
-		Description: t.Description,
-		ParamNames:  make([]string, len(params)),
-		ParamDescs:  make([]string, len(params)),
-	}
-	for i, p := range params {
-		d.ParamNames[i] = p.Name
-		d.ParamDescs[i] = p.Description
-	}
-	return d
-}
-
-// reference turns a hit into a Reference.
-func (st *state) reference(h fallback.Hit, debug bool) Reference {
-	t := st.snap.Tool(h.ID)
-	r := Reference{Name: t.Name, Score: clamp01(h.Score), Summary: t.Summary(), Server: t.Server}
-	if debug {
-		r.Explanation = h.Explain
-	}
-	return r
-}
-
-// fill sets the result's references from hits (already sorted and cut).
-func (st *state) fill(res *Result, mode Mode, r fallback.Result, limit int, debug bool) {
-	res.Metadata.SearchType = mode
-	res.TotalMatches = r.Total
-	hits := r.Hits
-	if limit > 0 && len(hits) > limit {
-		hits = hits[:limit]
-	}
-	res.References = make([]Reference, len(hits))
-	for i, h := range hits {
-		res.References[i] = st.reference(h, debug)
-	}
-}
-
-func clamp01(x float64) float64 {
-	switch {
-	case x != x || x < 0: // NaN or negative
-		return 0
-	case x > 1:
-		return 1
-	}
-	return x
-}

@@ -12,8 +12,6 @@ var (
 	ErrInvalidArgument = errors.New("invalid argument")
 	// ErrNotFound marks names that are not in the catalog.
 	ErrNotFound = errors.New("not found")
-	// ErrUnavailable marks a state in which the engine cannot answer yet.
-	ErrUnavailable = errors.New("unavailable")
 	// ErrCatalogFull marks an upsert that would take the catalog past
 	// Config.MaxTools.
 	ErrCatalogFull = errors.New("catalog full")

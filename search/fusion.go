@@ -1,12 +1,6 @@
 package search
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-
-	"github.com/toolsearch/toolsearch/fallback"
-)
+import "fmt"
 
 // Fusion of semantic and keyword results (relative-score fusion). Each
 // path's candidate scores are min-max scaled to [0, 1] over its own
@@ -39,17 +33,6 @@ const (
 // 30th by one path but 2nd by the other still surfaces.
 const fusionDepth = 50
 
-// scored is one candidate tool with its per-path scores.
-type scored struct {
-	id int
-	// sem is the cosine similarity and kw the keyword score, each valid
-	// when the path found the tool (inSem, inKw).
-	sem, kw     float64
-	inSem, inKw bool
-	fused       float64
-	explain     string
-}
-
 // semanticWeight is the fusion weight of the semantic path for a query of
 // n words.
 func semanticWeight(n int) float64 {
@@ -59,36 +42,43 @@ func semanticWeight(n int) float64 {
 	return fusionSemanticWeight * fusionQueryWords / float64(n)
 }
 
-// fuse combines semantic candidates (sorted by cosine) and keyword hits
-// (sorted by score) for a query of n words, best first with ties broken by
-// name.
+// fuse combines semantic candidates (scored by cosine) and keyword hits
+// (scored by keyword score) for a query of n words. The result is in no
+// particular order: the caller sorts it (sortHits).
 //
 // The reported score keeps an absolute meaning: min-max scaling makes the
 // best candidate's fused score 1 even when both paths matched weakly, so
 // every fused score is multiplied by the best absolute fused score,
 // a·cosine + (1 − a)·keyword. That factor is the same for every candidate,
 // so the order is unchanged, and a weak best match is reported as weak.
-func (st *state) fuse(sem []scored, kw []fallback.Hit, n int, debug bool) []scored {
+func fuse(sem, kw []hit, n int, debug bool) []hit {
 	a := semanticWeight(n)
+	type both struct {
+		sem, kw     float64
+		inSem, inKw bool
+	}
 	pos := make(map[int]int, len(sem)+len(kw)) // tool index → position in out
-	out := make([]scored, 0, len(sem)+len(kw))
+	out := make([]hit, 0, len(sem)+len(kw))
+	parts := make([]both, 0, len(sem)+len(kw))
 	for _, s := range sem {
 		pos[s.id] = len(out)
-		out = append(out, scored{id: s.id, sem: s.sem, inSem: true})
+		out = append(out, hit{id: s.id})
+		parts = append(parts, both{sem: s.score, inSem: true})
 	}
 	for _, h := range kw {
-		if i, ok := pos[h.ID]; ok {
-			out[i].kw, out[i].inKw = h.Score, true
+		if i, ok := pos[h.id]; ok {
+			parts[i].kw, parts[i].inKw = h.score, true
 			continue
 		}
-		pos[h.ID] = len(out)
-		out = append(out, scored{id: h.ID, kw: h.Score, inKw: true})
+		pos[h.id] = len(out)
+		out = append(out, hit{id: h.id})
+		parts = append(parts, both{kw: h.score, inKw: true})
 	}
-	semLo, semHi := span(len(sem), func(i int) float64 { return sem[i].sem })
-	kwLo, kwHi := span(len(kw), func(i int) float64 { return kw[i].Score })
+	semLo, semHi := span(sem)
+	kwLo, kwHi := span(kw)
 	best := 0.0
 	for i := range out {
-		s := &out[i]
+		s := parts[i]
 		ns, nk := 0.0, 0.0
 		if s.inSem {
 			ns = scale(s.sem, semLo, semHi)
@@ -96,31 +86,29 @@ func (st *state) fuse(sem []scored, kw []fallback.Hit, n int, debug bool) []scor
 		if s.inKw {
 			nk = scale(s.kw, kwLo, kwHi)
 		}
-		s.fused = a*ns + (1-a)*nk
+		out[i].score = a*ns + (1-a)*nk
 		best = max(best, a*clamp01(s.sem)+(1-a)*s.kw)
 		if debug {
-			s.explain = fmt.Sprintf("hybrid: %.2f×semantic %.3f (cosine %.3f) + %.2f×keyword %.3f (score %.3f)", a, ns, s.sem, 1-a, nk, s.kw)
+			out[i].explain = fmt.Sprintf("hybrid: %.2f×semantic %.3f (cosine %.3f) + %.2f×keyword %.3f (score %.3f)", a, ns, s.sem, 1-a, nk, s.kw)
 		}
 	}
 	for i := range out {
-		out[i].fused = clamp01(out[i].fused * best)
+		out[i].score = clamp01(out[i].score * best)
 		if debug {
-			out[i].explain += fmt.Sprintf(", × %.3f (best absolute match) = %.3f", best, out[i].fused)
+			out[i].explain += fmt.Sprintf(", × %.3f (best absolute match) = %.3f", best, out[i].score)
 		}
 	}
-	st.sortScored(out, func(s scored) float64 { return s.fused })
 	return out
 }
 
-// span returns the lowest and highest of n scores.
-func span(n int, score func(int) float64) (lo, hi float64) {
-	for i := range n {
-		v := score(i)
-		if i == 0 || v < lo {
-			lo = v
+// span returns the lowest and highest score of hs.
+func span(hs []hit) (lo, hi float64) {
+	for i, h := range hs {
+		if i == 0 || h.score < lo {
+			lo = h.score
 		}
-		if i == 0 || v > hi {
-			hi = v
+		if i == 0 || h.score > hi {
+			hi = h.score
 		}
 	}
 	return lo, hi
@@ -134,17 +122,13 @@ func scale(v, lo, hi float64) float64 {
 	return clamp01((v - lo) / (hi - lo))
 }
 
-// sortScored sorts candidates by key descending, then by tool name (a
-// total order: names are unique).
-func (st *state) sortScored(cs []scored, key func(scored) float64) {
-	tools := st.snap.Tools()
-	slices.SortFunc(cs, func(a, b scored) int {
-		if ka, kb := key(a), key(b); ka != kb {
-			if ka > kb {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(tools[a.id].Name, tools[b.id].Name)
-	})
+// clamp01 clamps x to [0, 1]; NaN becomes 0.
+func clamp01(x float64) float64 {
+	switch {
+	case x != x || x < 0: // NaN or negative
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
 }

@@ -39,6 +39,9 @@ func (e *Engine) index(ctx context.Context, connect func(context.Context) (embed
 		case <-ctx.Done():
 			return false
 		case <-time.After(backoff):
+		case <-e.wake:
+			// A catalog change, or a query the embedder answered again
+			// (vectorCandidates): retry now rather than after the backoff.
 		}
 		backoff = min(2*backoff, retryMax)
 		return true
@@ -158,13 +161,13 @@ func (e *Engine) commitVectors(texts []string, raw [][]float32) error {
 	for k, j := range from {
 		sel[k] = raw[j]
 	}
-	ids, vecs, err := e.vectors.add(sel)
+	ids, err := e.vectors.add(sel)
 	if err != nil {
 		return err
 	}
 	next := cur.withSem(e.vectors.pc)
 	for k, i := range idx {
-		next.sem.set(i, ids[k], vecs[k])
+		next.sem.set(i, ids[k])
 	}
 	e.state.Store(next)
 	return nil
@@ -177,7 +180,6 @@ func (st *state) withSem(pc []float32) *state {
 	s := *st.sem
 	s.pc = pc
 	s.vid = append([]int32(nil), st.sem.vid...)
-	s.vec = append([][]float32(nil), st.sem.vec...)
 	s.tool = make(map[int32]int32, len(st.sem.tool))
 	for k, v := range st.sem.tool {
 		s.tool[k] = v

@@ -2,97 +2,62 @@ package search
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/toolsearch/toolsearch/fallback"
 )
 
-// lexical answers keyword requests: select:, then keyword search, then
-// fuzzy matching when keyword search finds nothing.
-func (st *state) lexical(res *Result, req Request, query string, limit int, allow func(int) bool) error {
-	q, err := fallback.ParseQuery(query)
-	if err != nil {
-		return invalid(fmt.Errorf("query %q: %w", query, err))
-	}
-	if len(q.Select) > 0 {
-		r := st.lex.Select(q.Select, fallback.Options{Allow: allow, Explain: req.Debug})
-		st.fill(res, ModeSelect, r, 0, req.Debug)
-		return nil
-	}
-	st.keyword(res, q, limit, allow, req.Debug)
-	return nil
+// The lexical candidate stages: select:, keyword (with fuzzy matching when
+// it finds nothing) and regex. Each reads the plan and returns matches; none
+// touches a Result.
+
+// selected answers select:a,b: the named tools in the order asked, each
+// with score 1, within the plan's scope and filters, not cut by the limit.
+func (st *state) selected(p *plan) matches {
+	r := st.lex.Select(p.query.Select, fallback.Options{Allow: p.allow, Explain: p.debug})
+	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeSelect, unlimited: true, coverage: 1}
 }
 
-// keyword runs keyword search, and fuzzy matching when it finds nothing.
-func (st *state) keyword(res *Result, q fallback.Query, limit int, allow func(int) bool, debug bool) {
-	opts := fallback.Options{Limit: limit, Allow: allow, Explain: debug}
-	r := st.lex.Keyword(q, opts)
+// keywordMatches runs keyword search and, when it finds nothing, fuzzy
+// matching (reason ReasonNoKeywordMatch). depth is how many hits to return.
+func (st *state) keywordMatches(p *plan, depth int) matches {
+	opts := fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug}
+	r := st.lex.Keyword(p.query, opts)
+	m := matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeKeyword, unmatched: r.Unmatched, coverage: r.Coverage}
 	if len(r.Hits) > 0 {
-		st.fill(res, ModeKeyword, r, limit, debug)
-		return
+		return m
 	}
-	fr, suggestion := st.lex.Fuzzy(q, opts)
-	if len(fr.Hits) == 0 {
-		st.fill(res, ModeKeyword, r, limit, debug)
-		return
+	if fm, ok := st.fuzzyMatches(p, depth); ok {
+		fm.reason = ReasonNoKeywordMatch
+		fm.unmatched, fm.coverage = r.Unmatched, r.Coverage
+		return fm
 	}
-	st.fill(res, ModeFuzzy, fr, limit, debug)
-	if res.Metadata.FallbackReason == "" {
-		res.Metadata.FallbackReason = ReasonNoKeywordMatch
-	}
-	st.suggest(res, suggestion)
+	return m
 }
 
-// suggest records fuzzy matching's "did you mean" correction.
-func (st *state) suggest(res *Result, suggestion string) {
-	res.Metadata.Suggestion = suggestion
-	if suggestion != "" {
-		res.Hint = fmt.Sprintf("No exact keyword match; showing close spellings. Did you mean %q?", suggestion)
+// fuzzyMatches runs typo-tolerant matching; ok is false when it finds
+// nothing.
+func (st *state) fuzzyMatches(p *plan, depth int) (matches, bool) {
+	r, suggestion := st.lex.Fuzzy(p.query, fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug})
+	if len(r.Hits) == 0 {
+		return matches{}, false
 	}
+	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeFuzzy, suggestion: suggestion, coverage: 1}, true
 }
 
-// regex answers regex requests.
-func (st *state) regex(res *Result, pattern string, limit int, allow func(int) bool, debug bool) error {
-	r, err := st.lex.Regex(pattern, fallback.Options{Limit: limit, Allow: allow, Explain: debug})
+// regexMatches matches the plan's pattern; the query's +term, -term,
+// server: and category: filter the matches (plan.allow). A query made only
+// of filters lists the tools that pass them, as keyword search does.
+func (st *state) regexMatches(p *plan) (matches, error) {
+	if p.pattern == "" {
+		r := st.lex.Keyword(p.query, fallback.Options{Limit: p.limit, Allow: p.allow, Explain: p.debug})
+		return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeRegex, coverage: 1}, nil
+	}
+	r, err := st.lex.Regex(p.pattern, fallback.Options{Limit: p.limit, Allow: p.allow, Explain: p.debug})
 	if err != nil {
 		if errors.Is(err, fallback.ErrPatternTooLong) || errors.Is(err, fallback.ErrInvalidPattern) {
-			return invalid(err)
+			return matches{}, invalid(err)
 		}
-		return err
+		return matches{}, err
 	}
-	st.fill(res, ModeRegex, r, limit, debug)
-	return nil
-}
-
-// noMatch fills the hint and the catalog's tool names for an empty result.
-func (st *state) noMatch(res *Result, query string, allow func(int) bool, max int) {
-	names := make([]string, 0, min(max, st.snap.Len()))
-	for i, t := range st.snap.Tools() {
-		if len(names) == max {
-			break
-		}
-		if allow == nil || allow(i) {
-			names = append(names, t.Name)
-		}
-	}
-	res.AvailableTools = names
-	if len(names) == 0 {
-		res.Hint = "No tools are visible to this request: check visible_tools and category_filter."
-		return
-	}
-	hint := fmt.Sprintf("No tool matched %q. Try fewer or other words, a regex such as \"send|message\" with search_type regex, or select:NAME with a name from available_tools.", truncate(query, 80))
-	if st.snap.Len() > len(names) && allow == nil {
-		hint += fmt.Sprintf(" available_tools lists the first %d of %d tools.", len(names), st.snap.Len())
-	}
-	res.Hint = hint
-}
-
-// truncate cuts s to at most n runes, marking the cut.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:n])) + "…"
+	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeRegex, coverage: 1}, nil
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolsearch/toolsearch/catalog"
-	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/search"
 )
 
 var update = flag.Bool("update", false, "rewrite the ranking golden files and rank_stats.txt")
@@ -56,7 +56,7 @@ func TestRankingGoldens(t *testing.T) {
 	var stats strings.Builder
 	stats.WriteString("# Ranking statistics of the fixtures under testdata/eval (top 5 results).\n")
 	stats.WriteString("# Rewritten by: go test ./search -run TestRankingGoldens -update\n")
-	stats.WriteString("# fixture/mode queries recall@1 recall@5 mrr\n")
+	stats.WriteString("# fixture/mode queries recall@1 recall@5 mrr no_confident_rate no_answer_queries no_answer_flagged\n")
 	for _, qpath := range fixtures {
 		dir := filepath.Dir(qpath)
 		fixture := filepath.Base(dir)
@@ -80,12 +80,24 @@ func TestRankingGoldens(t *testing.T) {
 				for i, r := range res.References {
 					names[i] = r.Name
 				}
-				run.Add(evaluation.Score(q, names), res.Metadata.FallbackReason != "", 0)
+				run.Add(evaluation.Score(q, names), res.Metadata.FallbackReason != "", unconfident(res), 0)
 				golden := filepath.Join(dir, "golden", m.name, q.ID+".golden")
 				checkGolden(t, golden, formatRanking(q, res))
 			}
+			// The no-answer queries written for the fixture's catalog, if any: how many are
+			// flagged no_confident_match.
+			if na, err := evaluation.LoadNoAnswer(filepath.Join("..", "evaluation", "testdata", "noanswer", fixture+".jsonl")); err == nil {
+				for _, q := range na {
+					res, err := e.Search(context.Background(), search.Request{Query: q.Query, Mode: m.mode, MaxResults: goldenDepth})
+					if err != nil {
+						t.Fatalf("%s/%s %s: %v", fixture, m.name, q.ID, err)
+					}
+					run.AddNoAnswer(unconfident(res))
+				}
+			}
 			s := run.Summary()
-			fmt.Fprintf(&stats, "%s/%s %d %.3f %.3f %.3f\n", fixture, m.name, s.Queries, s.Recall1, s.Recall5, s.MRR)
+			fmt.Fprintf(&stats, "%s/%s %d %.3f %.3f %.3f %.3f %d %.3f\n", fixture, m.name, s.Queries, s.Recall1, s.Recall5, s.MRR,
+				s.NoConfidentRate, s.NoAnswerQueries, s.NoAnswerFlagged)
 		}
 	}
 	checkGolden(t, "testdata/eval/rank_stats.txt", stats.String())
@@ -101,6 +113,9 @@ func formatRanking(q evaluation.Query, res search.Result) string {
 	if res.Metadata.Suggestion != "" {
 		fmt.Fprintf(&b, "suggestion: %s\n", res.Metadata.Suggestion)
 	}
+	if res.Metadata.NoConfidentMatch {
+		b.WriteString("no_confident_match\n")
+	}
 	relevant := map[string]bool{}
 	for _, r := range q.Relevant {
 		relevant[r] = true
@@ -113,6 +128,12 @@ func formatRanking(q evaluation.Query, res search.Result) string {
 		fmt.Fprintf(&b, "%d.%s %-34s %.3f\n", i+1, mark, r.Name, r.Score)
 	}
 	return b.String()
+}
+
+// unconfident reports whether a search found no confident match: it was
+// flagged, or it found nothing.
+func unconfident(res search.Result) bool {
+	return res.Metadata.NoConfidentMatch || len(res.References) == 0
 }
 
 // checkGolden compares got with the golden file at path, or rewrites it

@@ -28,18 +28,11 @@ func (e *Engine) VectorRecall(ctx context.Context, queries []string, k int) (rec
 	if err != nil {
 		return 0, 0, err
 	}
-	// The exact oracle scores with the index's own dot product, so ties
-	// break the same way.
-	flat := vectorindex.NewFlat(st.sem.index.Dim())
-	var ids []int
-	var vecs [][]float32
-	for i, v := range st.sem.vec {
-		if v != nil {
-			ids, vecs = append(ids, int(st.sem.vid[i])), append(vecs, v)
-		}
-	}
-	if err := flat.Add(ids, vecs); err != nil {
-		return 0, 0, err
+	// The state's vectors, for the exact answer on the same vectors (the
+	// index may also hold those of another generation).
+	keep := vectorindex.NewIDSet()
+	for _, id := range st.sem.vid {
+		keep.Add(int(id))
 	}
 	var sum float64
 	for _, r := range raw {
@@ -47,11 +40,11 @@ func (e *Engine) VectorRecall(ctx context.Context, queries []string, k int) (rec
 		if isZeroVector(qv) {
 			continue
 		}
-		approx, err := st.sem.index.Search(qv, k)
+		approx, err := st.sem.index.SearchFilter(qv, k, keep)
 		if err != nil {
 			return 0, 0, err
 		}
-		exact, err := flat.Search(qv, k)
+		exact, err := st.sem.index.SearchExact(qv, k, keep)
 		if err != nil {
 			return 0, 0, err
 		}

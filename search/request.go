@@ -52,8 +52,8 @@ const (
 	ReasonNoKeywordMatch = "no_keyword_match"
 )
 
-// Limits and defaults of a request. The sidecar may lower MaxResultsCap
-// through Config; the others are fixed.
+// Limits and defaults of a request. The sidecar may change the result cap
+// and the query length through Config; the others are fixed.
 const (
 	// DefaultMaxResults is the number of results when a request asks for 0.
 	DefaultMaxResults = 5
@@ -62,7 +62,8 @@ const (
 	// clamped to the cap (the model asked for "many", it gets the most we
 	// give), negative ones are rejected.
 	DefaultMaxResultsCap = 10
-	// MaxQueryLength is the longest query accepted, in characters (runes).
+	// MaxQueryLength is the longest query accepted, in characters (runes);
+	// Config.MaxQueryLength may lower it.
 	// Most tool-search queries are a sentence or two, but agents also pass
 	// a whole task description (public benchmarks have queries over 1,000
 	// characters); 4,096 admits those while refusing a pasted document.
@@ -94,19 +95,38 @@ type Request struct {
 	Debug bool
 	// PageToken continues a browse (empty query) listing.
 	PageToken string
+	// TopBand, when in (0, 1], keeps only the results that score at least
+	// TopBand × the top result's score (0.8: within 20 % of the best), so a
+	// clear winner comes back alone instead of padded with weak matches. 0
+	// keeps every result up to MaxResults.
+	TopBand float64
+}
+
+// limits are the engine's bounds on a request.
+type limits struct {
+	maxResults     int // the cap on MaxResults
+	maxQueryLength int // in characters
+}
+
+func (e *Engine) limits() limits {
+	return limits{maxResults: e.cfg.MaxResultsCap, maxQueryLength: e.cfg.MaxQueryLength}
 }
 
 // normalize checks r and fills its defaults. It returns the effective
 // number of results.
-func (r *Request) normalize(maxCap int) (int, error) {
+func (r *Request) normalize(lim limits) (int, error) {
+	maxCap := lim.maxResults
 	if err := checkSessionID(r.SessionID); err != nil {
 		return 0, err
 	}
 	if !utf8.ValidString(r.Query) {
 		return 0, invalid(fmt.Errorf("query is not valid UTF-8; send the query as UTF-8 text"))
 	}
-	if n := utf8.RuneCountInString(r.Query); n > MaxQueryLength {
-		return 0, invalid(fmt.Errorf("query is %d characters long, the limit is %d; shorten it to the few words that describe the tool", n, MaxQueryLength))
+	if n := utf8.RuneCountInString(r.Query); n > lim.maxQueryLength {
+		return 0, invalid(fmt.Errorf("query is %d characters long, the limit is %d (the sidecar's --max-query-length); shorten it to the few words that describe the tool", n, lim.maxQueryLength))
+	}
+	if r.TopBand < 0 || r.TopBand > 1 || r.TopBand != r.TopBand {
+		return 0, invalid(fmt.Errorf("top_band is %v; use a fraction in (0, 1], such as 0.8 for results within 20 %% of the best, or 0 for no cutoff", r.TopBand))
 	}
 	switch r.Mode {
 	case ModeDefault, ModeSemantic, ModeKeyword, ModeRegex:

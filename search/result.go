@@ -1,6 +1,10 @@
 package search
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // Result is the answer to a search: the reference format of DESIGN.md in
 // domain types.
@@ -57,8 +61,14 @@ type Metadata struct {
 	Suggestion string
 	// Confidence is the semantic confidence when one was computed, else 0.
 	Confidence float64
+	// NoConfidentMatch is set when results came back but none of them
+	// clears the calibrated threshold (calibration.go): they are the
+	// closest tools, not necessarily ones that do what was asked.
+	NoConfidentMatch bool
 	// Stages is the time spent in each stage of this search.
 	Stages Stages
+	// IndexState is the semantic index's state when the search ran.
+	IndexState IndexState
 }
 
 // Stages splits a search's time by stage; a stage that did not run is 0.
@@ -66,4 +76,102 @@ type Metadata struct {
 // the search: keyword, regex, fuzzy, select or browse, and fusion.
 type Stages struct {
 	QueryEmbedding, VectorSearch, Lexical time.Duration
+}
+
+// result turns a candidate stage's matches into the answer to p. It is the
+// one place where the reported mode and fallback reason, exact-first, the
+// calibrated scores and no_confident_match, the top band, the limit and
+// the no-match answer are decided.
+func (st *state) result(p *plan, m matches, availableCap int) Result {
+	res := Result{Metadata: Metadata{
+		SearchType:          m.mode,
+		RequestedSearchType: p.requested,
+		FallbackReason:      m.reason,
+		Query:               p.raw,
+		CatalogVersion:      st.snap.Version(),
+		Suggestion:          m.suggestion,
+		Confidence:          m.confidence,
+		Stages:              m.stages,
+	}}
+	hits, total := m.hits, m.total
+	if m.mode != ModeSelect {
+		hits = preferServers(hits, p.servers, func(id int) string { return st.server[id] }, st.twinKey, st.name)
+		hits, total = exactFirst(hits, total, p.exact)
+	}
+	var confident bool
+	hits, confident = calibrate(hits, m, p.exact)
+	res.Metadata.NoConfidentMatch = len(hits) > 0 && !confident
+	hits = topBand(hits, p.topBand)
+	if !m.unlimited && len(hits) > p.limit {
+		hits = hits[:p.limit]
+	}
+	res.TotalMatches = max(total, len(hits))
+	res.References = make([]Reference, len(hits))
+	for i, h := range hits {
+		t := st.snap.Tool(h.id)
+		res.References[i] = Reference{Name: t.Name, Score: clamp01(h.score), Summary: t.Summary(), Server: t.Server}
+		if p.debug {
+			res.References[i].Explanation = h.explain
+		}
+	}
+	switch {
+	case len(hits) == 0:
+		st.noMatch(&res, p, availableCap)
+	case m.suggestion != "":
+		res.Hint = fmt.Sprintf("No exact keyword match; showing close spellings. Did you mean %q?", m.suggestion)
+	case res.Metadata.NoConfidentMatch:
+		res.Hint = "No tool matched this request confidently: these are the closest, but they may not do what was asked. " +
+			"Tell the user no suitable tool was found, or search again with other words (the tool's action and object, e.g. \"send email\")."
+	}
+	return res
+}
+
+// topBand keeps the sorted hits that score at least band × the top score:
+// band 0 (or less) keeps all, 0.8 keeps those within 20 % of the top, 1
+// keeps only the ties of the top.
+func topBand(hs []hit, band float64) []hit {
+	if band <= 0 || len(hs) == 0 {
+		return hs
+	}
+	floor := hs[0].score * min(band, 1)
+	for i, h := range hs {
+		if h.score < floor {
+			return hs[:i]
+		}
+	}
+	return hs
+}
+
+// noMatch fills the hint and the catalog's tool names for an empty result,
+// within the request's scope (not its query filters: the names help the
+// model write a better query).
+func (st *state) noMatch(res *Result, p *plan, max int) {
+	names := make([]string, 0, min(max, st.snap.Len()))
+	for i, t := range st.snap.Tools() {
+		if len(names) == max {
+			break
+		}
+		if p.scope == nil || p.scope(i) {
+			names = append(names, t.Name)
+		}
+	}
+	res.AvailableTools = names
+	if len(names) == 0 {
+		res.Hint = "No tools are visible to this request: check visible_tools and category_filter."
+		return
+	}
+	hint := fmt.Sprintf("No tool matched %q. Try fewer or other words, a regex such as \"send|message\" with search_type regex, or select:NAME with a name from available_tools.", truncate(strings.TrimSpace(p.raw), 80))
+	if st.snap.Len() > len(names) && p.scope == nil {
+		hint += fmt.Sprintf(" available_tools lists the first %d of %d tools.", len(names), st.snap.Len())
+	}
+	res.Hint = hint
+}
+
+// truncate cuts s to at most n runes, marking the cut.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n])) + "…"
 }

@@ -4,117 +4,88 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
-// exactScopeLimit: when a request's scope allows at most this many tools,
-// semantic search scores them all exactly instead of filtering HNSW
-// results, which could leave fewer than asked for. 4,096 dot products of
-// 100 dimensions take about 0.2 ms.
-const exactScopeLimit = 4096
-
-// semanticOutcome is why the semantic path could not answer.
-type semanticOutcome struct {
-	reason string
-	err    error
-}
-
-// defaultSearch answers the default and semantic modes: select:, then the
-// semantic path gated by confidence, with keyword (then fuzzy) search as
-// the fallback, and fusion of both when semantic search is confident.
-func (e *Engine) defaultSearch(ctx context.Context, st *state, res *Result, req Request, query string, limit int, allow func(int) bool) error {
-	q, err := fallback.ParseQuery(query)
+// semanticMatches answers the default and semantic modes. It takes the
+// fusionDepth nearest tools by vector (vectorCandidates) and the
+// fusionDepth best by keyword, then:
+//
+//   - when semantic search cannot run (no embedder, index warming, embedder
+//     failing or slow), keyword matches answer, with the reason;
+//   - when the confidence gate (confidence.go) rejects the semantic
+//     candidates, keyword matches answer (then fuzzy ones), with
+//     ReasonLowConfidence; if neither finds anything, fusion still answers;
+//   - otherwise the two lists are fused (fusion.go): mode ModeHybrid.
+//
+// Only a cancelled request is an error.
+func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (matches, error) {
+	vec, stages, reason, err := e.vectorCandidates(ctx, st, p)
 	if err != nil {
-		return invalid(fmt.Errorf("query %q: %w", query, err))
+		return matches{}, err
 	}
-	if len(q.Select) > 0 {
-		st.fill(res, ModeSelect, st.lex.Select(q.Select, fallback.Options{Allow: allow, Explain: req.Debug}), 0, req.Debug)
-		return nil
-	}
-	sem, out := e.semanticCandidates(ctx, st, q, allow, &res.Metadata.Stages)
-	if out.err != nil {
-		return out.err
-	}
-	if out.reason != "" {
-		res.Metadata.FallbackReason = out.reason
-		st.keyword(res, q, limit, allow, req.Debug)
-		return nil
+	if reason != "" {
+		m := st.keywordMatches(p, fusionDepth)
+		m.reason, m.stages = reason, stages
+		return m, nil
 	}
 	if e.cfg.SemanticOnly {
-		st.semanticOnly(res, sem, limit, req.Debug)
-		return nil
+		return matches{hits: vec, total: len(vec), mode: ModeSemantic, stages: stages, coverage: 1}, nil
 	}
-	kw := st.lex.Keyword(q, fallback.Options{Limit: fusionDepth, Allow: allow, Explain: req.Debug})
-	scores := make([]float64, len(sem))
-	for i, s := range sem {
-		scores[i] = s.sem
+	kw := st.lex.Keyword(p.query, fallback.Options{Limit: fusionDepth, Allow: p.allow, Explain: p.debug})
+	conf := st.sem.gate.confidence(vec)
+	cosine := 0.0
+	if len(vec) > 0 {
+		cosine = vec[0].score
 	}
-	conf := st.sem.gate.confidence(scores)
-	res.Metadata.Confidence = conf
 	if conf < st.sem.gate.Threshold {
-		// Not confident: the lexical chain (keyword, then fuzzy) answers if
-		// it finds anything; otherwise the semantic results are still the
-		// best there is.
 		if len(kw.Hits) > 0 {
-			res.Metadata.FallbackReason = ReasonLowConfidence
-			st.fill(res, ModeKeyword, kw, limit, req.Debug)
-			return nil
+			return matches{hits: fromFallback(kw.Hits), total: kw.Total, mode: ModeKeyword, reason: ReasonLowConfidence,
+				confidence: conf, cosine: cosine, unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages}, nil
 		}
-		if fr, suggestion := st.lex.Fuzzy(q, fallback.Options{Limit: limit, Allow: allow, Explain: req.Debug}); len(fr.Hits) > 0 {
-			res.Metadata.FallbackReason = ReasonLowConfidence
-			st.fill(res, ModeFuzzy, fr, limit, req.Debug)
-			st.suggest(res, suggestion)
-			return nil
+		if fm, ok := st.fuzzyMatches(p, fusionDepth); ok {
+			fm.cosine = cosine
+			fm.reason, fm.confidence, fm.unmatched, fm.coverage, fm.stages = ReasonLowConfidence, conf, kw.Unmatched, kw.Coverage, stages
+			return fm, nil
 		}
 	}
-	fused := st.fuse(sem, kw.Hits, len(q.Terms), req.Debug)
-	if hasConstraints(q) {
-		fused = keepMatches(fused, kw.Hits)
+	fused := fuse(vec, fromFallback(kw.Hits), len(p.query.Terms), p.debug)
+	if p.filtered {
+		fused = keep(fused, p.allow)
 	}
-	fused = st.exactFirst(fused, q, allow)
-	res.Metadata.SearchType = ModeHybrid
-	res.TotalMatches = max(len(fused), kw.Total)
-	if len(fused) > limit {
-		fused = fused[:limit]
-	}
-	res.References = make([]Reference, len(fused))
-	for i, s := range fused {
-		res.References[i] = st.reference(fallback.Hit{ID: s.id, Score: s.fused, Explain: s.explain}, req.Debug)
-	}
-	return nil
+	sortHits(fused, st.name)
+	return matches{hits: fused, total: max(len(fused), kw.Total), mode: ModeHybrid, confidence: conf, cosine: cosine,
+		unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages}, nil
 }
 
-// semanticOnly answers from the semantic candidates alone, scored by their
-// cosine similarity.
-func (st *state) semanticOnly(res *Result, sem []scored, limit int, debug bool) {
-	res.Metadata.SearchType = ModeSemantic
-	res.TotalMatches = len(sem)
-	sem = sem[:min(limit, len(sem))]
-	res.References = make([]Reference, len(sem))
-	for i, s := range sem {
-		res.References[i] = st.reference(fallback.Hit{ID: s.id, Score: s.sem, Explain: fmt.Sprintf("semantic: cosine %.3f", s.sem)}, debug)
-	}
-}
-
-// semanticCandidates embeds the query and returns the fusionDepth nearest
-// tools in scope with their cosine similarity, or why semantic search
-// cannot answer. Only a cancelled request is an error.
-func (e *Engine) semanticCandidates(ctx context.Context, st *state, q fallback.Query, allow func(int) bool, stages *Stages) ([]scored, semanticOutcome) {
+// vectorCandidates embeds the query's ranking words and returns the
+// fusionDepth nearest tools in the request's scope, best first, scored by
+// cosine similarity; or the reason semantic search cannot answer. Only a
+// cancelled request is an error.
+//
+// The query's own filters (+term, -term, server:, category:) are not
+// applied here but after fusion (semanticMatches): the gate asks whether
+// the query's meaning singles out a tool of the catalog, and a filter that
+// keeps a handful of similar tools would make every such list look flat;
+// and the semantic scores are scaled against the whole catalog's nearest
+// tools, not only the filtered ones.
+func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hit, Stages, string, error) {
+	var stages Stages
 	switch {
 	case st.sem == nil:
 		// No embedder (configured or connected yet).
-		return nil, semanticOutcome{reason: ReasonEmbedderUnavailable}
-	case st.sem.embedded < st.snap.Len():
+		return nil, stages, ReasonEmbedderUnavailable, nil
+	case !st.sem.searchable(st.snap.Len()):
 		if IndexState(e.indexState.Load()) == IndexDegraded {
-			return nil, semanticOutcome{reason: ReasonEmbedderUnavailable}
+			return nil, stages, ReasonEmbedderUnavailable, nil
 		}
-		return nil, semanticOutcome{reason: ReasonIndexWarming}
+		return nil, stages, ReasonIndexWarming, nil
 	}
-	text := semanticText(q)
+	text := rankingText(p.query)
 	embedStart := time.Now()
 	raw, ok := e.queries.get(text)
 	if !ok {
@@ -123,139 +94,81 @@ func (e *Engine) semanticCandidates(ctx context.Context, st *state, q fallback.Q
 		cancel()
 		switch {
 		case ctx.Err() != nil:
-			return nil, semanticOutcome{err: ctx.Err()}
+			return nil, stages, "", ctx.Err()
 		case isTimeout(err):
-			return nil, semanticOutcome{reason: ReasonEmbedderTimeout}
+			return nil, stages, ReasonEmbedderTimeout, nil
 		case err != nil || len(vecs) != 1:
 			if err == nil {
 				err = errors.New("no vector returned")
 			}
 			e.cfg.Log.Warn("embedding a query failed; answering with keyword search", "error", err.Error())
-			return nil, semanticOutcome{reason: ReasonEmbedderUnavailable}
+			return nil, stages, ReasonEmbedderUnavailable, nil
 		}
 		raw = vecs[0]
 		e.queries.put(text, raw)
+		if IndexState(e.indexState.Load()) == IndexDegraded {
+			// The embedder answers again. With nothing left to embed the
+			// index is ready now, not when the indexer's backoff ends;
+			// otherwise the indexer retries at once.
+			if st.sem.embedded == st.snap.Len() {
+				e.indexState.CompareAndSwap(int32(IndexDegraded), int32(IndexReady))
+			} else {
+				e.nudge()
+			}
+		}
 	}
 	qv := project(raw, st.sem.pc)
 	stages.QueryEmbedding = time.Since(embedStart)
 	if isZeroVector(qv) {
-		return nil, semanticOutcome{reason: ReasonLowConfidence}
+		// No query word is in the model's vocabulary.
+		return nil, stages, ReasonLowConfidence, nil
 	}
 	vectorStart := time.Now()
-	near := st.nearest(qv, allow)
+	near := st.nearest(qv, p.scope, p.debug)
 	stages.VectorSearch = time.Since(vectorStart)
-	return near, semanticOutcome{}
+	return near, stages, "", nil
 }
 
-// nearest returns the fusionDepth tools in scope nearest to qv, best first.
-func (st *state) nearest(qv []float32, allow func(int) bool) []scored {
-	var out []scored
-	if allow != nil && st.countAllowed(allow) <= exactScopeLimit {
-		for i, v := range st.sem.vec {
-			if v != nil && allow(i) {
-				out = append(out, scored{id: i, sem: float64(dot(qv, v)), inSem: true})
+// nearest returns the fusionDepth tools that allow admits (nil: all)
+// nearest to qv, best first, scored by cosine similarity. The vector index
+// chooses how (vectorindex.HNSW.SearchFilter): an exact scan when the scope
+// keeps few tools or the catalog is small, else the graph walked with the
+// scope applied during the walk — never short, never over-fetched.
+func (st *state) nearest(qv []float32, allow func(int) bool, debug bool) []hit {
+	var keep *vectorindex.IDSet
+	if allow != nil {
+		keep = vectorindex.NewIDSet()
+		for i, id := range st.sem.vid {
+			if id >= 0 && allow(i) {
+				keep.Add(int(id))
 			}
 		}
-	} else {
-		// Filtering after the graph search may drop results: ask for more
-		// than needed when a scope is set.
-		k := fusionDepth
-		if allow != nil {
-			k *= 4
-		}
-		hits, err := st.sem.index.Search(qv, k)
-		if err != nil {
-			return nil
-		}
-		for _, h := range hits {
-			i, ok := st.sem.tool[int32(h.ID)]
-			if !ok || (allow != nil && !allow(int(i))) {
-				continue // a vector of another state generation, or out of scope
-			}
-			out = append(out, scored{id: int(i), sem: float64(h.Score), inSem: true})
+	}
+	found, err := st.sem.index.SearchFilter(qv, fusionDepth, keep)
+	if err != nil {
+		return nil
+	}
+	out := make([]hit, 0, len(found))
+	for _, h := range found {
+		if i, ok := st.sem.tool[int32(h.ID)]; ok { // else a vector of another state generation
+			out = append(out, hit{id: int(i), score: float64(h.Score)})
 		}
 	}
-	st.sortScored(out, func(s scored) float64 { return s.sem })
-	if len(out) > fusionDepth {
-		out = out[:fusionDepth]
-	}
-	return out
-}
-
-// countAllowed counts the tools a scope allows.
-func (st *state) countAllowed(allow func(int) bool) int {
-	n := 0
-	for i := range st.snap.Len() {
-		if allow(i) {
-			n++
-		}
-	}
-	return n
-}
-
-func dot(a, b []float32) float32 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
-// semanticText is what is embedded for a query: its terms, without
-// operators, filters or excluded terms.
-func semanticText(q fallback.Query) string {
-	words := make([]string, 0, len(q.Terms))
-	for _, t := range q.Terms {
-		if !t.Excluded {
-			words = append(words, t.Text)
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-// hasConstraints reports whether q filters tools (+term, -term, server:,
-// category:), which only the keyword path can check.
-func hasConstraints(q fallback.Query) bool {
-	if len(q.Servers) > 0 || len(q.Categories) > 0 {
-		return true
-	}
-	for _, t := range q.Terms {
-		if t.Required || t.Excluded {
-			return true
-		}
-	}
-	return false
-}
-
-// keepMatches keeps the fused candidates that keyword search matched: with
-// constraints, those are exactly the tools that satisfy them.
-func keepMatches(fused []scored, kw []fallback.Hit) []scored {
-	ok := make(map[int]bool, len(kw))
-	for _, h := range kw {
-		ok[h.ID] = true
-	}
-	out := fused[:0]
-	for _, s := range fused {
-		if ok[s.id] {
-			out = append(out, s)
+	sortHits(out, st.name)
+	if debug {
+		for i := range out {
+			out[i].explain = fmt.Sprintf("semantic: cosine %.3f", out[i].score)
 		}
 	}
 	return out
 }
 
-// exactFirst moves the tool whose name is exactly the query (without
-// quotes or backticks) to the top with score 1, if it is in scope.
-func (st *state) exactFirst(cs []scored, q fallback.Query, allow func(int) bool) []scored {
-	name := strings.Trim(strings.TrimSpace(q.Raw), "\"`'")
-	i, ok := st.snap.Lookup(name)
-	if !ok || (allow != nil && !allow(i)) {
-		return cs
-	}
-	out := make([]scored, 0, len(cs)+1)
-	out = append(out, scored{id: i, fused: 1, explain: "exact name"})
-	for _, c := range cs {
-		if c.id != i {
-			out = append(out, c)
+// keep returns the hits that allow admits, in order.
+func keep(hs []hit, allow func(int) bool) []hit {
+	out := hs[:0:0]
+	for _, h := range hs {
+		if allow(h.id) {
+			out = append(out, h)
 		}
 	}
 	return out

@@ -67,12 +67,18 @@ func TestSemanticFindsWithoutSharedWords(t *testing.T) {
 func TestSemanticModeWithScopeAndSyntax(t *testing.T) {
 	e := newSemanticEngine(t, loadSnapshot(t, exampleCatalog))
 	res := search1(t, e, search.Request{Query: "search for issues", Mode: search.ModeSemantic, Visible: []string{"jira:*"}, MaxResults: 10})
+	if len(res.References) == 0 {
+		t.Fatal("visible jira:*: no results")
+	}
 	for _, n := range names(res) {
 		if !strings.HasPrefix(n, "jira__") {
 			t.Errorf("visible jira:* returned %s", n)
 		}
 	}
 	res = search1(t, e, search.Request{Query: "search issues -jira", MaxResults: 10})
+	if len(res.References) == 0 {
+		t.Fatal("-jira: no results")
+	}
 	for _, n := range names(res) {
 		if strings.HasPrefix(n, "jira__") {
 			t.Errorf("-jira returned %s", n)
@@ -84,12 +90,33 @@ func TestSemanticModeWithScopeAndSyntax(t *testing.T) {
 	}
 }
 
+// TestLowConfidenceFallsBack reaches the confidence gate: the query has a
+// real vector and real candidates, and a gate stricter than any confidence
+// rejects them, so keyword results answer with the computed confidence.
 func TestLowConfidenceFallsBack(t *testing.T) {
-	e := newSemanticEngine(t, loadSnapshot(t, exampleCatalog))
-	// Words the model does not know give a zero query vector: no signal.
-	res := search1(t, e, search.Request{Query: "xqzv jira"})
+	snap := loadSnapshot(t, exampleCatalog)
+	strict := newEngine(t, snap, search.Config{Embedder: builtin(t), Confidence: &search.Gate{Threshold: 1.01, MarginWeight: 1}})
+	waitIndexed(t, strict)
+	res := search1(t, strict, search.Request{Query: "weather forecast for tomorrow"})
 	if res.Metadata.FallbackReason != search.ReasonLowConfidence || res.Metadata.SearchType != search.ModeKeyword {
-		t.Errorf("answered by %q with fallback %q, want keyword with low_confidence", res.Metadata.SearchType, res.Metadata.FallbackReason)
+		t.Errorf("strict gate: answered by %q with fallback %q, want keyword with low_confidence", res.Metadata.SearchType, res.Metadata.FallbackReason)
+	}
+	if c := res.Metadata.Confidence; c <= 0 || c > 1 {
+		t.Errorf("strict gate: confidence %v, want the gate's computed confidence in (0, 1]", c)
+	}
+	if got := names(res); len(got) == 0 || !strings.HasPrefix(got[0], "weather__") {
+		t.Errorf("strict gate: %v, want a weather tool first", got)
+	}
+	// The same query through the calibrated gate is confident: hybrid.
+	e := newSemanticEngine(t, snap)
+	if res := search1(t, e, search.Request{Query: "weather forecast for tomorrow"}); res.Metadata.SearchType != search.ModeHybrid {
+		t.Errorf("calibrated gate: answered by %q (%q), want hybrid", res.Metadata.SearchType, res.Metadata.FallbackReason)
+	}
+	// Words the model does not know give a zero query vector: no semantic
+	// signal at all, so keyword answers before the gate.
+	res = search1(t, e, search.Request{Query: "xqzv jira"})
+	if res.Metadata.FallbackReason != search.ReasonLowConfidence || res.Metadata.SearchType != search.ModeKeyword || res.Metadata.Confidence != 0 {
+		t.Errorf("zero vector: answered by %q with fallback %q (confidence %v), want keyword with low_confidence", res.Metadata.SearchType, res.Metadata.FallbackReason, res.Metadata.Confidence)
 	}
 }
 
@@ -202,5 +229,47 @@ func TestUpsertEmbedsOnlyChangedTools(t *testing.T) {
 	}
 	if info := e.Info(); info.IndexedTools != snap.Len() {
 		t.Errorf("after delete: %d tools indexed, want %d", info.IndexedTools, snap.Len())
+	}
+}
+
+// TestUnembeddedToolKeepsSemantic: a tool the embedder cannot embed yet
+// does not turn every search into keyword search; it is found through the
+// keyword half of fusion, and the index recovers as soon as the embedder
+// answers again, without waiting for the indexer's backoff.
+func TestUnembeddedToolKeepsSemantic(t *testing.T) {
+	f := &embedtest.Faulty{Inner: builtin(t)}
+	e := newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{Embedder: f})
+	waitIndexed(t, e)
+	f.SetErrors(nil, errors.New("documents fail"))
+	tool := search.Tool{Name: "lights__turn_off", Server: "lights", Description: "Turn off the lights of a room.", InputSchema: []byte(`{"type":"object"}`)}
+	if _, err := e.Upsert(context.Background(), []search.Tool{tool}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for e.Info().IndexState != search.IndexDegraded && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if info := e.Info(); info.IndexState != search.IndexDegraded || info.IndexedTools != info.ToolCount-1 {
+		t.Fatalf("info with one tool unembedded: %+v, want degraded with all but one indexed", info)
+	}
+	res := search1(t, e, search.Request{Query: "weather forecast for tomorrow"})
+	if res.Metadata.SearchType != search.ModeHybrid {
+		t.Errorf("one tool unembedded: answered by %q (%q), want hybrid", res.Metadata.SearchType, res.Metadata.FallbackReason)
+	}
+	res = search1(t, e, search.Request{Query: "turn off the lights"})
+	if got := names(res); len(got) == 0 || got[0] != "lights__turn_off" {
+		t.Errorf("the unembedded tool: %v, want it first through keyword fusion", got)
+	}
+	// The embedder recovers; a search nudges the indexer, which embeds the
+	// tool at once (its backoff is at least a second).
+	f.SetErrors(nil, nil)
+	start := time.Now()
+	search1(t, e, search.Request{Query: "send an email"})
+	waitIndexed(t, e)
+	for e.Info().IndexState != search.IndexReady && time.Since(start) < 10*time.Second {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if info := e.Info(); info.IndexState != search.IndexReady || info.IndexedTools != info.ToolCount {
+		t.Errorf("after recovery: %+v, want ready with every tool indexed", info)
 	}
 }

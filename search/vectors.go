@@ -47,8 +47,8 @@ func newVectorStore(dims int, cfg vectorindex.HNSWConfig) *vectorStore {
 }
 
 // add post-processes raw document vectors, indexes them, and returns their
-// new IDs and the vectors as indexed.
-func (vs *vectorStore) add(raw [][]float32) ([]int32, [][]float32, error) {
+// new IDs. The index holds the only copy of the vectors.
+func (vs *vectorStore) add(raw [][]float32) ([]int32, error) {
 	if vs.next == 0 && len(raw) >= minDocsForComponent {
 		// The component is estimated once, from the first batch (the whole
 		// catalog at start-up, up to indexChunk tools), so that every
@@ -65,9 +65,9 @@ func (vs *vectorStore) add(raw [][]float32) ([]int32, [][]float32, error) {
 		vecs[i] = project(v, vs.pc)
 	}
 	if err := vs.index.Add(intIDs, vecs); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return ids, vecs, nil
+	return ids, nil
 }
 
 // remove deletes IDs that no current state uses any more.
@@ -115,8 +115,6 @@ type semState struct {
 	vid []int32
 	// tool maps a vector ID back to the tool's index.
 	tool map[int32]int32
-	// vec is each tool's indexed vector, nil when it has none.
-	vec [][]float32
 	// embedded counts the tools with vectors.
 	embedded int
 	// text is each tool's document text, to tell a changed tool from an
@@ -134,7 +132,6 @@ func newSemState(index *vectorindex.HNSW, emb embed.Embedder, gate Gate, texts [
 		pc:       pc,
 		vid:      make([]int32, len(texts)),
 		tool:     make(map[int32]int32),
-		vec:      make([][]float32, len(texts)),
 		text:     texts,
 	}
 	for i := range s.vid {
@@ -143,15 +140,30 @@ func newSemState(index *vectorindex.HNSW, emb embed.Embedder, gate Gate, texts [
 	return s
 }
 
-// set records tool i's vector.
-func (s *semState) set(i int, id int32, v []float32) {
+// set records that tool i's vector has ID id.
+func (s *semState) set(i int, id int32) {
 	if s.vid[i] < 0 {
 		s.embedded++
 	} else {
 		delete(s.tool, s.vid[i])
 	}
-	s.vid[i], s.vec[i] = id, v
+	s.vid[i] = id
 	s.tool[id] = int32(i)
+}
+
+// unembeddedTolerance is the share of a catalog's tools that may lack a
+// vector while semantic search still answers: a catalog change whose tools
+// the embedder could not embed yet (or one tool it rejects) leaves those
+// tools to the keyword half of fusion instead of turning every search into
+// keyword search. At least one tool is always tolerated; at start-up, with
+// most of the catalog still to embed, searches answer with keyword results
+// and fallback_reason index_warming.
+const unembeddedTolerance = 0.01
+
+// searchable reports whether semantic search answers over a catalog of n
+// tools: all but unembeddedTolerance of them have vectors.
+func (s *semState) searchable(n int) bool {
+	return n-s.embedded <= max(1, int(unembeddedTolerance*float64(n)))
 }
 
 // missing lists the tools without vectors.

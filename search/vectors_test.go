@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"testing"
 
 	"github.com/toolsearch/toolsearch/catalog"
@@ -20,12 +21,12 @@ func TestHNSWRecallOnCatalogVectors(t *testing.T) {
 	var tools []catalog.Tool
 	var queries []string
 	for _, ds := range []string{"bfcl", "livemcpbench", "stabletoolbench"} {
-		ts, err := catalog.Load(catalog.Source{Path: "../../shared/bench/" + ds + "/tools.jsonl"})
+		ts, err := catalog.Load(catalog.Source{Path: evaltest.Bench(t, ds+"/tools.jsonl")})
 		if err != nil {
-			t.Skipf("bench data not available: %v", err)
+			t.Fatal(err)
 		}
 		tools = append(tools, ts...)
-		qs, err := evaluation.LoadQueries("../../shared/bench/" + ds + "/queries.jsonl")
+		qs, err := evaluation.LoadQueries(evaltest.Bench(t, ds+"/queries.jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,14 +48,18 @@ func TestHNSWRecallOnCatalogVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	vs := newVectorStore(emb.Dimensions(), vectorindex.HNSWConfig{ExactLimit: -1})
-	ids, vecs, err := vs.add(raw)
+	ids, err := vs.add(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The oracle: an independent exact index over the same vectors, as
+	// the store projected them.
 	flat := vectorindex.NewFlat(emb.Dimensions())
 	intIDs := make([]int, len(ids))
+	vecs := make([][]float32, len(ids))
 	for i, id := range ids {
 		intIDs[i] = int(id)
+		vecs[i] = project(raw[i], vs.pc)
 	}
 	if err := flat.Add(intIDs, vecs); err != nil {
 		t.Fatal(err)

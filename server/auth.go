@@ -12,9 +12,10 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// healthPrefix starts the methods of the standard health service, which
-// are exempt from authentication: Kubernetes' gRPC probes send no token.
-const healthPrefix = "/grpc.health.v1.Health/"
+// healthCheckMethod is the one method exempt from authentication:
+// Kubernetes' gRPC probes call it and send no token. The health service's
+// Watch (a stream held open) and List need the token like any other call.
+const healthCheckMethod = "/grpc.health.v1.Health/Check"
 
 // errNoToken and errBadToken are the UNAUTHENTICATED answers. Neither says
 // anything about the expected token.
@@ -28,7 +29,7 @@ var (
 type tokenChecker struct{ want [sha256.Size]byte }
 
 func (t tokenChecker) check(ctx context.Context, method string) error {
-	if strings.HasPrefix(method, healthPrefix) {
+	if method == healthCheckMethod {
 		return nil
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
@@ -48,7 +49,7 @@ func (t tokenChecker) check(ctx context.Context, method string) error {
 }
 
 // AuthUnaryInterceptor rejects unary calls without "authorization: Bearer
-// <token>" with UNAUTHENTICATED; health checks are exempt. token must not be
+// <token>" with UNAUTHENTICATED; health Check is exempt. token must not be
 // empty.
 func AuthUnaryInterceptor(token string) grpc.UnaryServerInterceptor {
 	t := tokenChecker{want: sha256.Sum256([]byte(token))}
@@ -61,7 +62,7 @@ func AuthUnaryInterceptor(token string) grpc.UnaryServerInterceptor {
 }
 
 // AuthStreamInterceptor is AuthUnaryInterceptor for streaming calls (server
-// reflection; health Watch is exempt).
+// reflection, health Watch).
 func AuthStreamInterceptor(token string) grpc.StreamServerInterceptor {
 	t := tokenChecker{want: sha256.Sum256([]byte(token))}
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {

@@ -32,7 +32,8 @@ func TestAuthUnaryInterceptor(t *testing.T) {
 		{"bare token", "/toolsearch.v1.ToolSearchService/Search", metadata.Pairs("authorization", "s3cret"), codes.Unauthenticated},
 		{"right token", "/toolsearch.v1.ToolSearchService/Search", metadata.Pairs("authorization", "Bearer s3cret"), codes.OK},
 		{"scheme is case-insensitive", "/toolsearch.v1.ToolSearchService/Search", metadata.Pairs("authorization", "bearer s3cret"), codes.OK},
-		{"health is exempt", "/grpc.health.v1.Health/Check", nil, codes.OK},
+		{"health Check is exempt", "/grpc.health.v1.Health/Check", nil, codes.OK},
+		{"health List is not", "/grpc.health.v1.Health/List", nil, codes.Unauthenticated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

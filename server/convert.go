@@ -36,6 +36,7 @@ func searchRequest(in *toolsearchv1.SearchRequest) (search.Request, error) {
 		SessionID:  in.GetSessionId(),
 		Debug:      in.GetDebug(),
 		PageToken:  in.GetPageToken(),
+		TopBand:    in.GetTopBand(),
 	}, nil
 }
 
@@ -65,6 +66,8 @@ func searchResponse(r search.Result) *toolsearchv1.SearchResponse {
 			CatalogVersion:      md.CatalogVersion,
 			Suggestion:          md.Suggestion,
 			Confidence:          md.Confidence,
+			NoConfidentMatch:    md.NoConfidentMatch,
+			IndexState:          indexStates[md.IndexState],
 		},
 		Hint:           r.Hint,
 		AvailableTools: r.AvailableTools,

@@ -21,7 +21,6 @@ var errorCodes = []struct {
 }{
 	{search.ErrInvalidArgument, codes.InvalidArgument},
 	{search.ErrNotFound, codes.NotFound},
-	{search.ErrUnavailable, codes.Unavailable},
 	{search.ErrCatalogFull, codes.ResourceExhausted},
 	{toolset.ErrInvalidOption, codes.InvalidArgument},
 	{context.DeadlineExceeded, codes.DeadlineExceeded},

@@ -27,25 +27,30 @@ func RecoverInterceptor(log *slog.Logger) grpc.UnaryServerInterceptor {
 	}
 }
 
-// loggedQueryLength is how much of a query the request log shows: enough
-// to recognise it, not the whole text (queries may carry user data).
-const loggedQueryLength = 64
-
 // LoggingInterceptor logs every call with its method, status code and
 // duration: at info level for success and client errors, at error level
-// for server errors. Search calls also log the (truncated) query and the
-// mode that answered.
-func LoggingInterceptor(log *slog.Logger) grpc.UnaryServerInterceptor {
+// for server errors. Search calls also log the query as mode allows and the
+// mode that answered; an error message is logged with the query's text cut
+// as mode says (see QueryLogMode). A call refused with UNAUTHENTICATED is
+// logged without anything of its request.
+func LoggingInterceptor(log *slog.Logger, mode QueryLogMode) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		start := time.Now()
 		resp, err := handler(ctx, req)
+		code := status.Code(err)
 		attrs := []slog.Attr{
 			slog.String("method", info.FullMethod),
-			slog.String("code", status.Code(err).String()),
+			slog.String("code", code.String()),
 			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 		}
-		if r, ok := req.(*toolsearchv1.SearchRequest); ok {
-			attrs = append(attrs, slog.String("query", clip(r.GetQuery(), loggedQueryLength)))
+		if r, ok := req.(*toolsearchv1.SearchRequest); ok && code != codes.Unauthenticated {
+			query := r.GetQuery()
+			switch mode {
+			case QueryLogPrefix:
+				attrs = append(attrs, slog.String("query", clip(query, LoggedQueryLength)))
+			case QueryLogHash:
+				attrs = append(attrs, slog.String("query_sha256", queryHash(query)))
+			}
 		}
 		if r, ok := resp.(*toolsearchv1.SearchResponse); ok && err == nil {
 			md := r.GetSearchMetadata()
@@ -56,7 +61,11 @@ func LoggingInterceptor(log *slog.Logger) grpc.UnaryServerInterceptor {
 		}
 		level := slog.LevelInfo
 		if err != nil {
-			attrs = append(attrs, slog.String("error", status.Convert(err).Message()))
+			msg := status.Convert(err).Message()
+			if sr, ok := req.(*toolsearchv1.SearchRequest); ok {
+				msg = mode.redact(msg, sr.GetQuery())
+			}
+			attrs = append(attrs, slog.String("error", msg))
 			if !isClientError(err) {
 				level = slog.LevelError
 			}

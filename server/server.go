@@ -27,16 +27,22 @@ type Config struct {
 	ServerOptions []grpc.ServerOption
 	// Metrics, when not nil, records request, search and catalog metrics.
 	Metrics *Metrics
-	// AuthToken, when not empty, is the bearer token every call but the
-	// health service's must carry ("authorization: Bearer <token>");
-	// others get UNAUTHENTICATED.
+	// AuthToken, when not empty, is the bearer token every call but health
+	// Check must carry ("authorization: Bearer <token>"); others get
+	// UNAUTHENTICATED.
 	AuthToken string
 	// DefaultDeadline is the deadline of a unary call whose client set none;
 	// 0 means none.
 	DefaultDeadline time.Duration
-	// MaxQueryLength is the longest search query accepted, in characters;
-	// 0 or more than search.MaxQueryLength means search.MaxQueryLength.
-	MaxQueryLength int
+	// MaxMessageSize is the largest answer sent, in bytes: a larger one is
+	// RESOURCE_EXHAUSTED naming --max-message-size and the smaller request
+	// to make, and GetTools pages fit under it. 0 means
+	// DefaultMaxMessageSize. It should equal the grpc.MaxSendMsgSize of
+	// ServerOptions, which stays the last resort.
+	MaxMessageSize int
+	// QueryLog says how much of a search query the request log shows; the
+	// zero value is QueryLogPrefix.
+	QueryLog QueryLogMode
 }
 
 // Server is the gRPC server of the sidecar: the search service, the
@@ -61,22 +67,26 @@ func New(cfg Config) *Server {
 	}
 	// Order: recover outermost; metrics and logging see every outcome,
 	// UNAUTHENTICATED included; the deadline applies to the handler alone.
-	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log)}
+	// A request the codec could not decode is refused after authentication
+	// (an unauthenticated caller learns nothing about its request), and the
+	// size limit applies to the handler's answer.
+	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log, cfg.QueryLog)}
 	stream := []grpc.StreamServerInterceptor{MetricsStreamInterceptor(cfg.Metrics)}
 	if cfg.AuthToken != "" {
 		unary = append(unary, AuthUnaryInterceptor(cfg.AuthToken))
 		stream = append(stream, AuthStreamInterceptor(cfg.AuthToken))
 	}
-	unary = append(unary, DeadlineInterceptor(cfg.DefaultDeadline))
+	unary = append(unary, DecodeUnaryInterceptor(), SizeLimitInterceptor(cfg.MaxMessageSize), DeadlineInterceptor(cfg.DefaultDeadline))
+	stream = append(stream, DecodeStreamInterceptor(), HealthWatchInterceptor(MaxHealthWatches))
 	opts := append([]grpc.ServerOption{
+		grpc.ForceServerCodecV2(newCodec()),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	}, cfg.ServerOptions...)
 	svc := NewService(log)
 	svc.metrics = cfg.Metrics
-	svc.maxQueryLength = search.MaxQueryLength
-	if cfg.MaxQueryLength > 0 && cfg.MaxQueryLength < search.MaxQueryLength {
-		svc.maxQueryLength = cfg.MaxQueryLength
+	if cfg.MaxMessageSize > 0 {
+		svc.maxMessageSize = cfg.MaxMessageSize
 	}
 	s := &Server{
 		grpc:    grpc.NewServer(opts...),
@@ -99,9 +109,17 @@ func (s *Server) setStatus(st healthpb.HealthCheckResponse_ServingStatus) {
 
 // Ready installs the engine and reports SERVING.
 func (s *Server) Ready(e *search.Engine) {
+	s.Answer(e)
+	s.setStatus(healthpb.HealthCheckResponse_SERVING)
+}
+
+// Answer installs the engine without reporting SERVING: calls are answered
+// (searches lexically while the semantic index builds), but health and
+// /readyz keep saying NOT_SERVING until Ready. For a sidecar whose
+// readiness waits for the semantic index (--ready-when semantic).
+func (s *Server) Answer(e *search.Engine) {
 	s.service.SetEngine(e)
 	s.metrics.setEngine(e)
-	s.setStatus(healthpb.HealthCheckResponse_SERVING)
 }
 
 // Serve accepts connections on lis until Shutdown; it returns nil after a

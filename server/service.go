@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
@@ -22,8 +21,8 @@ type Service struct {
 	log    *slog.Logger
 	// metrics records searches (nil: none).
 	metrics *Metrics
-	// maxQueryLength is the longest query accepted, in characters.
-	maxQueryLength int
+	// maxMessageSize is the largest answer sent, in bytes.
+	maxMessageSize int
 }
 
 // NewService returns a service with no engine yet; log receives internal
@@ -32,7 +31,7 @@ func NewService(log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{log: log, maxQueryLength: search.MaxQueryLength}
+	return &Service{log: log, maxMessageSize: DefaultMaxMessageSize}
 }
 
 // SetEngine makes the service answer with e.
@@ -58,33 +57,12 @@ func (s *Service) Search(ctx context.Context, in *toolsearchv1.SearchRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	if n := utf8.RuneCountInString(req.Query); n > s.maxQueryLength {
-		return nil, status.Errorf(codes.InvalidArgument,
-			"query is %d characters long, the limit is %d (--max-query-length); shorten it to the few words that describe the tool", n, s.maxQueryLength)
-	}
 	res, err := e.Search(ctx, req)
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "Search", err)
 	}
 	s.metrics.observeSearch(res)
 	return searchResponse(res), nil
-}
-
-// GetTools returns full definitions by exact name.
-func (s *Service) GetTools(ctx context.Context, in *toolsearchv1.GetToolsRequest) (*toolsearchv1.GetToolsResponse, error) {
-	e, err := s.ready()
-	if err != nil {
-		return nil, err
-	}
-	tools, version, err := e.Get(in.GetNames())
-	if err != nil {
-		return nil, toStatus(ctx, s.log, "GetTools", err)
-	}
-	out := &toolsearchv1.GetToolsResponse{CatalogVersion: version, Tools: make([]*toolsearchv1.Tool, len(tools))}
-	for i, t := range tools {
-		out.Tools[i] = toolMessage(t)
-	}
-	return out, nil
 }
 
 // ListTools pages through names and summaries.

@@ -36,7 +36,7 @@ func benchVectors(n int) ([][]float32, [][]float32) {
 }
 
 // benchIndexes returns built indexes of n vectors, shared by benchmarks.
-func benchIndexes(b *testing.B, n int) (*HNSW, *Flat, [][]float32) {
+func benchIndexes(b testing.TB, n int) (*HNSW, *Flat, [][]float32) {
 	vecs, queries := benchVectors(n)
 	benchData.Lock()
 	defer benchData.Unlock()

@@ -42,18 +42,27 @@ func randomVectors(n, dim int, seed int64) [][]float32 {
 // with near-duplicates inside a cluster. The centres depend only on
 // centreSeed, so data and queries drawn with different noiseSeeds share them.
 func clusteredVectors(n, dim, clusters int, spread float64, centreSeed, noiseSeed int64) [][]float32 {
+	vecs, _ := labelledVectors(n, dim, clusters, spread, centreSeed, noiseSeed)
+	return vecs
+}
+
+// labelledVectors is clusteredVectors that also returns each vector's
+// cluster (the index of its centre), the stand-in for a tool's server.
+func labelledVectors(n, dim, clusters int, spread float64, centreSeed, noiseSeed int64) ([][]float32, []int) {
 	r := rand.New(rand.NewSource(noiseSeed))
 	centres := randomVectors(clusters, dim, centreSeed)
 	out := make([][]float32, n)
+	labels := make([]int, n)
 	for i := range out {
-		c := centres[r.Intn(clusters)]
+		labels[i] = r.Intn(clusters)
+		c := centres[labels[i]]
 		v := make([]float32, dim)
 		for j := range v {
 			v[j] = c[j] + float32(r.NormFloat64()*spread)
 		}
 		out[i] = normalize(v)
 	}
-	return out
+	return out, labels
 }
 
 // seqIDs returns 0..n-1.

@@ -3,8 +3,10 @@ package vectorindex
 import "sync"
 
 // Flat is an exact index: Search scores the query against every stored
-// vector. It is the oracle HNSW is measured against, and is fast enough to
-// serve small catalogs on its own (10k × 100 dimensions ≈ 1 ms per query).
+// vector. It is an oracle independent of HNSW's code, for tests: serving
+// uses HNSW alone, which scans exactly itself where that is as fast
+// (HNSWConfig.ExactLimit, SearchFilter), and measuring recall on a built
+// index uses HNSW.SearchExact, which needs no second copy of the vectors.
 //
 // The zero value is not usable; call NewFlat. Flat is safe for concurrent
 // use: Searches run in parallel, Add and Delete take an exclusive lock.

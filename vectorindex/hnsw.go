@@ -106,12 +106,17 @@ func (c HNSWConfig) withDefaults() HNSWConfig {
 // Small World graph (Malkov & Yashunin, 2016, with the neighbour-selection
 // heuristic of its Algorithm 4), scored by dot product.
 //
-// It is implemented here rather than taken from github.com/coder/hnsw:
-// v0.6.1 of that library measured recall@10 of 0.015–0.03 on 10k random
-// vectors (its heap's Max/PopLast return the wrong element and its search stops
-// when the best candidate stops improving; see coder/hnsw PRs #17, #18,
-// #20), panics when an existing key is re-added, and can dereference nil
-// after deletions. BenchmarkCoderHNSWRecall10k reproduces the measurement.
+// It is this package's own implementation, not a wrapper: the library the
+// design first named, github.com/coder/hnsw v0.6.1, measured recall@10 of
+// 0.015–0.03 on 10k random vectors (its heap's Max/PopLast return the wrong
+// element and its search stops when the best candidate stops improving;
+// coder/hnsw PRs #17, #18, #20), panicked when an existing key was
+// re-added, and could dereference nil after deletions. The benchmark that
+// measured it was removed with the dependency; docs/benchmarks.md keeps
+// the numbers.
+//
+// Search and SearchFilter walk the graph; SearchFilter also chooses an
+// exact scan where a filter keeps few vectors (see SearchFilter).
 //
 // Deletion marks nodes as tombstones: they keep routing searches but are
 // never returned; when more than a third of the nodes are tombstones the
@@ -242,57 +247,10 @@ func (ix *HNSW) Delete(ids ...int) {
 	ix.maybeCompact()
 }
 
-// Search returns the (approximately) k stored vectors most similar to q,
-// best first (Score descending, then ID ascending). When k ≥ Len it returns
-// every vector, exactly. k ≤ 0 returns nil. A q of the wrong length returns
-// ErrDimension; NaN or Inf in q returns ErrInvalidVector.
+// Search returns the (approximately) k stored vectors most similar to q:
+// SearchFilter with no filter.
 func (ix *HNSW) Search(q []float32, k int) ([]Result, error) {
-	if err := checkVector(q, ix.dim, "query"); err != nil {
-		return nil, err
-	}
-	if k <= 0 {
-		return nil, nil
-	}
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	live := len(ix.slot)
-	if live == 0 {
-		return nil, nil
-	}
-	if k >= live || ix.entry < 0 {
-		return ix.exact(q, k), nil
-	}
-
-	ep := cand{sim: dot(q, ix.vec(ix.entry)), slot: ix.entry}
-	for l := ix.top; l > 0; l-- {
-		ep = ix.greedy(q, ep, l)
-	}
-	vs := ix.visitSet()
-	found := ix.searchLayer(q, ep, max(ix.cfg.EfSearch, k), 0, true, vs)
-	ix.visits.Put(vs)
-
-	t := newTopK(k)
-	for _, c := range found {
-		t.push(Result{ID: ix.ids[c.slot], Score: c.sim})
-	}
-	rs := t.sorted()
-	if len(rs) < k {
-		// The beam found fewer live nodes than asked for (many tombstones
-		// near the query): answer exactly rather than short.
-		return ix.exact(q, k), nil
-	}
-	return rs, nil
-}
-
-// exact scores q against every live vector.
-func (ix *HNSW) exact(q []float32, k int) []Result {
-	t := newTopK(min(k, len(ix.slot)))
-	for s, id := range ix.ids {
-		if !ix.deleted[s] {
-			t.offer(id, dot(q, ix.vec(int32(s))))
-		}
-	}
-	return t.sorted()
+	return ix.SearchFilter(q, k, nil)
 }
 
 func (ix *HNSW) vec(s int32) []float32 {
@@ -416,7 +374,7 @@ func (ix *HNSW) plan(q []float32, level int, vs *visitSet) [][]cand {
 	}
 	out := make([][]cand, min(level, ix.top)+1)
 	for l := min(level, ix.top); l >= 0; l-- {
-		found := ix.searchLayer(q, ep, ix.cfg.EfConstruction, l, false, vs)
+		found := ix.searchLayer(q, ep, ix.cfg.EfConstruction, l, walkAll, vs)
 		sortCands(found)
 		ep = found[0]
 		out[l] = found
@@ -535,17 +493,61 @@ func (ix *HNSW) greedy(q []float32, ep cand, l int) cand {
 	return ep
 }
 
+// walk says which nodes a beam search collects; every node is traversed
+// whatever it says, so a filter never cuts the graph apart.
+type walk struct {
+	// live: collect only live nodes (tombstones route but are not returned);
+	// false while building, where every node is a candidate neighbour.
+	live bool
+	// keep, when not nil, collects only nodes whose IDs it holds.
+	keep *IDSet
+}
+
+// walkAll collects every node: the build's searches.
+var walkAll = walk{}
+
+// collects reports whether the walk w returns slot s.
+func (ix *HNSW) collects(w walk, s int32) bool {
+	if !w.live {
+		return true
+	}
+	return !ix.deleted[s] && (w.keep == nil || w.keep.Has(ix.ids[s]))
+}
+
 // searchLayer is the beam search of layer l from ep (Algorithm 2): it
-// returns up to ef nodes most similar to q, unordered. With liveOnly,
-// tombstones are traversed but not returned.
-func (ix *HNSW) searchLayer(q []float32, ep cand, ef, l int, liveOnly bool, vs *visitSet) []cand {
+// returns up to ef nodes most similar to q among those w collects,
+// unordered. Nodes w does not collect are still traversed and expanded
+// while they are within the beam (better than the worst collected node, or
+// any while fewer than ef are collected), so a filter that keeps few nodes
+// widens the walk instead of ending it early.
+func (ix *HNSW) searchLayer(q []float32, ep cand, ef, l int, w walk, vs *visitSet) []cand {
+	res, _ := ix.walkLayer(q, ep, ef, l, w, vs, false)
+	return res
+}
+
+// walkLayer is searchLayer that, with near set, also counts how many of the
+// ef most similar nodes it visited, collected or not (the query's own
+// neighbourhood), it collects: a filtered search's local selectivity.
+func (ix *HNSW) walkLayer(q []float32, ep cand, ef, l int, w walk, vs *visitSet, near bool) ([]cand, int) {
 	vs.reset(len(ix.ids))
 	vs.visit(ep.slot)
 	cands := candHeap{best: true}
-	res := candHeap{} // worst on top
+	res := candHeap{}  // worst on top
+	hood := candHeap{} // with near: the ef best visited, worst on top
+	offerHood := func(c cand) {
+		if len(hood.c) < ef {
+			hood.push(c)
+		} else if c.sim > hood.c[0].sim {
+			hood.c[0] = c
+			hood.fix()
+		}
+	}
 	cands.push(ep)
-	if !liveOnly || !ix.deleted[ep.slot] {
+	if ix.collects(w, ep.slot) {
 		res.push(ep)
+	}
+	if near {
+		offerHood(ep)
 	}
 	for len(cands.c) > 0 {
 		c := cands.pop()
@@ -557,9 +559,12 @@ func (ix *HNSW) searchLayer(q []float32, ep cand, ef, l int, liveOnly bool, vs *
 				continue
 			}
 			sim := dot(q, ix.vec(n))
+			if near {
+				offerHood(cand{sim: sim, slot: n})
+			}
 			if len(res.c) < ef || sim > res.c[0].sim {
 				cands.push(cand{sim: sim, slot: n})
-				if !liveOnly || !ix.deleted[n] {
+				if ix.collects(w, n) {
 					res.push(cand{sim: sim, slot: n})
 					if len(res.c) > ef {
 						res.pop()
@@ -568,7 +573,13 @@ func (ix *HNSW) searchLayer(q []float32, ep cand, ef, l int, liveOnly bool, vs *
 			}
 		}
 	}
-	return res.c
+	kept := 0
+	for _, c := range hood.c {
+		if ix.collects(w, c.slot) {
+			kept++
+		}
+	}
+	return res.c, kept
 }
 
 func (ix *HNSW) visitSet() *visitSet {
@@ -653,6 +664,13 @@ func (h *candHeap) pop() cand {
 	last := len(h.c) - 1
 	h.c[0] = h.c[last]
 	h.c = h.c[:last]
+	h.fix()
+	return top
+}
+
+// fix restores the heap order after the top element was replaced.
+func (h *candHeap) fix() {
+	last := len(h.c)
 	for i := 0; ; {
 		l, w := 2*i+1, i
 		if l < last && h.above(l, w) {
@@ -667,5 +685,4 @@ func (h *candHeap) pop() cand {
 		h.c[i], h.c[w] = h.c[w], h.c[i]
 		i = w
 	}
-	return top
 }

@@ -96,11 +96,18 @@ func (t *topK) push(r Result) {
 	}
 }
 
+// admits reports whether a result of this score may enter the heap: false
+// when the heap is full and score is below the worst kept one (on ties
+// push decides by ID).
+func (t *topK) admits(score float32) bool {
+	return t.k > 0 && (len(t.rs) < t.k || score >= t.rs[0].Score)
+}
+
 // offer pushes the result (id, score) unless the heap is full and score is
 // below the worst kept one: most of an exact scan's results are rejected by
 // that one comparison (on ties push decides by ID).
 func (t *topK) offer(id int, score float32) {
-	if len(t.rs) == t.k && t.k > 0 && score < t.rs[0].Score {
+	if !t.admits(score) {
 		return
 	}
 	t.push(Result{ID: id, Score: score})

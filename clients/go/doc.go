@@ -4,7 +4,10 @@
 // An agent gives its model a single tool_search tool. When the model calls
 // it, the agent runs [Client.Search], hands the JSON of [RenderResult] back to
 // the model as the tool result, and loads the full definitions of the
-// referenced tools with [Client.GetTools] for the next turn:
+// referenced tools with [Client.GetTools] for the next turn. The import path
+// ends in "go", so import the package under its name:
+//
+//	import toolsearch "github.com/toolsearch/toolsearch/clients/go"
 //
 //	c, err := toolsearch.Dial("127.0.0.1:50051")
 //	if err != nil {

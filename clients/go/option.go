@@ -117,6 +117,13 @@ func WithPageToken(token string) SearchOption {
 	return func(r *toolsearchv1.SearchRequest) { r.PageToken = token }
 }
 
+// WithTopBand keeps only the results whose relevance_score is at least
+// band times the top result's (0.8: within 20 % of the best), so a clear
+// winner comes back alone. band must be in (0, 1]; 0 means no cutoff.
+func WithTopBand(band float64) SearchOption {
+	return func(r *toolsearchv1.SearchRequest) { r.TopBand = band }
+}
+
 // clampInt32 converts n to int32, saturating instead of wrapping around, so
 // an out-of-range value still reaches the sidecar as out of range.
 func clampInt32(n int) int32 {

@@ -20,8 +20,10 @@ import (
 // (on one line: the output is compact, to spend few tokens). These keys are
 // always present, in this order; tool_references is [] when nothing matched.
 // Other keys appear only when set: "server" on a reference (after
-// "summary"); "requested_search_type", "fallback_reason" and "suggestion" in
-// search_metadata (after "execution_time_ms"); and top-level "hint" and
+// "summary"); "requested_search_type", "fallback_reason", "suggestion" and
+// "no_confident_match" (true when no result clears the calibrated
+// threshold) in search_metadata (after "execution_time_ms"); and top-level
+// "hint" and
 // "available_tools" (after "search_metadata"). Debug explanations, the catalog
 // version, the confidence, microsecond timings and browse page tokens are
 // left out: they are for the agent, not the model.
@@ -45,6 +47,7 @@ func RenderResult(resp *toolsearchv1.SearchResponse) (string, error) {
 			RequestedSearchType: md.GetRequestedSearchType(),
 			FallbackReason:      md.GetFallbackReason(),
 			Suggestion:          md.GetSuggestion(),
+			NoConfidentMatch:    md.GetNoConfidentMatch(),
 		},
 		Hint:           resp.GetHint(),
 		AvailableTools: resp.GetAvailableTools(),
@@ -94,6 +97,7 @@ type renderedMetadata struct {
 	RequestedSearchType string `json:"requested_search_type,omitempty"`
 	FallbackReason      string `json:"fallback_reason,omitempty"`
 	Suggestion          string `json:"suggestion,omitempty"`
+	NoConfidentMatch    bool   `json:"no_confident_match,omitempty"`
 }
 
 // scoreDecimals is how many decimals RenderResult keeps of a relevance

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolsearch/toolsearch/embed"
-	"github.com/toolsearch/toolsearch/embed/gguf/gguftest"
+	"github.com/toolsearch/toolsearch/embed/gguf/topics"
 )
 
 // defaultSIFA is the smooth inverse frequency parameter of Arora et al.
@@ -123,9 +123,9 @@ func loadText(r io.Reader, name string) (*source, error) {
 	return s, nil
 }
 
-// demoSource is gguftest.TopicModel, with its own weights.
+// demoSource is topics.TopicModel, with its own weights.
 func demoSource() *source {
-	m := gguftest.TopicModel()
+	m := topics.TopicModel()
 	return &source{name: m.Name, words: m.Words, vectors: m.Vectors, weights: m.Weights}
 }
 

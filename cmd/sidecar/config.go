@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	mcp "github.com/toolsearch/toolsearch/source/mcp"
@@ -16,11 +17,18 @@ import (
 
 // config is the sidecar's configuration: flags, whose defaults come from
 // TOOLSEARCH_* environment variables.
+// Values of --ready-when.
+const (
+	readyCatalog  = "catalog"
+	readySemantic = "semantic"
+)
+
 type config struct {
 	listen          string
 	catalogs        []string
 	logFormat       string
 	logLevel        slog.Level
+	queryLog        server.QueryLogMode
 	maxResultsCap   int
 	shutdownTimeout time.Duration
 	embedder        string
@@ -33,12 +41,22 @@ type config struct {
 
 	metricsListen string
 
+	// stopWithParent: shut down when the parent process exits (make run).
+	stopWithParent bool
+	// readyWhen is what health's SERVING (and /readyz) waits for.
+	readyWhen string
 	// Live MCP servers (mcp.go).
 	mcpLists   mcpLists
 	mcpConfig  string
 	mcpTimeout time.Duration
 	mcpGrace   time.Duration
 	mcpServers []mcp.ServerConfig // from the above, by checkMCP
+	// MCP endpoint (mcpendpoint.go).
+	mcpListen       string
+	mcpStdio        bool
+	mcpVisible      *listFlag
+	mcpAlwaysLoaded *listFlag
+	mcpCallTimeout  time.Duration
 
 	// Limits.
 	maxMessageSize       int
@@ -141,6 +159,18 @@ flags:
 		fs.DurationVar(p, name, v, fmt.Sprintf("%s (env %s)", usage, envName(name)))
 	}
 
+	boolean := func(p *bool, name string, def bool, usage string) {
+		v := def
+		if s := getenv(envName(name)); s != "" {
+			b, err := strconv.ParseBool(s)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q is not a boolean (true or false)", envName(name), s))
+			}
+			v = b
+		}
+		fs.BoolVar(p, name, v, fmt.Sprintf("%s (env %s)", usage, envName(name)))
+	}
+
 	str(&c.listen, "listen", "127.0.0.1:50051", "gRPC listen address host:port; loopback by default, since the sidecar serves its own pod")
 	catalogs := &listFlag{}
 	if v := getenv(envName("catalog")); v != "" {
@@ -150,8 +180,12 @@ flags:
 	str(&c.logFormat, "log-format", "json", "log format: json or text")
 	level := ""
 	str(&level, "log-level", "info", "log level: debug, info, warn or error")
+	queryLog := ""
+	str(&queryLog, "log-queries", "prefix", fmt.Sprintf("how the request log shows search queries: prefix (the first %d characters; longer runs of a query in an error are cut too), hash (a SHA-256 prefix), or off (=false)", server.LoggedQueryLength))
 	integer(&c.maxResultsCap, "max-results-cap", search.DefaultMaxResultsCap, "most results one search returns; larger max_results are clamped to it")
 	duration(&c.shutdownTimeout, "shutdown-timeout", server.DefaultShutdownTimeout, "on SIGTERM/SIGINT, how long to wait for calls in flight before stopping hard")
+	str(&c.readyWhen, "ready-when", readyCatalog, "when health says SERVING and /readyz answers 200: catalog (as soon as the catalog is loaded; searches answer lexically, fallback_reason index_warming, until the semantic index is built) or semantic (only once every tool is embedded; calls are answered meanwhile)")
+	boolean(&c.stopWithParent, "stop-with-parent", false, "shut down gracefully when the process that started the sidecar exits (Linux; make run sets it, so killing make stops the sidecar too)")
 
 	str(&c.embedder, "embedder", "builtin", "embedding model: builtin (the built-in word vectors, nothing to install), ollama (a local Ollama server), or none (lexical search only)")
 	ollamaHost := "127.0.0.1:11434"
@@ -166,6 +200,18 @@ flags:
 	integer(&c.maxSessions, "max-sessions", search.DefaultMaxSessions, "most agent sessions whose revealed tools are kept (least recently used evicted; an evicted session searches again)")
 	duration(&c.sessionTTL, "session-ttl", search.DefaultSessionTTL, "how long an idle agent session keeps its revealed tools")
 
+	str(&c.mcpListen, "mcp-listen", "", "address host:port of the MCP endpoint (streamable HTTP at /mcp), e.g. 127.0.0.1:8090; empty: off. Uses --tls-cert and --auth-token-file like the gRPC port")
+	stdio := getenv(envName("mcp-stdio")) == "true"
+	fs.BoolVar(&c.mcpStdio, "mcp-stdio", stdio, fmt.Sprintf("also serve one MCP session on stdin/stdout, for hosts that launch the sidecar as a process; the sidecar stops when it ends (env %s=true)", envName("mcp-stdio")))
+	c.mcpVisible, c.mcpAlwaysLoaded = &listFlag{}, &listFlag{}
+	for name, l := range map[string]*listFlag{"mcp-visible-tools": c.mcpVisible, "mcp-always-loaded": c.mcpAlwaysLoaded} {
+		if v := getenv(envName(name)); v != "" {
+			l.set = strings.Split(v, ",")
+		}
+	}
+	fs.Var(c.mcpVisible, "mcp-visible-tools", fmt.Sprintf("default visible tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable; empty: the whole catalog (env %s, comma-separated)", envName("mcp-visible-tools")))
+	fs.Var(c.mcpAlwaysLoaded, "mcp-always-loaded", fmt.Sprintf("default always-loaded tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable (env %s, comma-separated)", envName("mcp-always-loaded")))
+	duration(&c.mcpCallTimeout, "mcp-call-timeout", mcpserver.DefaultCallTimeout, "budget of one tool call forwarded from the MCP endpoint to a live MCP server")
 	mcpFlags(fs, &c, getenv, str, duration)
 
 	str(&c.metricsListen, "metrics-listen", "127.0.0.1:9090", "HTTP address of /metrics (Prometheus), /healthz and /readyz; empty disables the listener")
@@ -195,6 +241,13 @@ flags:
 	c.catalogs = catalogs.values()
 	if err := c.logLevel.UnmarshalText([]byte(level)); err != nil {
 		return c, fmt.Errorf("--log-level %q: use debug, info, warn or error", level)
+	}
+	var err error
+	if c.queryLog, err = server.ParseQueryLogMode(queryLog); err != nil {
+		return c, fmt.Errorf("--log-queries %w", err)
+	}
+	if c.readyWhen != readyCatalog && c.readyWhen != readySemantic {
+		return c, fmt.Errorf("--ready-when %q: use %s or %s", c.readyWhen, readyCatalog, readySemantic)
 	}
 	if c.logFormat != "json" && c.logFormat != "text" {
 		return c, fmt.Errorf("--log-format %q: use json or text", c.logFormat)
@@ -239,6 +292,12 @@ flags:
 	}
 	if c.tlsClientCA != "" && c.tlsCert == "" {
 		return c, fmt.Errorf("--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS first")
+	}
+	if c.mcpCallTimeout <= 0 {
+		return c, fmt.Errorf("--mcp-call-timeout %v: use a positive duration such as 1m", c.mcpCallTimeout)
+	}
+	if s := getenv(envName("mcp-stdio")); s != "" && s != "true" && s != "false" {
+		return c, fmt.Errorf("%s=%q: use true or false", envName("mcp-stdio"), s)
 	}
 	if err := c.checkMCP(); err != nil {
 		return c, err

@@ -86,7 +86,7 @@ func (em *embedders) cache(emb embed.Embedder) (embed.Embedder, error) {
 	if em.cfg.cacheDir == "" {
 		return emb, nil
 	}
-	c, err := embed.NewCached(emb, em.cfg.cacheDir)
+	c, err := embed.NewCached(emb, em.cfg.cacheDir, embed.CacheLogger(em.log))
 	if err != nil {
 		return nil, err
 	}

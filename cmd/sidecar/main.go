@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	"google.golang.org/grpc"
@@ -47,6 +48,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return 2
 	}
 	log := newLogger(cfg, stderr)
+	if cfg.stopWithParent {
+		if err := stopWithParent(); err != nil {
+			log.Warn("--stop-with-parent is not available here; stop the sidecar with SIGTERM or Ctrl-C", "error", err.Error())
+		}
+	}
 	if err := serve(ctx, cfg, log, ready); err != nil {
 		log.Error("sidecar stopped", "error", err.Error())
 		fmt.Fprintf(stderr, "sidecar: %v\n", err)
@@ -55,12 +61,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	return 0
 }
 
+// newLogger writes to w in the configured format and level, with repeated
+// warnings rate-limited (logging.go).
 func newLogger(cfg config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.logLevel}
+	var h slog.Handler = slog.NewJSONHandler(w, opts)
 	if cfg.logFormat == "text" {
-		return slog.New(slog.NewTextHandler(w, opts))
+		h = slog.NewTextHandler(w, opts)
 	}
-	return slog.New(slog.NewJSONHandler(w, opts))
+	return slog.New(newRateLimited(h, logRepeatWindow, logRepeatBurst))
 }
 
 // serve listens, loads the catalog, reports SERVING, and on ctx's end
@@ -95,12 +104,17 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		Metrics:         metrics,
 		AuthToken:       token,
 		DefaultDeadline: cfg.requestTimeout,
-		MaxQueryLength:  cfg.maxQueryLength,
+		QueryLog:        cfg.queryLog,
+		MaxMessageSize:  cfg.maxMessageSize,
 	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
 	log.Info("listening", "addr", lis.Addr().String(), "version", version, "tls", cfg.tlsCert != "",
 		"mutual_tls", cfg.tlsClientCA != "", "auth_token", token != "", "health", "NOT_SERVING until the catalog is loaded")
+	if token != "" && len(token) < minTokenLength {
+		log.Warn("the bearer token of --auth-token-file is short enough to guess; use a random token of at least 16 characters, e.g. openssl rand -hex 32",
+			"length", len(token), "min_length", minTokenLength)
+	}
 	if !isLoopback(cfg.listen) && cfg.tlsCert == "" && token == "" {
 		log.Warn("listening beyond loopback in plaintext with no --auth-token-file: anything that reaches this address can search and change the catalog",
 			"addr", lis.Addr().String())
@@ -143,11 +157,37 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		}()
 		status.m.Store(manager)
 	}
+	if cfg.readyWhen == readySemantic {
+		srv.Answer(engine)
+		log.Info("answering lexically; health says SERVING once the semantic index is ready (--ready-when semantic)")
+		if err := engine.WaitIndexed(ctx); err != nil {
+			srv.Shutdown(context.Background())
+			<-served
+			return nil // stopped (a signal) before the index was ready
+		}
+	}
 	srv.Ready(engine)
 	info := engine.Info()
 	log.Info("serving", "addr", lis.Addr().String(), "tools", info.ToolCount, "servers", len(info.Servers), "catalog_version", info.CatalogVersion)
 	if ready != nil {
 		ready <- lis.Addr()
+	}
+	// The MCP endpoint forwards calls of live servers' tools to the
+	// manager (a nil manager must not become a non-nil Caller). Its stop
+	// is deferred after the manager's, so it runs first.
+	var caller mcpserver.Caller
+	if manager != nil {
+		caller = manager
+	}
+	ep, err := startMCPEndpoint(ctx, cfg, engine, caller, token, log)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		<-served
+		return err
+	}
+	defer ep.stop(cfg.shutdownTimeout)
+	if mcpEndpointReady != nil && ep != nil && ep.addr != nil {
+		mcpEndpointReady <- ep.addr
 	}
 	// The start-up index build time, for toolsearch_index_build_seconds.
 	wctx, wcancel := context.WithCancel(ctx)
@@ -164,6 +204,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 	case err := <-served:
 		return err
 	case <-ctx.Done():
+	case err := <-ep.stdioEnded():
+		log.Info("the MCP stdio session ended", "error", fmt.Sprint(err))
 	}
 	log.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
@@ -223,11 +265,12 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 		return nil, fmt.Errorf("load catalog: %d tools, over the limit of %d; raise --max-tools (docs/operations.md has the memory it takes) or split the catalog", snap.Len(), cfg.maxTools)
 	}
 	ec := search.Config{
-		MaxResultsCap: cfg.maxResultsCap,
-		QueryTimeout:  cfg.queryTimeout,
-		Sessions:      search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
-		MaxTools:      cfg.maxTools,
-		Log:           log,
+		MaxResultsCap:  cfg.maxResultsCap,
+		MaxQueryLength: cfg.maxQueryLength,
+		QueryTimeout:   cfg.queryTimeout,
+		Sessions:       search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
+		MaxTools:       cfg.maxTools,
+		Log:            log,
 	}
 	if err := em.configure(&ec); err != nil {
 		return nil, err
@@ -239,6 +282,10 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	log.Info("catalog loaded", "files", len(sources), "tools", snap.Len(), "elapsed", time.Since(start).String())
 	return engine, nil
 }
+
+// mcpEndpointReady, when not nil, receives the MCP listener's address once it
+// serves (tests set it).
+var mcpEndpointReady chan<- net.Addr
 
 // testServerOptions are added to the gRPC server's options; only tests set
 // them (an interceptor that holds searches in flight, to test draining).

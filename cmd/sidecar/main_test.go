@@ -12,6 +12,7 @@ import (
 	"time"
 
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"go.uber.org/goleak"
 )
 
@@ -107,6 +108,7 @@ func TestSidecarStartupErrors(t *testing.T) {
 			contains: []string{"TOOLSEARCH_MAX_RESULTS_CAP"}},
 		{name: "cap out of range", args: []string{"--max-results-cap", "0"}, code: 2, contains: []string{"--max-results-cap"}},
 		{name: "bad log level", args: []string{"--log-level", "loud"}, code: 2, contains: []string{"--log-level"}},
+		{name: "bad log-queries", args: []string{"--log-queries", "sometimes"}, code: 2, contains: []string{"--log-queries", "prefix", "hash", "off"}},
 		{name: "stray argument", args: []string{"catalog.json"}, code: 2, contains: []string{"--catalog"}},
 		{name: "busy port", args: []string{"--listen", "256.0.0.1:1"}, code: 1, contains: []string{"listen on 256.0.0.1:1"}},
 	}
@@ -139,7 +141,7 @@ func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"listen", "catalog", "log-format", "log-level", "max-results-cap", "shutdown-timeout", "embedder", "ollama-host", "ollama-model", "cache-dir", "query-timeout", "max-sessions", "session-ttl",
-		"metrics-listen", "max-message-size", "max-query-length", "max-tools", "request-timeout", "max-concurrent-streams", "keepalive-min-time", "keepalive-time",
+		"log-queries", "metrics-listen", "max-message-size", "max-query-length", "max-tools", "request-timeout", "max-concurrent-streams", "keepalive-min-time", "keepalive-time",
 		"tls-cert", "tls-key", "tls-client-ca", "auth-token-file"} {
 		if !slices.Contains(flags, want) {
 			t.Errorf("--help lacks -%s", want)
@@ -204,5 +206,64 @@ func TestOperationsDocListsEveryFlag(t *testing.T) {
 	}
 	if n < 20 {
 		t.Errorf("found %d flags in --help, want every flag", n)
+	}
+}
+
+// TestReadyWhenSemantic: with --ready-when semantic, calls are answered
+// (lexically) while the semantic index cannot be built, but health keeps
+// saying NOT_SERVING, and responses say why in index_state.
+func TestReadyWhenSemantic(t *testing.T) {
+	// An address where nothing listens: the Ollama embedder never connects.
+	dead, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := dead.Addr().String()
+	dead.Close()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := lis.Addr().String()
+	lis.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--listen", addr, "--metrics-listen", "", "--embedder", "ollama", "--ollama-host", deadAddr, "--ready-when", "semantic"},
+			env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, nil)
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(stderr.String(), "answering lexically") {
+		if time.Now().After(deadline) {
+			t.Fatalf("sidecar did not start answering: %s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c, err := toolsearch.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if ok, err := c.Health(ctx); err != nil || ok {
+		t.Errorf("health = %v, %v; want NOT_SERVING until the semantic index is ready", ok, err)
+	}
+	resp, err := c.Search(ctx, "send a slack message")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := resp.GetSearchMetadata()
+	if len(resp.GetToolReferences()) == 0 || md.GetFallbackReason() == "" || md.GetIndexState() == toolsearchv1.IndexState_INDEX_STATE_READY {
+		t.Errorf("search while not ready: %d results, fallback %q, index_state %v; want lexical results saying why",
+			len(resp.GetToolReferences()), md.GetFallbackReason(), md.GetIndexState())
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d, want 0; log: %s", code, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("sidecar did not stop")
 	}
 }

@@ -127,6 +127,7 @@ type embedProxy struct {
 	mu    sync.Mutex
 	calls [][]string // the inputs of each /api/embed call
 	delay time.Duration
+	fault string // how to corrupt /api/embed answers: "" (none), see setFault
 }
 
 func newEmbedProxy(t *testing.T, ollamaAddr string) *embedProxy {
@@ -135,6 +136,7 @@ func newEmbedProxy(t *testing.T, ollamaAddr string) *embedProxy {
 	p := &embedProxy{transport: &http.Transport{}}
 	rp := httputil.NewSingleHostReverseProxy(target)
 	rp.Transport = p.transport
+	rp.ModifyResponse = p.corrupt
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/api/embed" {
 			body, err := io.ReadAll(r.Body)

@@ -85,6 +85,11 @@ func readToken(path string) (string, error) {
 	return token, nil
 }
 
+// minTokenLength is the shortest bearer token the sidecar takes without a
+// warning, in bytes: 16 random hex characters are 64 bits, the least that
+// resists guessing over a network (openssl rand -hex 32 gives 64).
+const minTokenLength = 16
+
 // isLoopback reports whether addr (host:port) listens on loopback only.
 func isLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)

@@ -19,12 +19,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/toolsearch/toolsearch/catalog"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
-	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/evaluation"
-	"github.com/toolsearch/toolsearch/vectorindex"
+	"github.com/toolsearch/toolsearch/search"
 )
 
 // benchResult is what toolsearch bench prints. Latencies are per search, in
@@ -93,8 +91,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reportEvery := fs.Duration("report-every", 0, "print one JSON line of progress (qps, errors, rss_mb) to stderr this often; 0: none")
 	rssPID := fs.Int("rss-pid", 0, "report the RSS of this process (e.g. the sidecar) instead of this one's")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin or none")
-	var hnsw vectorindex.HNSWConfig
-	fs.IntVar(&hnsw.M, "hnsw-m", 0, "in-process: HNSW links per node (0: the default, vectorindex.DefaultM)")
+	var hnsw search.HNSWConfig
+	fs.IntVar(&hnsw.M, "hnsw-m", 0, "in-process: HNSW links per node (0: the index's default)")
 	fs.IntVar(&hnsw.EfConstruction, "hnsw-ef-construction", 0, "in-process: HNSW build beam (0: the default)")
 	fs.IntVar(&hnsw.EfSearch, "hnsw-ef-search", 0, "in-process: HNSW search beam (0: the default)")
 	fs.IntVar(&hnsw.ExactLimit, "hnsw-exact-limit", 0, "in-process: search exactly, without a graph, up to this many tools (0: the engine's default, 16384; -1: always build the graph)")
@@ -153,7 +151,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 
 	// The catalog and the queries.
-	var tools []catalog.Tool
+	var tools []search.Tool
 	var parts []synthTool
 	switch {
 	case *synthetic > 0:
@@ -173,11 +171,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		start := time.Now()
 		if len(catalogs) > 0 {
-			sources := make([]catalog.Source, len(catalogs))
-			for i, p := range catalogs {
-				sources[i] = catalog.ParseSource(p)
-			}
-			if tools, err = catalog.Load(sources...); err != nil {
+			if tools, err = search.LoadTools(catalogs...); err != nil {
 				return err
 			}
 		}
@@ -395,7 +389,7 @@ func waitReady(ctx context.Context, c *toolsearch.Client, limit time.Duration, s
 // benchQueryList returns the workload's queries: from file when given,
 // else drawn from the synthetic catalog's parts, else from the catalog's
 // own words.
-func benchQueryList(file string, tools []catalog.Tool, parts []synthTool, n int, seed int64) ([]string, error) {
+func benchQueryList(file string, tools []search.Tool, parts []synthTool, n int, seed int64) ([]string, error) {
 	switch {
 	case file != "":
 		return readQueries(file)
@@ -436,7 +430,7 @@ func readQueries(path string) ([]string, error) {
 
 // catalogQueries draws n queries from a catalog's own words: a run of 3 to
 // 8 words of a random tool's description, deterministic in seed.
-func catalogQueries(tools []catalog.Tool, n int, seed int64) []string {
+func catalogQueries(tools []search.Tool, n int, seed int64) []string {
 	if len(tools) == 0 {
 		return nil
 	}
@@ -454,8 +448,8 @@ func catalogQueries(tools []catalog.Tool, n int, seed int64) []string {
 	return out
 }
 
-// writeJSONL writes tools as a JSONL catalog that catalog.Load reads back.
-func writeJSONL(path string, tools []catalog.Tool) error {
+// writeJSONL writes tools as a JSONL catalog that the sidecar and search.LoadTools read back.
+func writeJSONL(path string, tools []search.Tool) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/toolsearch/toolsearch/catalog"
-	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/search"
-	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
 // engineOptions configures an in-process engine.
@@ -19,7 +16,7 @@ type engineOptions struct {
 	// semanticOnly turns fusion off, to measure semantic search alone.
 	semanticOnly bool
 	// hnsw tunes the vector index; the zero value uses its defaults.
-	hnsw vectorindex.HNSWConfig
+	hnsw search.HNSWConfig
 }
 
 // openEngine loads catalog files and builds an in-process engine over them,
@@ -27,11 +24,7 @@ type engineOptions struct {
 // It also returns how long loading and indexing took.
 func openEngine(ctx context.Context, paths []string, o engineOptions) (*search.Engine, time.Duration, error) {
 	start := time.Now()
-	sources := make([]catalog.Source, len(paths))
-	for i, p := range paths {
-		sources[i] = catalog.ParseSource(p)
-	}
-	tools, err := catalog.Load(sources...)
+	tools, err := search.LoadTools(paths...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -44,15 +37,11 @@ func openEngine(ctx context.Context, paths []string, o engineOptions) (*search.E
 
 // newEngine builds an in-process engine over tools and waits until every
 // tool is embedded.
-func newEngine(ctx context.Context, tools []catalog.Tool, o engineOptions) (*search.Engine, error) {
-	snap, err := catalog.NewSnapshot(tools)
-	if err != nil {
-		return nil, err
-	}
+func newEngine(ctx context.Context, tools []search.Tool, o engineOptions) (*search.Engine, error) {
 	cfg := search.Config{MaxResultsCap: max(o.maxResultsCap, evalDepth), SemanticOnly: o.semanticOnly, HNSW: o.hnsw}
 	switch o.embedder {
 	case "", "builtin":
-		b, err := embed.NewBuiltin()
+		b, err := search.BuiltinEmbedder()
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +50,7 @@ func newEngine(ctx context.Context, tools []catalog.Tool, o engineOptions) (*sea
 	default:
 		return nil, usageError{fmt.Sprintf("--embedder %q: use builtin or none", o.embedder)}
 	}
-	e, err := search.New(snap, cfg)
+	e, err := search.NewFromTools(tools, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("build engine: %w", err)
 	}

@@ -11,8 +11,8 @@ import (
 
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
-	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/search"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -21,10 +21,18 @@ import (
 // at the top 10.
 const evalDepth = 10
 
-// ranker runs one query and returns the ranked tool names and whether the
-// engine fell back from the requested mode.
+// ranked is one query's answer as eval scores it.
+type ranked struct {
+	names []string
+	// fellBack: the engine fell back from the requested mode.
+	fellBack bool
+	// unconfident: the answer carried no_confident_match, or was empty.
+	unconfident bool
+}
+
+// ranker runs one query.
 type ranker interface {
-	rank(ctx context.Context, query string) (names []string, fellBack bool, err error)
+	rank(ctx context.Context, query string) (ranked, error)
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -32,6 +40,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	catalogs := stringList{}
 	fs.Var(&catalogs, "catalog", "catalog file to load in-process (repeatable; format detected from content)")
 	queries := fs.String("queries", "", "labelled queries, JSONL: {\"id\",\"query\",\"relevant\":[names],\"groups\"?}")
+	noAnswer := fs.String("no-answer", "", "also run these queries that no tool serves, JSONL {\"id\",\"query\"} (e.g. evaluation/testdata/noanswer/NAME.jsonl), and report the share flagged no_confident_match")
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
 	addr := fs.String("addr", "", "evaluate a running sidecar at host:port instead of loading --catalog in-process")
 	asJSON := fs.Bool("json", false, "print one JSON object")
@@ -54,6 +63,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	var na []evaluation.Query
+	if *noAnswer != "" {
+		if na, err = evaluation.LoadNoAnswer(*noAnswer); err != nil {
+			return err
+		}
+	}
 	var r ranker
 	if *addr != "" {
 		c, err := toolsearch.Dial(*addr)
@@ -61,7 +76,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		defer c.Close()
-		r = remoteRanker{c: c, typ: st}
+		r = remoteRanker{c: c, typ: st, addr: *addr}
 	} else {
 		e, took, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly})
 		if err != nil {
@@ -76,7 +91,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	rejected := 0
 	for _, q := range qs {
 		start := time.Now()
-		names, fellBack, err := r.rank(ctx, q.Query)
+		got, err := r.rank(ctx, q.Query)
 		switch {
 		case isInvalidArgument(err):
 			// A query the engine rejects (e.g. natural language that is not
@@ -85,7 +100,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		case err != nil:
 			return fmt.Errorf("query %q: %w", q.ID, err)
 		}
-		run.Add(evaluation.Score(q, names), fellBack, time.Since(start))
+		run.Add(evaluation.Score(q, got.names), got.fellBack, got.unconfident || err != nil, time.Since(start))
+	}
+	for _, q := range na {
+		got, err := r.rank(ctx, q.Query)
+		if err != nil && !isInvalidArgument(err) {
+			return fmt.Errorf("no-answer query %q: %w", q.ID, err)
+		}
+		run.AddNoAnswer(err != nil || got.unconfident)
 	}
 	if rejected > 0 {
 		fmt.Fprintf(stderr, "eval: %d of %d queries were rejected as invalid (e.g. not a valid pattern in regex mode) and scored as no results\n", rejected, len(qs))
@@ -99,8 +121,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		_, err = fmt.Fprintln(stdout, string(b))
 		return err
 	}
-	fmt.Fprintf(stdout, "queries        %d\nrecall@1       %.3f\nrecall@5       %.3f\nrecall@10      %.3f\nndcg@10        %.3f\nmrr            %.3f\nfallback rate  %.3f\np50            %.3f ms\np99            %.3f ms\n",
-		sum.Queries, sum.Recall1, sum.Recall5, sum.Recall10, sum.NDCG10, sum.MRR, sum.FallbackRate, sum.P50Ms, sum.P99Ms)
+	fmt.Fprintf(stdout, "queries          %d\nrecall@1         %.3f\nrecall@5         %.3f\nrecall@10        %.3f\nndcg@10          %.3f\nmrr              %.3f\nfallback rate    %.3f\nno-confident     %.3f\np50              %.3f ms\np99              %.3f ms\n",
+		sum.Queries, sum.Recall1, sum.Recall5, sum.Recall10, sum.NDCG10, sum.MRR, sum.FallbackRate, sum.NoConfidentRate, sum.P50Ms, sum.P99Ms)
+	if sum.NoAnswerQueries > 0 {
+		fmt.Fprintf(stdout, "no-answer        %d queries, %.3f flagged\n", sum.NoAnswerQueries, sum.NoAnswerFlagged)
+	}
 	return nil
 }
 
@@ -128,33 +153,43 @@ type localRanker struct {
 	mode search.Mode
 }
 
-func (l localRanker) rank(ctx context.Context, query string) ([]string, bool, error) {
+func (l localRanker) rank(ctx context.Context, query string) (ranked, error) {
 	res, err := l.e.Search(ctx, search.Request{Query: query, Mode: l.mode, MaxResults: evalDepth})
 	if err != nil {
-		return nil, false, err
+		return ranked{}, err
 	}
-	names := make([]string, len(res.References))
+	out := ranked{
+		names:       make([]string, len(res.References)),
+		fellBack:    res.Metadata.FallbackReason != "",
+		unconfident: res.Metadata.NoConfidentMatch || len(res.References) == 0,
+	}
 	for i, ref := range res.References {
-		names[i] = ref.Name
+		out.names[i] = ref.Name
 	}
-	return names, res.Metadata.FallbackReason != "", nil
+	return out, nil
 }
 
 type remoteRanker struct {
-	c   *toolsearch.Client
-	typ toolsearchv1.SearchType
+	c    *toolsearch.Client
+	typ  toolsearchv1.SearchType
+	addr string
 }
 
-func (r remoteRanker) rank(ctx context.Context, query string) ([]string, bool, error) {
+func (r remoteRanker) rank(ctx context.Context, query string) (ranked, error) {
 	resp, err := r.c.Search(ctx, query, toolsearch.WithSearchType(r.typ), toolsearch.WithMaxResults(evalDepth))
 	if err != nil {
-		return nil, false, err
+		return ranked{}, rpcError(err, r.addr)
 	}
-	names := make([]string, len(resp.GetToolReferences()))
+	md := resp.GetSearchMetadata()
+	out := ranked{
+		names:       make([]string, len(resp.GetToolReferences())),
+		fellBack:    md.GetFallbackReason() != "",
+		unconfident: md.GetNoConfidentMatch() || len(resp.GetToolReferences()) == 0,
+	}
 	for i, ref := range resp.GetToolReferences() {
-		names[i] = ref.GetToolName()
+		out.names[i] = ref.GetToolName()
 	}
-	return names, resp.GetSearchMetadata().GetFallbackReason() != "", nil
+	return out, nil
 }
 
 // stringList is a repeatable string flag.

@@ -13,8 +13,9 @@ import (
 )
 
 const (
-	exampleCatalog = "../../examples/catalog.json"
-	exampleQueries = "../../search/testdata/eval/example/queries.jsonl"
+	exampleCatalog  = "../../examples/catalog.json"
+	exampleQueries  = "../../search/testdata/eval/example/queries.jsonl"
+	exampleNoAnswer = "../../evaluation/testdata/noanswer/example.jsonl"
 )
 
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -27,11 +28,17 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 func TestEvalJSON(t *testing.T) {
 	for _, typ := range []string{"default", "keyword", "regex", "semantic"} {
 		t.Run(typ, func(t *testing.T) {
-			code, out, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--type", typ, "--json")
+			code, out, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--no-answer", exampleNoAnswer, "--type", typ, "--json")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			got := decodeObject(t, out, []string{"fallback_rate", "mrr", "ndcg@10", "p50_ms", "p99_ms", "queries", "recall@1", "recall@10", "recall@5"})
+			got := decodeObject(t, out, []string{"fallback_rate", "mrr", "ndcg@10", "no_answer_flagged", "no_answer_queries", "no_confident_rate", "p50_ms", "p99_ms", "queries", "recall@1", "recall@10", "recall@5"})
+			if got["no_answer_queries"] != 50.0 {
+				t.Errorf("no_answer_queries = %v, want 50", got["no_answer_queries"])
+			}
+			if flagged, _ := got["no_answer_flagged"].(float64); flagged < 0.3 {
+				t.Errorf("no_answer_flagged = %v: queries no tool serves are not flagged", got["no_answer_flagged"])
+			}
 			if got["queries"] != 36.0 {
 				t.Errorf("queries = %v, want 36", got["queries"])
 			}
@@ -47,7 +54,7 @@ func TestEvalTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"recall@1", "ndcg@10", "fallback rate", "p99"} {
+	for _, want := range []string{"recall@1", "ndcg@10", "fallback rate", "no-confident", "p99"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

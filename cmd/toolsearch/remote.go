@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -47,7 +50,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("search", "QUERY", stderr)
 	addr := addrFlag(fs)
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
-	max := fs.Int("max", 0, "maximum results (0 = the sidecar's default of 5)")
+	max := fs.Int("max-results", 0, "maximum results (0 = the sidecar's default of 5)")
 	category := fs.String("category", "", "only tools of this server or category")
 	asJSON := fs.Bool("json", false, "print the reference-format JSON the agent hands to the model")
 	debug := fs.Bool("debug", false, "explain how each result was scored")
@@ -70,7 +73,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	resp, err := c.Search(ctx, query, opts...)
 	if err != nil {
-		return err
+		return rpcError(err, *addr)
 	}
 	if *asJSON {
 		out, err := toolsearch.RenderResult(resp)
@@ -126,7 +129,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer c.Close()
 	resp, err := c.ListTools(ctx, *server, *token, *size)
 	if err != nil {
-		return err
+		return rpcError(err, *addr)
 	}
 	if *asJSON {
 		return printProto(stdout, resp)
@@ -161,9 +164,50 @@ func runGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer c.Close()
 	tools, err := c.GetTools(ctx, fs.Args()...)
 	if err != nil {
-		return err
+		return rpcError(err, *addr)
 	}
-	return printProto(stdout, &toolsearchv1.GetToolsResponse{Tools: tools})
+	return printTools(stdout, tools)
+}
+
+// printedTool is a tool as get prints it: the schema and annotations as
+// JSON objects, not as strings holding JSON.
+type printedTool struct {
+	Name        string          `json:"name"`
+	Server      string          `json:"server,omitempty"`
+	Category    string          `json:"category,omitempty"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	Annotations json.RawMessage `json:"annotations,omitempty"`
+}
+
+// printTools prints tools as an indented JSON array.
+func printTools(w io.Writer, tools []*toolsearchv1.Tool) error {
+	out := make([]printedTool, len(tools))
+	for i, t := range tools {
+		out[i] = printedTool{Name: t.GetName(), Server: t.GetServer(), Category: t.GetCategory(), Description: t.GetDescription()}
+		if s := t.GetInputSchema(); json.Valid([]byte(s)) {
+			out[i].InputSchema = json.RawMessage(s)
+		} else {
+			out[i].InputSchema, _ = json.Marshal(s)
+		}
+		if a := t.GetAnnotations(); a != "" && json.Valid([]byte(a)) {
+			out[i].Annotations = json.RawMessage(a)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// rpcError makes a call's error say what to do. When nothing listens at
+// addr, gRPC says "connection refused" deep inside an UNAVAILABLE status;
+// the user needs to know to start a sidecar or point --addr at one.
+func rpcError(err error, addr string) error {
+	if status.Code(err) == codes.Unavailable && strings.Contains(err.Error(), "connection refused") {
+		return fmt.Errorf("nothing listens at %s: start a sidecar there (make run, or go run ./cmd/sidecar --catalog FILE --listen %s), or point --addr (env TOOLSEARCH_ADDR) at a running one", addr, addr)
+	}
+	return err
 }
 
 func printProto(w io.Writer, m proto.Message) error {

@@ -6,7 +6,7 @@ import (
 	"math/rand"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/search"
 )
 
 // Synthetic catalogs for benchmarks: N tools built deterministically from
@@ -223,10 +223,10 @@ type synthTool struct {
 
 // syntheticCatalog builds n tools from seed. The same n and seed always give
 // the same tools in the same order; every name is unique.
-func syntheticCatalog(n int, seed int64) ([]catalog.Tool, []synthTool) {
+func syntheticCatalog(n int, seed int64) ([]search.Tool, []synthTool) {
 	rng := rand.New(rand.NewSource(seed))
 	seen := make(map[string]bool, n)
-	tools := make([]catalog.Tool, 0, n)
+	tools := make([]search.Tool, 0, n)
 	parts := make([]synthTool, 0, n)
 	for len(tools) < n {
 		p := synthTool{
@@ -260,7 +260,7 @@ func (p synthTool) name() string {
 }
 
 // tool builds p's definition; rng picks its extra sentence and parameters.
-func (p synthTool) tool(rng *rand.Rand) catalog.Tool {
+func (p synthTool) tool(rng *rand.Rand) search.Tool {
 	s, a, o := synthServices[p.service], synthActions[p.action], synthObjects[p.object]
 	var d strings.Builder
 	fmt.Fprintf(&d, "%s %s in %s (%s)", a.phrase, o.words, strings.ToUpper(s.name[:1])+s.name[1:], s.domain)
@@ -285,7 +285,7 @@ func (p synthTool) tool(rng *rand.Rand) catalog.Tool {
 		props["limit"] = map[string]any{"type": "integer", "description": "Maximum number of results to return."}
 	}
 	schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": required})
-	return catalog.Tool{Name: p.name(), Server: s.name, Description: d.String(), InputSchema: schema}
+	return search.Tool{Name: p.name(), Server: s.name, Description: d.String(), InputSchema: schema}
 }
 
 // syntheticQueries draws n queries about tools of the catalog (parts, as

@@ -57,7 +57,7 @@ function render(resp) {
       execution_time_ms: Number(md.execution_time_ms || 0),
     },
   };
-  for (const k of ['requested_search_type', 'fallback_reason', 'suggestion']) {
+  for (const k of ['requested_search_type', 'fallback_reason', 'suggestion', 'no_confident_match']) {
     if (md[k]) out.search_metadata[k] = md[k];
   }
   if (resp.hint) out.hint = resp.hint;
@@ -65,16 +65,42 @@ function render(resp) {
   return out;
 }
 
+const USAGE = `usage: node search.js [flags] QUERY
+
+Searches a running toolsearch sidecar and prints the reference-format JSON.
+
+flags:
+  --addr HOST:PORT     sidecar address (env TOOLSEARCH_ADDR; default 127.0.0.1:50051)
+  --type TYPE          default, semantic, keyword or regex (default: default)
+  --max-results N      most results (0: the sidecar's default of 5)
+  --timeout SECONDS    deadline of the call (default 5)
+  -h, --help           show this help
+
+Environment: TOOLSEARCH_TOKEN (bearer token), TOOLSEARCH_CA (PEM file: connect with TLS).
+`;
+
 function main() {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      addr: { type: 'string', default: process.env.TOOLSEARCH_ADDR || '127.0.0.1:50051' },
-      type: { type: 'string', default: 'default' },
-      'max-results': { type: 'string', default: '0' },
-      timeout: { type: 'string', default: '5' },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        addr: { type: 'string', default: process.env.TOOLSEARCH_ADDR || '127.0.0.1:50051' },
+        type: { type: 'string', default: 'default' },
+        'max-results': { type: 'string', default: '0' },
+        timeout: { type: 'string', default: '5' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    console.error(`${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const query = positionals.join(' ');
   const types = { default: 'SEARCH_TYPE_UNSPECIFIED', semantic: 'SEARCH_TYPE_SEMANTIC', keyword: 'SEARCH_TYPE_KEYWORD', regex: 'SEARCH_TYPE_REGEX' };
   if (!(values.type in types)) {

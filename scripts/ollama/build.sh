@@ -79,7 +79,7 @@ if ((${#missing[@]})); then
 		command -v sudo >/dev/null || { log "install ${missing[*]} (apt-get install -y ${missing[*]}) and rerun"; exit 1; }
 		sudo="sudo"
 	fi
-	log "installing ${missing[*]}"
+	log "the Ollama build needs the Debian packages ${missing[*]} (C headers for llama.cpp: JSON and image loading); installing them with apt-get install -y --no-install-recommends ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
 		log "apt-get install failed; running apt-get update first"

@@ -7,7 +7,7 @@
 # Usage: OLLAMA_HOST=127.0.0.1:11545 scripts/ollama/model.sh [NAME]
 #   NAME defaults to toolsearch-wink (toolsearch-topics with -demo vectors).
 # Env:  VECTORS (default embed/model/wink100.bin; "demo" for the small topic
-#       vocabulary of embed/gguf/gguftest), OLLAMA_BIN, TOOLSEARCH_TMP
+#       vocabulary of embed/gguf/topics), OLLAMA_BIN, TOOLSEARCH_TMP
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

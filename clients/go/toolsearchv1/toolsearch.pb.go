@@ -332,7 +332,13 @@ type SearchRequest struct {
 	Debug bool `protobuf:"varint,7,opt,name=debug,proto3" json:"debug,omitempty"`
 	// Browse paging (empty query only): the next_page_token of a previous
 	// response. Empty: the first page.
-	PageToken     string `protobuf:"bytes,8,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	PageToken string `protobuf:"bytes,8,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// Optional top-band cutoff in (0, 1]: return only the results whose
+	// relevance_score is at least top_band times the top result's (0.8: within
+	// 20 % of the best), so a clear winner comes back alone instead of padded
+	// with weak matches. 0: no cutoff (up to max_results). Outside [0, 1]:
+	// INVALID_ARGUMENT.
+	TopBand       float64 `protobuf:"fixed64,9,opt,name=top_band,json=topBand,proto3" json:"top_band,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -423,14 +429,24 @@ func (x *SearchRequest) GetPageToken() string {
 	return ""
 }
 
+func (x *SearchRequest) GetTopBand() float64 {
+	if x != nil {
+		return x.TopBand
+	}
+	return 0
+}
+
 // ToolReference points at one tool that matched a search.
 type ToolReference struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The tool's unique name in the catalog, e.g. `slack__send_message`. Pass
 	// it to GetTools to load the full definition.
 	ToolName string `protobuf:"bytes,1,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
-	// Relevance in [0, 1], higher is better, comparable within one response.
-	// References are sorted by it (ties broken by tool_name).
+	// Relevance in [0, 1], higher is better; references are sorted by it (ties
+	// broken by tool_name). Calibrated to mean the same in every mode and for
+	// every query: 0.5 is the threshold of a confident match (see
+	// SearchMetadata.no_confident_match); 1 is an exact name, a `select:`, or
+	// a query covered as well as anything in the catalog could cover it.
 	RelevanceScore float64 `protobuf:"fixed64,2,opt,name=relevance_score,json=relevanceScore,proto3" json:"relevance_score,omitempty"`
 	// A short summary of what the tool does: the first sentence of its
 	// description, at most a few hundred characters.
@@ -513,12 +529,13 @@ func (x *ToolReference) GetExplanation() string {
 // SearchMetadata describes how a search was answered.
 type SearchMetadata struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The mode that produced the results: `semantic`, `keyword`, `regex`,
-	// `select`, `fuzzy`, `hybrid`, `browse` or `exact`.
+	// The mode that produced the results: `hybrid` (the default and semantic
+	// modes' normal answer: semantic and keyword scores fused; not a fallback),
+	// `semantic` (vector scores alone, only when the sidecar measures semantic
+	// search on its own), `keyword`, `regex`, `select`, `fuzzy` or `browse`.
 	SearchType string `protobuf:"bytes,1,opt,name=search_type,json=searchType,proto3" json:"search_type,omitempty"`
-	// The mode the request asked for (`semantic` for the default), set when it
-	// differs from search_type: after a fallback (see fallback_reason), or when
-	// the query itself chose the mode (`select:`, browse, an exact tool name).
+	// The mode the request asked for: `semantic` (also for the default),
+	// `keyword` or `regex`. Always set.
 	RequestedSearchType string `protobuf:"bytes,2,opt,name=requested_search_type,json=requestedSearchType,proto3" json:"requested_search_type,omitempty"`
 	// Why the sidecar fell back from the requested mode: empty (no fallback),
 	// `low_confidence`, `embedder_unavailable`, `embedder_timeout`,
@@ -538,7 +555,18 @@ type SearchMetadata struct {
 	Suggestion string `protobuf:"bytes,8,opt,name=suggestion,proto3" json:"suggestion,omitempty"`
 	// The semantic confidence in [0, 1] that the fallback gate computed, when
 	// semantic search ran; 0 otherwise.
-	Confidence    float64 `protobuf:"fixed64,9,opt,name=confidence,proto3" json:"confidence,omitempty"`
+	Confidence float64 `protobuf:"fixed64,9,opt,name=confidence,proto3" json:"confidence,omitempty"`
+	// True when tools came back but none scores at least 0.5 (the calibrated
+	// threshold of relevance_score): they are the closest tools, not
+	// necessarily ones that do what was asked. The model can then tell the user
+	// no suitable tool was found, or search again, instead of calling a wrong
+	// tool. Never set for `select:`, an exact tool name, a regex match or
+	// browse.
+	NoConfidentMatch bool `protobuf:"varint,10,opt,name=no_confident_match,json=noConfidentMatch,proto3" json:"no_confident_match,omitempty"`
+	// The state of the semantic index when the search ran: while it is
+	// WARMING or DEGRADED, default and semantic searches are answered
+	// lexically (see fallback_reason).
+	IndexState    IndexState `protobuf:"varint,11,opt,name=index_state,json=indexState,proto3,enum=toolsearch.v1.IndexState" json:"index_state,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -636,6 +664,20 @@ func (x *SearchMetadata) GetConfidence() float64 {
 	return 0
 }
 
+func (x *SearchMetadata) GetNoConfidentMatch() bool {
+	if x != nil {
+		return x.NoConfidentMatch
+	}
+	return false
+}
+
+func (x *SearchMetadata) GetIndexState() IndexState {
+	if x != nil {
+		return x.IndexState
+	}
+	return IndexState_INDEX_STATE_UNSPECIFIED
+}
+
 // SearchResponse is the result of a search in the reference format.
 type SearchResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -646,8 +688,9 @@ type SearchResponse struct {
 	TotalMatches int32 `protobuf:"varint,2,opt,name=total_matches,json=totalMatches,proto3" json:"total_matches,omitempty"`
 	// How the search was answered.
 	SearchMetadata *SearchMetadata `protobuf:"bytes,3,opt,name=search_metadata,json=searchMetadata,proto3" json:"search_metadata,omitempty"`
-	// Guidance for the model on how to refine the query, set when nothing
-	// matched or the sidecar fell back. Empty otherwise.
+	// Guidance for the model, set when nothing matched, when only close
+	// spellings matched (fuzzy), or when no_confident_match is set. Empty
+	// otherwise.
 	Hint string `protobuf:"bytes,4,opt,name=hint,proto3" json:"hint,omitempty"`
 	// When nothing matched: names of tools in the catalog (within the visible
 	// set), capped by the sidecar, so the model can refine. Empty otherwise.
@@ -852,7 +895,16 @@ func (x *Tool) GetOutputSchema() string {
 type GetToolsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Exact tool names, at least one. Duplicates are returned once.
-	Names         []string `protobuf:"bytes,1,rep,name=names,proto3" json:"names,omitempty"`
+	Names []string `protobuf:"bytes,1,rep,name=names,proto3" json:"names,omitempty"`
+	// The most tools per page. 0: every tool asked for in one response, which
+	// is RESOURCE_EXHAUSTED (saying which page_size fits) when it would exceed
+	// the sidecar's --max-message-size. Positive: at most this many, and fewer
+	// when their definitions would exceed the message limit; follow
+	// next_page_token for the rest. At most 500. Negative: INVALID_ARGUMENT.
+	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of the previous response, with the same names and
+	// page_size. Empty: the first page.
+	PageToken     string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -894,15 +946,34 @@ func (x *GetToolsRequest) GetNames() []string {
 	return nil
 }
 
+func (x *GetToolsRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *GetToolsRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
 // GetToolsResponse holds full tool definitions.
 type GetToolsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The requested tools, in request order.
+	// The requested tools (this page's), in request order.
 	Tools []*Tool `protobuf:"bytes,1,rep,name=tools,proto3" json:"tools,omitempty"`
-	// The version of the catalog snapshot that answered.
+	// The version of the catalog snapshot that answered. Pages are read from
+	// the snapshot current when each is asked for: compare the versions to
+	// notice a change between pages.
 	CatalogVersion uint64 `protobuf:"varint,2,opt,name=catalog_version,json=catalogVersion,proto3" json:"catalog_version,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Continues the request: send it as page_token, with the same names, to
+	// get the next page. Empty on the last page.
+	NextPageToken string `protobuf:"bytes,3,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetToolsResponse) Reset() {
@@ -947,6 +1018,13 @@ func (x *GetToolsResponse) GetCatalogVersion() uint64 {
 		return x.CatalogVersion
 	}
 	return 0
+}
+
+func (x *GetToolsResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
 }
 
 // ListToolsRequest asks for one page of tool summaries.
@@ -1899,7 +1977,7 @@ var File_toolsearch_v1_toolsearch_proto protoreflect.FileDescriptor
 
 const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\n" +
-	"\x1etoolsearch/v1/toolsearch.proto\x12\rtoolsearch.v1\"\xa4\x02\n" +
+	"\x1etoolsearch/v1/toolsearch.proto\x12\rtoolsearch.v1\"\xbf\x02\n" +
 	"\rSearchRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12:\n" +
 	"\vsearch_type\x18\x02 \x01(\x0e2\x19.toolsearch.v1.SearchTypeR\n" +
@@ -1912,13 +1990,14 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"session_id\x18\x06 \x01(\tR\tsessionId\x12\x14\n" +
 	"\x05debug\x18\a \x01(\bR\x05debug\x12\x1d\n" +
 	"\n" +
-	"page_token\x18\b \x01(\tR\tpageToken\"\xa9\x01\n" +
+	"page_token\x18\b \x01(\tR\tpageToken\x12\x19\n" +
+	"\btop_band\x18\t \x01(\x01R\atopBand\"\xa9\x01\n" +
 	"\rToolReference\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12'\n" +
 	"\x0frelevance_score\x18\x02 \x01(\x01R\x0erelevanceScore\x12\x18\n" +
 	"\asummary\x18\x03 \x01(\tR\asummary\x12\x16\n" +
 	"\x06server\x18\x04 \x01(\tR\x06server\x12 \n" +
-	"\vexplanation\x18\x05 \x01(\tR\vexplanation\"\xe5\x02\n" +
+	"\vexplanation\x18\x05 \x01(\tR\vexplanation\"\xcf\x03\n" +
 	"\x0eSearchMetadata\x12\x1f\n" +
 	"\vsearch_type\x18\x01 \x01(\tR\n" +
 	"searchType\x122\n" +
@@ -1933,7 +2012,11 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"suggestion\x12\x1e\n" +
 	"\n" +
 	"confidence\x18\t \x01(\x01R\n" +
-	"confidence\"\xa9\x02\n" +
+	"confidence\x12,\n" +
+	"\x12no_confident_match\x18\n" +
+	" \x01(\bR\x10noConfidentMatch\x12:\n" +
+	"\vindex_state\x18\v \x01(\x0e2\x19.toolsearch.v1.IndexStateR\n" +
+	"indexState\"\xa9\x02\n" +
 	"\x0eSearchResponse\x12E\n" +
 	"\x0ftool_references\x18\x01 \x03(\v2\x1c.toolsearch.v1.ToolReferenceR\x0etoolReferences\x12#\n" +
 	"\rtotal_matches\x18\x02 \x01(\x05R\ftotalMatches\x12F\n" +
@@ -1949,12 +2032,16 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\finput_schema\x18\x05 \x01(\tR\vinputSchema\x12 \n" +
 	"\vannotations\x18\x06 \x01(\tR\vannotations\x12\x14\n" +
 	"\x05title\x18\a \x01(\tR\x05title\x12#\n" +
-	"\routput_schema\x18\b \x01(\tR\foutputSchema\"'\n" +
+	"\routput_schema\x18\b \x01(\tR\foutputSchema\"c\n" +
 	"\x0fGetToolsRequest\x12\x14\n" +
-	"\x05names\x18\x01 \x03(\tR\x05names\"f\n" +
+	"\x05names\x18\x01 \x03(\tR\x05names\x12\x1b\n" +
+	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\"\x8e\x01\n" +
 	"\x10GetToolsResponse\x12)\n" +
 	"\x05tools\x18\x01 \x03(\v2\x13.toolsearch.v1.ToolR\x05tools\x12'\n" +
-	"\x0fcatalog_version\x18\x02 \x01(\x04R\x0ecatalogVersion\"f\n" +
+	"\x0fcatalog_version\x18\x02 \x01(\x04R\x0ecatalogVersion\x12&\n" +
+	"\x0fnext_page_token\x18\x03 \x01(\tR\rnextPageToken\"f\n" +
 	"\x10ListToolsRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -2109,37 +2196,38 @@ var file_toolsearch_v1_toolsearch_proto_goTypes = []any{
 }
 var file_toolsearch_v1_toolsearch_proto_depIdxs = []int32{
 	0,  // 0: toolsearch.v1.SearchRequest.search_type:type_name -> toolsearch.v1.SearchType
-	5,  // 1: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
-	6,  // 2: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
-	8,  // 3: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
-	12, // 4: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
-	8,  // 5: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
-	1,  // 6: toolsearch.v1.GetCatalogInfoResponse.index_state:type_name -> toolsearch.v1.IndexState
-	19, // 7: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
-	2,  // 8: toolsearch.v1.GetToolsetRequest.format:type_name -> toolsearch.v1.ToolFormat
-	3,  // 9: toolsearch.v1.GetToolsetRequest.deferred_mode:type_name -> toolsearch.v1.DeferredToolMode
-	25, // 10: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
-	4,  // 11: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
-	9,  // 12: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
-	11, // 13: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
-	14, // 14: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
-	16, // 15: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
-	18, // 16: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
-	21, // 17: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
-	23, // 18: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
-	7,  // 19: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
-	10, // 20: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
-	13, // 21: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
-	15, // 22: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
-	17, // 23: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
-	20, // 24: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
-	22, // 25: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
-	24, // 26: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
-	19, // [19:27] is the sub-list for method output_type
-	11, // [11:19] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	1,  // 1: toolsearch.v1.SearchMetadata.index_state:type_name -> toolsearch.v1.IndexState
+	5,  // 2: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
+	6,  // 3: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
+	8,  // 4: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
+	12, // 5: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
+	8,  // 6: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
+	1,  // 7: toolsearch.v1.GetCatalogInfoResponse.index_state:type_name -> toolsearch.v1.IndexState
+	19, // 8: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
+	2,  // 9: toolsearch.v1.GetToolsetRequest.format:type_name -> toolsearch.v1.ToolFormat
+	3,  // 10: toolsearch.v1.GetToolsetRequest.deferred_mode:type_name -> toolsearch.v1.DeferredToolMode
+	25, // 11: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
+	4,  // 12: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
+	9,  // 13: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
+	11, // 14: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
+	14, // 15: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
+	16, // 16: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
+	18, // 17: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
+	21, // 18: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
+	23, // 19: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
+	7,  // 20: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
+	10, // 21: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
+	13, // 22: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
+	15, // 23: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
+	17, // 24: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
+	20, // 25: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
+	22, // 26: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
+	24, // 27: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
+	20, // [20:28] is the sub-list for method output_type
+	12, // [12:20] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_toolsearch_v1_toolsearch_proto_init() }

@@ -56,15 +56,23 @@ const (
 type ToolSearchServiceClient interface {
 	// Search returns references to the tools that best match a query.
 	//
-	// Besides the mode in search_type, the query accepts, in any mode:
+	// Besides the mode in search_type, the query accepts, in every mode:
 	// `select:tool_a,tool_b` (direct selection by exact name, not limited by
-	// max_results), `+term` (the term is mandatory), a query that is exactly a
-	// tool name (that tool ranks first), and the empty query (browse: list
-	// tools, paged with page_token).
+	// max_results), `+term` (tools must contain the term), `-term` (tools
+	// containing it are dropped), `server:NAME` and `category:NAME` (filters),
+	// a query that is exactly a tool name, compared ignoring case and
+	// surrounding quotes or backticks (that tool ranks first with score 1),
+	// and the empty query (browse: list tools, paged with page_token). In
+	// regex mode the operators are words of their own, separated by spaces
+	// from the pattern, and filter the pattern's matches:
+	// `+github create|open` matches "create|open" among tools containing
+	// "github"; write `\-word` for a pattern that starts with "-".
 	//
-	// Errors: INVALID_ARGUMENT for a query or regex pattern over its length
-	// limit, an invalid regex (the message names the parse error), or a
-	// max_results that is negative or above the sidecar's cap.
+	// Errors: INVALID_ARGUMENT for a query over the sidecar's length limit
+	// (--max-query-length), a regex pattern over 200 characters, an invalid
+	// regex (the message names the parse error), `select:` with no names, a
+	// negative max_results, a top_band outside [0, 1], or a bad page_token or
+	// visible_tools entry.
 	Search(ctx context.Context, in *SearchRequest, opts ...grpc.CallOption) (*SearchResponse, error)
 	// GetTools returns the full definitions of tools by exact name, in the
 	// order requested.
@@ -218,15 +226,23 @@ func (c *toolSearchServiceClient) ResetSession(ctx context.Context, in *ResetSes
 type ToolSearchServiceServer interface {
 	// Search returns references to the tools that best match a query.
 	//
-	// Besides the mode in search_type, the query accepts, in any mode:
+	// Besides the mode in search_type, the query accepts, in every mode:
 	// `select:tool_a,tool_b` (direct selection by exact name, not limited by
-	// max_results), `+term` (the term is mandatory), a query that is exactly a
-	// tool name (that tool ranks first), and the empty query (browse: list
-	// tools, paged with page_token).
+	// max_results), `+term` (tools must contain the term), `-term` (tools
+	// containing it are dropped), `server:NAME` and `category:NAME` (filters),
+	// a query that is exactly a tool name, compared ignoring case and
+	// surrounding quotes or backticks (that tool ranks first with score 1),
+	// and the empty query (browse: list tools, paged with page_token). In
+	// regex mode the operators are words of their own, separated by spaces
+	// from the pattern, and filter the pattern's matches:
+	// `+github create|open` matches "create|open" among tools containing
+	// "github"; write `\-word` for a pattern that starts with "-".
 	//
-	// Errors: INVALID_ARGUMENT for a query or regex pattern over its length
-	// limit, an invalid regex (the message names the parse error), or a
-	// max_results that is negative or above the sidecar's cap.
+	// Errors: INVALID_ARGUMENT for a query over the sidecar's length limit
+	// (--max-query-length), a regex pattern over 200 characters, an invalid
+	// regex (the message names the parse error), `select:` with no names, a
+	// negative max_results, a top_band outside [0, 1], or a bad page_token or
+	// visible_tools entry.
 	Search(context.Context, *SearchRequest) (*SearchResponse, error)
 	// GetTools returns the full definitions of tools by exact name, in the
 	// order requested.

@@ -1,7 +1,8 @@
-// Package gguftest provides a small word-vector model with a known geometry,
-// for tests and smoke checks of the GGUF static model and of embedders
-// serving it, without the built-in model's vectors.
-package gguftest
+// Package topics holds a small word-vector model with a known geometry: a
+// demonstration model, not test code. The ollamamodel command serves it for
+// smoke checks, and tests of the GGUF static model and of embedders serving
+// it use it, without the built-in model's vectors.
+package topics
 
 import (
 	"math"

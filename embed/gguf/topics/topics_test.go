@@ -1,4 +1,4 @@
-package gguftest
+package topics
 
 import "testing"
 

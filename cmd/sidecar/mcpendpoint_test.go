@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The sidecar serves the MCP endpoint on --mcp-listen with the bearer token
+// of --auth-token-file, and one session on stdio with --mcp-stdio; the
+// go-sdk client sees tool_search first and a found tool after a search.
+func TestSidecarMCPEndpoint(t *testing.T) {
+	dir := t.TempDir()
+	tokenFile := filepath.Join(dir, "token")
+	if err := os.WriteFile(tokenFile, []byte("tok3n\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	mcpStdioTransport = func() mcp.Transport { return serverSide }
+	addrs := make(chan net.Addr, 1)
+	mcpEndpointReady = addrs
+	t.Cleanup(func() {
+		mcpStdioTransport, mcpEndpointReady = func() mcp.Transport { return &mcp.StdioTransport{} }, nil
+	})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--mcp-listen", "127.0.0.1:0",
+			"--mcp-stdio", "--auth-token-file", tokenFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, nil)
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrs:
+	case code := <-done:
+		t.Fatalf("sidecar exited with %d: %s", code, stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("MCP endpoint not serving after 30 s")
+	}
+
+	// Over HTTP, with the token.
+	hc := &http.Client{Transport: endpointBearer{"tok3n"}}
+	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEndpointFlow(t, cs)
+	cs.Close()
+	// Without the token: refused.
+	if _, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", MaxRetries: -1}, nil); err == nil {
+		t.Error("connected without the bearer token")
+	}
+
+	// Over stdio; the sidecar stops when the session ends.
+	ss, err := c.Connect(ctx, clientSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEndpointFlow(t, ss)
+	ss.Close()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d after the stdio session ended: %s", code, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("sidecar still running 30 s after its stdio session ended")
+	}
+}
+
+// checkEndpointFlow lists, searches and lists again.
+func checkEndpointFlow(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	ctx := context.Background()
+	first, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Tools) != 1 || first.Tools[0].Name != "tool_search" {
+		t.Fatalf("first tools/list has %d tools, want tool_search alone", len(first.Tools))
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "send a slack message", "max_results": 1}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"tool_references":[{"tool_name":`) {
+		t.Fatalf("tool_search = %+v, %v", res, err)
+	}
+	second, err := cs.ListTools(ctx, nil)
+	if err != nil || len(second.Tools) != 2 {
+		t.Fatalf("second tools/list = %+v, %v; want tool_search and the found tool", second, err)
+	}
+}
+
+type endpointBearer struct{ token string }
+
+func (b endpointBearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// With --tls-cert, the MCP endpoint serves HTTPS only, with the gRPC
+// port's certificate.
+func TestSidecarMCPEndpointTLS(t *testing.T) {
+	dir := t.TempDir()
+	ca := newCA(t, "toolsearch test CA")
+	srvCert, srvKey := ca.issue(t, "toolsearch", true)
+	certFile, keyFile := writeFile(t, dir, "server.pem", srvCert), writeFile(t, dir, "server-key.pem", srvKey)
+	addrs := make(chan net.Addr, 1)
+	mcpEndpointReady = addrs
+	t.Cleanup(func() { mcpEndpointReady = nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--mcp-listen", "127.0.0.1:0",
+			"--tls-cert", certFile, "--tls-key", keyFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, nil)
+	}()
+	defer func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("exit code %d: %s", code, stderr.String())
+		}
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrs:
+	case code := <-done:
+		t.Fatalf("sidecar exited with %d: %s", code, stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatal("MCP endpoint not serving after 30 s")
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(ca.pem)
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}}}
+	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "https://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEndpointFlow(t, cs)
+	cs.Close()
+	if _, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", MaxRetries: -1}, nil); err == nil {
+		t.Error("a plaintext client connected to the TLS endpoint")
+	}
+}

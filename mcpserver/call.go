@@ -1,0 +1,114 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	mcpsource "github.com/toolsearch/toolsearch/source/mcp"
+)
+
+// Caller forwards tool calls to the live MCP servers the catalog's tools
+// came from. Package source/mcp's *Manager implements it (errors wrapping
+// its ErrServerUnavailable and ErrUnknownTool get their own messages).
+// Implementations must be safe for concurrent use.
+type Caller interface {
+	// CallTool forwards tools/call for the catalog tool named name
+	// (namespaced, e.g. "everything__echo") to the live server it came
+	// from. onProgress, when not nil, receives the server's progress
+	// notifications for the call. Cancelling ctx cancels the call.
+	CallTool(ctx context.Context, name string, args map[string]any, onProgress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
+	// Serves reports whether a live MCP server provides the catalog tool
+	// name.
+	Serves(name string) bool
+}
+
+// DefaultCallTimeout is the default budget of one forwarded tool call:
+// most MCP tools answer in seconds, and a minute lets slow ones (a web
+// fetch, a build) finish while a hung server still frees the model's turn.
+const DefaultCallTimeout = time.Minute
+
+// forward calls the catalog tool name through the Caller and returns the
+// server's result as is (content, structuredContent, isError). What the
+// model must know (no server behind the tool, the server is down, the call
+// timed out) comes back as a tool error; only the client's own
+// cancellation is a protocol error.
+func (s *Server) forward(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, error) {
+	args, err := callArguments(req.Params.Arguments)
+	if err != nil {
+		return toolError("%s: %v", req.Params.Name, err), nil
+	}
+	if s.cfg.Caller == nil || !s.cfg.Caller.Serves(name) {
+		return toolError("%s comes from a tool catalog file, not from a live MCP server, so this MCP endpoint cannot run it: "+
+			"the agent must execute it itself (its definition is in the tool list).", req.Params.Name), nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
+	defer cancel()
+	var onProgress func(*mcp.ProgressNotificationParams)
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		onProgress = func(p *mcp.ProgressNotificationParams) {
+			if p == nil {
+				return
+			}
+			err := req.Session.NotifyProgress(cctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message,
+			})
+			if err != nil {
+				s.log.Debug("mcp: passing progress on", "tool", name, "error", err.Error())
+			}
+		}
+	}
+	start := time.Now()
+	res, err := s.cfg.Caller.CallTool(cctx, name, args, onProgress)
+	switch {
+	case err == nil && res == nil:
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
+	case err == nil:
+		return res, nil
+	case ctx.Err() != nil:
+		// The client cancelled (notifications/cancelled) or went away.
+		return nil, ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded) || cctx.Err() != nil:
+		return toolError("%s did not answer within %v, so the call was cancelled; try again, or with less work per call.",
+			req.Params.Name, s.cfg.CallTimeout), nil
+	}
+	s.log.Warn("mcp: forwarding a tool call failed", "tool", name, "elapsed", time.Since(start).String(), "error", err.Error())
+	switch {
+	case errors.Is(err, mcpsource.ErrServerUnavailable):
+		return toolError("%s could not be called: its MCP server is down or restarting (%v). Try again in a minute, or search for another tool.",
+			req.Params.Name, err), nil
+	case errors.Is(err, mcpsource.ErrUnknownTool):
+		return toolError("%s could not be called: its MCP server no longer provides it (%v). Search again for a tool that does this.",
+			req.Params.Name, err), nil
+	}
+	return toolError("%s could not be called: %v. Its MCP server may be down or restarting; try again later, or search for another tool.",
+		req.Params.Name, err), nil
+}
+
+// callArguments decodes a call's arguments: absent or null is no
+// arguments, anything but a JSON object is an error.
+func callArguments(raw json.RawMessage) (map[string]any, error) {
+	args := map[string]any{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return args, nil
+	}
+	if err := json.Unmarshal(raw, &args); err != nil || args == nil {
+		return nil, errors.New("arguments must be a JSON object of the tool's parameters")
+	}
+	return args, nil
+}
+
+// toolError is a tool result with isError set and the formatted text: the
+// model sees it and can correct itself.
+func toolError(format string, args ...any) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(format, args...)}},
+		IsError: true,
+	}
+}
+
+// The Manager of package source/mcp is the sidecar's Caller.
+var _ Caller = (*mcpsource.Manager)(nil)

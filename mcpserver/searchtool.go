@@ -1,0 +1,139 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// searchArgs are tool_search's arguments (toolset's definition of the
+// tool is the schema the model sees).
+type searchArgs struct {
+	Query          *string `json:"query"`
+	SearchType     string  `json:"search_type"`
+	MaxResults     int     `json:"max_results"`
+	CategoryFilter string  `json:"category_filter"`
+}
+
+// referenceFormatSchema is tool_search's outputSchema: the reference
+// format of DESIGN.md, as clients/go's RenderResult writes it (the keys it
+// always writes are required; the others appear when set).
+const referenceFormatSchema = `{"type":"object","properties":{` +
+	`"tool_references":{"type":"array","items":{"type":"object","properties":{` +
+	`"tool_name":{"type":"string"},"relevance_score":{"type":"number","minimum":0,"maximum":1},` +
+	`"summary":{"type":"string"},"server":{"type":"string"}},"required":["tool_name","relevance_score","summary"]}},` +
+	`"total_matches":{"type":"integer","minimum":0},` +
+	`"search_metadata":{"type":"object","properties":{` +
+	`"search_type":{"type":"string"},"query":{"type":"string"},"execution_time_ms":{"type":"integer","minimum":0},` +
+	`"requested_search_type":{"type":"string"},"fallback_reason":{"type":"string"},"suggestion":{"type":"string"}},` +
+	`"required":["search_type","query","execution_time_ms"]},` +
+	`"hint":{"type":"string"},"available_tools":{"type":"array","items":{"type":"string"}}` +
+	`},"required":["tool_references","total_matches","search_metadata"]}`
+
+// search answers a tool_search call for the session: it searches within
+// the session's visible tools, records the found tools as revealed (the
+// engine does, under the session id), and returns the reference-format
+// JSON as text and as structuredContent. When the session's tool list
+// grew, the client is sent notifications/tools/list_changed.
+func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var args searchArgs
+	if len(req.Params.Arguments) > 0 {
+		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+			return toolError("tool_search arguments: %v; send {\"query\": \"what the tool should do\"}", err), nil
+		}
+	}
+	if args.Query == nil {
+		return toolError("tool_search needs a query: describe the task in plain words, e.g. {\"query\": \"send a slack message\"}, or select:NAME to load a tool by name."), nil
+	}
+	before, err := sess.build()
+	if err != nil {
+		return nil, err
+	}
+	res, err := sess.srv.cfg.Engine.Search(ctx, search.Request{
+		Query:      *args.Query,
+		Mode:       search.Mode(args.SearchType),
+		MaxResults: args.MaxResults,
+		Category:   args.CategoryFilter,
+		Visible:    sess.scope.Visible,
+		SessionID:  sess.id,
+	})
+	switch {
+	case errors.Is(err, search.ErrInvalidArgument):
+		return toolError("tool_search: %v", err), nil
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		sess.srv.log.Error("mcp: tool_search failed", "session", sess.id, "error", err.Error())
+		return toolError("tool_search failed inside the sidecar; try again."), nil
+	}
+	text, err := toolsearch.RenderResult(searchResponse(res))
+	if err != nil {
+		return nil, err
+	}
+	after, err := sess.build()
+	if err != nil {
+		return nil, err
+	}
+	if grew(before.loaded, after.loaded) {
+		sess.notifyListChanged()
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+		StructuredContent: json.RawMessage(text),
+	}, nil
+}
+
+// grew reports whether after holds a name that before does not.
+func grew(before map[string]bool, after map[string]bool) bool {
+	for n := range after {
+		if !before[n] {
+			return true
+		}
+	}
+	return false
+}
+
+// searchResponse converts an engine result into the message that
+// clients/go renders into the reference format (RenderResult), so the MCP
+// endpoint and the gRPC clients hand models the same JSON. It carries the
+// fields RenderResult writes.
+func searchResponse(r search.Result) *toolsearchv1.SearchResponse {
+	refs := make([]*toolsearchv1.ToolReference, len(r.References))
+	for i, ref := range r.References {
+		refs[i] = &toolsearchv1.ToolReference{
+			ToolName:       ref.Name,
+			RelevanceScore: ref.Score,
+			Summary:        ref.Summary,
+			Server:         ref.Server,
+		}
+	}
+	md := r.Metadata
+	return &toolsearchv1.SearchResponse{
+		ToolReferences: refs,
+		TotalMatches:   int32(min(r.TotalMatches, 1<<31-1)),
+		SearchMetadata: &toolsearchv1.SearchMetadata{
+			SearchType:          string(md.SearchType),
+			RequestedSearchType: string(md.RequestedSearchType),
+			FallbackReason:      md.FallbackReason,
+			Query:               md.Query,
+			ExecutionTimeMs:     md.Elapsed.Milliseconds(),
+			Suggestion:          md.Suggestion,
+		},
+		Hint:           r.Hint,
+		AvailableTools: r.AvailableTools,
+	}
+}
+
+// notSearchedError is the answer to a call of a tool the session's list
+// does not hold: never revealed, outside the connection's visible tools,
+// or not in the catalog (the message is the same, so it tells nothing
+// about tools outside the scope).
+func notSearchedError(name string) *mcp.CallToolResult {
+	return toolError("%s is not loaded. Search first: call tool_search with what you want to do "+
+		"(or query \"select:%s\" if you know the exact name); the tools it finds become callable.", name, name)
+}

@@ -1,0 +1,376 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/toolset"
+)
+
+// Config configures a Server. Engine is required; the zero value of every
+// other field is its documented default.
+type Config struct {
+	// Engine answers the searches and keeps each MCP session's revealed
+	// tools (its session store: bounds, idle TTL and eviction apply).
+	Engine *search.Engine
+	// Caller forwards calls of tools that live MCP servers provide; nil
+	// when there are none (every tool then comes from a file, and a call
+	// says the agent must run it).
+	Caller Caller
+	// Scope is the default of connections that set no scope of their own:
+	// a connection that sends visible tools (or always-loaded tools)
+	// replaces that field of the default. Stdio connections use it as is.
+	Scope Scope
+	// DeferralThreshold is the number of visible tools from which tools are
+	// deferred behind tool_search; with fewer, tools/list holds every
+	// visible tool. 0 means toolset.DefaultDeferralThreshold.
+	DeferralThreshold int
+	// CallTimeout is the budget of one forwarded tool call. 0 means
+	// DefaultCallTimeout.
+	CallTimeout time.Duration
+	// MaxSessions is the most MCP sessions served over HTTP at once; a new
+	// session past it is refused with 503. 0 means search.DefaultMaxSessions.
+	MaxSessions int
+	// SessionTimeout closes an HTTP session idle for this long (its
+	// revealed tools are dropped with it). 0 means search.DefaultSessionTTL.
+	SessionTimeout time.Duration
+	// AuthToken, when set, is the bearer token every HTTP request must
+	// carry ("Authorization: Bearer TOKEN"); others get 401.
+	AuthToken string
+	// Version is the server version reported in initialize.
+	Version string
+	// Log receives session and call-through events; nil means slog.Default().
+	Log *slog.Logger
+}
+
+// Server is the MCP endpoint. Each MCP session gets its own go-sdk server
+// (so tools/list_changed reaches that session alone) whose tools/list and
+// tools/call are answered from the engine's session store. A Server is
+// safe for concurrent use; Handler and Run may serve many connections at
+// once.
+type Server struct {
+	cfg Config
+	log *slog.Logger
+	// sdkLog is log for the go-sdk's own events (warnings and errors
+	// only: it logs every session's start and end at info).
+	sdkLog   *slog.Logger
+	versions []string
+	token    [sha256.Size]byte
+	// base answers the go-sdk handler's look-ups for requests of existing
+	// sessions (it holds no session).
+	base *mcp.Server
+	// live counts HTTP sessions, for MaxSessions.
+	live atomic.Int64
+	// mu guards open: the live sessions (HTTP ones with their go-sdk
+	// session, for Close; Run's with nil), for Close and the catalog
+	// watcher.
+	mu   sync.Mutex
+	open map[*session]*mcp.ServerSession
+	// stop ends the catalog watcher (watchCatalog), which closes watched.
+	stop     chan struct{}
+	stopOnce sync.Once
+	watched  chan struct{}
+}
+
+// New checks cfg and returns a Server. A malformed default scope is an
+// error wrapping ErrInvalidScope.
+func New(cfg Config) (*Server, error) {
+	if cfg.Engine == nil {
+		return nil, errors.New("mcpserver: Config.Engine is nil; pass the search engine")
+	}
+	if err := cfg.Scope.validate(); err != nil {
+		return nil, fmt.Errorf("mcpserver: default scope: %w", err)
+	}
+	if cfg.DeferralThreshold < 0 {
+		return nil, fmt.Errorf("mcpserver: deferral threshold %d: use 0 for the default of %d, or a positive count",
+			cfg.DeferralThreshold, toolset.DefaultDeferralThreshold)
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = DefaultCallTimeout
+	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = search.DefaultMaxSessions
+	}
+	if cfg.SessionTimeout <= 0 {
+		cfg.SessionTimeout = search.DefaultSessionTTL
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
+		open: map[*session]*mcp.ServerSession{}}
+	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.sdkLog})
+	s.stop, s.watched = make(chan struct{}), make(chan struct{})
+	go s.watchCatalog()
+	return s, nil
+}
+
+// CatalogPollInterval is how often the server checks whether the catalog
+// changed (live MCP servers adding or removing tools, UpsertTools): then
+// every session whose list changed with it is sent
+// notifications/tools/list_changed. One pointer comparison per second;
+// hosts learn of a change within a second.
+const CatalogPollInterval = time.Second
+
+// watchCatalog notifies the sessions whose tool list a catalog change
+// changed, until Close.
+func (s *Server) watchCatalog() {
+	defer close(s.watched)
+	t := time.NewTicker(CatalogPollInterval)
+	defer t.Stop()
+	last := s.cfg.Engine.Snapshot()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+		snap := s.cfg.Engine.Snapshot()
+		if snap == last {
+			continue
+		}
+		last = snap
+		s.mu.Lock()
+		sessions := make([]*session, 0, len(s.open))
+		for sess := range s.open {
+			sessions = append(sessions, sess)
+		}
+		s.mu.Unlock()
+		for _, sess := range sessions {
+			sess.catalogChanged()
+		}
+	}
+}
+
+// sessionProtocolVersion is the first MCP version without sessions
+// (2026-07-28, stateless requests): revealed tools belong to a session,
+// and list_changed reaches a session, so the endpoint speaks the versions
+// before it (the SDK answers a newer client's initialize with the newest
+// of these, and clients negotiate down).
+const sessionProtocolVersion = "2026-07-28"
+
+// sessionVersions is the SDK's versions that have sessions.
+func sessionVersions() []string {
+	var out []string
+	for _, v := range mcp.SupportedProtocolVersions() {
+		if v < sessionProtocolVersion {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (s *Server) implementation() *mcp.Implementation {
+	return &mcp.Implementation{Name: "toolsearch", Title: "toolsearch: tool search", Version: s.cfg.Version}
+}
+
+// Run serves one MCP connection over t (a *mcp.StdioTransport for hosts
+// that launch the sidecar as a process) with the default scope, until the
+// client disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	sess, err := s.newSession(Scope{})
+	if err != nil {
+		return err
+	}
+	sess.stdio = true // not counted against MaxSessions: one process, one client
+	s.mu.Lock()
+	s.open[sess] = nil
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.open, sess)
+		s.mu.Unlock()
+		s.endSession(sess)
+	}()
+	return sess.mcp.Run(ctx, t)
+}
+
+// Handler is the streamable HTTP endpoint. The request that opens a
+// session (the initialize POST) sets its scope (ScopeFromRequest); a
+// malformed scope is 400, a missing or wrong bearer token 401 (with
+// AuthToken set), a new session past MaxSessions 503.
+func (s *Server) Handler() http.Handler {
+	sdk := mcp.NewStreamableHTTPHandler(s.serverFor, &mcp.StreamableHTTPOptions{
+		SessionTimeout: s.cfg.SessionTimeout,
+		Logger:         s.sdkLog,
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="toolsearch"`)
+			http.Error(w, "missing or invalid bearer token: send \"Authorization: Bearer TOKEN\" with the token of the sidecar's --auth-token-file", http.StatusUnauthorized)
+			return
+		}
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+			sc, err := ScopeFromRequest(r)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			if s.live.Load() >= int64(s.cfg.MaxSessions) {
+				http.Error(w, fmt.Sprintf("the sidecar serves %d MCP sessions, its limit; close idle sessions or retry later", s.cfg.MaxSessions),
+					http.StatusServiceUnavailable)
+				return
+			}
+			r = r.WithContext(context.WithValue(r.Context(), slotKey{}, &slot{scope: sc}))
+		}
+		sdk.ServeHTTP(w, r)
+	})
+}
+
+// authorized checks the bearer token in constant time (over digests, so
+// the length does not leak either).
+func (s *Server) authorized(r *http.Request) bool {
+	if s.cfg.AuthToken == "" {
+		return true
+	}
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "bearer") {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	return subtle.ConstantTimeCompare(got[:], s.token[:]) == 1
+}
+
+// slot carries a new session's scope, and its go-sdk server once made,
+// through one HTTP request: the SDK asks for the server more than once per
+// request, and must get the same one.
+type slot struct {
+	scope Scope
+	srv   *mcp.Server
+}
+
+type slotKey struct{}
+
+// serverFor is the go-sdk handler's getServer: a new session's server for
+// a request that opens one, the base server otherwise.
+func (s *Server) serverFor(r *http.Request) *mcp.Server {
+	sl, ok := r.Context().Value(slotKey{}).(*slot)
+	if !ok {
+		return s.base
+	}
+	if sl.srv == nil {
+		sess, err := s.newSession(sl.scope)
+		if err != nil {
+			s.log.Error("mcp: opening a session", "error", err.Error())
+			return nil
+		}
+		sl.srv = sess.mcp
+	}
+	return sl.srv
+}
+
+// sessionIDPrefix starts every MCP session id, which is also the engine
+// session id of its revealed tools: "mcp-" and 32 hex digits, so a gRPC
+// GetToolset with the same id shows the same tools.
+const sessionIDPrefix = "mcp-"
+
+// newSession makes a session's go-sdk server. conn's fields replace the
+// default scope's where set.
+func (s *Server) newSession(conn Scope) (*session, error) {
+	sc := s.cfg.Scope
+	if len(conn.Visible) > 0 {
+		sc.Visible = conn.Visible
+	}
+	if len(conn.AlwaysLoaded) > 0 {
+		sc.AlwaysLoaded = conn.AlwaysLoaded
+	}
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	sess := &session{srv: s, id: sessionIDPrefix + hex.EncodeToString(b[:]), scope: sc, vis: newVisibility(sc.Visible)}
+	instructions := ""
+	if l, err := sess.build(); err == nil {
+		instructions = l.prompt
+	}
+	sess.mcp = mcp.NewServer(s.implementation(), &mcp.ServerOptions{
+		Instructions:              instructions,
+		Logger:                    s.sdkLog,
+		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		GetSessionID:              func() string { return sess.id },
+		SupportedProtocolVersions: s.versions,
+	})
+	sess.mcp.AddReceivingMiddleware(sess.middleware)
+	return sess, nil
+}
+
+// Close stops the catalog watcher and closes every HTTP session (their
+// streams end; clients must reconnect). Stop the HTTP server first, so no
+// new session opens; Run's sessions end with their transport or context.
+// Close is idempotent; every Server must be closed.
+func (s *Server) Close() {
+	s.stopOnce.Do(func() { close(s.stop) })
+	<-s.watched
+	s.mu.Lock()
+	open := make([]*mcp.ServerSession, 0, len(s.open))
+	for _, ss := range s.open {
+		if ss != nil {
+			open = append(open, ss)
+		}
+	}
+	s.mu.Unlock()
+	for _, ss := range open {
+		_ = ss.Close()
+	}
+}
+
+// track counts an HTTP session from its initialize request on (whether or
+// not the client ever sends notifications/initialized), so that MaxSessions
+// bounds every session the SDK holds, and forgets it when it closes.
+func (s *Server) track(sess *session, ss *mcp.ServerSession) {
+	if ss == nil || sess.stdio || !sess.started.CompareAndSwap(false, true) {
+		return
+	}
+	s.live.Add(1)
+	s.mu.Lock()
+	s.open[sess] = ss
+	s.mu.Unlock()
+	s.log.Debug("mcp: session started", "session", sess.id, "visible", len(sess.scope.Visible), "always_loaded", len(sess.scope.AlwaysLoaded))
+	go func() {
+		_ = ss.Wait()
+		s.mu.Lock()
+		delete(s.open, sess)
+		s.mu.Unlock()
+		s.live.Add(-1)
+		s.endSession(sess)
+	}()
+}
+
+// endSession forgets a closed session's revealed tools.
+func (s *Server) endSession(sess *session) {
+	if _, err := s.cfg.Engine.ResetSession(sess.id); err != nil {
+		s.log.Debug("mcp: resetting a session", "session", sess.id, "error", err.Error())
+	}
+	s.log.Debug("mcp: session ended", "session", sess.id)
+}
+
+// quietHandler passes on the records of slog.LevelWarn and above.
+type quietHandler struct{ slog.Handler }
+
+func (h quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
+}
+
+func (h quietHandler) WithAttrs(a []slog.Attr) slog.Handler {
+	return quietHandler{h.Handler.WithAttrs(a)}
+}
+
+func (h quietHandler) WithGroup(name string) slog.Handler {
+	return quietHandler{h.Handler.WithGroup(name)}
+}

@@ -1,0 +1,72 @@
+package search
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/fallback"
+)
+
+// hit is one candidate tool of one stage: its index in the state's
+// snapshot, its score in [0, 1] and, on debug requests, how it was scored.
+type hit struct {
+	id      int
+	score   float64
+	explain string
+}
+
+// matches is what a candidate stage returns: its hits, best first, and how
+// it produced them. The result stage (result.go) turns it into a Result.
+type matches struct {
+	// hits are the candidates, best first (score, then name); a stage may
+	// return more than the plan's limit.
+	hits []hit
+	// total is the number of tools that matched, before any limit.
+	total int
+	// mode is the signal that produced hits.
+	mode Mode
+	// reason is why mode differs from the requested mode ("" if it does
+	// not): one of the Reason constants.
+	reason string
+	// suggestion is fuzzy matching's "did you mean" correction.
+	suggestion string
+	// confidence is the semantic confidence when it was computed, and
+	// cosine the best semantic candidate's cosine similarity (0 when
+	// semantic search did not run).
+	confidence, cosine float64
+	// unmatched are the query words that occur nowhere in the catalog.
+	unmatched []string
+	// coverage is the share of the query's ranking words that occur in the
+	// catalog (fallback.Result.Coverage); 1 where keyword search did not run.
+	coverage float64
+	// stages is the time spent in the semantic stages.
+	stages Stages
+	// unlimited: the hits are not cut to the plan's limit (select:).
+	unlimited bool
+}
+
+// fromFallback converts the lexical scorers' hits.
+func fromFallback(hs []fallback.Hit) []hit {
+	out := make([]hit, len(hs))
+	for i, h := range hs {
+		out[i] = hit{id: h.ID, score: h.Score, explain: h.Explain}
+	}
+	return out
+}
+
+// sortHits sorts hits by score descending, then by tool name: a total
+// order, since names are unique.
+func sortHits(hs []hit, name func(int) string) {
+	slices.SortFunc(hs, func(a, b hit) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(name(a.id), name(b.id))
+	})
+}
+
+// name returns the name of tool id of st.
+func (st *state) name(id int) string { return st.snap.Tool(id).Name }

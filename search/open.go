@@ -1,0 +1,39 @@
+package search
+
+import (
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/vectorindex"
+)
+
+// Entry points for programs that run the engine in-process (the toolsearch
+// command's eval and bench), so that they need no package below search.
+
+// HNSWConfig tunes the vector index (Config.HNSW); see package vectorindex.
+type HNSWConfig = vectorindex.HNSWConfig
+
+// LoadTools reads catalog files, each given as [SERVER=]PATH as the
+// sidecar's --catalog flag takes them (SERVER= namespaces the file's tools
+// as SERVER__NAME); formats are detected from content. Errors name the file
+// and line.
+func LoadTools(paths ...string) ([]Tool, error) {
+	sources := make([]catalog.Source, len(paths))
+	for i, p := range paths {
+		sources[i] = catalog.ParseSource(p)
+	}
+	return catalog.Load(sources...)
+}
+
+// NewFromTools validates tools as one catalog and builds an engine over
+// them, as New does over a snapshot.
+func NewFromTools(tools []Tool, cfg Config) (*Engine, error) {
+	snap, err := catalog.NewSnapshot(tools)
+	if err != nil {
+		return nil, err
+	}
+	return New(snap, cfg)
+}
+
+// BuiltinEmbedder returns the built-in word-vector model (embed.NewBuiltin),
+// for Config.Embedder.
+func BuiltinEmbedder() (embed.Embedder, error) { return embed.NewBuiltin() }

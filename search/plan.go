@@ -1,0 +1,213 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/fallback"
+)
+
+// plan is a request resolved against one state: the query parsed once,
+// before any mode runs, into everything the stages need. Every mode reads
+// the same plan, so every mode honours the same operators:
+//
+//   - select:a,b answers with those tools, in any mode;
+//   - +term, -term, server: and category: filter the results of every
+//     mode (in regex mode they filter the pattern's matches);
+//   - a query that is exactly a tool name ranks that tool first (exact.go);
+//   - an empty query browses.
+//
+// A plan is immutable once built.
+type plan struct {
+	// requested is the mode asked for, as reported in
+	// requested_search_type (ModeSemantic for the default).
+	requested Mode
+	// raw is the query as received.
+	raw string
+	// query holds the parsed operators and terms. In regex mode its Terms
+	// are only the +/- filter terms; the rest of the query is pattern.
+	query fallback.Query
+	// pattern is the regular expression of a regex-mode query, without its
+	// operators.
+	pattern string
+	// exact is the tool the whole query names (exactName), or -1.
+	exact int
+	// servers are the in-scope servers the query's words name (see
+	// mentionedServers), lowercased; nil when none.
+	servers []string
+	// limit is the number of results to return.
+	limit int
+	// allow is the request's scope (visible set and category filter)
+	// combined with the query's filters; nil allows every tool.
+	allow func(int) bool
+	// scope is the request's scope alone, without the query's filters: the
+	// tools a no-match answer may list. nil allows every tool.
+	scope func(int) bool
+	// filtered reports whether the query has filters (+term, -term,
+	// server:, category:), which allow already applies.
+	filtered bool
+	debug    bool
+	// pageToken continues a browse listing.
+	pageToken string
+	// topBand, when positive, keeps only results scoring at least
+	// topBand × the top score.
+	topBand float64
+}
+
+// kind is what answers a plan.
+type kind int
+
+const (
+	kindBrowse kind = iota + 1
+	kindSelect
+	kindRegex
+	kindKeyword
+	kindSemantic
+)
+
+// kind returns the stage that answers p: the query's own operators first
+// (browse, select:), then the requested mode.
+func (p *plan) kind() kind {
+	switch {
+	case strings.TrimSpace(p.raw) == "":
+		return kindBrowse
+	case len(p.query.Select) > 0:
+		return kindSelect
+	case p.requested == ModeRegex:
+		return kindRegex
+	case p.requested == ModeKeyword:
+		return kindKeyword
+	}
+	return kindSemantic
+}
+
+// newPlan checks req against the engine's limits and resolves it against
+// st. Errors wrap ErrInvalidArgument and say what to change.
+func (st *state) newPlan(req Request, lim limits) (*plan, error) {
+	limit, err := req.normalize(lim)
+	if err != nil {
+		return nil, err
+	}
+	scope, err := st.scope(req.Visible, req.Category)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{
+		requested: req.requested(),
+		raw:       req.Query,
+		exact:     -1,
+		limit:     limit,
+		scope:     scope,
+		debug:     req.Debug,
+		pageToken: req.PageToken,
+		topBand:   req.TopBand,
+	}
+	text := strings.TrimSpace(req.Query)
+	if req.Mode == ModeRegex {
+		p.pattern, p.query, err = parseRegexQuery(text)
+	} else {
+		p.query, err = fallback.ParseQuery(text)
+	}
+	if err != nil {
+		return nil, invalid(fmt.Errorf("query %q: %w", truncate(text, 80), err))
+	}
+	p.filtered = hasFilters(p.query)
+	p.allow = scope
+	if p.filtered {
+		p.allow = both(scope, st.lex.Filter(p.query))
+	}
+	if id, ok := st.exactName(text); ok && (p.allow == nil || p.allow(id)) {
+		p.exact = id
+	}
+	if p.requested != ModeRegex {
+		p.servers = st.mentionedServers(p.query, p.scope)
+	}
+	return p, nil
+}
+
+// both returns a filter that allows what a and b allow; nil allows all.
+func both(a, b func(int) bool) func(int) bool {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(id int) bool { return a(id) && b(id) }
+}
+
+// hasFilters reports whether q restricts which tools may match: +term,
+// -term, server: or category:.
+func hasFilters(q fallback.Query) bool {
+	if len(q.Servers) > 0 || len(q.Categories) > 0 {
+		return true
+	}
+	for _, t := range q.Terms {
+		if t.Required || t.Excluded {
+			return true
+		}
+	}
+	return false
+}
+
+// rankingText is the query's ranking words (not its operators, filters or
+// excluded terms), as the embedder sees them.
+func rankingText(q fallback.Query) string {
+	words := make([]string, 0, len(q.Terms))
+	for _, t := range q.Terms {
+		if !t.Excluded {
+			words = append(words, t.Text)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// parseRegexQuery splits a regex-mode query into its pattern and its
+// operators. The query is split at white space; a word that is an operator
+// of the query syntax — select:NAMES, server:NAME, category:NAME, +word or
+// -word (a "+" or "-" directly before a letter) — is taken out, and the
+// remaining words, joined by single spaces, are the pattern. So
+//
+//	+github create|open            pattern "create|open", only tools with "github"
+//	issue -jira                    pattern "issue", no tool with "jira"
+//	select:github__create_issue    the tool, by name (no pattern)
+//
+// A pattern word that would read as an operator is written with a
+// backslash: `\-verbose` matches "-verbose", `\+1` matches "+1" ("+" alone
+// before a letter is not a valid RE2 pattern anyway). Operator values
+// cannot hold spaces in regex mode.
+func parseRegexQuery(s string) (string, fallback.Query, error) {
+	var pattern, ops []string
+	for _, w := range strings.Fields(s) {
+		if isOperatorWord(w) {
+			ops = append(ops, w)
+		} else {
+			pattern = append(pattern, w)
+		}
+	}
+	q, err := fallback.ParseQuery(strings.Join(ops, " "))
+	q.Raw = s
+	return strings.Join(pattern, " "), q, err
+}
+
+// isOperatorWord reports whether one white-space-free word of a regex-mode
+// query is an operator of the query syntax.
+func isOperatorWord(w string) bool {
+	if len(w) > 1 && (w[0] == '+' || w[0] == '-') {
+		r, _ := utf8.DecodeRuneInString(w[1:])
+		return unicode.IsLetter(r)
+	}
+	key, value, ok := strings.Cut(w, ":")
+	if !ok {
+		return false
+	}
+	switch strings.ToLower(key) {
+	case "select":
+		return true
+	case "server", "category":
+		return value != ""
+	}
+	return false
+}

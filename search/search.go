@@ -1,0 +1,60 @@
+package search
+
+import (
+	"context"
+	"time"
+)
+
+// Search answers one request. The request travels through one pipeline:
+//
+//	plan (plan.go)        the query parsed once, limits and scope checked
+//	candidates            one stage by what answers the plan: browse
+//	                      (browse.go), select: or keyword or regex
+//	                      (lexical.go), or vector and keyword candidates
+//	                      fused behind the confidence gate (semantic.go,
+//	                      fusion.go, confidence.go)
+//	result (result.go)    exact-first, calibrated scores, top band, limit,
+//	                      the reference format
+//
+// Errors wrap ErrInvalidArgument for bad requests (too long, bad pattern,
+// bad page token, bad visible pattern), or are the context's error when
+// ctx ends first.
+func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
+	start := time.Now()
+	st := e.state.Load()
+	p, err := st.newPlan(req, e.limits())
+	if err != nil {
+		return Result{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	var res Result
+	switch p.kind() {
+	case kindBrowse:
+		res, err = st.browse(p)
+	case kindSelect:
+		res = st.result(p, st.selected(p), e.cfg.AvailableToolsCap)
+	case kindRegex:
+		var m matches
+		if m, err = st.regexMatches(p); err == nil {
+			res = st.result(p, m, e.cfg.AvailableToolsCap)
+		}
+	case kindKeyword:
+		res = st.result(p, st.keywordMatches(p, p.limit), e.cfg.AvailableToolsCap)
+	default:
+		var m matches
+		if m, err = e.semanticMatches(ctx, st, p); err == nil {
+			res = st.result(p, m, e.cfg.AvailableToolsCap)
+		}
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	res.Metadata.IndexState = IndexState(e.indexState.Load())
+	res.Metadata.Elapsed = time.Since(start)
+	stg := &res.Metadata.Stages
+	stg.Lexical = max(0, res.Metadata.Elapsed-stg.QueryEmbedding-stg.VectorSearch)
+	e.recordReveals(req, res)
+	return res, nil
+}
