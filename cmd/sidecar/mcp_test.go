@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -116,6 +117,12 @@ func TestMCPEverythingBar(t *testing.T) {
 		if !strings.HasPrefix(tl.GetName(), "everything__") {
 			t.Errorf("list --server everything has %s", tl.GetName())
 		}
+	}
+	// The same with the real command-line tool: toolsearch list --server everything.
+	out, err := exec.Command("go", "run", "github.com/toolsearch/toolsearch/cmd/toolsearch",
+		"list", "--server", "everything", "--page-size", "500", "--addr", r.addr).CombinedOutput()
+	if err != nil || strings.Count(string(out), "everything__") != len(list.GetTools()) || !strings.Contains(string(out), "everything__echo") {
+		t.Errorf("toolsearch list --server everything: %v\n%s", err, out)
 	}
 	// A search by meaning returns one of its tools first.
 	resp, err := c.Search(ctx, "add two numbers and return the sum")

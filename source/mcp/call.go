@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
@@ -15,8 +16,10 @@ import (
 // CallTool forwards tools/call for the catalog tool named name (the
 // namespaced catalog name, e.g. "everything__echo") to the live server it
 // came from, with the server's own tool name. onProgress, when not nil,
-// receives that call's progress notifications; cancelling ctx cancels the
-// call at the server (notifications/cancelled). Errors wrap
+// receives that call's progress notifications, one at a time, never after
+// CallTool returns (a notification the SDK had not dispatched when the
+// result arrived is dropped: the result supersedes it); cancelling ctx
+// cancels the call at the server (notifications/cancelled). Errors wrap
 // ErrServerUnavailable (server down or not connected) or ErrUnknownTool (no
 // live server provides that tool); a tool's own failure is a result with
 // IsError set, not an error.
@@ -35,8 +38,21 @@ func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any
 	if onProgress != nil {
 		token := "toolsearch-" + strconv.FormatUint(m.nextToken.Add(1), 10)
 		params.SetProgressToken(token)
-		m.progress.Store(token, onProgress)
-		defer m.progress.Delete(token)
+		var mu sync.Mutex
+		returned := false
+		m.progress.Store(token, func(p *mcp.ProgressNotificationParams) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !returned {
+				onProgress(p)
+			}
+		})
+		defer func() {
+			m.progress.Delete(token)
+			mu.Lock()
+			returned = true
+			mu.Unlock()
+		}()
 	}
 	res, err := sess.CallTool(ctx, params)
 	if err != nil {

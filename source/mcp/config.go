@@ -286,9 +286,13 @@ func ReadEnvFile(path string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	ls, err := lines(path, data)
+	if err != nil {
+		return nil, err
+	}
 	var env []string
-	for i, line := range lines(data) {
-		line = strings.TrimPrefix(line, "export ")
+	for _, l := range ls {
+		i, line := l.n, strings.TrimPrefix(l.text, "export ")
 		k, v, ok := strings.Cut(line, "=")
 		k = strings.TrimSpace(k)
 		if !ok || !validEnvName(k) {
@@ -310,8 +314,13 @@ func ReadHeadersFile(path string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	ls, err := lines(path, data)
+	if err != nil {
+		return nil, err
+	}
 	h := map[string]string{}
-	for i, line := range lines(data) {
+	for _, l := range ls {
+		i, line := l.n, l.text
 		k, v, ok := strings.Cut(line, ":")
 		k = strings.TrimSpace(k)
 		if !ok || !validHeaderName(k) {
@@ -335,19 +344,28 @@ func readToken(path string) (string, error) {
 	return tok, nil
 }
 
-// lines returns the meaningful lines of a small config file, keyed by
-// their 0-based line number: blank lines and "#" comments are left out.
-func lines(data []byte) map[int]string {
-	out := map[int]string{}
+// numbered is a line of a config file and its 0-based number.
+type numbered struct {
+	n    int
+	text string
+}
+
+// lines returns the meaningful lines of a small config file in file order:
+// blank lines and "#" comments are left out.
+func lines(path string, data []byte) ([]numbered, error) {
+	var out []numbered
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 0; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		out[n] = line
+		out = append(out, numbered{n, line})
 	}
-	return out
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
 }
 
 // fileConfig is the YAML config file (--mcp-config).

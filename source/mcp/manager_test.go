@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
@@ -174,9 +177,9 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 
 	// A new tool: one embedding, one version.
 	f.call(t, "dyn__add_tool", map[string]any{"name": "book_flight", "description": "Book a plane ticket for a trip."})
-	took := waitFor(t, 2*time.Second, "new tool indexed", func() bool { return f.has("dyn__book_flight") })
+	took := waitFor(t, 20*time.Second, "new tool indexed", func() bool { return f.has("dyn__book_flight") })
 	t.Logf("list_changed → catalog: %v", took)
-	waitFor(t, 2*time.Second, "version", func() bool { return f.engine.Info().CatalogVersion == v0+1 })
+	waitFor(t, 20*time.Second, "version", func() bool { return f.engine.Info().CatalogVersion == v0+1 })
 	if seen := f.emb.Seen(); len(seen) != 1 || !strings.Contains(seen[0], "plane ticket") {
 		t.Errorf("after add: embedded %q, want only the new tool", seen)
 	}
@@ -188,7 +191,7 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 
 	// A removed tool: no embedding.
 	f.call(t, "dyn__remove_tool", map[string]any{"name": "send_email"})
-	waitFor(t, 2*time.Second, "removed tool gone", func() bool { return !f.has("dyn__send_email") })
+	waitFor(t, 20*time.Second, "removed tool gone", func() bool { return !f.has("dyn__send_email") })
 	if seen := f.emb.Seen(); len(seen) != 0 {
 		t.Errorf("after remove: embedded %q, want nothing", seen)
 	}
@@ -197,7 +200,7 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 	}
 	// A changed description: one embedding.
 	f.call(t, "dyn__add_tool", map[string]any{"name": "create_ticket", "description": "Open an incident ticket for an outage."})
-	waitFor(t, 2*time.Second, "changed tool", func() bool {
+	waitFor(t, 20*time.Second, "changed tool", func() bool {
 		got, _, err := f.engine.Get([]string{"dyn__create_ticket"})
 		return err == nil && strings.Contains(got[0].Description, "incident")
 	})
@@ -215,22 +218,24 @@ func TestCallTool(t *testing.T) {
 	if got := f.call(t, "dyn__get_weather", map[string]any{"city": "Oslo"}); got != `{"city":"Oslo"}` {
 		t.Errorf("echo = %q", got)
 	}
-	var mu sync.Mutex
-	var progress []float64
-	res, err := f.m.CallTool(ctx, "dyn__count", map[string]any{"n": 3}, func(p *mcp.ProgressNotificationParams) {
-		mu.Lock()
-		progress = append(progress, p.Progress)
-		mu.Unlock()
-	})
-	if err != nil || res.Content[0].(*mcp.TextContent).Text != "3" {
+	if res, err := f.m.CallTool(ctx, "dyn__count", map[string]any{"n": 3}, nil); err != nil || res.Content[0].(*mcp.TextContent).Text != "3" {
 		t.Fatalf("count = %+v, %v", res, err)
 	}
-	waitFor(t, 2*time.Second, "progress", func() bool { mu.Lock(); defer mu.Unlock(); return len(progress) == 3 })
-
+	// Progress while the call runs: the server sends 3 notifications, then
+	// waits until the call is cancelled, which the third one does here.
+	var mu sync.Mutex
+	var progress []float64
 	cctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		_, err := f.m.CallTool(cctx, "dyn__count", map[string]any{"n": 1, "wait": true}, func(*mcp.ProgressNotificationParams) { cancel() })
+		_, err := f.m.CallTool(cctx, "dyn__count", map[string]any{"n": 3, "wait": true}, func(p *mcp.ProgressNotificationParams) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, p.Progress)
+			if len(progress) == 3 {
+				cancel()
+			}
+		})
 		done <- err
 	}()
 	select {
@@ -238,9 +243,14 @@ func TestCallTool(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled call = %v, want context.Canceled", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("cancelled call did not return")
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call was not cancelled: progress did not arrive, or cancelling did not end it")
 	}
+	mu.Lock()
+	if !cmp.Equal(progress, []float64{1, 2, 3}) {
+		t.Errorf("progress = %v, want 1, 2, 3", progress)
+	}
+	mu.Unlock()
 	for _, name := range []string{"dyn__nope", "other__get_weather", "get_weather"} {
 		if _, err := f.m.CallTool(ctx, name, nil, nil); !errors.Is(err, source.ErrUnknownTool) {
 			t.Errorf("CallTool(%s) = %v, want ErrUnknownTool", name, err)
@@ -416,5 +426,66 @@ func TestCloseLeavesNoOrphans(t *testing.T) {
 	}
 	if !f.has("dyn__get_weather") {
 		t.Error("Close removed the tools from the catalog")
+	}
+}
+
+func TestHTTPHeadersAndBearerToken(t *testing.T) {
+	dir := t.TempDir()
+	token := filepath.Join(dir, "token")
+	headers := filepath.Join(dir, "headers")
+	if err := os.WriteFile(token, []byte("s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(headers, []byte("X-Team: search\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url := httpServer(t, dynamicServer(), func(r *http.Request) error {
+		if r.Header.Get("Authorization") != "Bearer s3cret" || r.Header.Get("X-Team") != "search" || r.Header.Get("X-Static") != "1" {
+			return errors.New("missing or wrong credentials")
+		}
+		return nil
+	})
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{
+		{Name: "good", URL: url, Headers: map[string]string{"X-Static": "1"}, HeadersFile: headers, BearerTokenFile: token},
+		{Name: "notoken", URL: url, Headers: map[string]string{"X-Static": "1"}, HeadersFile: headers},
+	}, ListTimeout: 5 * time.Second})
+	if st := f.status(t, "good"); st.State != source.StateUp || st.Tools != len(dynamicTools)+4 {
+		t.Errorf("good: %+v", st)
+	}
+	if got := f.call(t, "good__get_weather", map[string]any{"city": "Oslo"}); got != `{"city":"Oslo"}` {
+		t.Errorf("call over HTTP = %q", got)
+	}
+	if st := f.status(t, "notoken"); st.State != source.StateDown || !strings.Contains(st.LastError, "Unauthorized") {
+		t.Errorf("notoken: %+v, want down with the server's refusal", st)
+	}
+}
+
+// A server that never answers (a process that ignores its stdin) and one
+// that refuses connections hold up neither the others nor WaitStartup
+// beyond ListTimeout; they are retried in the background.
+func TestDeadServersDoNotBlockTheOthers(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/mcp"
+	l.Close()
+	start := time.Now()
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{
+		{Name: "hung", Command: []string{"sleep", "600"}},
+		{Name: "refused", URL: closed},
+		selfServer("good", "dynamic"),
+	}, ListTimeout: 2 * time.Second})
+	t.Logf("WaitStartup returned after %v", time.Since(start))
+	if !f.has("good__get_weather") {
+		t.Error("the good server's tools are missing")
+	}
+	for _, name := range []string{"hung", "refused"} {
+		if st := f.status(t, name); st.State == source.StateUp || st.LastError == "" {
+			t.Errorf("%s: %+v, want not up, with an error", name, st)
+		}
+	}
+	if st := f.status(t, "hung"); !strings.Contains(st.LastError, "raise --mcp-timeout") {
+		t.Errorf("hung: error %q does not say which knob to raise", st.LastError)
 	}
 }

@@ -110,6 +110,9 @@ func TestReferenceServers(t *testing.T) {
 		return strings.Contains(f.logs.String(), "mcp server tools changed: catalog follows") &&
 			f.has("everything__get-roots-list")
 	})
+	for _, st := range f.m.Status() {
+		t.Logf("%s (%s): %d tools, listed in %d ms", st.Name, st.Server, st.Tools, st.ListMillis)
+	}
 	ctx := context.Background()
 	if err := f.engine.WaitIndexed(ctx); err != nil {
 		t.Fatal(err)

@@ -2,14 +2,17 @@
 
 package mcp
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 // setProcAttrs does nothing without process groups.
 func setProcAttrs(*exec.Cmd) {}
 
 // killGroup kills the child itself.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		_ = cmd.Process.Kill()
+func killGroup(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
 	}
 }

@@ -21,9 +21,6 @@ func setProcAttrs(cmd *exec.Cmd) {
 
 // killGroup sends SIGKILL to the child's process group: whatever of it is
 // still running once the SDK has closed stdin, waited and sent SIGTERM.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+func killGroup(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }

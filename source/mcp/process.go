@@ -2,34 +2,79 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"os/exec"
 	"strings"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// process is a stdio server's child process for one connection.
+// process is a stdio server's child process for one connection. The SDK
+// starts it (inside Client.Connect); processTransport records its pid, so
+// that stop, which may run concurrently (at a deadline), never reads the
+// *exec.Cmd the SDK writes. It is safe for concurrent use.
 type process struct {
 	cmd    *exec.Cmd
 	stderr *tail
+
+	mu      sync.Mutex
+	pidv    int  // 0 until started
+	stopped bool // stop was called: a process started later is killed at once
+}
+
+// started records the child's pid once Start returned; called on the
+// goroutine that started it.
+func (p *process) started() {
+	if p.cmd.Process == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pidv = p.cmd.Process.Pid
+	if p.stopped {
+		killGroup(p.pidv)
+	}
 }
 
 // pid is the child's process id, 0 if none.
 func (p *process) pid() int {
-	if p == nil || p.cmd.Process == nil {
+	if p == nil {
 		return 0
 	}
-	return p.cmd.Process.Pid
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pidv
 }
 
 // stop kills what is left of the child's process group (its own children,
 // such as the node process under npx), after the SDK closed its stdin and
-// waited. It is safe to call on a nil process and more than once.
+// waited, or at once at a deadline. It is safe to call on a nil process,
+// concurrently and more than once.
 func (p *process) stop() {
-	if p == nil || p.cmd.Process == nil {
+	if p == nil {
 		return
 	}
-	killGroup(p.cmd)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopped = true
+	if p.pidv != 0 {
+		killGroup(p.pidv)
+	}
+}
+
+// processTransport is the SDK's CommandTransport, recording the child's pid
+// as soon as it is started.
+type processTransport struct {
+	inner *mcp.CommandTransport
+	proc  *process
+}
+
+func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := t.inner.Connect(ctx)
+	t.proc.started()
+	return conn, err
 }
 
 // stderrTail returns the last lines the child wrote to stderr, joined, ""

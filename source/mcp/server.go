@@ -214,6 +214,10 @@ func (s *server) connect(ctx context.Context) (*mcp.ClientSession, *process, err
 	case <-s.changed:
 	default:
 	}
+	// A child that has not answered by the deadline (or when the manager
+	// closes) is killed at once: closing it politely would first wait
+	// stopTimeout for an exit it may never make, past the readiness bound.
+	stopKill := context.AfterFunc(lctx, proc.stop)
 	sess, err := s.client.Connect(lctx, transport, nil)
 	if err != nil {
 		proc.stop()
@@ -230,6 +234,11 @@ func (s *server) connect(ctx context.Context) (*mcp.ClientSession, *process, err
 	if err := s.relist(lctx, sess); err != nil {
 		s.disconnect(sess, proc)
 		return nil, nil, err
+	}
+	if !stopKill() && lctx.Err() != nil {
+		// The deadline passed just as the listing ended: the child is gone.
+		s.disconnect(sess, proc)
+		return nil, nil, fmt.Errorf("connect: %w", timeoutHint(lctx.Err(), lctx, s.m.cfg.ListTimeout))
 	}
 	s.mu.Lock()
 	s.session = sess
@@ -325,7 +334,7 @@ func (s *server) transport() (mcp.Transport, *process, error) {
 	cmd.Stderr = proc.stderr
 	cmd.WaitDelay = stopTimeout
 	setProcAttrs(cmd)
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: stopTimeout}, proc, nil
+	return &processTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stopTimeout}, proc: proc}, proc, nil
 }
 
 // headers returns the HTTP headers: Headers, then HeadersFile, then the
