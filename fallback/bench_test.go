@@ -154,3 +154,40 @@ func BenchmarkNewIndex(b *testing.B) {
 		NewIndex(docs)
 	}
 }
+
+// BenchmarkRegex runs the test suite's regexes and 200 generated patterns
+// (see TestRegexIndexMatchesScan) against the StableToolBench catalog,
+// with the trigram index ("index") and matching every tool ("scan"),
+// reporting the p50 and p99 per pattern.
+func BenchmarkRegex(b *testing.B) {
+	docs := loadBenchDocs(b, benchCatalog)
+	ix := NewIndex(docs)
+	patterns := slices.Concat(suiteRegexes, generatedPatterns(docs, 200, 1))
+	for _, useIndex := range []bool{true, false} {
+		name := map[bool]string{true: "index", false: "scan"}[useIndex]
+		b.Run(name, func(b *testing.B) {
+			durs := make([]time.Duration, 0, 1<<16)
+			for i := 0; b.Loop(); i++ {
+				start := time.Now()
+				ix.regex(patterns[i%len(patterns)], Options{Limit: 10}, useIndex)
+				durs = append(durs, time.Since(start))
+			}
+			b.StopTimer()
+			slices.Sort(durs)
+			b.ReportMetric(float64(durs[len(durs)/2]), "p50-ns/query")
+			b.ReportMetric(float64(durs[len(durs)*99/100]), "p99-ns/query")
+		})
+	}
+}
+
+// BenchmarkTrigramIndex builds the trigram index of the StableToolBench
+// catalog and reports its size per tool.
+func BenchmarkTrigramIndex(b *testing.B) {
+	ix := NewIndex(loadBenchDocs(b, benchCatalog))
+	var t *trigramIndex
+	for b.Loop() {
+		t = newTrigramIndex(ix.Len(), ix.regexTexts)
+	}
+	b.ReportMetric(float64(t.Bytes())/float64(ix.Len()), "bytes/tool")
+	b.ReportMetric(float64(len(t.list)), "trigrams")
+}

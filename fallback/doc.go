@@ -1,6 +1,6 @@
 // Package fallback holds toolsearch's lexical search over a tool catalog:
 // keyword search (BM25F over name parts, description, parameters, server and
-// category), regex search, fuzzy (typo-tolerant) search and exact selection
+// category), regex search (narrowed by a trigram index), fuzzy (typo-tolerant) search and exact selection
 // by name, plus the query syntax they share (+term, -term, server:NAME,
 // category:NAME, select:a,b).
 //

@@ -51,6 +51,10 @@ type Index struct {
 	srvPostings [][]posting // per term ID, servers by ascending ID
 	srvIdf      []float64   // per term ID, idf(len(srvPostings), numServers)
 
+	// grams indexes the regex-searched texts (names, descriptions,
+	// parameter names) by trigram (see trigram.go).
+	grams *trigramIndex
+
 	refSat float64 // sat of one occurrence in an average-length name
 	pool   sync.Pool
 	cache  wordCache // analyzed query chunks (see termWords)
@@ -211,6 +215,7 @@ func NewIndex(docs []Document) *Index {
 		}
 		ix.wordsByLen[n] = append(ix.wordsByLen[n], w)
 	}
+	ix.grams = newTrigramIndex(len(docs), ix.regexTexts)
 	ix.pool.New = func() any { return ix.newScratch() }
 	return ix
 }
@@ -304,4 +309,11 @@ func nameKey(name string) string {
 // run-together words ("getvideosbytag") are split by decompounding.
 func compoundField(f field) bool {
 	return f == fieldName || f == fieldServer || f == fieldParamName
+}
+
+// regexTexts calls f with each text of tool id that regex mode matches.
+func (ix *Index) regexTexts(id int, f func(string)) {
+	f(ix.names[id])
+	f(ix.descs[id])
+	f(ix.paramNames[id])
 }

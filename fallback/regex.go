@@ -55,9 +55,21 @@ const (
 // "*" wildcards ("get_*", "*_issue", "slack__*") matches whole tool names, or
 // the part after the server's "__", and scores 1.
 //
+// Only the tools the trigram index admits are matched (see trigram.go): a
+// pattern with a literal of 3 bytes that every match contains costs about
+// what its candidates do, not the catalog's size; one without is matched
+// against every tool and sets Result.Scanned. The results are the same
+// either way.
+//
 // Errors: ErrPatternTooLong, or a *PatternError (wrapping ErrInvalidPattern)
 // naming the parser's complaint. Scores follow the tiers above.
 func (ix *Index) Regex(pattern string, o Options) (Result, error) {
+	return ix.regex(pattern, o, true)
+}
+
+// regex is Regex, with the trigram index used only when useIndex is set:
+// the tests compare both ways.
+func (ix *Index) regex(pattern string, o Options, useIndex bool) (Result, error) {
 	if len(pattern) > MaxPatternLength {
 		return Result{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrPatternTooLong, len(pattern), MaxPatternLength)
 	}
@@ -65,14 +77,16 @@ func (ix *Index) Regex(pattern string, o Options) (Result, error) {
 		ix = &Index{}
 	}
 	var re *regexp.Regexp
+	var parsed *syntax.Regexp
 	glob := isGlob(pattern)
+	var err error
 	if glob {
 		re = regexp.MustCompile(globToRegex(pattern))
+		parsed, err = syntax.Parse(globToRegex(pattern), syntax.Perl)
 	} else {
-		if _, err := syntax.Parse(pattern, syntax.Perl); err != nil {
+		if parsed, err = syntax.Parse(pattern, syntax.Perl); err != nil {
 			return Result{}, &PatternError{Pattern: pattern, Err: err}
 		}
-		var err error
 		if re, err = regexp.Compile("(?i)" + pattern); err != nil {
 			return Result{}, &PatternError{Pattern: pattern, Err: err}
 		}
@@ -82,11 +96,12 @@ func (ix *Index) Regex(pattern string, o Options) (Result, error) {
 	if o.Explain {
 		why = map[int]string{}
 	}
-	for id, name := range ix.names {
+	match := func(id int) {
 		if !o.allowed(id) {
-			continue
+			return
 		}
 		score, field := 0.0, ""
+		name := ix.names[id]
 		if glob {
 			if re.MatchString(name) || re.MatchString(localName(name)) {
 				score, field = 1, "name"
@@ -105,7 +120,25 @@ func (ix *Index) Regex(pattern string, o Options) (Result, error) {
 			}
 		}
 	}
-	res := Result{Total: len(cs)}
+	// The trigram index narrows the tools to those that can match; the
+	// match itself is the same either way. (The case-insensitive flag the
+	// pattern is compiled with does not change what it requires: the
+	// index folds case.)
+	var ids []int32
+	scan := true
+	if useIndex && err == nil && ix.grams != nil {
+		ids, scan = ix.grams.candidates(regexQuery(parsed))
+	}
+	if scan {
+		for id := range ix.names {
+			match(id)
+		}
+	} else {
+		for _, id := range ids {
+			match(int(id))
+		}
+	}
+	res := Result{Total: len(cs), Scanned: scan}
 	for _, c := range (ranker{names: ix.names}).top(cs, o.Limit) {
 		h := Hit{ID: c.id, Score: c.raw}
 		if o.Explain {

@@ -44,6 +44,11 @@ type Result struct {
 	Hits []Hit
 	// Total is the number of matching (and allowed) tools before Limit.
 	Total int
+	// Scanned is set by Regex when the pattern has no literal of 3 bytes
+	// that every match contains, so the trigram index could not narrow the
+	// search and every tool was matched (see trigram.go): a caller counts
+	// these, e.g. as a metric, to see how often regex mode is slow.
+	Scanned bool
 	// Unmatched lists the query words that occur nowhere in the catalog
 	// (keyword mode only), in query order; a caller may try Fuzzy for them.
 	Unmatched []string

@@ -1,6 +1,7 @@
 package vectorindex
 
 import (
+	"bytes"
 	"fmt"
 	"sync"
 	"testing"
@@ -123,4 +124,27 @@ func BenchmarkHNSWEfSearch10k(b *testing.B) {
 			benchSearch(b, 10_000, false)
 		})
 	}
+}
+
+// BenchmarkHNSWSaveLoad100k saves the 100k index to memory and loads it
+// back: the cost of a warm start against BenchmarkHNSWBuild100k's cold one.
+func BenchmarkHNSWSaveLoad100k(b *testing.B) {
+	ix, _, _ := benchIndexes(b, 100_000)
+	var buf bytes.Buffer
+	b.Run("save", func(b *testing.B) {
+		for b.Loop() {
+			buf.Reset()
+			if _, err := ix.WriteTo(&buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(buf.Len())/100_000, "bytes/vector")
+	})
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ReadHNSW(bytes.NewReader(buf.Bytes())); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

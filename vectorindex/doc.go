@@ -7,7 +7,10 @@
 // filter applied during the walk (filtered-out nodes are traversed, only
 // kept ones collected), with no over-fetch. [HNSW.SearchExact] is the exact
 // answer, for measuring recall ([Recall]) on the same vectors; [Flat] is an
-// independent brute-force index kept as the tests' oracle.
+// independent brute-force index kept as the tests' oracle. A built index
+// is saved with [HNSW.WriteTo] and loaded with [ReadHNSW] (versioned and
+// checksummed: a corrupt file is an [ErrCorrupt] error), so a restart need
+// not rebuild the graph.
 //
 // Scores are dot products, which are the cosine similarity when, as callers
 // guarantee, vectors are L2-normalized. An all-zero vector (an embedder's

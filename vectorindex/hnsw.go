@@ -136,6 +136,9 @@ type HNSW struct {
 	cfg HNSWConfig
 	ml  float64 // level multiplier 1/ln(M)
 	rng *rand.Rand
+	// draws counts the levels drawn from rng since it was seeded (one per
+	// linked slot), so a loaded index (ReadHNSW) continues the sequence.
+	draws uint64
 
 	// Nodes are dense int32 slots; a re-added ID gets a new slot.
 	ids      []int       // slot → ID
@@ -166,6 +169,7 @@ func NewHNSW(dim int, cfg HNSWConfig) *HNSW {
 // reset empties the graph and reseeds the level generator.
 func (ix *HNSW) reset() {
 	ix.rng = rand.New(rand.NewSource(ix.cfg.Seed))
+	ix.draws = 0
 	ix.ids, ix.vecs, ix.links, ix.deleted = nil, nil, nil, nil
 	ix.nDeleted = 0
 	ix.slot = make(map[int]int32)
@@ -301,6 +305,7 @@ func (ix *HNSW) maybeCompact() {
 
 // randomLevel draws a node's top layer: P(level ≥ l) = M^-l.
 func (ix *HNSW) randomLevel() int {
+	ix.draws++
 	l := int(-math.Log(1-ix.rng.Float64()) * ix.ml)
 	return min(l, maxLevel)
 }

@@ -190,7 +190,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	queries, err := benchQueryList(*queryFile, tools, parts, *nQueries, *seed)
+	queries, err := benchQueryList(*queryFile, tools, parts, *nQueries, *seed, st == toolsearchv1.SearchType_SEARCH_TYPE_REGEX)
 	if err != nil {
 		return err
 	}
@@ -387,12 +387,14 @@ func waitReady(ctx context.Context, c *toolsearch.Client, limit time.Duration, s
 }
 
 // benchQueryList returns the workload's queries: from file when given,
-// else drawn from the synthetic catalog's parts, else from the catalog's
-// own words.
-func benchQueryList(file string, tools []search.Tool, parts []synthTool, n int, seed int64) ([]string, error) {
+// else drawn from the synthetic catalog's parts (regex patterns when regex
+// is set, see syntheticPatterns), else from the catalog's own words.
+func benchQueryList(file string, tools []search.Tool, parts []synthTool, n int, seed int64, regex bool) ([]string, error) {
 	switch {
 	case file != "":
 		return readQueries(file)
+	case parts != nil && regex:
+		return syntheticPatterns(parts, n, seed), nil
 	case parts != nil:
 		return syntheticQueries(parts, n, seed), nil
 	default:

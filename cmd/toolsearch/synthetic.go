@@ -315,3 +315,37 @@ func syntheticQueries(parts []synthTool, n int, seed int64) []string {
 	}
 	return out
 }
+
+// syntheticPatterns draws n regex-mode patterns about tools of the catalog
+// (parts, as syntheticCatalog returned them), deterministic in seed, in the
+// shapes an agent writes: a server prefix ("^jira__"), a name
+// ("create_ticket"), a verb and object apart ("create_.*ticket"), a suffix
+// ("_ticket$"), alternatives ("(list|search)_tickets?"), a server and an
+// object ("jira__.*ticket"), a word ("ticket"), a glob ("jira__create_*").
+// Each has a literal of at least 3 characters, the case the trigram index
+// serves.
+func syntheticPatterns(parts []synthTool, n int, seed int64) []string {
+	if len(parts) == 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewSource(seed ^ 0x7e9e))
+	out := make([]string, n)
+	for i := range out {
+		p := parts[rng.Intn(len(parts))]
+		s, a, o := synthServices[p.service], synthActions[p.action], synthObjects[p.object]
+		obj := strings.ReplaceAll(o.words, " ", "_")
+		last := obj[strings.LastIndex(obj, "_")+1:]
+		other := synthActions[rng.Intn(len(synthActions))].verb
+		out[i] = []string{
+			"^" + s.name + "__",
+			a.verb + "_" + obj,
+			a.verb + "_.*" + last,
+			"_" + obj + "$",
+			"(" + a.verb + "|" + other + ")_" + obj + "s?",
+			s.name + "__.*" + last,
+			last,
+			s.name + "__" + a.verb + "_*",
+		}[rng.Intn(8)]
+	}
+	return out
+}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,6 +53,30 @@ func TestSyntheticQueries(t *testing.T) {
 	}
 	if syntheticQueries(nil, 10, 1) != nil {
 		t.Error("queries drawn from an empty catalog")
+	}
+}
+
+func TestSyntheticPatterns(t *testing.T) {
+	tools, parts := syntheticCatalog(1000, 1)
+	ps := syntheticPatterns(parts, 300, 1)
+	if len(ps) != 300 || !slices.Equal(ps, syntheticPatterns(parts, 300, 1)) {
+		t.Fatalf("patterns not deterministic or wrong count: %d", len(ps))
+	}
+	// Every pattern is valid and finds tools: globs (name characters and
+	// "*") match whole names, the others are RE2 patterns.
+	for _, p := range ps {
+		var re *regexp.Regexp
+		if strings.HasSuffix(p, "_*") {
+			re = regexp.MustCompile("^" + regexp.QuoteMeta(strings.TrimSuffix(p, "*")))
+		} else {
+			re = regexp.MustCompile("(?i)" + p)
+		}
+		if !slices.ContainsFunc(tools, func(tl catalog.Tool) bool { return re.MatchString(tl.Name) || re.MatchString(tl.Description) }) {
+			t.Errorf("pattern %q matches no tool", p)
+		}
+	}
+	if syntheticPatterns(nil, 10, 1) != nil {
+		t.Error("patterns drawn from an empty catalog")
 	}
 }
 

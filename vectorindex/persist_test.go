@@ -1,0 +1,145 @@
+package vectorindex
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// savedIndex builds a small graph with tombstones and a replaced ID.
+func savedIndex(t testing.TB, n int) (*HNSW, []byte) {
+	t.Helper()
+	vecs := clusteredVectors(n, 16, max(n/50, 1), 0.1, 1, 2)
+	ix := NewHNSW(16, HNSWConfig{Seed: 3, M: 8})
+	if err := ix.Add(seqIDs(n), vecs); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Add([]int{1}, vecs[2:3]); err != nil { // replace: slot 1 becomes a tombstone
+		t.Fatal(err)
+	}
+	ix.Delete(5, 6)
+	var buf bytes.Buffer
+	n64, err := ix.WriteTo(&buf)
+	if err != nil || n64 != int64(buf.Len()) {
+		t.Fatalf("WriteTo = %d, %v; wrote %d bytes", n64, err, buf.Len())
+	}
+	return ix, buf.Bytes()
+}
+
+// TestSaveLoad: a loaded index equals the saved one in every field that
+// matters, answers every search the same, and keeps building the same
+// graph as the original when more vectors are added.
+func TestSaveLoad(t *testing.T) {
+	for _, n := range []int{0, 1, 300, 1500} { // 1500: past sequentialBelow
+		ix, data := savedIndex(t, max(n, 7))
+		if n == 0 {
+			ix, data = NewHNSW(16, HNSWConfig{}), nil
+			var buf bytes.Buffer
+			if _, err := ix.WriteTo(&buf); err != nil {
+				t.Fatal(err)
+			}
+			data = buf.Bytes()
+		}
+		got, err := ReadHNSW(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("n=%d: ReadHNSW: %v", n, err)
+		}
+		if diff := cmp.Diff(ix.Config(), got.Config()); diff != "" {
+			t.Errorf("n=%d: config (-saved +loaded):\n%s", n, diff)
+		}
+		type state struct {
+			IDs     []int
+			Vecs    []float32
+			Links   [][][]int32
+			Deleted []bool
+			Slot    map[int]int32
+			Entry   int32
+			Top     int
+			Linked  int
+			NDel    int
+			Draws   uint64
+		}
+		of := func(x *HNSW) state {
+			return state{x.ids, x.vecs, x.links, x.deleted, x.slot, x.entry, x.top, x.linked, x.nDeleted, x.draws}
+		}
+		if diff := cmp.Diff(of(ix), of(got), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("n=%d: loaded index differs (-saved +loaded):\n%s", n, diff)
+		}
+		queries := clusteredVectors(20, 16, 6, 0.1, 1, 9)
+		more := clusteredVectors(400, 16, 6, 0.1, 1, 10)
+		ids := make([]int, len(more))
+		for i := range ids {
+			ids[i] = 10_000 + i
+		}
+		for _, x := range []*HNSW{ix, got} {
+			if err := x.Add(ids, more); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if diff := cmp.Diff(of(ix), of(got), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("n=%d: after the same Add, the graphs differ (-saved +loaded):\n%s", n, diff)
+		}
+		for _, q := range queries {
+			a, _ := ix.Search(q, 10)
+			b, _ := got.Search(q, 10)
+			if diff := cmp.Diff(a, b); diff != "" {
+				t.Fatalf("n=%d: search differs (-saved +loaded):\n%s", n, diff)
+			}
+		}
+	}
+}
+
+// TestLoadCorrupt: every truncation and every single-byte change of a
+// saved index is an error wrapping ErrCorrupt, never a panic or an index.
+func TestLoadCorrupt(t *testing.T) {
+	_, data := savedIndex(t, 60)
+	for i := range len(data) {
+		if ix, err := ReadHNSW(bytes.NewReader(data[:i])); !errors.Is(err, ErrCorrupt) || ix != nil {
+			t.Fatalf("truncated to %d of %d bytes: %v, %v; want ErrCorrupt", i, len(data), ix, err)
+		}
+		bad := bytes.Clone(data)
+		bad[i] ^= 0x5a
+		if ix, err := ReadHNSW(bytes.NewReader(bad)); !errors.Is(err, ErrCorrupt) || ix != nil {
+			t.Fatalf("byte %d changed: %v, %v; want ErrCorrupt", i, ix, err)
+		}
+	}
+	// Another version is named as such.
+	bad := bytes.Clone(data)
+	bad[len(persistMagic)] = 2
+	if _, err := ReadHNSW(bytes.NewReader(bad)); !errors.Is(err, ErrCorrupt) || !bytes.Contains([]byte(err.Error()), []byte("format version 2")) {
+		t.Errorf("version 2: %v", err)
+	}
+	// A reader's own error is passed on, not called corruption.
+	boom := errors.New("disk on fire")
+	if _, err := ReadHNSW(io.MultiReader(bytes.NewReader(data[:40]), iotest.ErrReader(boom))); !errors.Is(err, boom) || errors.Is(err, ErrCorrupt) {
+		t.Errorf("reader error: %v; want it wrapped, not ErrCorrupt", err)
+	}
+}
+
+// FuzzReadHNSW: no input makes ReadHNSW panic, and whatever it accepts is
+// searchable.
+func FuzzReadHNSW(f *testing.F) {
+	_, data := savedIndex(f, 30)
+	f.Add(data)
+	f.Add(data[:100])
+	f.Add([]byte(persistMagic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ix, err := ReadHNSW(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		q := make([]float32, ix.Dim())
+		q[0] = 1
+		if _, err := ix.SearchFilter(q, 5, NewIDSet(1, 2, 3)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Search(q, 5); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
