@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
-	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/search/searchpb"
 )
 
 // searchArgs are tool_search's arguments (toolset's definition of the
@@ -71,7 +71,7 @@ func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		sess.srv.log.Error("mcp: tool_search failed", "session", sess.id, "error", err.Error())
 		return toolError("tool_search failed inside the sidecar; try again."), nil
 	}
-	text, err := toolsearch.RenderResult(searchResponse(res))
+	text, err := toolsearch.RenderResult(searchpb.Response(res))
 	if err != nil {
 		return nil, err
 	}
@@ -96,37 +96,6 @@ func grew(before map[string]bool, after map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// searchResponse converts an engine result into the message that
-// clients/go renders into the reference format (RenderResult), so the MCP
-// endpoint and the gRPC clients hand models the same JSON. It carries the
-// fields RenderResult writes.
-func searchResponse(r search.Result) *toolsearchv1.SearchResponse {
-	refs := make([]*toolsearchv1.ToolReference, len(r.References))
-	for i, ref := range r.References {
-		refs[i] = &toolsearchv1.ToolReference{
-			ToolName:       ref.Name,
-			RelevanceScore: ref.Score,
-			Summary:        ref.Summary,
-			Server:         ref.Server,
-		}
-	}
-	md := r.Metadata
-	return &toolsearchv1.SearchResponse{
-		ToolReferences: refs,
-		TotalMatches:   int32(min(r.TotalMatches, 1<<31-1)),
-		SearchMetadata: &toolsearchv1.SearchMetadata{
-			SearchType:          string(md.SearchType),
-			RequestedSearchType: string(md.RequestedSearchType),
-			FallbackReason:      md.FallbackReason,
-			Query:               md.Query,
-			ExecutionTimeMs:     md.Elapsed.Milliseconds(),
-			Suggestion:          md.Suggestion,
-		},
-		Hint:           r.Hint,
-		AvailableTools: r.AvailableTools,
-	}
 }
 
 // notSearchedError is the answer to a call of a tool the session's list

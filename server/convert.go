@@ -5,6 +5,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/search/searchpb"
 )
 
 // Conversions between the API's messages and the engine's types.
@@ -38,40 +39,9 @@ func searchRequest(in *toolsearchv1.SearchRequest) (search.Request, error) {
 	}, nil
 }
 
-// searchResponse converts an engine result.
-func searchResponse(r search.Result) *toolsearchv1.SearchResponse {
-	refs := make([]*toolsearchv1.ToolReference, len(r.References))
-	for i, ref := range r.References {
-		refs[i] = &toolsearchv1.ToolReference{
-			ToolName:       ref.Name,
-			RelevanceScore: ref.Score,
-			Summary:        ref.Summary,
-			Server:         ref.Server,
-			Explanation:    ref.Explanation,
-		}
-	}
-	md := r.Metadata
-	return &toolsearchv1.SearchResponse{
-		ToolReferences: refs,
-		TotalMatches:   int32(r.TotalMatches),
-		SearchMetadata: &toolsearchv1.SearchMetadata{
-			SearchType:          string(md.SearchType),
-			RequestedSearchType: string(md.RequestedSearchType),
-			FallbackReason:      md.FallbackReason,
-			Query:               md.Query,
-			ExecutionTimeMs:     md.Elapsed.Milliseconds(),
-			ExecutionTimeUs:     md.Elapsed.Microseconds(),
-			CatalogVersion:      md.CatalogVersion,
-			Suggestion:          md.Suggestion,
-			Confidence:          md.Confidence,
-			NoConfidentMatch:    md.NoConfidentMatch,
-			IndexState:          indexStates[md.IndexState],
-		},
-		Hint:           r.Hint,
-		AvailableTools: r.AvailableTools,
-		NextPageToken:  r.NextPageToken,
-	}
-}
+// searchResponse converts an engine result (searchpb.Response, shared with
+// the MCP endpoint).
+func searchResponse(r search.Result) *toolsearchv1.SearchResponse { return searchpb.Response(r) }
 
 // toolMessage converts a catalog tool to its message.
 func toolMessage(t search.Tool) *toolsearchv1.Tool {
@@ -127,14 +97,6 @@ func toolFromMessage(i int, m *toolsearchv1.Tool) (search.Tool, error) {
 	return t, nil
 }
 
-// indexStates maps engine index states to the API's.
-var indexStates = map[search.IndexState]toolsearchv1.IndexState{
-	search.IndexLexicalOnly: toolsearchv1.IndexState_INDEX_STATE_LEXICAL_ONLY,
-	search.IndexWarming:     toolsearchv1.IndexState_INDEX_STATE_WARMING,
-	search.IndexReady:       toolsearchv1.IndexState_INDEX_STATE_READY,
-	search.IndexDegraded:    toolsearchv1.IndexState_INDEX_STATE_DEGRADED,
-}
-
 // catalogInfo converts the engine's description of itself.
 func catalogInfo(in search.Info) *toolsearchv1.GetCatalogInfoResponse {
 	servers := make([]*toolsearchv1.ServerInfo, len(in.Servers))
@@ -146,7 +108,7 @@ func catalogInfo(in search.Info) *toolsearchv1.GetCatalogInfoResponse {
 		CatalogVersion:      in.CatalogVersion,
 		Embedder:            in.Embedder,
 		EmbeddingDimensions: int32(in.Dimensions),
-		IndexState:          indexStates[in.IndexState],
+		IndexState:          searchpb.IndexState(in.IndexState),
 		Servers:             servers,
 		MaxResultsCap:       int32(in.MaxResultsCap),
 		IndexedTools:        int32(in.IndexedTools),
