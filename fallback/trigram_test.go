@@ -3,7 +3,6 @@ package fallback
 import (
 	"fmt"
 	"math/rand"
-	"os"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -43,15 +42,9 @@ var unicodePatterns = []string{
 }
 
 // requireBenchDocs loads the first n tools of a bench catalog; missing
-// data skips the test, or fails it when CI=true (CI must run it).
+// data skips the test, or fails it when CI=true (evaltest.Bench).
 func requireBenchDocs(t *testing.T, path string, n int) []Document {
 	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("bench data missing in CI: %v", err)
-		}
-		t.Skipf("bench data not available: %v", err)
-	}
 	docs := loadBenchDocs(t, path)
 	return docs[:min(n, len(docs))]
 }

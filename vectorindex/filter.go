@@ -12,7 +12,8 @@ package vectorindex
 //   - otherwise by walking the graph with the filter applied during the
 //     walk: nodes outside keep (and tombstones) are traversed, so the
 //     walk reaches the kept ones behind them, but only kept nodes are
-//     collected, k of them at a beam of max(EfSearch, k). There is no
+//     collected, k of them at a beam of max(EfSearch, k) (see
+//     HNSWConfig.EfSearch for its default by size). There is no
 //     over-fetch and no filtering afterwards. Should the walk collect
 //     fewer than k, or find that the filter keeps few of the nodes around
 //     the query (see localShareDivisor), the search is answered exactly
@@ -127,7 +128,7 @@ func (ix *HNSW) graph(q []float32, k int, keep *IDSet) (rs []Result, local, ef i
 	for l := ix.top; l > 0; l-- {
 		ep = ix.greedy(q, ep, l)
 	}
-	ef = max(ix.cfg.EfSearch, k)
+	ef = max(ix.efSearch(), k)
 	vs := ix.visitSet()
 	found, local := ix.walkLayer(q, ep, ef, 0, walk{live: true, keep: keep}, vs, keep != nil)
 	ix.visits.Put(vs)

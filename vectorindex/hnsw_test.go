@@ -184,8 +184,8 @@ func TestHNSWConfigDefaults(t *testing.T) {
 	tests := []struct {
 		in, want HNSWConfig
 	}{
-		{HNSWConfig{}, HNSWConfig{M: DefaultM, EfConstruction: DefaultEfConstruction, EfSearch: DefaultEfSearch}},
-		{HNSWConfig{M: -3, EfConstruction: -1, EfSearch: -1, Seed: 5}, HNSWConfig{M: DefaultM, EfConstruction: DefaultEfConstruction, EfSearch: DefaultEfSearch, Seed: 5}},
+		{HNSWConfig{}, HNSWConfig{M: DefaultM, EfConstruction: DefaultEfConstruction}},
+		{HNSWConfig{M: -3, EfConstruction: -1, EfSearch: -1, Seed: 5}, HNSWConfig{M: DefaultM, EfConstruction: DefaultEfConstruction, Seed: 5}},
 		{HNSWConfig{M: 1, EfConstruction: 1, EfSearch: 3}, HNSWConfig{M: 2, EfConstruction: 2, EfSearch: 3}},
 		{HNSWConfig{M: 48, EfConstruction: 20, EfSearch: 64}, HNSWConfig{M: 48, EfConstruction: 48, EfSearch: 64}},
 	}

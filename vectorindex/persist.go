@@ -167,7 +167,7 @@ func readHNSW(cr *checkReader) (*HNSW, error) {
 	switch {
 	case dim <= 0 || dim > maxPersistDim:
 		return nil, corrupt("dimension %d", dim)
-	case m < 2 || m > 1<<12 || efc < m || efc > 1<<20 || efs <= 0 || efs > 1<<20:
+	case m < 2 || m > 1<<12 || efc < m || efc > 1<<20 || efs > 1<<20:
 		return nil, corrupt("configuration M %d, EfConstruction %d, EfSearch %d", m, efc, efs)
 	case slots < 0 || slots > math.MaxInt32 || linked > slots:
 		return nil, corrupt("%d slots, %d linked", slots, linked)

@@ -94,7 +94,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var hnsw search.HNSWConfig
 	fs.IntVar(&hnsw.M, "hnsw-m", 0, "in-process: HNSW links per node (0: the index's default)")
 	fs.IntVar(&hnsw.EfConstruction, "hnsw-ef-construction", 0, "in-process: HNSW build beam (0: the default)")
-	fs.IntVar(&hnsw.EfSearch, "hnsw-ef-search", 0, "in-process: HNSW search beam (0: the default)")
+	fs.IntVar(&hnsw.EfSearch, "hnsw-ef-search", 0, "in-process: HNSW search beam (0: the default, 128 up to 100k tools and 256 above)")
 	fs.IntVar(&hnsw.ExactLimit, "hnsw-exact-limit", 0, "in-process: search exactly, without a graph, up to this many tools (0: the engine's default, 16384; -1: always build the graph)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	writeCatalog := fs.String("write-catalog", "", "write the --synthetic catalog to this file as JSONL and exit (to start a sidecar on it)")
