@@ -43,6 +43,9 @@ type matches struct {
 	stages Stages
 	// unlimited: the hits are not cut to the plan's limit (select:).
 	unlimited bool
+	// scanned: the regex matched every tool, the trigram index having no
+	// literal to use.
+	scanned bool
 }
 
 // fromFallback converts the lexical scorers' hits.

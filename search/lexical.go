@@ -59,5 +59,5 @@ func (st *state) regexMatches(p *plan) (matches, error) {
 		}
 		return matches{}, err
 	}
-	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeRegex, coverage: 1}, nil
+	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeRegex, coverage: 1, scanned: r.Scanned}, nil
 }

@@ -148,3 +148,15 @@ func TestTopBandRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestRegexScanReported: a pattern without a literal the trigram index can
+// use is answered by matching every tool, and the result says so.
+func TestRegexScanReported(t *testing.T) {
+	e := newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{})
+	if res := search1(t, e, search.Request{Query: "create_issue", Mode: search.ModeRegex}); res.Metadata.RegexScanned {
+		t.Error("a pattern with a literal was scanned")
+	}
+	if res := search1(t, e, search.Request{Query: "^.{3,5}$", Mode: search.ModeRegex}); !res.Metadata.RegexScanned {
+		t.Error("a pattern with no literal was not reported as a scan")
+	}
+}

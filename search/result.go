@@ -69,6 +69,9 @@ type Metadata struct {
 	Stages Stages
 	// IndexState is the semantic index's state when the search ran.
 	IndexState IndexState
+	// RegexScanned is set when a regex pattern had no literal the trigram
+	// index could use, so every tool was matched (fallback.Result.Scanned).
+	RegexScanned bool
 }
 
 // Stages splits a search's time by stage; a stage that did not run is 0.
@@ -92,6 +95,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		Suggestion:          m.suggestion,
 		Confidence:          m.confidence,
 		Stages:              m.stages,
+		RegexScanned:        m.scanned,
 	}}
 	hits, total := m.hits, m.total
 	if m.mode != ModeSelect {

@@ -25,6 +25,7 @@ type Metrics struct {
 	requestTime   *prometheus.HistogramVec
 	searches      *prometheus.CounterVec
 	zeroResults   *prometheus.CounterVec
+	regexScans    prometheus.Counter
 	stageTime     *prometheus.HistogramVec
 	embedCalls    *prometheus.CounterVec
 	embedErrors   *prometheus.CounterVec
@@ -68,6 +69,10 @@ func NewMetrics(version string) *Metrics {
 		Name: "toolsearch_searches_total",
 		Help: "Successful searches, by requested mode, the mode that answered, and the fallback reason (none when the requested mode answered).",
 	}, []string{"requested", "answered", "fallback_reason"})
+	m.regexScans = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "toolsearch_regex_scans_total",
+		Help: "Regex searches whose pattern had no literal of 3 characters for the trigram index, so every tool was matched (a scan).",
+	})
 	m.zeroResults = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "toolsearch_search_zero_results_total",
 		Help: "Successful searches that returned no tool, by the mode that answered.",
@@ -103,7 +108,7 @@ func NewMetrics(version string) *Metrics {
 		Name: "toolsearch_limit",
 		Help: "Configured limits, by name (max_tools, max_query_length, max_results_cap, ...).",
 	}, []string{"limit"})
-	for _, c := range []prometheus.Collector{m.requests, m.requestTime, m.searches, m.zeroResults, m.stageTime,
+	for _, c := range []prometheus.Collector{m.requests, m.requestTime, m.searches, m.zeroResults, m.regexScans, m.stageTime,
 		m.embedCalls, m.embedErrors, m.embedBatch, m.embedTime, m.indexBuild, m.catalogLimits, infoCollector{m}} {
 		f(c)
 	}
@@ -165,6 +170,9 @@ func (m *Metrics) observeSearch(r search.Result) {
 	m.searches.WithLabelValues(requested, answered, reason).Inc()
 	if len(r.References) == 0 {
 		m.zeroResults.WithLabelValues(answered).Inc()
+	}
+	if md.RegexScanned {
+		m.regexScans.Inc()
 	}
 	for _, s := range []struct {
 		stage string
