@@ -68,6 +68,10 @@ type Config struct {
 	// Sessions bounds the session reveal sets (session.go); the zero value
 	// uses their documented defaults.
 	Sessions SessionConfig
+	// IndexDir, when set, is where the built vector index is saved whenever
+	// it becomes ready, and loaded from at start-up, so that a restart does
+	// not rebuild the graph (persist.go). "" saves nothing.
+	IndexDir string
 	// MaxTools, when positive, is the most tools the catalog may hold: an
 	// Upsert that would grow it past the limit changes nothing and returns
 	// an error wrapping ErrCatalogFull. 0 means no limit.
@@ -138,6 +142,10 @@ type Engine struct {
 	stop       context.CancelFunc
 	done       chan struct{}
 
+	// savedVersion is the catalog version whose vector index was last
+	// saved to Config.IndexDir; guarded by mu.
+	savedVersion uint64
+
 	// sessions holds the session reveal sets (session.go).
 	sessions *sessionStore
 }
@@ -185,10 +193,13 @@ func (e *Engine) attach(emb embed.Embedder) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.vectors = newVectorStore(emb.Dimensions(), e.cfg.HNSW)
 	cur := e.state.Load()
 	next := *cur
+	e.vectors = newVectorStore(emb.Dimensions(), e.cfg.HNSW)
 	next.sem = newSemState(e.vectors.index, emb, gate, documentTexts(cur.snap), nil)
+	if vs := e.restoreIndex(emb, &next.sem, gate); vs != nil {
+		e.vectors = vs
+	}
 	e.state.Store(&next)
 	return nil
 }

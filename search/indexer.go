@@ -69,6 +69,7 @@ func (e *Engine) index(ctx context.Context, connect func(context.Context) (embed
 			if IndexState(e.indexState.Swap(int32(IndexReady))) != IndexReady {
 				log.Info("semantic index ready", "embedder", st.sem.embedder.ModelID(), "tools", st.sem.embedded,
 					"elapsed", time.Since(start).Round(time.Millisecond).String())
+				e.saveReadyIndex()
 			}
 			select {
 			case <-ctx.Done():
@@ -207,6 +208,27 @@ func (e *Engine) WaitIndexed(ctx context.Context) error {
 		case <-t.C:
 		}
 	}
+}
+
+// saveReadyIndex saves the vector index of the current state when it
+// differs from the last one saved (Config.IndexDir).
+func (e *Engine) saveReadyIndex() {
+	if e.cfg.IndexDir == "" {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := e.state.Load()
+	if st.sem == nil || st.sem.embedded != st.snap.Len() || st.snap.Version() == e.savedVersion {
+		return
+	}
+	start := time.Now()
+	if err := e.saveIndex(st); err != nil {
+		e.cfg.Log.Warn("saving the vector index failed; the next start-up builds it again", "dir", e.cfg.IndexDir, "error", err.Error())
+		return
+	}
+	e.savedVersion = st.snap.Version()
+	e.cfg.Log.Info("saved the vector index", "tools", st.sem.embedded, "elapsed", time.Since(start).Round(time.Millisecond).String())
 }
 
 // nudge wakes the indexer after a catalog change left tools without vectors.

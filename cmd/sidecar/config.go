@@ -194,7 +194,7 @@ flags:
 	}
 	str(&c.ollamaHost, "ollama-host", ollamaHost, "Ollama server address, with --embedder ollama; defaults to $OLLAMA_HOST, then 127.0.0.1:11434")
 	str(&c.ollamaModel, "ollama-model", "nomic-embed-text", "Ollama embedding model, with --embedder ollama (pull it once: ollama pull MODEL)")
-	str(&c.cacheDir, "cache-dir", "", "directory of the persistent embedding cache, so a restart re-embeds only changed tools; empty: no persistent cache")
+	str(&c.cacheDir, "cache-dir", "", "directory of the persistent embedding cache and the saved vector index, so a restart re-embeds only changed tools and loads the built graph instead of rebuilding it; empty: nothing persisted")
 	duration(&c.queryTimeout, "query-timeout", search.DefaultQueryTimeout, "budget for embedding one query; past it the search answers with keyword results (fallback_reason embedder_timeout)")
 
 	integer(&c.maxSessions, "max-sessions", search.DefaultMaxSessions, "most agent sessions whose revealed tools are kept (least recently used evicted; an evicted session searches again)")

@@ -267,6 +267,7 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 	ec := search.Config{
 		MaxResultsCap:  cfg.maxResultsCap,
 		MaxQueryLength: cfg.maxQueryLength,
+		IndexDir:       cfg.cacheDir,
 		QueryTimeout:   cfg.queryTimeout,
 		Sessions:       search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
 		MaxTools:       cfg.maxTools,

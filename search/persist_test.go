@@ -1,0 +1,115 @@
+package search_test
+
+import (
+	"bytes"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolsearch/toolsearch/embed/embedtest"
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// TestSavedIndexRestart: the built index is saved, and a restart over a
+// changed catalog loads it — unchanged tools embed nothing, the changed
+// and new ones are embedded, results are the same as a fresh build — and a
+// corrupt file is ignored with a log line.
+func TestSavedIndexRestart(t *testing.T) {
+	dir := t.TempDir()
+	snap := loadSnapshot(t, exampleCatalog)
+	var log syncBuffer
+	logger := slog.New(slog.NewTextHandler(&log, nil))
+
+	first := newEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger})
+	waitIndexed(t, first)
+	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
+	files, _ := filepath.Glob(filepath.Join(dir, "index-*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("index files %v, want one", files)
+	}
+	first.Close()
+
+	// Restart with one tool changed and one added.
+	changed, _, _, err := snap.Upsert([]search.Tool{
+		{Name: "weather__get_forecast", Server: "weather", Description: "Forecast the weather for the coming days.", InputSchema: []byte(`{"type":"object"}`)},
+		{Name: "lights__turn_off", Server: "lights", Description: "Turn off the lights of a room.", InputSchema: []byte(`{"type":"object"}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter := &embedtest.Counting{Inner: builtin(t)}
+	second := newEngine(t, changed, search.Config{Embedder: counter, IndexDir: dir, Log: logger})
+	waitIndexed(t, second)
+	if !strings.Contains(log.String(), "loaded the saved vector index") {
+		t.Fatalf("the saved index was not loaded:\n%s", log.String())
+	}
+	if n := counter.Texts(); n != 2 { // no search has run yet: only documents
+		t.Errorf("restart embedded %d documents, want 2 (the changed and the new tool)", n)
+	}
+	res := search1(t, second, search.Request{Query: "turn off the lights"})
+	if got := names(res); len(got) == 0 || got[0] != "lights__turn_off" || res.Metadata.SearchType != search.ModeHybrid {
+		t.Errorf("after restart: %v by %q, want lights__turn_off first, hybrid", got, res.Metadata.SearchType)
+	}
+	// The unchanged catalog's results match a fresh build's for a query
+	// that does not touch the changed tool.
+	q := "send a message to a slack channel"
+	fresh := newSemanticEngine(t, changed)
+	if a, b := names(search1(t, second, search.Request{Query: q})), names(search1(t, fresh, search.Request{Query: q})); strings.Join(a, ",") != strings.Join(b, ",") {
+		t.Errorf("%q after a restart %v, fresh build %v", q, a, b)
+	}
+	second.Close()
+
+	// A corrupt file is ignored, with a log line, and the index is built.
+	if err := os.WriteFile(files[0], []byte("toolsearch-index\n\x05\x00\x00\x00\x00\x00\x00\x00{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log.Reset()
+	third := newEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger})
+	waitIndexed(t, third)
+	if !strings.Contains(log.String(), "ignoring the saved vector index") {
+		t.Errorf("a corrupt index file was not reported:\n%s", log.String())
+	}
+	if got := names(search1(t, third, search.Request{Query: "will it rain tomorrow in Berlin"})); len(got) == 0 || got[0] != "weather__get_forecast" {
+		t.Errorf("after a corrupt file: %v", got)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the engine's goroutines to log to
+// while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func (s *syncBuffer) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.Reset()
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for range 2000 {
+		if cond() {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("condition not met in 10 s")
+}
