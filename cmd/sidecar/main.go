@@ -281,7 +281,9 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 		return nil, err
 	}
 	log.Info("catalog loaded", "files", len(sources), "tools", snap.Len(), "elapsed", time.Since(start).String())
-	warnProviderProblems(log, snap.Tools())
+	// Only a log line, and it costs seconds at 100k tools (every schema
+	// normalized for every provider): off the readiness path.
+	go warnProviderProblems(log, snap.Tools())
 	return engine, nil
 }
 

@@ -83,7 +83,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	conns := fs.Int("conns", 1, "with --addr: gRPC connections the workers share")
 	health := fs.Bool("health", false, "with --addr: call the gRPC health check instead of Search, to measure the transport's round trip alone")
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
-	maxResults := fs.Int("max", benchMaxResults, "max_results of every search")
+	maxResults := fs.Int("max-results", benchMaxResults, "max_results of every search")
 	concurrency := fs.Int("concurrency", 1, "concurrent searches (workers)")
 	duration := fs.Duration("duration", 10*time.Second, "measure for at most this long (0: no time bound)")
 	requests := fs.Int("requests", 0, "measure at most this many searches (0: no count bound)")
