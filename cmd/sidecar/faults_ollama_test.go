@@ -266,6 +266,15 @@ func TestOllamaSidecarPoisonedCacheRepaired(t *testing.T) {
 	info, _ := sc.waitIndexed(t)
 	sc.stop(t)
 	n := poisonCache(t, cacheDir, info.GetEmbedder(), int(info.GetEmbeddingDimensions()))
+	// The older sidecar saved no vector index (this one saves the built
+	// graph beside the cache and would start from it).
+	saved, _ := filepath.Glob(filepath.Join(cacheDir, "index-*.bin"))
+	if len(saved) != 1 {
+		t.Fatalf("saved vector index files: %v, want one", saved)
+	}
+	if err := os.Remove(saved[0]); err != nil {
+		t.Fatal(err)
+	}
 
 	proxy.reset()
 	sc = startSidecar(t, args...)
