@@ -20,18 +20,22 @@ const (
 	// ModeSemantic embeds the query and searches the vector index; it takes
 	// the same path as ModeDefault.
 	ModeSemantic Mode = "semantic"
-	// ModeKeyword is BM25F keyword search with the query syntax of package
-	// fallback (+term, -term, server:, category:, select:).
+	// ModeKeyword is BM25F keyword search, with fuzzy matching when it
+	// finds nothing. Like every mode it honours the query's operators
+	// (+term, -term, server:, category:, select:; plan.go).
 	ModeKeyword Mode = "keyword"
 	// ModeRegex matches an RE2 pattern (or a glob) against names,
-	// descriptions and parameter names.
+	// descriptions and parameter names; the query's operators, words of
+	// their own beside the pattern, filter the matches (parseRegexQuery).
 	ModeRegex Mode = "regex"
 	// ModeSelect answers "select:a,b": the named tools, in the order asked.
 	ModeSelect Mode = "select"
 	// ModeFuzzy answers with typo-tolerant matches when keyword search found
 	// nothing.
 	ModeFuzzy Mode = "fuzzy"
-	// ModeHybrid is semantic and keyword scores fused.
+	// ModeHybrid is semantic and keyword scores fused: the default and
+	// semantic modes' normal answer when the confidence gate passes (not a
+	// fallback).
 	ModeHybrid Mode = "hybrid"
 	// ModeBrowse lists tools in name order for an empty query.
 	ModeBrowse Mode = "browse"
