@@ -1,6 +1,7 @@
 package search
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -348,4 +349,37 @@ func TestMentionedServers(t *testing.T) {
 	if got := plan("create an issue -github"); len(got) != 0 {
 		t.Errorf("excluded github: servers %v, want none", got)
 	}
+}
+
+// FuzzPlan: planning any query in any mode never panics, and a rejected
+// query is always ErrInvalidArgument (a clear error for the caller).
+func FuzzPlan(f *testing.F) {
+	for _, seed := range []string{"send slack message", "select:a,b", "+github create|open", "issue -jira server:github", "`github__create_issue`", "select:", `\-x (`, "server: x"} {
+		f.Add(seed, uint8(0))
+		f.Add(seed, uint8(3))
+	}
+	st := newState(mustSnapshot(f, stageTools), nil)
+	modes := []Mode{ModeDefault, ModeSemantic, ModeKeyword, ModeRegex}
+	f.Fuzz(func(t *testing.T, q string, mode uint8) {
+		p, err := st.newPlan(Request{Query: q, Mode: modes[int(mode)%len(modes)]}, limits{maxResults: 10, maxQueryLength: MaxQueryLength})
+		if err != nil {
+			if !errors.Is(err, ErrInvalidArgument) {
+				t.Fatalf("newPlan(%q): %v is not ErrInvalidArgument", q, err)
+			}
+			return
+		}
+		if p.exact >= st.snap.Len() || p.limit < 1 {
+			t.Fatalf("newPlan(%q): exact %d, limit %d", q, p.exact, p.limit)
+		}
+		_ = p.kind()
+	})
+}
+
+func mustSnapshot(tb testing.TB, tools []catalog.Tool) *catalog.Snapshot {
+	tb.Helper()
+	snap, err := catalog.NewSnapshot(tools)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return snap
 }
