@@ -43,15 +43,16 @@ func (e *Engine) Apply(ctx context.Context, upsert []Tool, del []string) (Change
 			"the catalog holds %d tools and this change adds %d, over the limit of %d; delete tools first, or raise the sidecar's --max-tools",
 			cur.snap.Len(), next.Len()-cur.snap.Len(), limit)}
 	}
-	nextSize, addedSize := changeSize(cur.snap, next, e.toolBytes, upsert, del)
-	if err := e.checkChangeBudget(cur.snap.Len(), e.toolBytes, next.Len(), nextSize, upsert, addedSize); err != nil {
+	curSize := e.toolBytes.Load()
+	nextSize, addedSize := changeSize(cur.snap, next, curSize, upsert, del)
+	if err := e.checkChangeBudget(cur.snap.Len(), curSize, next.Len(), nextSize, upsert, addedSize); err != nil {
 		return ChangeResult{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return ChangeResult{}, err
 	}
 	e.apply(ctx, cur, next)
-	e.toolBytes = nextSize
+	e.toolBytes.Store(nextSize)
 	return ChangeResult{CatalogVersion: next.Version(), Inserted: c.Inserted, Updated: c.Updated, Deleted: c.Deleted,
 		ToolCount: next.Len()}, nil
 }

@@ -156,11 +156,11 @@ type Engine struct {
 	// sessions holds the session reveal sets (session.go).
 	sessions *sessionStore
 
-	// The memory estimate's inputs (memory.go), guarded by mu: toolBytes is
-	// the sum of the current catalog's ToolSizes, dims the vector length
-	// the estimate counts.
-	toolBytes int64
-	dims      int
+	// The memory estimate's inputs (memory.go), written under mu and read
+	// without it (Memory): toolBytes is the sum of the current catalog's
+	// ToolSizes, dims the vector length the estimate counts.
+	toolBytes atomic.Int64
+	dims      atomic.Int64
 }
 
 // New builds an engine over snap. With cfg.Embedder or cfg.Connect set it
@@ -172,12 +172,13 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 	if cfg.Embedder != nil && cfg.Connect != nil {
 		return nil, fmt.Errorf("search: set Config.Embedder or Config.Connect, not both")
 	}
-	e := &Engine{cfg: cfg.withDefaults(), sessions: newSessionStore(cfg.Sessions), toolBytes: snapshotSize(snap)}
+	e := &Engine{cfg: cfg.withDefaults(), sessions: newSessionStore(cfg.Sessions)}
+	e.toolBytes.Store(snapshotSize(snap))
 	switch {
 	case cfg.Embedder != nil:
-		e.dims = cfg.Embedder.Dimensions()
+		e.dims.Store(int64(cfg.Embedder.Dimensions()))
 	case cfg.Connect != nil:
-		e.dims = unknownDimensions
+		e.dims.Store(unknownDimensions)
 	}
 	if err := e.checkStartBudget(snap.Len()); err != nil {
 		return nil, err
@@ -218,7 +219,7 @@ func (e *Engine) attach(emb embed.Embedder) error {
 	cur := e.state.Load()
 	next := *cur
 	e.vectors = newVectorStore(emb.Dimensions(), e.cfg.HNSW)
-	e.dims = emb.Dimensions()
+	e.dims.Store(int64(emb.Dimensions()))
 	next.sem = newSemState(e.vectors.index, emb, gate, documentTexts(cur.snap), nil)
 	if vs := e.restoreIndex(emb, &next.sem, gate); vs != nil {
 		e.vectors = vs

@@ -76,7 +76,8 @@ func EstimateBytes(tools int, size int64, dims int) int64 {
 	return int64(tools)*(toolFixedBytes+vectorBytesPerDim*int64(dims)) + toolTextFactor*size
 }
 
-// MemoryInfo is the engine's memory estimate and budget.
+// MemoryInfo is the engine's memory estimate and budget at one moment: a
+// plain value, safe to copy and share.
 type MemoryInfo struct {
 	// Budget is Config.MemoryBudget in bytes; 0 means none.
 	Budget int64
@@ -93,14 +94,15 @@ type MemoryInfo struct {
 	Fit int
 }
 
-// Memory returns the current memory estimate and budget.
+// Memory returns the current memory estimate and budget. It does not wait
+// for a change in progress; during one, the estimate may mix the catalogs
+// before and after it.
 func (e *Engine) Memory() MemoryInfo {
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	n := e.state.Load().snap.Len()
-	info := MemoryInfo{Budget: e.cfg.MemoryBudget, Estimate: EstimateBytes(n, e.toolBytes, e.dims), Tools: n, Dimensions: e.dims}
+	dims := int(e.dims.Load())
+	info := MemoryInfo{Budget: e.cfg.MemoryBudget, Estimate: EstimateBytes(n, e.toolBytes.Load(), dims), Tools: n, Dimensions: dims}
 	if info.Budget > 0 {
-		avg := EstimateBytes(1, TypicalToolSize, e.dims)
+		avg := EstimateBytes(1, TypicalToolSize, dims)
 		if n > 0 {
 			avg = max(1, info.Estimate/int64(n))
 		}
@@ -122,7 +124,7 @@ func snapshotSize(snap *catalog.Snapshot) int64 {
 // start-up catalog's estimate is over the budget.
 func (e *Engine) checkStartBudget(n int) error {
 	budget := e.cfg.MemoryBudget
-	est := EstimateBytes(n, e.toolBytes, e.dims)
+	est := EstimateBytes(n, e.toolBytes.Load(), int(e.dims.Load()))
 	if budget <= 0 || est <= budget {
 		return nil
 	}
@@ -168,13 +170,14 @@ func (e *Engine) checkChangeBudget(curN int, curSize int64, nextN int, nextSize 
 	if budget <= 0 {
 		return nil
 	}
-	cur := EstimateBytes(curN, curSize, e.dims)
-	next := EstimateBytes(nextN, nextSize, e.dims)
+	dims := int(e.dims.Load())
+	cur := EstimateBytes(curN, curSize, dims)
+	next := EstimateBytes(nextN, nextSize, dims)
 	if next <= budget || next <= cur {
 		return nil
 	}
 	// len(upsert) > 0: a change of deletes alone does not grow.
-	avg := max(1, EstimateBytes(len(upsert), addedSize, e.dims)/int64(len(upsert)))
+	avg := max(1, EstimateBytes(len(upsert), addedSize, dims)/int64(len(upsert)))
 	fit := max(0, budget-cur) / avg
 	return &wrapped{kind: ErrCatalogFull, err: fmt.Errorf(
 		"this change would take the catalog from %d to %d tools and its estimated memory to %s, over the budget of %s (now %s); about %d more tools of this batch's average size (%s) fit: upsert fewer tools, delete tools first, or raise the sidecar's --memory-limit (and the pod's memory limit; docs/operations.md, memory budget)",
