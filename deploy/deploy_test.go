@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolsearch/toolsearch/search"
 	"gopkg.in/yaml.v3"
 )
 
@@ -222,6 +223,7 @@ func TestKubernetesManifests(t *testing.T) {
 
 		env := containerEnv(ts)
 		checkEnvNames(t, where, env, flags)
+		checkMemoryBudget(t, where, ts, env)
 		if env["TOOLSEARCH_LISTEN"] != "0.0.0.0:50051" {
 			t.Errorf("%s: TOOLSEARCH_LISTEN %q: the kubelet's probes need the pod IP", where, env["TOOLSEARCH_LISTEN"])
 		}
@@ -383,4 +385,66 @@ func TestCompose(t *testing.T) {
 			t.Errorf("port %q is not published on loopback only", p)
 		}
 	}
+}
+
+// embeddingDims is the vector length of the embedders the manifests use, for
+// the memory estimate: the built-in model's and Ollama models' by name.
+var embeddingDims = map[string]int{"builtin": 100, "nomic-embed-text": 768}
+
+// checkMemoryBudget checks that the sidecar container c knows its memory
+// limit (TOOLSEARCH_MEMORY_LIMIT from its limits.memory, or auto) and that
+// its --max-tools of typical tools fit the budget that limit gives
+// (search.BudgetFor, search.EstimateBytes): the pod refuses upserts before
+// it runs out of memory, and --max-tools is not a promise the memory cannot
+// keep.
+func checkMemoryBudget(t *testing.T, where string, c any, env map[string]string) {
+	t.Helper()
+	limit, err := parseQuantity(str(c, "resources", "limits", "memory"))
+	if err != nil {
+		t.Errorf("%s: limits.memory: %v", where, err)
+		return
+	}
+	fromLimit := false
+	for _, e := range list(c, "env") {
+		if str(e, "name") == "TOOLSEARCH_MEMORY_LIMIT" && str(e, "valueFrom", "resourceFieldRef", "resource") == "limits.memory" {
+			fromLimit = true
+		}
+	}
+	if v := env["TOOLSEARCH_MEMORY_LIMIT"]; !fromLimit && v != "" && v != "auto" {
+		t.Errorf("%s: TOOLSEARCH_MEMORY_LIMIT %q: take it from limits.memory (resourceFieldRef) or leave it auto", where, v)
+	}
+	if _, ok := env["GOMEMLIMIT"]; ok {
+		t.Errorf("%s: GOMEMLIMIT set: the sidecar sets the Go limit from --memory-limit itself, at 95%% of it", where)
+	}
+	maxTools, err := strconv.Atoi(env["TOOLSEARCH_MAX_TOOLS"])
+	if err != nil {
+		t.Errorf("%s: TOOLSEARCH_MAX_TOOLS %q: set it to what the memory limit holds (the default, 100,000, needs GiBs)", where, env["TOOLSEARCH_MAX_TOOLS"])
+		return
+	}
+	model := env["TOOLSEARCH_EMBEDDER"]
+	if model == "ollama" {
+		model = env["TOOLSEARCH_OLLAMA_MODEL"]
+	}
+	dims, ok := embeddingDims[model]
+	if !ok {
+		t.Errorf("%s: embedder %q: add its vector length to embeddingDims", where, model)
+		return
+	}
+	need := int64(maxTools) * search.EstimateBytes(1, search.TypicalToolSize, dims)
+	if budget := search.BudgetFor(limit); need > budget {
+		t.Errorf("%s: --max-tools %d of typical tools (%d dimensions) need an estimated %d MiB, over the %d MiB budget of a %s limit; lower TOOLSEARCH_MAX_TOOLS to %d or raise the limit",
+			where, maxTools, dims, need>>20, budget>>20, str(c, "resources", "limits", "memory"), budget/search.EstimateBytes(1, search.TypicalToolSize, dims))
+	}
+}
+
+// parseQuantity parses a Kubernetes memory quantity in binary units
+// ("512Mi", "1Gi") or bytes.
+func parseQuantity(q string) (int64, error) {
+	for suffix, factor := range map[string]int64{"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30} {
+		if n, ok := strings.CutSuffix(q, suffix); ok {
+			v, err := strconv.ParseInt(n, 10, 64)
+			return v * factor, err
+		}
+	}
+	return strconv.ParseInt(q, 10, 64)
 }

@@ -40,7 +40,8 @@ tests=(
 	"./embed/|^(TestCachedRestart|TestCachedDropsInvalidRecords|TestCachedZeroVectorNotCached|TestCachedInnerFailures|TestCachedKilledMidWrite|TestOllamaEmbedAnswers|TestOllamaEmbedSameVectorForDifferentTexts|TestNormalizeInPlace)$"
 	"./catalog/|^(TestParseBad)$"
 	"./server/|^(TestInvalidRequestsAreInvalidArgument|TestHealthWatchAuthenticatedAndBounded|TestAuthUnaryInterceptor|TestGetToolsPages|TestGetToolsOneToolOverLimit|TestAnswersOverLimitNameTheFlag|TestLogsNeverHoldMoreThanTheQueryPrefix|TestChurnNoDeletedToolReturned)$"
-	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings)$"
+	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings|TestMemoryLimit)$"
+	"./search/|^(TestMemoryBudget|TestMemoryBudgetAtStart)$"
 )
 for entry in "${tests[@]}"; do
 	pkg=${entry%%|*}

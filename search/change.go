@@ -20,7 +20,8 @@ import (
 // non-object schemas, a name both upserted and deleted) returns an error
 // wrapping ErrInvalidArgument that lists every problem; an unknown name in
 // del one wrapping ErrNotFound; a change growing the catalog past
-// Config.MaxTools one wrapping ErrCatalogFull. On any error nothing changes.
+// Config.MaxTools, or its estimated memory past Config.MemoryBudget
+// (memory.go), one wrapping ErrCatalogFull. On any error nothing changes.
 func (e *Engine) Apply(ctx context.Context, upsert []Tool, del []string) (ChangeResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -42,10 +43,16 @@ func (e *Engine) Apply(ctx context.Context, upsert []Tool, del []string) (Change
 			"the catalog holds %d tools and this change adds %d, over the limit of %d; delete tools first, or raise the sidecar's --max-tools",
 			cur.snap.Len(), next.Len()-cur.snap.Len(), limit)}
 	}
+	curSize := e.toolBytes.Load()
+	nextSize, addedSize := changeSize(cur.snap, next, curSize, upsert, del)
+	if err := e.checkChangeBudget(cur.snap.Len(), curSize, next.Len(), nextSize, upsert, addedSize); err != nil {
+		return ChangeResult{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return ChangeResult{}, err
 	}
 	e.apply(ctx, cur, next)
+	e.toolBytes.Store(nextSize)
 	return ChangeResult{CatalogVersion: next.Version(), Inserted: c.Inserted, Updated: c.Updated, Deleted: c.Deleted,
 		ToolCount: next.Len()}, nil
 }

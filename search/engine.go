@@ -76,6 +76,13 @@ type Config struct {
 	// Upsert that would grow it past the limit changes nothing and returns
 	// an error wrapping ErrCatalogFull. 0 means no limit.
 	MaxTools int
+	// MemoryBudget, when positive, is the memory in bytes the catalog may
+	// take by the engine's estimate (memory.go: a fixed part, the vector and
+	// a part proportional to each tool's text). New refuses a catalog over
+	// it, and Apply a change that would grow the estimate past it, with an
+	// error wrapping ErrCatalogFull that says how many tools fit. 0 means no
+	// budget.
+	MemoryBudget int64
 }
 
 // DefaultQueryTimeout is the default budget for embedding a query: the
@@ -148,6 +155,12 @@ type Engine struct {
 
 	// sessions holds the session reveal sets (session.go).
 	sessions *sessionStore
+
+	// The memory estimate's inputs (memory.go), written under mu and read
+	// without it (Memory): toolBytes is the sum of the current catalog's
+	// ToolSizes, dims the vector length the estimate counts.
+	toolBytes atomic.Int64
+	dims      atomic.Int64
 }
 
 // New builds an engine over snap. With cfg.Embedder or cfg.Connect set it
@@ -160,6 +173,16 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("search: set Config.Embedder or Config.Connect, not both")
 	}
 	e := &Engine{cfg: cfg.withDefaults(), sessions: newSessionStore(cfg.Sessions)}
+	e.toolBytes.Store(snapshotSize(snap))
+	switch {
+	case cfg.Embedder != nil:
+		e.dims.Store(int64(cfg.Embedder.Dimensions()))
+	case cfg.Connect != nil:
+		e.dims.Store(unknownDimensions)
+	}
+	if err := e.checkStartBudget(snap.Len()); err != nil {
+		return nil, err
+	}
 	e.state.Store(newState(snap, nil))
 	connect := e.cfg.Connect
 	switch {
@@ -196,6 +219,7 @@ func (e *Engine) attach(emb embed.Embedder) error {
 	cur := e.state.Load()
 	next := *cur
 	e.vectors = newVectorStore(emb.Dimensions(), e.cfg.HNSW)
+	e.dims.Store(int64(emb.Dimensions()))
 	next.sem = newSemState(e.vectors.index, emb, gate, documentTexts(cur.snap), nil)
 	if vs := e.restoreIndex(emb, &next.sem, gate); vs != nil {
 		e.vectors = vs

@@ -13,7 +13,7 @@ var (
 	// ErrNotFound marks names that are not in the catalog.
 	ErrNotFound = errors.New("not found")
 	// ErrCatalogFull marks an upsert that would take the catalog past
-	// Config.MaxTools.
+	// Config.MaxTools, or its estimated memory past Config.MemoryBudget.
 	ErrCatalogFull = errors.New("catalog full")
 )
 

@@ -62,6 +62,8 @@ type config struct {
 	maxMessageSize       int
 	maxQueryLength       int
 	maxTools             int
+	memoryLimit          string // a size, auto or none (memory.go)
+	gomemlimit           string // GOMEMLIMIT's value, read by --memory-limit auto
 	requestTimeout       time.Duration
 	maxConcurrentStreams int
 	keepaliveMinTime     time.Duration
@@ -79,8 +81,11 @@ const (
 	// defaultMaxMessageSize is gRPC's own default, 4 MiB: an UpsertTools
 	// of about 2,000 typical tools, far more than any search response.
 	defaultMaxMessageSize = 4 << 20
-	// defaultMaxTools bounds the catalog: 100,000 tools use about 1 GiB
-	// with the built-in model (docs/operations.md, sizing).
+	// defaultMaxTools bounds the catalog's size in tools: 100,000 typical
+	// tools are estimated at 511 MiB of live heap with the built-in model
+	// (search.EstimateBytes), so memory, not this, is the limit a pod
+	// reaches first; --memory-limit guards that (docs/operations.md,
+	// memory budget).
 	defaultMaxTools = 100_000
 	// defaultRequestTimeout is the deadline of a call whose client set
 	// none: searches take milliseconds, an UpsertTools waits up to 10 s
@@ -219,6 +224,7 @@ flags:
 	integer(&c.maxMessageSize, "max-message-size", defaultMaxMessageSize, "largest gRPC message received or sent, in bytes")
 	integer(&c.maxQueryLength, "max-query-length", search.MaxQueryLength, "longest search query accepted, in characters (at most 4096); longer queries are INVALID_ARGUMENT")
 	integer(&c.maxTools, "max-tools", defaultMaxTools, "most tools the catalog may hold; a larger catalog file stops the start-up, a larger UpsertTools is RESOURCE_EXHAUSTED")
+	str(&c.memoryLimit, "memory-limit", memoryLimitAuto, "the sidecar's memory limit, a size such as 512Mi or 1Gi; auto: GOMEMLIMIT if set, else the cgroup's (the container's) limit, else none; none: no budget. The catalog may take an estimated (limit - 64Mi) / 2: a larger catalog file stops the start-up, a larger UpsertTools is RESOURCE_EXHAUSTED saying how many tools fit")
 	duration(&c.requestTimeout, "request-timeout", defaultRequestTimeout, "deadline of a call whose client set none; 0 disables")
 	integer(&c.maxConcurrentStreams, "max-concurrent-streams", defaultMaxConcurrentStreams, "most calls in flight on one client connection")
 	duration(&c.keepaliveMinTime, "keepalive-min-time", defaultKeepaliveMinTime, "shortest interval between a client's keepalive pings; a client pinging more often is disconnected (GOAWAY too_many_pings)")
@@ -277,6 +283,14 @@ flags:
 	}
 	if c.maxTools < 1 {
 		return c, fmt.Errorf("--max-tools %d: use a positive number (default %d)", c.maxTools, defaultMaxTools)
+	}
+	c.gomemlimit = getenv("GOMEMLIMIT")
+	switch c.memoryLimit {
+	case memoryLimitAuto, memoryLimitNone:
+	default:
+		if n, err := parseBytes(c.memoryLimit); err != nil || n <= 0 {
+			return c, fmt.Errorf("--memory-limit %q: use a size such as 512Mi or 1Gi, auto (GOMEMLIMIT, else the cgroup's limit) or none", c.memoryLimit)
+		}
 	}
 	if c.requestTimeout < 0 {
 		return c, fmt.Errorf("--request-timeout %v: use a positive duration such as 30s, or 0 for none", c.requestTimeout)

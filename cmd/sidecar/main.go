@@ -134,14 +134,30 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 			log.Error("closing the embedding cache", "error", err.Error())
 		}
 	}()
+	limit, err := resolveMemoryLimit(cfg.memoryLimit, cfg.gomemlimit, readFile)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		<-served
+		return err
+	}
+	budget, err := memoryBudget(limit)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		<-served
+		return err
+	}
+	defer setGoMemoryLimit(limit, cfg.gomemlimit)()
+	metrics.SetLimit("memory_limit_bytes", float64(limit.bytes))
+	metrics.SetLimit("memory_budget_bytes", float64(budget))
 	engineStart := time.Now()
-	engine, err := loadEngine(cfg, log, em)
+	engine, err := loadEngine(cfg, log, em, budget)
 	if err != nil {
 		srv.Shutdown(context.Background())
 		<-served
 		return err
 	}
 	defer engine.Close()
+	logMemory(log, limit, engine.Memory())
 	manager, err := startMCP(ctx, cfg, log, engine, metrics)
 	if err != nil {
 		srv.Shutdown(context.Background())
@@ -248,7 +264,7 @@ func serveHTTP(cfg config, srv *server.Server, status http.Handler, log *slog.Lo
 
 // loadEngine loads every catalog file and builds the search engine; the
 // catalog is embedded in the background.
-func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, error) {
+func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*search.Engine, error) {
 	start := time.Now()
 	sources := make([]catalog.Source, len(cfg.catalogs))
 	for i, c := range cfg.catalogs {
@@ -271,12 +287,16 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders) (*search.Engine, er
 		QueryTimeout:   cfg.queryTimeout,
 		Sessions:       search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
 		MaxTools:       cfg.maxTools,
+		MemoryBudget:   budget,
 		Log:            log,
 	}
 	if err := em.configure(&ec); err != nil {
 		return nil, err
 	}
 	engine, err := search.New(snap, ec)
+	if errors.Is(err, search.ErrCatalogFull) {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
 	if err != nil {
 		return nil, err
 	}

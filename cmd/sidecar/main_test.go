@@ -141,7 +141,7 @@ func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"listen", "catalog", "log-format", "log-level", "max-results-cap", "shutdown-timeout", "embedder", "ollama-host", "ollama-model", "cache-dir", "query-timeout", "max-sessions", "session-ttl",
-		"log-queries", "metrics-listen", "max-message-size", "max-query-length", "max-tools", "request-timeout", "max-concurrent-streams", "keepalive-min-time", "keepalive-time",
+		"log-queries", "metrics-listen", "max-message-size", "max-query-length", "max-tools", "memory-limit", "request-timeout", "max-concurrent-streams", "keepalive-min-time", "keepalive-time",
 		"tls-cert", "tls-key", "tls-client-ca", "auth-token-file"} {
 		if !slices.Contains(flags, want) {
 			t.Errorf("--help lacks -%s", want)

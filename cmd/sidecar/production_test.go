@@ -43,11 +43,17 @@ var metricsAddrRE = regexp.MustCompile(`"msg":"metrics listening","addr":"([^"]+
 // cleanup stops it (if the test did not) and expects exit code 0.
 func launch(t *testing.T, args ...string) *running {
 	t.Helper()
+	return launchEnv(t, nil, args...)
+}
+
+// launchEnv is launch with the environment vars.
+func launchEnv(t *testing.T, vars map[string]string, args ...string) *running {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
 	ready := make(chan net.Addr, 1)
 	all := append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--catalog", "../../examples/catalog.json"}, args...)
-	go func() { r.done <- run(ctx, all, env(nil), r.stderr, ready) }()
+	go func() { r.done <- run(ctx, all, env(vars), r.stderr, ready) }()
 	select {
 	case a := <-ready:
 		r.addr = a.String()

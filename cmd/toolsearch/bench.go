@@ -47,6 +47,11 @@ type benchResult struct {
 	// RSSMB is the resident set size (VmRSS) at the end of the run, in MiB:
 	// this process's, or --rss-pid's.
 	RSSMB float64 `json:"rss_mb"`
+	// HeapMB is the live Go heap (HeapAlloc right after a garbage
+	// collection) at the end of the run, in MiB, in-process; 0 with --addr.
+	// It is what the catalog keeps, without the garbage RSS also holds; the
+	// sidecar's memory budget (search.EstimateToolBytes) is fitted to it.
+	HeapMB float64 `json:"heap_mb"`
 	// Recall is HNSW recall@10 against exact search over sampled query
 	// vectors, in-process; null with --addr or without an embedder.
 	Recall *float64 `json:"hnsw_recall@10"`
@@ -240,6 +245,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	res.P50, res.P90, res.P99 = h.quantile(0.50), h.quantile(0.90), h.quantile(0.99)
 	res.Max = uint64(h.max / time.Microsecond)
 	res.RSSMB = rssMB(*rssPID)
+	if eng != nil {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		res.HeapMB = float64(ms.HeapAlloc) / (1 << 20)
+		runtime.KeepAlive(eng)
+	}
 	if *memProfile != "" {
 		f, err := os.Create(*memProfile)
 		if err != nil {
@@ -520,6 +532,7 @@ func printBench(w io.Writer, r benchResult, typ string) error {
 	fmt.Fprintf(tw, "latency\tp50 %d µs   p90 %d µs   p99 %d µs   max %d µs\n", r.P50, r.P90, r.P99, r.Max)
 	fmt.Fprintf(tw, "index build\t%s\n", build)
 	fmt.Fprintf(tw, "rss\t%.1f MB\n", r.RSSMB)
+	fmt.Fprintf(tw, "live heap\t%.1f MB\n", r.HeapMB)
 	fmt.Fprintf(tw, "hnsw recall@10\t%s\n", recall)
 	return tw.Flush()
 }

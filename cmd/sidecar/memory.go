@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// The memory limit (--memory-limit): the sidecar turns it into the engine's
+// memory budget (search.BudgetFor), so that an UpsertTools the pod cannot
+// afford is RESOURCE_EXHAUSTED instead of an OOM kill.
+
+// memoryLimitAuto is --memory-limit's default: the limit is GOMEMLIMIT if
+// set, else the cgroup's (v2 memory.max, else v1 memory.limit_in_bytes),
+// else there is none.
+const memoryLimitAuto = "auto"
+
+// memoryLimitNone turns the budget off.
+const memoryLimitNone = "none"
+
+// Where the cgroup's memory limit is read from, v2 first. A v1 limit of
+// cgroupV1Unlimited or more means none (the kernel's "no limit" is the
+// largest multiple of the page size below 2^63).
+const (
+	cgroupV2MemoryMax = "/sys/fs/cgroup/memory.max"
+	cgroupV1Limit     = "/sys/fs/cgroup/memory/memory.limit_in_bytes"
+	cgroupV1Unlimited = 1 << 62
+)
+
+// goSoftLimitShare is the share of the limit the sidecar sets as the Go
+// runtime's soft memory limit (debug.SetMemoryLimit) when GOMEMLIMIT is not
+// set: 95%, so the collector works harder before the kernel's limit is
+// reached rather than at it (the Go guide to the GC suggests leaving
+// 5–10%). For a limit of 512 MiB the runtime aims at 486 MiB.
+const goSoftLimitShare = 0.95
+
+// memoryLimit is a resolved --memory-limit.
+type memoryLimit struct {
+	// bytes is the limit, 0 when there is none.
+	bytes int64
+	// source says where it came from: "--memory-limit", "GOMEMLIMIT",
+	// "cgroup v2 memory.max", "cgroup v1 memory.limit_in_bytes", or "none".
+	source string
+}
+
+// resolveMemoryLimit resolves the flag's value: a size, none, or auto
+// (gomemlimit, GOMEMLIMIT's value, then the cgroup files read with
+// readFile).
+func resolveMemoryLimit(flagValue, gomemlimit string, readFile func(string) ([]byte, error)) (memoryLimit, error) {
+	switch v := strings.TrimSpace(flagValue); v {
+	case memoryLimitNone:
+		return memoryLimit{source: "none"}, nil
+	case memoryLimitAuto, "":
+	default:
+		n, err := parseBytes(v)
+		if err != nil || n <= 0 {
+			return memoryLimit{}, fmt.Errorf("--memory-limit %q: use a size such as 512Mi or 1Gi, auto (GOMEMLIMIT, else the cgroup's limit) or none", flagValue)
+		}
+		return memoryLimit{bytes: n, source: "--memory-limit"}, nil
+	}
+	if v := strings.TrimSpace(gomemlimit); v != "" && v != "off" {
+		n, err := parseBytes(v)
+		if err != nil || n <= 0 {
+			return memoryLimit{}, fmt.Errorf("GOMEMLIMIT=%q is not a size such as 512MiB; fix it, or give --memory-limit", v)
+		}
+		if n < math.MaxInt64 {
+			return memoryLimit{bytes: n, source: "GOMEMLIMIT"}, nil
+		}
+	}
+	if b, err := readFile(cgroupV2MemoryMax); err == nil {
+		v := strings.TrimSpace(string(b))
+		if v == "max" {
+			return memoryLimit{source: "none"}, nil
+		}
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+			return memoryLimit{bytes: n, source: "cgroup v2 memory.max"}, nil
+		}
+	}
+	if b, err := readFile(cgroupV1Limit); err == nil {
+		if n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && n > 0 && n < cgroupV1Unlimited {
+			return memoryLimit{bytes: n, source: "cgroup v1 memory.limit_in_bytes"}, nil
+		}
+	}
+	return memoryLimit{source: "none"}, nil
+}
+
+// byteUnits are the unit suffixes parseBytes accepts: Kubernetes' (Ki, Mi,
+// Gi, Ti; k, M, G, T) and Go's GOMEMLIMIT's (B, KiB, MiB, GiB, TiB).
+var byteUnits = []struct {
+	suffix string
+	factor int64
+}{
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+	{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"Ti", 1 << 40},
+	{"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12},
+	{"B", 1},
+}
+
+// parseBytes parses a size: a whole number of bytes, optionally with a unit
+// of byteUnits ("536870912", "512Mi", "512MiB", "1G").
+func parseBytes(s string) (int64, error) {
+	num, factor := s, int64(1)
+	for _, u := range byteUnits {
+		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
+			num, factor = rest, u.factor
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 || n > math.MaxInt64/factor {
+		return 0, errors.New("out of range")
+	}
+	return n * factor, nil
+}
+
+// memoryBudget is the engine's budget for limit: search.BudgetFor, or an
+// error saying how much more a limit too small for any catalog needs.
+func memoryBudget(limit memoryLimit) (int64, error) {
+	if limit.bytes == 0 {
+		return 0, nil
+	}
+	budget := search.BudgetFor(limit.bytes)
+	if budget <= 0 {
+		return 0, fmt.Errorf("the memory limit of %d MiB (%s) is below the sidecar's base of %d MiB: give the sidecar more memory (and --memory-limit, or none to turn the budget off)",
+			limit.bytes>>20, limit.source, search.BaseMemory>>20)
+	}
+	return budget, nil
+}
+
+// setGoMemoryLimit sets the Go runtime's soft memory limit from limit when
+// GOMEMLIMIT (gomemlimit) does not set it already (the runtime reads that
+// itself), and returns a function restoring the previous one.
+func setGoMemoryLimit(limit memoryLimit, gomemlimit string) (restore func()) {
+	if limit.bytes == 0 || gomemlimit != "" {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(int64(float64(limit.bytes) * goSoftLimitShare))
+	return func() { debug.SetMemoryLimit(prev) }
+}
+
+// logMemory logs the limit, the budget and how many tools fit.
+func logMemory(log *slog.Logger, limit memoryLimit, m search.MemoryInfo) {
+	if m.Budget == 0 {
+		log.Info("no memory budget: UpsertTools is limited by --max-tools alone; set --memory-limit (or run in a container with a memory limit) to refuse changes the sidecar cannot afford",
+			"memory_limit", limit.source, "catalog_estimate_mib", mib(m.Estimate), "tools", m.Tools)
+		return
+	}
+	log.Info("memory budget", "memory_limit_mib", mib(limit.bytes), "source", limit.source, "budget_mib", mib(m.Budget),
+		"catalog_estimate_mib", mib(m.Estimate), "tools", m.Tools, "dimensions", m.Dimensions, "tools_that_fit", m.Fit)
+}
+
+// mib is n bytes in MiB, rounded to a tenth.
+func mib(n int64) float64 { return math.Round(float64(n)/(1<<20)*10) / 10 }
+
+// readFile reads the cgroup files; tests replace it.
+var readFile = os.ReadFile
