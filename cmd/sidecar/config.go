@@ -233,7 +233,7 @@ flags:
 	str(&c.tlsCert, "tls-cert", "", "TLS certificate file (PEM); with --tls-key, the gRPC listener serves TLS only")
 	str(&c.tlsKey, "tls-key", "", "TLS private key file (PEM), with --tls-cert")
 	str(&c.tlsClientCA, "tls-client-ca", "", "CA certificates (PEM) that client certificates must chain to: mutual TLS, clients without a valid certificate are refused; needs --tls-cert")
-	str(&c.authTokenFile, "auth-token-file", "", "file holding a bearer token every call must carry (metadata \"authorization: Bearer TOKEN\"); calls without it are UNAUTHENTICATED; the health service is exempt")
+	str(&c.authTokenFile, "auth-token-file", "", "file holding a bearer token every call must carry (metadata \"authorization: Bearer TOKEN\"); calls without it are UNAUTHENTICATED; the health service's Check is exempt (for probes), its Watch and List are not")
 
 	if err := fs.Parse(args); err != nil {
 		return c, err
