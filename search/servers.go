@@ -92,8 +92,12 @@ func (st *state) distinctive(word, s string) bool {
 	return float64(others) <= distinctShare*float64(outside)
 }
 
-// serverInScope reports whether a tool of server s is in scope.
+// serverInScope reports whether a tool of server s (a server of the
+// catalog) is in scope (nil: every tool).
 func (st *state) serverInScope(s string, scope func(int) bool) bool {
+	if scope == nil {
+		return true
+	}
 	for i, srv := range st.server {
 		if srv == s && (scope == nil || scope(i)) {
 			return true
