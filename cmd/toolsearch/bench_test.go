@@ -13,8 +13,9 @@ import (
 	"github.com/toolsearch/toolsearch/server/servertest"
 )
 
-// benchKeys are the keys of bench --json, exactly (the contract).
-var benchKeys = []string{"concurrency", "errors", "hnsw_recall@10", "index_build_ms", "max_us", "p50_us", "p90_us", "p99_us", "qps", "queries", "rss_mb", "tools"}
+// benchKeys are the keys of bench --json, exactly (the contract, plus
+// heap_mb, the memory-budget measurement).
+var benchKeys = []string{"concurrency", "errors", "heap_mb", "hnsw_recall@10", "index_build_ms", "max_us", "p50_us", "p90_us", "p99_us", "qps", "queries", "rss_mb", "tools"}
 
 // decodeObject decodes a command's JSON output and checks that its keys are
 // exactly want (sorted).
