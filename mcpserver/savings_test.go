@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -38,14 +39,7 @@ const minFirstListSaving = 0.85
 // (docs/benchmarks.md). Without ../shared/bench it skips, and fails when
 // CI=true.
 func TestFirstListTokenSavings(t *testing.T) {
-	path := filepath.Join(benchDir, "livemcpbench", "tools.jsonl")
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("benchmark catalog missing: %v", err)
-		}
-		t.Skipf("benchmark catalog missing: %v", err)
-	}
-	snap, err := catalog.LoadSnapshot(catalog.Source{Path: path})
+	snap, err := catalog.LoadSnapshot(catalog.Source{Path: evaltest.Bench(t, "livemcpbench/tools.jsonl")})
 	if err != nil {
 		t.Fatal(err)
 	}

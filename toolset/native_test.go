@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"strings"
 	"testing"
 
@@ -320,14 +319,7 @@ func TestNormalizeDescriptions(t *testing.T) {
 // data is missing, and skips otherwise.
 func benchCatalog(t *testing.T, ds string) []catalog.Tool {
 	t.Helper()
-	path := filepath.Join(benchDir, ds, "tools.jsonl")
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("benchmark catalog missing under CI: %v", err)
-		}
-		t.Skipf("benchmark catalog not found (%v)", err)
-	}
-	return loadTools(t, path)
+	return loadTools(t, evaltest.Bench(t, ds+"/tools.jsonl"))
 }
 
 // No output for the livemcpbench catalog, in any format, deferral or

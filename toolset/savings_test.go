@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,11 +44,7 @@ func TestTokenSavings(t *testing.T) {
 	datasets := []string{"livemcpbench", "bfcl", "stabletoolbench"}
 	var rows []string
 	for _, ds := range datasets {
-		path := filepath.Join(benchDir, ds, "tools.jsonl")
-		if _, err := os.Stat(path); err != nil {
-			t.Skipf("benchmark catalogs not found (%v)", err)
-		}
-		tools, err := catalog.Load(catalog.Source{Path: path})
+		tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(t, ds+"/tools.jsonl")})
 		if err != nil {
 			t.Fatal(err)
 		}
