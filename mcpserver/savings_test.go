@@ -1,14 +1,13 @@
 package mcpserver_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"io"
 	"log/slog"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"testing"
 	"unicode/utf8"
@@ -80,7 +79,7 @@ func TestFirstListTokenSavings(t *testing.T) {
 	deferred, instructions := session(0)
 	firstJSON, firstN := list(deferred)
 	if _, err := deferred.CallTool(context.Background(), &mcp.CallToolParams{Name: "tool_search",
-		Arguments: map[string]any{"query": firstQuery(t, filepath.Join(benchDir, "livemcpbench", "queries.jsonl"))}}); err != nil {
+		Arguments: map[string]any{"query": firstQuery(t, "livemcpbench")}}); err != nil {
 		t.Fatal(err)
 	}
 	afterJSON, afterN := list(deferred)
@@ -102,24 +101,15 @@ func TestFirstListTokenSavings(t *testing.T) {
 
 func tokens(s string) int { return (utf8.RuneCountInString(s) + charsPerToken - 1) / charsPerToken }
 
-// firstQuery returns the first query of a queries.jsonl file.
-func firstQuery(t *testing.T, path string) string {
+// firstQuery returns the text of the first query of a dev set
+// (../shared/bench/DATASET/queries.jsonl), loaded as eval loads it.
+func firstQuery(t *testing.T, dataset string) string {
 	t.Helper()
-	f, err := os.Open(path)
+	qs, err := evaluation.LoadQueries(evaltest.Bench(t, dataset+"/queries.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	if !sc.Scan() {
-		t.Fatalf("%s: no query", path)
-	}
-	var q struct{ Query string }
-	if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-		t.Fatal(err)
-	}
-	return q.Query
+	return qs[0].Query
 }
 
 // BenchmarkToolsList measures one tools/list of a session that revealed

@@ -35,7 +35,7 @@ func TestCacheBehaviour(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	query := firstQuery(t, filepath.Join(benchDir, "livemcpbench", "queries.jsonl"))
+	query := firstQuery(t, "livemcpbench")
 	if _, err := eng.Search(context.Background(), search.Request{Query: query, Mode: search.ModeKeyword, SessionID: "cache", MaxResults: 5}); err != nil {
 		t.Fatal(err)
 	}

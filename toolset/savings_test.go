@@ -1,11 +1,10 @@
 package toolset_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"os"
 	"path/filepath"
@@ -56,7 +55,7 @@ func TestTokenSavings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		query := firstQuery(t, filepath.Join(benchDir, ds, "queries.jsonl"))
+		query := firstQuery(t, ds)
 		if _, err := eng.Search(context.Background(), search.Request{Query: query, Mode: search.ModeKeyword, SessionID: "bench"}); err != nil {
 			t.Fatal(err)
 		}
@@ -99,24 +98,15 @@ func TestTokenSavings(t *testing.T) {
 	}
 }
 
-// firstQuery returns the first query of a queries.jsonl file.
-func firstQuery(t *testing.T, path string) string {
+// firstQuery returns the text of the first query of a dev set
+// (../shared/bench/DATASET/queries.jsonl), loaded as eval loads it.
+func firstQuery(t *testing.T, dataset string) string {
 	t.Helper()
-	f, err := os.Open(path)
+	qs, err := evaluation.LoadQueries(evaltest.Bench(t, dataset+"/queries.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	if !sc.Scan() {
-		t.Fatalf("%s: no query", path)
-	}
-	var q struct{ Query string }
-	if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-		t.Fatal(err)
-	}
-	return q.Query
+	return qs[0].Query
 }
 
 // BenchmarkBuild measures building a second-turn list over the largest
