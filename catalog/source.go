@@ -16,3 +16,12 @@ func ParseSource(arg string) Source {
 	}
 	return Source{Path: path, Server: server}
 }
+
+// ParseSources parses each argument with ParseSource.
+func ParseSources(args ...string) []Source {
+	sources := make([]Source, len(args))
+	for i, a := range args {
+		sources[i] = ParseSource(a)
+	}
+	return sources
+}

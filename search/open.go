@@ -17,11 +17,7 @@ type HNSWConfig = vectorindex.HNSWConfig
 // as SERVER__NAME); formats are detected from content. Errors name the file
 // and line.
 func LoadTools(paths ...string) ([]Tool, error) {
-	sources := make([]catalog.Source, len(paths))
-	for i, p := range paths {
-		sources[i] = catalog.ParseSource(p)
-	}
-	return catalog.Load(sources...)
+	return catalog.Load(catalog.ParseSources(paths...)...)
 }
 
 // NewFromTools validates tools as one catalog and builds an engine over

@@ -266,10 +266,7 @@ func serveHTTP(cfg config, srv *server.Server, status http.Handler, log *slog.Lo
 // catalog is embedded in the background.
 func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*search.Engine, error) {
 	start := time.Now()
-	sources := make([]catalog.Source, len(cfg.catalogs))
-	for i, c := range cfg.catalogs {
-		sources[i] = catalog.ParseSource(c)
-	}
+	sources := catalog.ParseSources(cfg.catalogs...)
 	if len(sources) == 0 && len(cfg.mcpServers) == 0 {
 		log.Warn("no --catalog given: starting with an empty catalog; add tools with UpsertTools")
 	}
