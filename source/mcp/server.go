@@ -86,6 +86,11 @@ func (s *server) run(ctx context.Context) {
 			s.log.Info("reconnecting to mcp server", "attempt", attempt)
 		}
 		sess, proc, err := s.connect(ctx)
+		if err != nil && ctx.Err() == nil {
+			// Recorded before the first attempt counts as done, so that a
+			// caller of WaitStartup sees why the server is not up.
+			s.setState(StateDown, err)
+		}
 		s.markFirstDone()
 		if err == nil {
 			backoff, downSince = backoffMin, time.Time{}
