@@ -1,21 +1,36 @@
 package catalog
 
 import (
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/toolsearch/toolsearch/internal/pvec"
 )
 
-// Snapshot is an immutable, versioned set of tools, sorted by name. Every
-// change (Upsert, Delete, Apply) returns a new Snapshot and leaves the old one as
-// it was, so readers that hold a *Snapshot see one consistent catalog for as
-// long as they hold it. A Snapshot is safe for concurrent use; the zero value
-// is not usable, build one with NewSnapshot.
+// Snapshot is an immutable, versioned set of tools. Every change (Upsert,
+// Delete, Apply) returns a new Snapshot and leaves the old one as it was, so
+// readers that hold a *Snapshot see one consistent catalog for as long as
+// they hold it. A Snapshot is safe for concurrent use; the zero value is not
+// usable, build one with NewSnapshot.
+//
+// Each tool has an ID, its position in ID order (Tool, All, Lookup). IDs are
+// what the search indexes are keyed by, and they are stable so that a change
+// costs what it changes: NewSnapshot numbers the tools in name order; a
+// change keeps every remaining tool's ID, gives new tools the next IDs, and
+// moves the tool with the highest ID into the ID of each deleted tool.
+// Counts.Edited lists the IDs a change touched. Name order is kept beside
+// (Tools, NameOrder).
 type Snapshot struct {
 	version uint64
-	tools   []Tool         // sorted by name
-	index   map[string]int // name → position in tools
+	tools   pvec.Vec[Tool] // by ID
+	order   []int32        // IDs in name order
 	servers []ServerCount
+
+	sortedOnce sync.Once
+	sorted     []Tool // Tools(), made on first use
 }
 
 // ServerCount is the number of tools a server has in a Snapshot.
@@ -28,14 +43,22 @@ type ServerCount struct {
 
 // NewSnapshot normalizes tools (see Normalize), validates them (see
 // Validate; problems are positioned by index in tools) and returns them as
-// version 1. The snapshot keeps its own copies: changing tools, or the bytes
-// of their schemas, afterwards does not change it.
+// version 1, with IDs in name order. The snapshot keeps its own copies:
+// changing tools, or the bytes of their schemas, afterwards does not change
+// it.
 func NewSnapshot(tools []Tool) (*Snapshot, error) {
 	normalized, err := normalizeAll(tools)
 	if err != nil {
 		return nil, err
 	}
-	return build(1, normalized), nil
+	slices.SortFunc(normalized, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+	order := make([]int32, len(normalized))
+	counts := map[string]int{}
+	for i, t := range normalized {
+		order[i] = int32(i)
+		countServer(counts, t, 1)
+	}
+	return &Snapshot{version: 1, tools: pvec.Of(normalized), order: order, servers: serverCounts(counts)}, nil
 }
 
 // normalizeAll normalizes and validates a batch of tools.
@@ -50,46 +73,87 @@ func normalizeAll(tools []Tool) ([]Tool, error) {
 	return normalized, nil
 }
 
-// build sorts tools, which it then owns, and indexes them.
-func build(version uint64, tools []Tool) *Snapshot {
-	slices.SortFunc(tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
-	s := &Snapshot{version: version, tools: tools, index: make(map[string]int, len(tools))}
-	counts := map[string]int{}
-	for i, t := range tools {
-		s.index[t.Name] = i
-		if t.Server != "" {
-			counts[t.Server]++
-		}
+// countServer adds d to the count of t's server, if it has one.
+func countServer(counts map[string]int, t Tool, d int) {
+	if t.Server == "" {
+		return
 	}
-	s.servers = make([]ServerCount, 0, len(counts))
+	if counts[t.Server] += d; counts[t.Server] == 0 {
+		delete(counts, t.Server)
+	}
+}
+
+// serverCounts returns counts sorted by server name.
+func serverCounts(counts map[string]int) []ServerCount {
+	out := make([]ServerCount, 0, len(counts))
 	for name, n := range counts {
-		s.servers = append(s.servers, ServerCount{Name: name, Tools: n})
+		out = append(out, ServerCount{Name: name, Tools: n})
 	}
-	slices.SortFunc(s.servers, func(a, b ServerCount) int { return strings.Compare(a.Name, b.Name) })
-	return s
+	slices.SortFunc(out, func(a, b ServerCount) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // Version is 1 for a snapshot from NewSnapshot and one more than its parent
 // for a snapshot from Upsert, Delete or Apply.
 func (s *Snapshot) Version() uint64 { return s.version }
 
-// Len is the number of tools.
-func (s *Snapshot) Len() int { return len(s.tools) }
+// Len is the number of tools; IDs run from 0 to Len()-1.
+func (s *Snapshot) Len() int { return s.tools.Len() }
 
-// Tools returns the tools sorted by name. The slice is the snapshot's own:
-// callers must not modify it or the tools' schema and annotation bytes.
-func (s *Snapshot) Tools() []Tool { return s.tools[:len(s.tools):len(s.tools)] }
+// Tools returns the tools sorted by name. The slice is made on the first
+// call (O(Len)) and then shared: callers must not modify it or the tools'
+// schema and annotation bytes. Code that walks the catalog by ID uses All.
+func (s *Snapshot) Tools() []Tool {
+	s.sortedOnce.Do(func() {
+		s.sorted = make([]Tool, 0, s.Len())
+		for _, id := range s.order {
+			s.sorted = append(s.sorted, s.tools.At(int(id)))
+		}
+	})
+	return s.sorted[:len(s.sorted):len(s.sorted)]
+}
 
-// Tool returns the i-th tool in name order; it panics if i is out of range
+// All yields every tool with its ID, in ID order.
+func (s *Snapshot) All() iter.Seq2[int, Tool] { return s.tools.All() }
+
+// Tool returns the tool with ID id; it panics if id is out of range
 // [0, Len()), as indexing a slice does. Callers must not modify the bytes of
 // its schema and annotations.
-func (s *Snapshot) Tool(i int) Tool { return s.tools[i] }
+func (s *Snapshot) Tool(id int) Tool { return s.tools.At(id) }
 
-// Lookup returns the position of the tool with exactly this name, and
-// whether there is one.
+// NameOrder returns the ID of the k-th tool in name order, k in [0, Len()).
+func (s *Snapshot) NameOrder(k int) int { return int(s.order[k]) }
+
+// SearchName returns the position in name order of the first tool whose
+// name is not before name (Len() if there is none), as sort.Search would.
+func (s *Snapshot) SearchName(name string) int {
+	return searchOrder(s.order, s.tools.At, name)
+}
+
+// searchOrder binary-searches IDs in name order for the first whose tool
+// (tool) is named name or later.
+func searchOrder(order []int32, tool func(int) Tool, name string) int {
+	lo, hi := 0, len(order)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if tool(int(order[m])).Name < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// Lookup returns the ID of the tool with exactly this name, and whether
+// there is one.
 func (s *Snapshot) Lookup(name string) (int, bool) {
-	i, ok := s.index[name]
-	return i, ok
+	k := s.SearchName(name)
+	if k == s.Len() {
+		return 0, false
+	}
+	id := s.NameOrder(k)
+	return id, s.tools.At(id).Name == name
 }
 
 // Get returns the named tools in the order asked (a name asked twice is
@@ -99,12 +163,12 @@ func (s *Snapshot) Get(names ...string) ([]Tool, error) {
 	tools := make([]Tool, 0, len(names))
 	var missing unknownNames
 	for _, name := range names {
-		i, ok := s.index[name]
+		id, ok := s.Lookup(name)
 		if !ok {
 			missing.add(name)
 			continue
 		}
-		tools = append(tools, s.tools[i])
+		tools = append(tools, s.tools.At(id))
 	}
 	if err := missing.err(); err != nil {
 		return nil, err
@@ -147,6 +211,11 @@ type Counts struct {
 	// different definition (an identical one counts as neither); Deleted,
 	// tools removed.
 	Inserted, Updated, Deleted int
+	// Edited lists, ascending, the IDs below the new snapshot's Len whose
+	// tool differs from the old snapshot's tool with that ID: updated and
+	// new tools, and tools moved into a deleted tool's ID. Every other ID
+	// holds the same tool as before; IDs from the new Len on are gone.
+	Edited []int
 }
 
 // Apply returns a new snapshot, at Version()+1, with the tools of upsert
@@ -159,6 +228,9 @@ type Counts struct {
 // deleted is a *ValidationError. On any error nothing changes and no
 // snapshot is returned. A name listed twice in del is deleted once. s
 // itself never changes.
+//
+// The cost is proportional to the change, plus O(Len) for a copy of the
+// name order (IDs are stable, see Snapshot).
 func (s *Snapshot) Apply(upsert []Tool, del []string) (next *Snapshot, c Counts, err error) {
 	batch, err := normalizeAll(upsert)
 	if err != nil {
@@ -167,7 +239,7 @@ func (s *Snapshot) Apply(upsert []Tool, del []string) (next *Snapshot, c Counts,
 	drop := make(map[string]bool, len(del))
 	var missing unknownNames
 	for _, name := range del {
-		if _, ok := s.index[name]; !ok {
+		if _, ok := s.Lookup(name); !ok {
 			missing.add(name)
 		}
 		drop[name] = true
@@ -185,62 +257,33 @@ func (s *Snapshot) Apply(upsert []Tool, del []string) (next *Snapshot, c Counts,
 	if len(both) > 0 {
 		return nil, Counts{}, &ValidationError{Problems: both}
 	}
-	merged := make([]Tool, 0, len(s.tools)+len(batch)-len(drop))
-	for _, t := range s.tools {
-		if !drop[t.Name] {
-			merged = append(merged, t)
-		}
-	}
-	c.Deleted = len(drop)
-	// Positions shift when tools are dropped, so find upserts by name.
-	pos := make(map[string]int, len(batch))
-	if len(drop) > 0 {
-		for i, t := range merged {
-			pos[t.Name] = i
+	ch := newChange(s, len(batch)+len(drop))
+	for _, name := range del {
+		if ch.remove(name) {
+			c.Deleted++
 		}
 	}
 	for _, t := range batch {
-		i, ok := s.index[t.Name]
-		if ok && len(drop) > 0 {
-			i = pos[t.Name]
-		}
-		switch {
+		switch id, ok := ch.lookup(t.Name); {
 		case !ok:
-			merged = append(merged, t)
+			ch.insert(t)
 			c.Inserted++
-		case !merged[i].equal(t):
-			merged[i] = t
+		case !ch.tools.At(id).equal(t):
+			ch.set(id, t)
 			c.Updated++
 		}
 	}
-	return build(s.version+1, merged), c, nil
-}
-
-// Changed returns the positions in s of the tools that are not in prev or
-// whose definition differs from prev's, in ascending order: the tools to
-// re-embed after a reload. A nil prev means every tool changed.
-func (s *Snapshot) Changed(prev *Snapshot) []int {
-	var changed []int
-	for i, t := range s.tools {
-		if prev == nil {
-			changed = append(changed, i)
-			continue
-		}
-		j, ok := prev.index[t.Name]
-		if !ok || !prev.tools[j].equal(t) {
-			changed = append(changed, i)
-		}
-	}
-	return changed
+	c.Edited = ch.edits()
+	return ch.snapshot(s.version + 1), c, nil
 }
 
 // String describes the snapshot for logs, e.g. "catalog v3 (2015 tools)".
 func (s *Snapshot) String() string {
 	unit := " tools)"
-	if len(s.tools) == 1 {
+	if s.Len() == 1 {
 		unit = " tool)"
 	}
-	return "catalog v" + strconv.FormatUint(s.version, 10) + " (" + strconv.Itoa(len(s.tools)) + unit
+	return "catalog v" + strconv.FormatUint(s.version, 10) + " (" + strconv.Itoa(s.Len()) + unit
 }
 
 // unknownNames collects names not found, each once, in the order first met.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // tool returns a valid tool for snapshot tests.
@@ -179,7 +180,7 @@ func TestSnapshotUpsert(t *testing.T) {
 		wantNames    []string
 		wantInserted int
 		wantUpdated  int
-		wantChanged  []int
+		wantEdited   []int
 		wantErr      string
 	}{
 		{
@@ -187,7 +188,7 @@ func TestSnapshotUpsert(t *testing.T) {
 			batch:        []Tool{tool("d", "D."), tool("b", "B, better."), tool("0", "")},
 			wantNames:    []string{"0", "a", "b", "c", "d"},
 			wantInserted: 2, wantUpdated: 1,
-			wantChanged: []int{0, 2, 4},
+			wantEdited: []int{1, 3, 4}, // b keeps ID 1; d and 0 get the next IDs
 		},
 		{
 			name:      "identical tool is neither inserted nor updated",
@@ -214,7 +215,8 @@ func TestSnapshotUpsert(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := cloneTools(base.Tools())
-			next, inserted, updated, err := base.Upsert(tt.batch)
+			next, c, err := base.Apply(tt.batch, nil)
+			inserted, updated := c.Inserted, c.Updated
 			if diff := cmp.Diff(before, cloneTools(base.Tools())); diff != "" || base.Version() != 1 {
 				t.Errorf("Upsert changed the old snapshot (version %d) (-want +got):\n%s", base.Version(), diff)
 			}
@@ -242,10 +244,10 @@ func TestSnapshotUpsert(t *testing.T) {
 			if inserted != tt.wantInserted || updated != tt.wantUpdated {
 				t.Errorf("inserted, updated = %d, %d, want %d, %d", inserted, updated, tt.wantInserted, tt.wantUpdated)
 			}
-			if diff := cmp.Diff(tt.wantChanged, next.Changed(base)); diff != "" {
-				t.Errorf("Changed mismatch (-want +got):\n%s", diff)
+			if diff := cmp.Diff(tt.wantEdited, c.Edited, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Edited mismatch (-want +got):\n%s", diff)
 			}
-			for i, tool := range next.Tools() {
+			for i, tool := range next.All() {
 				if j, ok := next.Lookup(tool.Name); !ok || j != i {
 					t.Errorf("Lookup(%q) = %d, %v, want %d, true", tool.Name, j, ok, i)
 				}
@@ -306,19 +308,6 @@ func TestSnapshotDelete(t *testing.T) {
 				t.Errorf("Lookup(%q) still finds a deleted tool", tt.del[0])
 			}
 		})
-	}
-}
-
-func TestChangedNilPrev(t *testing.T) {
-	s, err := NewSnapshot([]Tool{tool("a", ""), tool("b", "")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]int{0, 1}, s.Changed(nil)); diff != "" {
-		t.Errorf("Changed(nil) mismatch (-want +got):\n%s", diff)
-	}
-	if got := s.Changed(s); got != nil {
-		t.Errorf("Changed(self) = %v, want none", got)
 	}
 }
 

@@ -3,7 +3,6 @@ package search
 import (
 	"encoding/base64"
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -33,7 +32,7 @@ func (st *state) browse(p *plan) (Result, error) {
 }
 
 // page returns one page of the tools that allow admits (nil: all) in name
-// order: up to limit tool indexes after the token's tool, the number of
+// order: up to limit tool IDs after the token's tool, the number of
 // tools admitted in all, and the token of the next page ("" on the last).
 // The page token names the last tool of the previous page, so paging stays
 // correct while the catalog changes between pages.
@@ -42,21 +41,26 @@ func (st *state) page(token string, limit int, allow func(int) bool) (ids []int,
 	if err != nil {
 		return nil, 0, "", err
 	}
-	tools := st.snap.Tools()
-	for i := range tools {
-		if allow == nil || allow(i) {
-			total++
+	n := st.snap.Len()
+	total = n
+	if allow != nil {
+		total = 0
+		for id := range n {
+			if allow(id) {
+				total++
+			}
 		}
 	}
-	for i := start; i < len(tools); i++ {
-		if allow != nil && !allow(i) {
+	for k := start; k < n; k++ {
+		id := st.snap.NameOrder(k)
+		if allow != nil && !allow(id) {
 			continue
 		}
 		if len(ids) == limit {
-			next = pageToken(tools[ids[limit-1]].Name)
+			next = pageToken(st.snap.Tool(ids[limit-1]).Name)
 			break
 		}
-		ids = append(ids, i)
+		ids = append(ids, id)
 	}
 	return ids, total, next, nil
 }
@@ -66,8 +70,9 @@ func pageToken(last string) string {
 	return base64.RawURLEncoding.EncodeToString([]byte("after:" + last))
 }
 
-// pageStart decodes a page token into the index of the first tool of the
-// page: the first tool whose name sorts after the token's name.
+// pageStart decodes a page token into the position in name order of the
+// first tool of the page: the first tool whose name sorts after the token's
+// name.
 func (st *state) pageStart(token string) (int, error) {
 	if token == "" {
 		return 0, nil
@@ -77,6 +82,9 @@ func (st *state) pageStart(token string) (int, error) {
 	if err != nil || !ok {
 		return 0, invalid(fmt.Errorf("page token %q is not one this sidecar issued; start again with an empty token", truncate(token, 40)))
 	}
-	tools := st.snap.Tools()
-	return sort.Search(len(tools), func(i int) bool { return tools[i].Name > last }), nil
+	k := st.snap.SearchName(last)
+	if k < st.snap.Len() && st.snap.Tool(st.snap.NameOrder(k)).Name == last {
+		k++
+	}
+	return k, nil
 }

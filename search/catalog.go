@@ -67,7 +67,7 @@ func (e *Engine) List(server, token string, pageSize int) (ListResult, error) {
 	st := e.state.Load()
 	var allow func(int) bool
 	if server = strings.ToLower(strings.TrimSpace(server)); server != "" {
-		allow = func(i int) bool { return st.server[i] == server }
+		allow = func(i int) bool { return st.server.At(i) == server }
 	}
 	ids, total, next, err := st.page(token, pageSize, allow)
 	if err != nil {
@@ -121,8 +121,8 @@ const UpsertEmbedTimeout = 10 * time.Second
 // text is unchanged keep their vectors; changed and new tools are embedded
 // here (only them), and vectors nothing uses any more are deleted after the
 // swap. Callers hold e.mu.
-func (e *Engine) apply(ctx context.Context, cur *state, next *catalog.Snapshot) {
-	st := newState(next, cur)
+func (e *Engine) apply(ctx context.Context, cur *state, next *catalog.Snapshot, edited []int) {
+	st, stale := cur.next(next, edited)
 	if st.sem != nil {
 		if missing := st.sem.missing(); len(missing) > 0 {
 			if err := e.embedInto(ctx, st, missing); err != nil {
@@ -133,7 +133,7 @@ func (e *Engine) apply(ctx context.Context, cur *state, next *catalog.Snapshot) 
 	}
 	e.state.Store(st)
 	if st.sem != nil {
-		e.vectors.remove(staleIDs(cur.sem, st.sem))
+		e.vectors.remove(stale)
 		if st.sem.embedded < next.Len() {
 			e.nudge()
 		}
@@ -147,7 +147,7 @@ func (e *Engine) embedInto(ctx context.Context, st *state, tools []int) error {
 	defer cancel()
 	texts := make([]string, len(tools))
 	for k, i := range tools {
-		texts[k] = st.sem.text[i]
+		texts[k] = st.sem.text.At(i)
 	}
 	raw, err := st.sem.embedder.Embed(ctx, embed.Document, texts)
 	if err != nil {
@@ -160,22 +160,13 @@ func (e *Engine) embedInto(ctx context.Context, st *state, tools []int) error {
 	if err != nil {
 		return err
 	}
-	st.sem.pc = e.vectors.pc
+	ed := st.sem.edit()
+	ed.s.pc = e.vectors.pc
 	for k, i := range tools {
-		st.sem.set(i, ids[k])
+		ed.set(i, ids[k])
 	}
+	st.sem = ed.done()
 	return nil
-}
-
-// staleIDs lists the vector IDs that prev uses and next does not.
-func staleIDs(prev, next *semState) []int32 {
-	var out []int32
-	for id := range prev.tool {
-		if _, ok := next.tool[id]; !ok {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 // Info describes the catalog and the engine's indexes.

@@ -51,7 +51,7 @@ func (e *Engine) Apply(ctx context.Context, upsert []Tool, del []string) (Change
 	if err := ctx.Err(); err != nil {
 		return ChangeResult{}, err
 	}
-	e.apply(ctx, cur, next)
+	e.apply(ctx, cur, next, c.Edited)
 	e.toolBytes.Store(nextSize)
 	return ChangeResult{CatalogVersion: next.Version(), Inserted: c.Inserted, Updated: c.Updated, Deleted: c.Deleted,
 		ToolCount: next.Len()}, nil

@@ -183,7 +183,7 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 	if err := e.checkStartBudget(snap.Len()); err != nil {
 		return nil, err
 	}
-	e.state.Store(newState(snap, nil))
+	e.state.Store(newState(snap))
 	connect := e.cfg.Connect
 	switch {
 	case e.cfg.Embedder != nil:

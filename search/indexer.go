@@ -108,8 +108,8 @@ func (e *Engine) embedMissing(ctx context.Context, missing []int) error {
 		st := e.state.Load()
 		texts := make([]string, 0, n)
 		for _, i := range missing[done : done+n] {
-			if i < len(st.sem.text) {
-				texts = append(texts, st.sem.text[i])
+			if i < st.sem.text.Len() {
+				texts = append(texts, st.sem.text.At(i))
 			}
 		}
 		vecs, err := st.sem.embedder.Embed(ctx, embed.Document, texts)
@@ -151,7 +151,7 @@ func (e *Engine) commitVectors(texts []string, raw [][]float32) error {
 		if id >= 0 {
 			continue
 		}
-		if j, ok := want[cur.sem.text[i]]; ok {
+		if j, ok := want[cur.sem.text.At(i)]; ok {
 			idx, from = append(idx, i), append(from, j)
 		}
 	}
@@ -166,27 +166,15 @@ func (e *Engine) commitVectors(texts []string, raw [][]float32) error {
 	if err != nil {
 		return err
 	}
-	next := cur.withSem(e.vectors.pc)
+	next := *cur
+	ed := cur.sem.edit()
+	ed.s.pc = e.vectors.pc
 	for k, i := range idx {
-		next.sem.set(i, ids[k])
+		ed.set(i, ids[k])
 	}
-	e.state.Store(next)
+	next.sem = ed.done()
+	e.state.Store(&next)
 	return nil
-}
-
-// withSem returns a copy of st whose semantic view can be changed, with the
-// common component pc.
-func (st *state) withSem(pc []float32) *state {
-	next := *st
-	s := *st.sem
-	s.pc = pc
-	s.vid = append([]int32(nil), st.sem.vid...)
-	s.tool = make(map[int32]int32, len(st.sem.tool))
-	for k, v := range st.sem.tool {
-		s.tool[k] = v
-	}
-	next.sem = &s
-	return &next
 }
 
 // WaitIndexed blocks until every tool of the current catalog has a vector,

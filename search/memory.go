@@ -115,7 +115,7 @@ func (e *Engine) Memory() MemoryInfo {
 // snapshotSize is the sum of the ToolSizes of snap's tools.
 func snapshotSize(snap *catalog.Snapshot) int64 {
 	var size int64
-	for _, t := range snap.Tools() {
+	for _, t := range snap.All() {
 		size += int64(ToolSize(t))
 	}
 	return size

@@ -82,7 +82,7 @@ func (e *Engine) saveIndex(st *state) error {
 	}
 	for i, id := range st.sem.vid {
 		if id >= 0 {
-			meta.Texts[id] = textHash(st.sem.text[i])
+			meta.Texts[id] = textHash(st.sem.text.At(i))
 		}
 	}
 	head, err := json.Marshal(meta)
@@ -188,14 +188,15 @@ func (e *Engine) restoreIndex(emb embed.Embedder, sem **semState, gate Gate) *ve
 	for id, h := range meta.Texts {
 		byText[h] = id
 	}
-	s := newSemState(vs.index, emb, gate, (*sem).text, vs.pc)
+	ed := newSemState(vs.index, emb, gate, (*sem).text, vs.pc).edit()
 	used := make(map[int32]bool, len(meta.Texts))
-	for i, t := range s.text {
+	for i, t := range ed.s.text.All() {
 		if id, ok := byText[textHash(t)]; ok && !used[id] {
-			s.set(i, id)
+			ed.set(i, id)
 			used[id] = true
 		}
 	}
+	s := ed.done()
 	var stale []int32
 	for id := range meta.Texts {
 		if !used[id] {
@@ -204,7 +205,7 @@ func (e *Engine) restoreIndex(emb embed.Embedder, sem **semState, gate Gate) *ve
 	}
 	vs.remove(stale)
 	*sem = s
-	e.cfg.Log.Info("loaded the saved vector index", "tools", s.embedded, "of", len(s.text), "stale_vectors", len(stale),
+	e.cfg.Log.Info("loaded the saved vector index", "tools", s.embedded, "of", s.text.Len(), "stale_vectors", len(stale),
 		"elapsed", time.Since(start).Round(time.Millisecond).String())
 	return vs
 }

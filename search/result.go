@@ -99,7 +99,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	}}
 	hits, total := m.hits, m.total
 	if m.mode != ModeSelect {
-		hits = preferServers(hits, p.servers, func(id int) string { return st.server[id] }, st.twinKey, st.name)
+		hits = preferServers(hits, p.servers, func(id int) string { return st.server.At(id) }, st.twinKey, st.name)
 		hits, total = exactFirst(hits, total, p.exact)
 	}
 	var confident bool
@@ -151,12 +151,12 @@ func topBand(hs []hit, band float64) []hit {
 // model write a better query).
 func (st *state) noMatch(res *Result, p *plan, max int) {
 	names := make([]string, 0, min(max, st.snap.Len()))
-	for i, t := range st.snap.Tools() {
+	for k := range st.snap.Len() {
 		if len(names) == max {
 			break
 		}
-		if p.scope == nil || p.scope(i) {
-			names = append(names, t.Name)
+		if id := st.snap.NameOrder(k); p.scope == nil || p.scope(id) {
+			names = append(names, st.snap.Tool(id).Name)
 		}
 	}
 	res.AvailableTools = names

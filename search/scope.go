@@ -32,7 +32,7 @@ func (st *state) scope(visible []string, category string) (func(int) bool, error
 			}
 		}
 		for i := range allowed {
-			allowed[i] = allowed[i] && (st.server[i] == c || st.category[i] == c)
+			allowed[i] = allowed[i] && (st.server.At(i) == c || st.category.At(i) == c)
 		}
 	}
 	return func(id int) bool { return id >= 0 && id < len(allowed) && allowed[id] }, nil
@@ -60,14 +60,14 @@ func (st *state) allowVisible(allowed []bool, v string) error {
 		}
 		s := strings.ToLower(server)
 		for i := range allowed {
-			if st.server[i] == s {
+			if st.server.At(i) == s {
 				allowed[i] = true
 			}
 		}
 		return nil
 	}
 	prefix := strings.TrimSuffix(v, "*")
-	for i, t := range st.snap.Tools() {
+	for i, t := range st.snap.All() {
 		if strings.HasPrefix(t.Name, prefix) {
 			allowed[i] = true
 		}

@@ -150,8 +150,8 @@ func (st *state) nearest(qv []float32, allow func(int) bool, debug bool) []hit {
 	}
 	out := make([]hit, 0, len(found))
 	for _, h := range found {
-		if i, ok := st.sem.tool[int32(h.ID)]; ok { // else a vector of another state generation
-			out = append(out, hit{id: int(i), score: float64(h.Score)})
+		if i, ok := st.sem.toolOf(int32(h.ID)); ok { // else a vector of another state generation
+			out = append(out, hit{id: i, score: float64(h.Score)})
 		}
 	}
 	sortHits(out, st.name)

@@ -79,7 +79,7 @@ const distinctShare = 0.001
 func (st *state) distinctive(word, s string) bool {
 	others := 0
 	for _, id := range st.lex.ToolsWith(word) {
-		if st.server[id] != s {
+		if st.server.At(id) != s {
 			others++
 		}
 	}
@@ -98,7 +98,7 @@ func (st *state) serverInScope(s string, scope func(int) bool) bool {
 	if scope == nil {
 		return true
 	}
-	for i, srv := range st.server {
+	for i, srv := range st.server.All() {
 		if srv == s && (scope == nil || scope(i)) {
 			return true
 		}
@@ -149,7 +149,7 @@ func (st *state) twinKey(id int) string {
 	if _, rest, ok := strings.Cut(n, "__"); ok {
 		return rest
 	}
-	if s := st.server[id]; s != "" && strings.HasPrefix(n, s) {
+	if s := st.server.At(id); s != "" && strings.HasPrefix(n, s) {
 		return strings.TrimLeft(n[len(s):], "._-:/")
 	}
 	return n

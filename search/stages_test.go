@@ -224,7 +224,7 @@ func testState(t *testing.T, tools ...catalog.Tool) *state {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newState(snap, nil)
+	return newState(snap)
 }
 
 var stageTools = []catalog.Tool{
@@ -296,7 +296,7 @@ func TestPreferServers(t *testing.T) {
 			{id: id("slack__send_message"), score: 0.1},
 		}
 	}
-	serverOf := func(i int) string { return st.server[i] }
+	serverOf := func(i int) string { return st.server.At(i) }
 	tests := []struct {
 		servers []string
 		want    []string
@@ -358,7 +358,7 @@ func FuzzPlan(f *testing.F) {
 		f.Add(seed, uint8(0))
 		f.Add(seed, uint8(3))
 	}
-	st := newState(mustSnapshot(f, stageTools), nil)
+	st := newState(mustSnapshot(f, stageTools))
 	modes := []Mode{ModeDefault, ModeSemantic, ModeKeyword, ModeRegex}
 	f.Fuzz(func(t *testing.T, q string, mode uint8) {
 		p, err := st.newPlan(Request{Query: q, Mode: modes[int(mode)%len(modes)]}, limits{maxResults: 10, maxQueryLength: MaxQueryLength})

@@ -1,20 +1,22 @@
 package search
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/internal/pvec"
 )
 
 // state is one immutable generation of the engine: a catalog snapshot and
-// the indexes built from it.
+// the indexes built from it, all keyed by the snapshot's tool IDs.
 type state struct {
 	snap *catalog.Snapshot
 	lex  *fallback.Index
 	// server and category hold each tool's server and category lowercased,
 	// for category filters.
-	server, category []string
+	server, category pvec.Vec[string]
 	// serverKeys maps the forms a query may name a server in to the server
 	// (servers.go).
 	serverKeys map[string]string
@@ -22,50 +24,86 @@ type state struct {
 	sem *semState
 }
 
-// newState builds the state of snap. When prev has a semantic view, the
-// new state has one with the same embedder, and tools whose document text
-// is unchanged keep prev's vectors; the others have none until embedded.
-func newState(snap *catalog.Snapshot, prev *state) *state {
-	tools := snap.Tools()
-	docs := make([]fallback.Document, len(tools))
-	st := &state{
-		snap:     snap,
-		server:   make([]string, len(tools)),
-		category: make([]string, len(tools)),
-	}
-	for i, t := range tools {
+// newState builds the state of snap from scratch, without a semantic view.
+func newState(snap *catalog.Snapshot) *state {
+	docs := make([]fallback.Document, snap.Len())
+	var server, category pvec.Builder[string]
+	for i, t := range snap.All() {
 		docs[i] = lexicalDocument(t)
-		st.server[i] = strings.ToLower(t.Server)
-		st.category[i] = strings.ToLower(t.Category)
+		server.Append(strings.ToLower(t.Server))
+		category.Append(strings.ToLower(t.Category))
 	}
-	st.lex = fallback.NewIndex(docs)
+	return &state{
+		snap:       snap,
+		lex:        fallback.NewIndex(docs),
+		server:     server.Vec(),
+		category:   category.Vec(),
+		serverKeys: serverKeys(serverNames(snap)),
+	}
+}
+
+// next returns the state of snap, a change of st's snapshot that edited the
+// IDs in edited (catalog.Counts.Edited), and the vector IDs st uses that the
+// new state does not (to delete from the index once it is published). Only
+// the edited tools are analysed: the cost is proportional to the change.
+// Tools whose document text is unchanged keep their vectors, even when a
+// delete moved them to another ID; edited tools with new text have none
+// until embedded.
+func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
+	n := snap.Len()
+	edits := make([]lexEdit, len(edited))
+	server, category := st.server.Edit(), st.category.Edit()
+	resize(server, n, "")
+	resize(category, n, "")
+	for k, id := range edited {
+		t := snap.Tool(id)
+		edits[k] = lexEdit{ID: id, Doc: lexicalDocument(t)}
+		server.Set(id, strings.ToLower(t.Server))
+		category.Set(id, strings.ToLower(t.Category))
+	}
+	next := &state{
+		snap:       snap,
+		lex:        applyLex(st.lex, snap, n, edits),
+		server:     server.Vec(),
+		category:   category.Vec(),
+		serverKeys: st.serverKeys,
+	}
+	if !slices.Equal(serverNames(snap), serverNames(st.snap)) {
+		next.serverKeys = serverKeys(serverNames(snap))
+	}
+	var stale []int32
+	if st.sem != nil {
+		next.sem, stale = st.sem.next(st.snap, snap, edited)
+	}
+	return next, stale
+}
+
+// resize grows b to n elements with fill, or truncates it to n.
+func resize[T any](b *pvec.Builder[T], n int, fill T) {
+	if n < b.Len() {
+		b.Truncate(n)
+	}
+	for b.Len() < n {
+		b.Append(fill)
+	}
+}
+
+// serverNames returns the servers of snap, lowercased, in name order.
+func serverNames(snap *catalog.Snapshot) []string {
 	servers := make([]string, 0, len(snap.Servers()))
 	for _, s := range snap.Servers() {
 		servers = append(servers, strings.ToLower(s.Name))
 	}
-	st.serverKeys = serverKeys(servers)
-	if prev == nil || prev.sem == nil {
-		return st
-	}
-	ps := prev.sem
-	st.sem = newSemState(ps.index, ps.embedder, ps.gate, documentTexts(snap), ps.pc)
-	for i, t := range tools {
-		j, ok := prev.snap.Lookup(t.Name)
-		if ok && ps.vid[j] >= 0 && ps.text[j] == st.sem.text[i] {
-			st.sem.set(i, ps.vid[j])
-		}
-	}
-	return st
+	return servers
 }
 
-// documentTexts returns the embedding text of every tool of snap.
-func documentTexts(snap *catalog.Snapshot) []string {
-	tools := snap.Tools()
-	texts := make([]string, len(tools))
-	for i, t := range tools {
-		texts[i] = documentText(t)
+// documentTexts returns the embedding text of every tool of snap, by ID.
+func documentTexts(snap *catalog.Snapshot) pvec.Vec[string] {
+	var texts pvec.Builder[string]
+	for _, t := range snap.All() {
+		texts.Append(documentText(t))
 	}
-	return texts
+	return texts.Vec()
 }
 
 // lexicalDocument is the text of a tool as the lexical scorers see it.

@@ -1,10 +1,12 @@
 package search
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/internal/pvec"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
@@ -101,7 +103,8 @@ func isZeroVector(v []float32) bool {
 }
 
 // semState is one state generation's view of the vector store: which tools
-// have vectors, under which IDs. Immutable once built.
+// have vectors, under which IDs. Immutable once built; semEdit makes
+// changed copies.
 type semState struct {
 	// index is the engine's shared vector index (safe for concurrent
 	// readers); results carry vector IDs that this view may not know.
@@ -113,25 +116,25 @@ type semState struct {
 	pc       []float32
 	// vid is each tool's vector ID, -1 when the tool has no vector yet.
 	vid []int32
-	// tool maps a vector ID back to the tool's index.
-	tool map[int32]int32
+	// tool maps a vector ID back to the tool's ID, -1 (or past its end)
+	// when no tool of this view has that vector.
+	tool pvec.Vec[int32]
 	// embedded counts the tools with vectors.
 	embedded int
 	// text is each tool's document text, to tell a changed tool from an
 	// unchanged one when the catalog changes.
-	text []string
+	text pvec.Vec[string]
 }
 
 // newSemState returns a view with no vectors for tools with the given
 // document texts.
-func newSemState(index *vectorindex.HNSW, emb embed.Embedder, gate Gate, texts []string, pc []float32) *semState {
+func newSemState(index *vectorindex.HNSW, emb embed.Embedder, gate Gate, texts pvec.Vec[string], pc []float32) *semState {
 	s := &semState{
 		index:    index,
 		embedder: emb,
 		gate:     gate,
 		pc:       pc,
-		vid:      make([]int32, len(texts)),
-		tool:     make(map[int32]int32),
+		vid:      make([]int32, texts.Len()),
 		text:     texts,
 	}
 	for i := range s.vid {
@@ -140,15 +143,107 @@ func newSemState(index *vectorindex.HNSW, emb embed.Embedder, gate Gate, texts [
 	return s
 }
 
-// set records that tool i's vector has ID id.
-func (s *semState) set(i int, id int32) {
-	if s.vid[i] < 0 {
-		s.embedded++
-	} else {
-		delete(s.tool, s.vid[i])
+// toolOf returns the ID of the tool whose vector has ID v, if this view
+// has one.
+func (s *semState) toolOf(v int32) (int, bool) {
+	if int(v) >= s.tool.Len() {
+		return 0, false
 	}
-	s.vid[i] = id
-	s.tool[id] = int32(i)
+	i := s.tool.At(int(v))
+	return int(i), i >= 0
+}
+
+// semEdit makes a changed copy of a semState, copying only what changes
+// (vid is copied whole: 4 bytes a tool). It is used by one writer.
+type semEdit struct {
+	s    semState
+	tool *pvec.Builder[int32]
+}
+
+func (s *semState) edit() *semEdit {
+	e := &semEdit{s: *s, tool: s.tool.Edit()}
+	e.s.vid = slices.Clone(s.vid)
+	return e
+}
+
+// set records that tool i's vector has ID v.
+func (e *semEdit) set(i int, v int32) {
+	e.clear(i)
+	e.s.vid[i] = v
+	e.s.embedded++
+	for e.tool.Len() <= int(v) {
+		e.tool.Append(-1)
+	}
+	e.tool.Set(int(v), int32(i))
+}
+
+// clear forgets tool i's vector, if it has one, and returns its ID (-1 if
+// none).
+func (e *semEdit) clear(i int) int32 {
+	v := e.s.vid[i]
+	if v >= 0 {
+		e.s.vid[i] = -1
+		e.s.embedded--
+		if e.tool.At(int(v)) == int32(i) {
+			e.tool.Set(int(v), -1)
+		}
+	}
+	return v
+}
+
+// done returns the changed view.
+func (e *semEdit) done() *semState {
+	s := e.s
+	s.tool = e.tool.Vec()
+	return &s
+}
+
+// next returns the view of snap, a change of prev that edited the IDs in
+// edited, and the vector IDs s uses that the new view does not. An edited
+// tool keeps the vector it had under any ID in prev when its document text
+// is unchanged (a delete moves the last tool into the freed ID); otherwise
+// it has none until embedded.
+func (s *semState) next(prev, snap *catalog.Snapshot, edited []int) (*semState, []int32) {
+	n := snap.Len()
+	e := s.edit()
+	old := map[int32]bool{}
+	drop := func(i int) {
+		if v := e.clear(i); v >= 0 {
+			old[v] = true
+		}
+	}
+	for i := n; i < len(e.s.vid); i++ {
+		drop(i)
+	}
+	for _, i := range edited {
+		if i < len(e.s.vid) {
+			drop(i)
+		}
+	}
+	if n < len(e.s.vid) {
+		e.s.vid = e.s.vid[:n:n]
+	}
+	for len(e.s.vid) < n {
+		e.s.vid = append(e.s.vid, -1)
+	}
+	text := s.text.Edit()
+	resize(text, n, "")
+	for _, i := range edited {
+		t := snap.Tool(i)
+		doc := documentText(t)
+		text.Set(i, doc)
+		if j, ok := prev.Lookup(t.Name); ok && s.vid[j] >= 0 && old[s.vid[j]] && s.text.At(j) == doc {
+			e.set(i, s.vid[j])
+			delete(old, s.vid[j])
+		}
+	}
+	e.s.text = text.Vec()
+	stale := make([]int32, 0, len(old))
+	for v := range old {
+		stale = append(stale, v)
+	}
+	slices.Sort(stale)
+	return e.done(), stale
 }
 
 // unembeddedTolerance is the share of a catalog's tools that may lack a
