@@ -21,32 +21,57 @@ import (
 // decodeInterceptors then refuse with INVALID_ARGUMENT, naming the field to
 // fix.
 
-// decodeErrorField is the field number under which the codec records, as an
-// unknown field of an emptied request, why the request could not be decoded:
-// the largest field number protobuf allows, which no message of the API uses.
-const decodeErrorField protowire.Number = protowire.MaxValidNumber
+// The same goes for a request over the message limit (grpc-go's "received
+// message larger than max" names neither the flag nor what to send
+// instead): grpc-go reads requests up to receiveLimit, and the codec refuses
+// those over the limit, which the interceptors answer with
+// RESOURCE_EXHAUSTED.
 
-// codec is grpc-go's proto codec, except that a request it cannot decode is
-// emptied and marked (decodeErrorField) instead of failing. It is stateless
-// and safe for concurrent use.
-type codec struct{ encoding.CodecV2 }
+// decodeErrorField and tooLargeField are the field numbers under which the
+// codec records, as an unknown field of an emptied request, why the request
+// could not be decoded or is too large: the largest field numbers protobuf
+// allows, which no message of the API uses.
+const (
+	decodeErrorField protowire.Number = protowire.MaxValidNumber
+	tooLargeField    protowire.Number = protowire.MaxValidNumber - 1
+)
 
-func newCodec() codec { return codec{encoding.GetCodecV2(protocodec.Name)} }
+// codec is grpc-go's proto codec, except that a request it cannot decode,
+// or one over limit bytes, is emptied and marked (decodeErrorField,
+// tooLargeField) instead of failing. It is stateless and safe for
+// concurrent use.
+type codec struct {
+	encoding.CodecV2
+	limit int
+}
 
-// Unmarshal decodes data into v. When that fails for a protobuf message it
-// resets v, records what to fix in it and returns nil; the interceptors
-// turn the record into INVALID_ARGUMENT.
+// newCodec returns the codec of a server whose message limit is limit bytes
+// (0: no limit of its own).
+func newCodec(limit int) codec { return codec{encoding.GetCodecV2(protocodec.Name), limit} }
+
+// Unmarshal decodes data into v. When data is over the limit, or decoding
+// fails, for a protobuf message, it resets v, records why in it and
+// returns nil; the interceptors turn the record into RESOURCE_EXHAUSTED or
+// INVALID_ARGUMENT.
 func (c codec) Unmarshal(data mem.BufferSlice, v any) error {
-	err := c.CodecV2.Unmarshal(data, v)
 	m, ok := v.(proto.Message)
+	if ok && c.limit > 0 && data.Len() > c.limit {
+		mark(m, tooLargeField, requestTooLarge(data.Len(), c.limit))
+		return nil
+	}
+	err := c.CodecV2.Unmarshal(data, v)
 	if err == nil || !ok {
 		return err
 	}
-	why := decodeProblem(data.Materialize(), m.ProtoReflect().Descriptor(), err)
-	proto.Reset(m)
-	mark := protowire.AppendTag(nil, decodeErrorField, protowire.BytesType)
-	m.ProtoReflect().SetUnknown(protowire.AppendString(mark, why))
+	mark(m, decodeErrorField, decodeProblem(data.Materialize(), m.ProtoReflect().Descriptor(), err))
 	return nil
+}
+
+// mark empties m and records why under field.
+func mark(m proto.Message, field protowire.Number, why string) {
+	proto.Reset(m)
+	b := protowire.AppendTag(nil, field, protowire.BytesType)
+	m.ProtoReflect().SetUnknown(protowire.AppendString(b, why))
 }
 
 // decodeProblem says why b is not a valid md, and what to fix: the first
@@ -103,7 +128,9 @@ func invalidUTF8Field(b []byte, md protoreflect.MessageDescriptor, prefix string
 	return "", false
 }
 
-// decodeError returns the INVALID_ARGUMENT the codec recorded in req, or nil.
+// decodeError returns the error the codec recorded in req, or nil: an
+// INVALID_ARGUMENT for a request it could not decode, a RESOURCE_EXHAUSTED
+// for one over the limit.
 func decodeError(req any) error {
 	m, ok := req.(proto.Message)
 	if !ok {
@@ -116,10 +143,13 @@ func decodeError(req any) error {
 			return nil
 		}
 		u = u[n:]
-		if num == decodeErrorField && typ == protowire.BytesType {
+		if (num == decodeErrorField || num == tooLargeField) && typ == protowire.BytesType {
 			why, n := protowire.ConsumeBytes(u)
 			if n < 0 {
 				return nil
+			}
+			if num == tooLargeField {
+				return statusMsg(errTooLarge, string(why))
 			}
 			return statusMsg(errBadRequest, string(why))
 		}
@@ -132,7 +162,9 @@ func decodeError(req any) error {
 }
 
 // DecodeUnaryInterceptor refuses a unary call whose request the server's
-// codec could not decode, with INVALID_ARGUMENT saying what to fix.
+// codec could not decode, with INVALID_ARGUMENT saying what to fix, or
+// found over the message limit, with RESOURCE_EXHAUSTED saying what to
+// send instead.
 func DecodeUnaryInterceptor() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		if err := decodeError(req); err != nil {

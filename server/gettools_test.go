@@ -9,6 +9,7 @@ import (
 
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
 	"google.golang.org/grpc/codes"
@@ -16,36 +17,37 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// startLimited runs a real server whose answers may be at most limit bytes
-// (0: the default, 4 MiB) over testdata/catalog.json, with a client.
-func startLimited(t *testing.T, limit int) *toolsearch.Client {
+// startLimited runs a real server whose messages may be at most limit bytes
+// (0: the default, 4 MiB) over testdata/catalog.json, with a client, and
+// returns its engine too.
+func startLimited(t *testing.T, limit int) (*toolsearch.Client, *search.Engine) {
 	t.Helper()
 	srv := server.New(server.Config{Log: discardLogger(), MaxMessageSize: limit})
-	srv.Ready(newEngine(t))
+	e := newEngine(t)
+	srv.Ready(e)
 	c, err := toolsearch.Dial(servertest.Serve(t, srv))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	return c
+	return c, e
 }
 
-// bigTools upserts n tools with 60 KB descriptions (the issue's case: 120
-// of them are 7.2 MB, over the 4 MiB limit) and returns their names.
-func bigTools(t *testing.T, c *toolsearch.Client, n int) []string {
+// bigTools adds n tools with 60 KB descriptions to the engine's catalog
+// (the issue's case: 120 of them are 7.2 MB, over the 4 MiB limit; a
+// catalog file or an MCP server can hold tools over any message limit) and
+// returns their names.
+func bigTools(t *testing.T, e *search.Engine, n int) []string {
 	t.Helper()
 	var names []string
-	var batch []*toolsearchv1.Tool
+	var batch []search.Tool
 	for i := range n {
 		name := fmt.Sprintf("big__tool_%03d", i)
 		names = append(names, name)
-		batch = append(batch, &toolsearchv1.Tool{Name: name, Description: strings.Repeat(fmt.Sprintf("word%d ", i%10), 60_000/6)})
-		if len(batch) == 40 || i == n-1 {
-			if _, err := c.UpsertTools(ctx(t), batch...); err != nil {
-				t.Fatal(err)
-			}
-			batch = nil
-		}
+		batch = append(batch, search.Tool{Name: name, Description: strings.Repeat(fmt.Sprintf("word%d ", i%10), 60_000/6)})
+	}
+	if _, err := e.Upsert(ctx(t), batch); err != nil {
+		t.Fatal(err)
 	}
 	return names
 }
@@ -55,8 +57,8 @@ func bigTools(t *testing.T, c *toolsearch.Client, n int) []string {
 // page_size the pages fit, and following next_page_token returns every tool
 // once, in request order.
 func TestGetToolsPages(t *testing.T) {
-	c := startLimited(t, 0)
-	names := bigTools(t, c, 120)
+	c, e := startLimited(t, 0)
+	names := bigTools(t, e, 120)
 	raw := c.Raw()
 
 	_, err := raw.GetTools(ctx(t), &toolsearchv1.GetToolsRequest{Names: names})
@@ -121,8 +123,8 @@ func TestGetToolsPages(t *testing.T) {
 // TestGetToolsOneToolOverLimit: a tool that alone exceeds the limit is
 // RESOURCE_EXHAUSTED naming it, the flag and the size to raise it to.
 func TestGetToolsOneToolOverLimit(t *testing.T) {
-	c := startLimited(t, 32<<10)
-	names := bigTools(t, c, 1)
+	c, e := startLimited(t, 32<<10)
+	names := bigTools(t, e, 1)
 	_, err := c.Raw().GetTools(ctx(t), &toolsearchv1.GetToolsRequest{Names: names, PageSize: 5})
 	if status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), `tool "big__tool_000" alone`) || !strings.Contains(err.Error(), "raise --max-message-size") {
 		t.Errorf("GetTools of a 60 KB tool with a 32 KiB limit: %v; want RESOURCE_EXHAUSTED naming the tool and --max-message-size", err)
@@ -132,12 +134,29 @@ func TestGetToolsOneToolOverLimit(t *testing.T) {
 // TestAnswersOverLimitNameTheFlag: any answer over the limit is
 // RESOURCE_EXHAUSTED naming --max-message-size and the smaller request.
 func TestAnswersOverLimitNameTheFlag(t *testing.T) {
-	c := startLimited(t, 512)
+	c, _ := startLimited(t, 512)
 	_, err := c.ListTools(ctx(t), "", "", 500)
 	if status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "--max-message-size") || !strings.Contains(err.Error(), "lower page_size") {
 		t.Errorf("ListTools of 500 with a 512-byte limit: %v; want RESOURCE_EXHAUSTED naming --max-message-size and lower page_size", err)
 	}
 	if _, err := c.ListTools(ctx(t), "", "", 1); err != nil {
 		t.Errorf("ListTools of 1 with a 512-byte limit: %v", err)
+	}
+}
+
+// TestRequestOverLimitNamesTheFlag: a request over the message limit is
+// RESOURCE_EXHAUSTED naming --max-message-size and what to send instead,
+// not grpc-go's "received message larger than max"; the server keeps
+// serving.
+func TestRequestOverLimitNamesTheFlag(t *testing.T) {
+	c, _ := startLimited(t, 32<<10)
+	big := &toolsearchv1.Tool{Name: "big__tool", Description: strings.Repeat("word ", 10_000)} // 50 KB
+	_, err := c.Raw().UpsertTools(ctx(t), &toolsearchv1.UpsertToolsRequest{Tools: []*toolsearchv1.Tool{big}})
+	if status.Code(err) != codes.ResourceExhausted || !strings.Contains(err.Error(), "--max-message-size") ||
+		!strings.Contains(err.Error(), "fewer tools per call") || strings.Contains(err.Error(), "larger than max") {
+		t.Errorf("UpsertTools of 50 KB with a 32 KiB limit: %v; want RESOURCE_EXHAUSTED naming --max-message-size and a smaller batch", err)
+	}
+	if _, err := c.Search(ctx(t), "weather"); err != nil {
+		t.Errorf("Search after the refused request: %v", err)
 	}
 }

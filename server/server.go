@@ -34,11 +34,13 @@ type Config struct {
 	// DefaultDeadline is the deadline of a unary call whose client set none;
 	// 0 means none.
 	DefaultDeadline time.Duration
-	// MaxMessageSize is the largest answer sent, in bytes: a larger one is
-	// RESOURCE_EXHAUSTED naming --max-message-size and the smaller request
-	// to make, and GetTools pages fit under it. 0 means
-	// DefaultMaxMessageSize. It should equal the grpc.MaxSendMsgSize of
-	// ServerOptions, which stays the last resort.
+	// MaxMessageSize is the largest answer sent and request received, in
+	// bytes: a larger one is RESOURCE_EXHAUSTED naming --max-message-size
+	// and the smaller request to make, and GetTools pages fit under it. 0
+	// means DefaultMaxMessageSize. It should equal the grpc.MaxSendMsgSize
+	// of ServerOptions, which stays the last resort for answers; New sets
+	// grpc.MaxRecvMsgSize, the last resort for requests, to twice the limit
+	// (at most 64 MiB more), past which grpc-go refuses with its own words.
 	MaxMessageSize int
 	// QueryLog says how much of a search query the request log shows; the
 	// zero value is QueryLogPrefix.
@@ -65,6 +67,10 @@ func New(cfg Config) *Server {
 	if log == nil {
 		log = slog.Default()
 	}
+	limit := cfg.MaxMessageSize
+	if limit <= 0 {
+		limit = DefaultMaxMessageSize
+	}
 	// Order: recover outermost; metrics and logging see every outcome,
 	// UNAUTHENTICATED included; the deadline applies to the handler alone.
 	// A request the codec could not decode is refused after authentication
@@ -76,18 +82,17 @@ func New(cfg Config) *Server {
 		unary = append(unary, AuthUnaryInterceptor(cfg.AuthToken))
 		stream = append(stream, AuthStreamInterceptor(cfg.AuthToken))
 	}
-	unary = append(unary, DecodeUnaryInterceptor(), SizeLimitInterceptor(cfg.MaxMessageSize), DeadlineInterceptor(cfg.DefaultDeadline))
+	unary = append(unary, DecodeUnaryInterceptor(), SizeLimitInterceptor(limit), DeadlineInterceptor(cfg.DefaultDeadline))
 	stream = append(stream, DecodeStreamInterceptor(), HealthWatchInterceptor(MaxHealthWatches))
 	opts := append([]grpc.ServerOption{
-		grpc.ForceServerCodecV2(newCodec()),
+		grpc.ForceServerCodecV2(newCodec(limit)),
+		grpc.MaxRecvMsgSize(receiveLimit(limit)),
 		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(stream...),
 	}, cfg.ServerOptions...)
 	svc := NewService(log)
 	svc.metrics = cfg.Metrics
-	if cfg.MaxMessageSize > 0 {
-		svc.maxMessageSize = cfg.MaxMessageSize
-	}
+	svc.maxMessageSize = limit
 	s := &Server{
 		grpc:    grpc.NewServer(opts...),
 		health:  health.NewServer(),

@@ -22,6 +22,22 @@ var smallerRequest = map[string]string{
 	"/toolsearch.v1.ToolSearchService/ListTools":  "lower page_size",
 }
 
+// receiveLimit is the request size past which grpc-go refuses a request
+// itself, with its own words ("received message larger than max"), which
+// name neither the flag nor what to send instead: the message limit plus as
+// much again, at most 64 MiB more. A request between the limit and this is
+// read, then refused by the codec with requestTooLarge. The margin is
+// memory one request may hold for a moment.
+func receiveLimit(limit int) int { return limit + min(limit, 64<<20) }
+
+// requestTooLarge says why a request of size bytes, over limit, is refused
+// and what to send instead.
+func requestTooLarge(size, limit int) string {
+	return fmt.Sprintf("the request is %d bytes, over the sidecar's message limit of %d bytes (--max-message-size); "+
+		"split it into smaller requests (for UpsertTools, fewer tools per call), or raise --max-message-size (and the client's send limit)",
+		size, limit)
+}
+
 // tooLarge is the RESOURCE_EXHAUSTED of an answer of size bytes over limit,
 // naming the flag and the smaller request to make.
 func tooLarge(method string, size, limit int) error {

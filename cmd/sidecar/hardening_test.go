@@ -42,27 +42,31 @@ func TestShortTokenWarned(t *testing.T) {
 	}
 }
 
-// TestOversizeDescriptionRejected: an UpsertTools with a 50 MB description
-// is refused — by the message limit with the default --max-message-size,
-// and by the description limit (64 KiB) when the message limit lets it in
-// — and the sidecar keeps serving. The server-side time is logged (the
-// request log's duration_ms); docs/benchmarks.md has the numbers.
+// TestOversizeDescriptionRejected: an UpsertTools with a large description
+// is refused — a 5 MB one by the message limit with the default
+// --max-message-size, in words naming the flag; a 50 MB one by gRPC itself
+// (over twice the limit it is not read); and a 50 MB one by the
+// description limit (64 KiB) when the message limit lets it in — and the
+// sidecar keeps serving. The server-side time is logged (the request log's
+// duration_ms); docs/benchmarks.md has the numbers.
 func TestOversizeDescriptionRejected(t *testing.T) {
-	big := strings.Repeat("lorem ipsum ", 50<<20/12)
 	for _, tc := range []struct {
 		name string
 		args []string
+		size int
 		code codes.Code
 		want string
 	}{
-		{"default limit", nil, codes.ResourceExhausted, "larger than max"},
-		{"64 MiB limit", []string{"--max-message-size", "67108864"}, codes.InvalidArgument, "over the limit of 65536"},
+		{"over the limit", nil, 5 << 20, codes.ResourceExhausted, "over the sidecar's message limit of 4194304 bytes (--max-message-size)"},
+		{"over twice the limit", nil, 50 << 20, codes.ResourceExhausted, "larger than max"},
+		{"64 MiB limit", []string{"--max-message-size", "67108864"}, 50 << 20, codes.InvalidArgument, "over the limit of 65536"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			big := strings.Repeat("lorem ipsum ", tc.size/12)
 			sc := startSidecar(t, append([]string{"--catalog", exampleCatalog, "--embedder", "none"}, tc.args...)...)
 			_, err := sc.c.UpsertTools(t.Context(), &toolsearchv1.Tool{Name: "big", Description: big})
 			if status.Code(err) != tc.code || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("UpsertTools of a 50 MB description: %v; want %v with %q", err, tc.code, tc.want)
+				t.Fatalf("UpsertTools of a %d-byte description: %v; want %v with %q", tc.size, err, tc.code, tc.want)
 			}
 			if _, err := sc.c.Search(t.Context(), "weather"); err != nil {
 				t.Errorf("Search after the oversize upsert: %v", err)

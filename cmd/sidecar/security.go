@@ -17,7 +17,6 @@ import (
 // grpcOptions turns the limits and TLS flags into server options.
 func grpcOptions(cfg config) ([]grpc.ServerOption, error) {
 	opts := []grpc.ServerOption{
-		grpc.MaxRecvMsgSize(cfg.maxMessageSize),
 		grpc.MaxSendMsgSize(cfg.maxMessageSize),
 		grpc.MaxConcurrentStreams(uint32(cfg.maxConcurrentStreams)),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: cfg.keepaliveMinTime, PermitWithoutStream: true}),
