@@ -40,7 +40,7 @@ func (ix *Index) completions(w string) []int32 {
 		if len(ids) == maxPrefixExpansions {
 			break
 		}
-		if t := ix.wordTerm[c]; t >= 0 && !seen[t] {
+		if t, _ := ix.wordTerm.get(c); t >= 0 && !seen[t] {
 			seen[t] = true
 			ids = append(ids, t)
 		}
