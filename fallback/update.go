@@ -452,60 +452,55 @@ func distinct32(lists [][]int32) []int32 {
 }
 
 // mergePostings returns old (ascending by doc) without the docs of del and
-// with the postings of add (docs not in old once del is applied).
+// with the postings of add (docs not in old once del is applied). It
+// copies the runs between changes whole, so a long list with few changes
+// costs little more than a memmove.
 func mergePostings(old []posting, del []int32, add []posting) []posting {
 	slices.Sort(del)
 	slices.SortFunc(add, func(a, b posting) int { return cmp.Compare(a.doc, b.doc) })
-	out := make([]posting, 0, len(old)-len(del)+len(add))
-	j := 0
-	for _, p := range old {
-		if _, ok := slices.BinarySearch(del, p.doc); ok {
-			continue
-		}
-		for j < len(add) && add[j].doc < p.doc {
-			out = append(out, add[j])
-			j++
-		}
-		out = append(out, p)
-	}
-	return append(out, add[j:]...)
+	return merge(old, del, add, func(p posting) int32 { return p.doc })
 }
 
 // mergeIDs returns old (ascending) without del and with add.
 func mergeIDs(old, del, add []int32) []int32 {
 	slices.Sort(del)
 	slices.Sort(add)
-	out := make([]int32, 0, len(old)-len(del)+len(add))
-	j := 0
-	for _, id := range old {
-		if _, ok := slices.BinarySearch(del, id); ok {
-			continue
-		}
-		for j < len(add) && add[j] < id {
-			out = append(out, add[j])
-			j++
-		}
-		out = append(out, id)
-	}
-	return append(out, add[j:]...)
+	return merge(old, del, add, func(id int32) int32 { return id })
 }
 
 // mergeSorted returns list (sorted) without gone and with born (both
 // sorted).
 func mergeSorted(list, gone, born []string) []string {
-	out := make([]string, 0, len(list)-len(gone)+len(born))
-	j := 0
-	for _, w := range list {
-		if _, ok := slices.BinarySearch(gone, w); ok {
+	return merge(list, gone, born, func(s string) string { return s })
+}
+
+// merge returns list (ascending by key) without the elements whose keys
+// are in del and with the elements of add (del and add ascending).
+func merge[E any, K cmp.Ordered](list []E, del []K, add []E, key func(E) K) []E {
+	out := make([]E, 0, max(0, len(list)-len(del))+len(add))
+	i, di, ai := 0, 0, 0
+	// find returns the position in list[i:] of the first key ≥ k, plus i.
+	find := func(k K) int {
+		j, _ := slices.BinarySearchFunc(list[i:], k, func(e E, k K) int { return cmp.Compare(key(e), k) })
+		return i + j
+	}
+	for di < len(del) || ai < len(add) {
+		if ai < len(add) && (di >= len(del) || key(add[ai]) < del[di]) {
+			j := find(key(add[ai]))
+			out = append(out, list[i:j]...)
+			out = append(out, add[ai])
+			i, ai = j, ai+1
 			continue
 		}
-		for j < len(born) && born[j] < w {
-			out = append(out, born[j])
-			j++
+		j := find(del[di])
+		out = append(out, list[i:j]...)
+		i = j
+		if i < len(list) && key(list[i]) == del[di] {
+			i++
 		}
-		out = append(out, w)
+		di++
 	}
-	return append(out, born[j:]...)
+	return append(out, list[i:]...)
 }
 
 func runeCount(s string) int { return len([]rune(s)) }
