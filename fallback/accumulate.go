@@ -25,6 +25,17 @@ func (sp *sparse) accumulate(ix *Index, srv bool, terms []qterm, bound func(t qt
 		}
 		return ix.termData.at(int(t)).postings
 	}
+	// over marks the servers whose sats are overridden (see Index.srvSat).
+	var over []bool
+	if srv {
+		over = ix.srvOver
+	}
+	sat := func(t int32, post posting) float64 {
+		if over != nil && over[post.doc] {
+			return float64(ix.srvSat[post.doc][t])
+		}
+		return float64(post.sat)
+	}
 	idf := func(t int32) float64 {
 		if srv {
 			return ix.srvIdf(t)
@@ -45,7 +56,7 @@ func (sp *sparse) accumulate(ix *Index, srv bool, terms []qterm, bound func(t qt
 			for _, post := range postings(t.id) {
 				// The conversion keeps the product rounded on its own (no
 				// fused multiply-add), as when it went through slot.
-				v := float64(w * float64(post.sat))
+				v := float64(w * sat(t.id, post))
 				if !(v > 0) {
 					continue
 				}
@@ -64,7 +75,7 @@ func (sp *sparse) accumulate(ix *Index, srv bool, terms []qterm, bound func(t qt
 		for _, t := range terms[i:j] {
 			w := t.weight * idf(t.id)
 			for _, post := range postings(t.id) {
-				if v := w * float64(post.sat); v > sp.slot[post.doc] {
+				if v := w * sat(t.id, post); v > sp.slot[post.doc] {
 					if sp.slot[post.doc] == 0 {
 						sp.slotTouched = append(sp.slotTouched, post.doc)
 					}

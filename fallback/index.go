@@ -49,6 +49,12 @@ type Index struct {
 	numServers int                 // number of servers with tools
 	srvIdfs    []float64           // srvIdfs[df] = idf(df, srvIdfN) for small df
 	srvIdfN    int
+	// srvSat overrides the sats in srvPostings of the servers that Apply
+	// recomputed since the lists were last rewritten (see maxSrvOverrides):
+	// srvSat[s] holds every term of server s, and srvOver[s] is set (nil
+	// when srvSat is empty). Which servers a list holds is always exact.
+	srvSat  map[int32]map[int32]float32
+	srvOver []bool
 
 	// grams indexes the regex-searched texts (names, descriptions,
 	// parameter names) by trigram (see trigram.go).

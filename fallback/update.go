@@ -3,6 +3,7 @@ package fallback
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -216,6 +217,8 @@ func (ix *Index) edit() *Index {
 		numServers:  ix.numServers,
 		srvIdfs:     ix.srvIdfs,
 		srvIdfN:     ix.srvIdfN,
+		srvSat:      ix.srvSat,
+		srvOver:     ix.srvOver,
 		grams: &trigramIndex{
 			list: ix.grams.list, offs: ix.grams.offs, ids: ix.grams.ids,
 			extra: ix.grams.extra.edit(),
@@ -308,9 +311,23 @@ func (ix *Index) updatePostings(old *Index, del map[int32][]int32, add map[int32
 		now := mergePostings(was, del[t], add[t])
 		m := ix.termData.mut(int(t))
 		m.postings = now
-		m.maxSat = 0
-		for _, p := range now {
-			m.maxSat = max(m.maxSat, p.sat)
+		// The largest sat: the old one unless a removed posting had it
+		// (then the list is scanned), or an added one is larger.
+		rescan := false
+		for _, d := range del[t] {
+			if i, ok := slices.BinarySearchFunc(was, d, func(p posting, d int32) int { return cmp.Compare(p.doc, d) }); ok && was[i].sat >= m.maxSat {
+				rescan = true
+			}
+		}
+		if rescan || len(was) == 0 {
+			m.maxSat = 0
+			for _, p := range now {
+				m.maxSat = max(m.maxSat, p.sat)
+			}
+		} else {
+			for _, p := range add[t] {
+				m.maxSat = max(m.maxSat, p.sat)
+			}
 		}
 		switch {
 		case len(was) > 0 && len(now) == 0:
@@ -376,25 +393,55 @@ func (ix *Index) updatePairs(old *Index, del, add map[uint64][]int32) {
 	}
 }
 
+// maxSrvOverrides is how many servers may have their sats overridden
+// (Index.srvSat) before Apply rewrites the posting lists of their terms.
+// Recomputing a server changes the sat of every one of its terms; rewriting
+// all their lists (which can hold most servers) on every Apply would cost
+// far more than the change, so Apply rewrites only the lists the server
+// enters or leaves and overrides the other sats, and rewrites the lists of
+// all overridden servers at once when there are too many.
+//
+// Worked example: with 32, one Apply in about 32 that changes tools of
+// different servers pays for rewriting the lists of 32 servers' terms
+// (once per term); a query pays one bitmap test per server posting while
+// any override exists.
+const maxSrvOverrides = 32
+
 // updateServers recomputes the pseudo-documents of the servers whose tools
 // changed; servers left without tools are dropped.
 func (ix *Index) updateServers(old *Index, servers map[int32]bool) {
 	del := map[int32][]int32{}
 	add := map[int32][]posting{}
+	over := maps.Clone(old.srvSat)
 	for s := range servers {
+		var was, now map[int32]float32
 		if int(s) < old.members.len() && len(*old.members.at(int(s))) > 0 {
-			for t := range old.serverSats(int(s)) {
-				del[t] = append(del[t], s)
-			}
+			was = old.serverSats(int(s))
 		}
-		if ms := *ix.members.at(int(s)); len(ms) > 0 {
-			for t, sat := range ix.serverSats(int(s)) {
-				add[t] = append(add[t], posting{doc: s, sat: sat})
-			}
+		if len(*ix.members.at(int(s))) > 0 {
+			now = ix.serverSats(int(s))
 		} else {
 			// Every tool of s was an old one: s existed before.
 			ix.serverKey.del(serverKeyOf(old.docs.at(int((*old.members.at(int(s)))[0]))))
 			ix.numServers--
+		}
+		for t := range was {
+			if _, ok := now[t]; !ok {
+				del[t] = append(del[t], s)
+			}
+		}
+		for t, sat := range now {
+			if _, ok := was[t]; !ok {
+				add[t] = append(add[t], posting{doc: s, sat: sat})
+			}
+		}
+		if was != nil && now != nil {
+			if over == nil {
+				over = map[int32]map[int32]float32{}
+			}
+			over[s] = now
+		} else {
+			delete(over, s)
 		}
 	}
 	for t := range del {
@@ -408,6 +455,33 @@ func (ix *Index) updateServers(old *Index, servers map[int32]bool) {
 			was = old.termData.at(int(t)).srvPostings
 		}
 		ix.termData.mut(int(t)).srvPostings = mergePostings(was, del[t], a)
+	}
+	ix.srvSat, ix.srvOver = nil, nil
+	if len(over) > maxSrvOverrides {
+		// Rewrite the lists of the overridden servers' terms.
+		sets := map[int32][]posting{}
+		for s, sats := range over {
+			for t, sat := range sats {
+				sets[t] = append(sets[t], posting{doc: s, sat: sat})
+			}
+		}
+		for t, ps := range sets {
+			m := ix.termData.mut(int(t))
+			list := slices.Clone(m.srvPostings)
+			for _, p := range ps {
+				i, _ := slices.BinarySearchFunc(list, p.doc, func(q posting, d int32) int { return cmp.Compare(q.doc, d) })
+				list[i].sat = p.sat
+			}
+			m.srvPostings = list
+		}
+		return
+	}
+	if len(over) > 0 {
+		ix.srvSat = over
+		ix.srvOver = make([]bool, ix.members.len())
+		for s := range over {
+			ix.srvOver[s] = true
+		}
 	}
 }
 
