@@ -1,6 +1,10 @@
 package fallback
 
-import "maps"
+import (
+	"iter"
+	"maps"
+	"slices"
+)
 
 // The copy-on-write containers below let Apply derive a new Index from an
 // old one in time proportional to the change: the new Index shares every
@@ -172,4 +176,70 @@ func (m *omap[K, V]) flatten() {
 		}
 	}
 	m.base, m.over = b, nil
+}
+
+// slist is a copy-on-write sorted list of distinct strings: the elements
+// of base that are not in gone, and those of born. gone ⊆ base and born ∩
+// base = ∅, both sorted and small: update merges them into a new base once
+// they grow past a share of it.
+type slist struct {
+	base, gone, born []string
+}
+
+// maxPendingShare bounds an slist's pending changes: past
+// len(base)/maxPendingShare + minOverlay of them, update rewrites base.
+//
+// Worked example: a vocabulary of 30,000 words is rewritten once per about
+// 1,900 words that come or go.
+const maxPendingShare = 16
+
+// from yields the elements ≥ k, ascending.
+func (l *slist) from(k string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		i, _ := slices.BinarySearch(l.base, k)
+		j, _ := slices.BinarySearch(l.born, k)
+		for i < len(l.base) || j < len(l.born) {
+			var s string
+			if j >= len(l.born) || i < len(l.base) && l.base[i] < l.born[j] {
+				s = l.base[i]
+				i++
+				if len(l.gone) > 0 {
+					if _, ok := slices.BinarySearch(l.gone, s); ok {
+						continue
+					}
+				}
+			} else {
+				s = l.born[j]
+				j++
+			}
+			if !yield(s) {
+				return
+			}
+		}
+	}
+}
+
+// update returns l without the elements gone and with the new elements
+// born (both sorted).
+func (l slist) update(gone, born []string) slist {
+	var goneBase, goneBorn, back, fresh []string
+	for _, s := range gone {
+		if _, ok := slices.BinarySearch(l.born, s); ok {
+			goneBorn = append(goneBorn, s)
+		} else {
+			goneBase = append(goneBase, s)
+		}
+	}
+	for _, s := range born {
+		if _, ok := slices.BinarySearch(l.gone, s); ok {
+			back = append(back, s)
+		} else {
+			fresh = append(fresh, s)
+		}
+	}
+	nl := slist{base: l.base, gone: mergeSorted(l.gone, back, goneBase), born: mergeSorted(l.born, goneBorn, fresh)}
+	if len(nl.gone)+len(nl.born) > len(nl.base)/maxPendingShare+minOverlay {
+		nl = slist{base: mergeSorted(nl.base, nl.gone, nl.born)}
+	}
+	return nl
 }

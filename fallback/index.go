@@ -30,11 +30,11 @@ type Index struct {
 	terms       omap[string, int32] // analyzed term → term ID (live terms only)
 	termData    vec[termInfo]       // per term ID (dead IDs have no postings)
 	termIDs     []int32             // termIDs[t] == t: one-term slices without allocating
-	sortedTerms []string            // the live terms, sorted
+	sortedTerms slist               // the live terms
 	idfs        []float64           // idfs[df] = idf(df, idfN) for small df (see termIdf)
 	idfN        int
 
-	words    []string            // sorted surface vocabulary (analysis.Words) with at most one term
+	words    slist               // the surface vocabulary (analysis.Words) of words with at most one term
 	wordTerm omap[string, int32] // surface word → term ID, -1 for stop words
 	wordDF   omap[string, int]   // surface word → number of tools using it
 	// wordsByLen[n] lists the non-stop vocabulary words of n runes (fuzzy).
@@ -218,22 +218,22 @@ func build(docs []Document, o buildOptions) *Index {
 		m := ix.termData.mut(t)
 		slices.SortFunc(m.srvPostings, func(a, b posting) int { return int(a.doc - b.doc) })
 		if len(m.postings) > 0 {
-			ix.sortedTerms = append(ix.sortedTerms, m.text)
+			ix.sortedTerms.base = append(ix.sortedTerms.base, m.text)
 		} else if m.text != "" {
 			ix.terms.del(m.text) // a term of o.termOrder that no tool has
 		}
 	}
-	slices.Sort(ix.sortedTerms)
+	slices.Sort(ix.sortedTerms.base)
 	for t := range ix.termData.len() {
 		if m := ix.termData.mut(t); len(m.postings) > 0 {
 			m.variants = ix.variantsOf([]string{m.text})
 		}
 	}
 	for w := range ix.wordTerm.base {
-		ix.words = append(ix.words, w)
+		ix.words.base = append(ix.words.base, w)
 	}
-	slices.Sort(ix.words)
-	for _, w := range ix.words {
+	slices.Sort(ix.words.base)
+	for _, w := range ix.words.base {
 		if t, _ := ix.wordTerm.get(w); t < 0 {
 			continue
 		}

@@ -271,7 +271,7 @@ func (ix *Index) updateWords(old *Index, delta map[string]int) {
 			byLen[runeCount(w)] = true
 		}
 	}
-	ix.words = mergeSorted(ix.words, gone, born)
+	ix.words = ix.words.update(gone, born)
 	for l := range byLen {
 		for len(ix.wordsByLen) <= l {
 			ix.wordsByLen = append(ix.wordsByLen, nil)
@@ -343,7 +343,7 @@ func (ix *Index) updatePostings(old *Index, del map[int32][]int32, add map[int32
 	}
 	slices.Sort(gone)
 	slices.Sort(born)
-	ix.sortedTerms = mergeSorted(ix.sortedTerms, gone, born)
+	ix.sortedTerms = ix.sortedTerms.update(gone, born)
 	// The terms whose variants may have changed: the new terms, and the
 	// live terms that extend or are extended by a new or removed term.
 	affected := map[int32]bool{}
@@ -360,9 +360,11 @@ func (ix *Index) updatePostings(old *Index, del map[int32][]int32, add map[int32
 			if len(w) < minVariantLen {
 				continue
 			}
-			i, _ := slices.BinarySearch(ix.sortedTerms, w)
-			for ; i < len(ix.sortedTerms) && strings.HasPrefix(ix.sortedTerms[i], w); i++ {
-				t, _ := ix.terms.get(ix.sortedTerms[i])
+			for v := range ix.sortedTerms.from(w) {
+				if !strings.HasPrefix(v, w) {
+					break
+				}
+				t, _ := ix.terms.get(v)
 				affected[t] = true
 			}
 		}

@@ -1,9 +1,6 @@
 package fallback
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // minVariantLen is the shortest stem (in bytes) that is matched with its
 // extensions by variants: "photo" ~ "photograph", but "stat" is not matched
@@ -42,9 +39,11 @@ func (ix *Index) variantsOf(terms []string) []int32 {
 			continue
 		}
 		// Terms that t is a prefix of.
-		i, _ := slices.BinarySearch(ix.sortedTerms, t)
-		for ; i < len(ix.sortedTerms) && strings.HasPrefix(ix.sortedTerms[i], t) && len(out) < maxVariants; i++ {
-			if v := ix.sortedTerms[i]; v != t {
+		for v := range ix.sortedTerms.from(t) {
+			if !strings.HasPrefix(v, t) || len(out) >= maxVariants {
+				break
+			}
+			if v != t {
 				t, _ := ix.terms.get(v)
 				out = append(out, t)
 			}
