@@ -289,3 +289,47 @@ func BenchmarkApplyOne(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeywordAfterApply is BenchmarkKeywordLatency on an index that
+// Apply has changed 200 times (updates in place, 20 inserts and 20
+// swap-removes, with no rebuild), so that its overlays are in use: the
+// queries' cost on an updated index, next to a fresh one.
+func BenchmarkKeywordAfterApply(b *testing.B) {
+	docs := loadBenchDocs(b, benchCatalog)
+	ix := NewIndex(docs)
+	r := rand.New(rand.NewSource(1))
+	for i := range 200 {
+		n := ix.Len()
+		switch {
+		case i%10 == 0: // insert a copy of a tool under a new name
+			d := docs[r.Intn(len(docs))]
+			d.Name = fmt.Sprintf("%s_copy%d", d.Name, i)
+			ix = ix.apply(n+1, []Edit{{ID: n, Doc: d}}, false)
+		case i%10 == 5: // swap-remove
+			id := r.Intn(n - 1)
+			ix = ix.apply(n-1, []Edit{{ID: id, Doc: ix.docs.at(n - 1).doc}}, false)
+		default: // one tool takes another's text
+			ix = ix.apply(n, []Edit{{ID: r.Intn(n), Doc: docs[r.Intn(len(docs))]}}, false)
+		}
+	}
+	var qs []Query
+	for _, text := range loadBenchQueryTexts(b, "stabletoolbench/queries.jsonl") {
+		q, err := ParseQuery(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		qs = append(qs, q)
+	}
+	durs := make([]time.Duration, 0, 1<<16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		ix.Keyword(qs[i%len(qs)], Options{Limit: 10})
+		durs = append(durs, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(durs)
+	b.ReportMetric(float64(durs[len(durs)/2]), "p50-ns/query")
+	b.ReportMetric(float64(durs[len(durs)*99/100]), "p99-ns/query")
+}

@@ -418,7 +418,7 @@ func removeKey(m *omap[string, int32], dups *omap[string, []int32], tag, k strin
 
 // wordTerms returns the term IDs of a surface word (as produced by
 // analysis.Words): none for a stop word, usually one. With add, unknown
-// terms are added to the index (building only).
+// terms are added to the index (build and Apply only).
 func (ix *Index) wordTerms(w string, add bool) []int32 {
 	if t, ok := ix.wordTerm.get(w); ok {
 		if t < 0 {
@@ -435,7 +435,7 @@ func (ix *Index) wordTerms(w string, add bool) []int32 {
 
 // analyzeWord returns the term IDs of a surface word that is not in
 // wordTerm, and its analyzed terms. With add, unknown terms are added to the
-// index (building only).
+// index (build and Apply only).
 func (ix *Index) analyzeWord(w string, add bool) ([]int32, []string) {
 	analyzed := analysis.Standard().Analyze(w)
 	var out []int32
