@@ -117,7 +117,7 @@ type buildOptions struct {
 
 // NewIndex indexes docs; a tool's ID is its position in docs. Duplicate
 // names are tolerated (Lookup and Select find the lowest ID). NewIndex
-// retains docs' strings but not the slice.
+// retains docs' strings (for Apply's full rebuilds) but no slice of docs.
 func NewIndex(docs []Document) *Index { return build(docs, buildOptions{}) }
 
 func build(docs []Document, o buildOptions) *Index {
@@ -323,6 +323,9 @@ func (ix *Index) newDocInfo(d *Document, fw [numFields][]string, words *[]string
 		paramNames: strings.Join(d.ParamNames, " "),
 		nameKey:    nameKey(d.Name),
 	}
+	// The index keeps its own parameter slices: the caller may reuse its.
+	info.doc.ParamNames = slices.Clone(d.ParamNames)
+	info.doc.ParamDescs = slices.Clone(d.ParamDescs)
 	fw = ix.st.indexWords(fw)
 	seen := map[string]bool{}
 	for f := field(0); f < numFields; f++ {

@@ -107,7 +107,6 @@ func (ix *Index) apply(n int, edits []Edit, rebuild bool) *Index {
 		words:   map[string]int{},
 		postDel: map[int32][]int32{}, postAdd: map[int32][]posting{},
 		pairDel: map[uint64][]int32{}, pairAdd: map[uint64][]int32{},
-		srvDel: map[int32][]int32{}, srvAdd: map[int32][]posting{},
 		servers: map[int32]bool{},
 		grams:   map[uint32][]int32{},
 	}
@@ -187,8 +186,6 @@ type updates struct {
 	postDel          map[int32][]int32
 	postAdd          map[int32][]posting
 	pairDel, pairAdd map[uint64][]int32
-	srvDel           map[int32][]int32 // term → servers to drop from its srvPostings
-	srvAdd           map[int32][]posting
 	servers          map[int32]bool // servers whose tools changed
 	grams            map[uint32][]int32
 }
