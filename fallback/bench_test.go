@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"fmt"
+	"math/rand"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 )
 
 // benchCatalog is the StableToolBench catalog (2,479 tools), the size the
@@ -190,4 +194,142 @@ func BenchmarkTrigramIndex(b *testing.B) {
 	}
 	b.ReportMetric(float64(t.Bytes())/float64(ix.Len()), "bytes/tool")
 	b.ReportMetric(float64(len(t.list)), "trigrams")
+}
+
+// synthCatalog returns n synthetic tools for scale benchmarks: names of two
+// or three words under servers of about 20 tools, descriptions of 10-40
+// words and up to 4 parameters, words drawn Zipf-like from a vocabulary of
+// 2,000 + n/4 made-up words (so the vocabulary grows with the catalog, as
+// real ones do).
+func synthCatalog(n int, seed int64) []Document {
+	r := rand.New(rand.NewSource(seed))
+	vocab := make([]string, 2000+n/4)
+	const letters = "abcdefghijklmnopqrstuvwxyz"
+	for i := range vocab {
+		b := make([]byte, 3+r.Intn(8))
+		for j := range b {
+			b[j] = letters[r.Intn(len(letters))]
+		}
+		vocab[i] = string(b)
+	}
+	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(vocab)-1))
+	word := func() string { return vocab[zipf.Uint64()] }
+	docs := make([]Document, n)
+	for i := range docs {
+		docs[i] = synthTool(r, word, i, n)
+	}
+	return docs
+}
+
+// synthTool is one tool of synthCatalog.
+func synthTool(r *rand.Rand, word func() string, i, n int) Document {
+	server := fmt.Sprintf("srv%d", r.Intn(max(1, n/20)))
+	name := server + "__" + word() + "_" + word()
+	if r.Intn(2) == 0 {
+		name += "_" + word()
+	}
+	name += fmt.Sprintf("_%d", i) // unique
+	var desc []string
+	for range 10 + r.Intn(30) {
+		desc = append(desc, word())
+	}
+	d := Document{Name: name, Server: server, Category: fmt.Sprintf("cat%d", r.Intn(30)), Description: strings.Join(desc, " ")}
+	for range r.Intn(5) {
+		d.ParamNames = append(d.ParamNames, word()+"_"+word())
+		d.ParamDescs = append(d.ParamDescs, word()+" "+word()+" "+word())
+	}
+	return d
+}
+
+// BenchmarkApplyOne applies one-tool changes to synthetic catalogs of 10k
+// and 100k tools, one after another (each Apply starts from the previous
+// result, so overlays grow and, rarely, flatten or rebuild as they would in
+// a live sidecar): an update in place, an insert, a swap-remove. It
+// reports the p50 and p99 per Apply next to the mean (ns/op).
+func BenchmarkApplyOne(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		docs := synthCatalog(n, 1)
+		base := NewIndex(docs)
+		r := rand.New(rand.NewSource(2))
+		more := synthCatalog(1000, 3)
+		for _, op := range []string{"update", "insert", "swapremove"} {
+			b.Run(fmt.Sprintf("n=%dk/%s", n/1000, op), func(b *testing.B) {
+				ix := base
+				cur := slices.Clone(docs)
+				durs := make([]time.Duration, 0, 1<<12)
+				for i := 0; b.Loop(); i++ {
+					d := more[i%len(more)]
+					d.Name = fmt.Sprintf("%s_new%d", d.Name, i)
+					var m int
+					var edits []Edit
+					switch op {
+					case "update":
+						id := r.Intn(len(cur))
+						m, edits = len(cur), []Edit{{ID: id, Doc: d}}
+						cur[id] = d
+					case "insert":
+						m, edits = len(cur)+1, []Edit{{ID: len(cur), Doc: d}}
+						cur = append(cur, d)
+					case "swapremove":
+						id := r.Intn(len(cur) - 1)
+						last := cur[len(cur)-1]
+						m, edits = len(cur)-1, []Edit{{ID: id, Doc: last}}
+						cur[id] = last
+						cur = cur[:len(cur)-1]
+					}
+					start := time.Now()
+					ix = ix.Apply(m, edits)
+					durs = append(durs, time.Since(start))
+				}
+				b.StopTimer()
+				slices.Sort(durs)
+				b.ReportMetric(float64(durs[len(durs)/2]), "p50-ns/apply")
+				b.ReportMetric(float64(durs[len(durs)*99/100]), "p99-ns/apply")
+			})
+		}
+	}
+}
+
+// BenchmarkKeywordAfterApply is BenchmarkKeywordLatency on an index that
+// Apply has changed 200 times (updates in place, 20 inserts and 20
+// swap-removes, with no rebuild), so that its overlays are in use: the
+// queries' cost on an updated index, next to a fresh one.
+func BenchmarkKeywordAfterApply(b *testing.B) {
+	docs := loadBenchDocs(b, benchCatalog)
+	ix := NewIndex(docs)
+	r := rand.New(rand.NewSource(1))
+	for i := range 200 {
+		n := ix.Len()
+		switch {
+		case i%10 == 0: // insert a copy of a tool under a new name
+			d := docs[r.Intn(len(docs))]
+			d.Name = fmt.Sprintf("%s_copy%d", d.Name, i)
+			ix = ix.apply(n+1, []Edit{{ID: n, Doc: d}}, false)
+		case i%10 == 5: // swap-remove
+			id := r.Intn(n - 1)
+			ix = ix.apply(n-1, []Edit{{ID: id, Doc: ix.docs.at(n - 1).doc}}, false)
+		default: // one tool takes another's text
+			ix = ix.apply(n, []Edit{{ID: r.Intn(n), Doc: docs[r.Intn(len(docs))]}}, false)
+		}
+	}
+	var qs []Query
+	for _, text := range loadBenchQueryTexts(b, "stabletoolbench/queries.jsonl") {
+		q, err := ParseQuery(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		qs = append(qs, q)
+	}
+	durs := make([]time.Duration, 0, 1<<16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		ix.Keyword(qs[i%len(qs)], Options{Limit: 10})
+		durs = append(durs, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(durs)
+	b.ReportMetric(float64(durs[len(durs)/2]), "p50-ns/query")
+	b.ReportMetric(float64(durs[len(durs)*99/100]), "p99-ns/query")
 }

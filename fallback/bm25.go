@@ -36,13 +36,13 @@ type scratch struct {
 
 func (ix *Index) newScratch() *scratch {
 	return &scratch{
-		tools:   sparse{acc: make([]float64, len(ix.names)), slot: make([]float64, len(ix.names))},
-		termPos: make([]int32, len(ix.termText)),
+		tools:   sparse{acc: make([]float64, ix.Len()), slot: make([]float64, ix.Len())},
+		termPos: make([]int32, ix.termData.len()),
 	}
 }
 
 func (ix *Index) getScratch() *scratch {
-	if s, ok := ix.pool.Get().(*scratch); ok && len(s.tools.acc) == len(ix.names) && len(s.termPos) == len(ix.termText) {
+	if s, ok := ix.pool.Get().(*scratch); ok && len(s.tools.acc) == ix.Len() && len(s.termPos) == ix.termData.len() {
 		return s
 	}
 	return ix.newScratch()
@@ -184,9 +184,8 @@ func (ix *Index) plan(s *scratch, q Query) plan {
 
 // has reports whether tool id contains term t.
 func (ix *Index) has(id int, t int32) bool {
-	ps := ix.postings[t]
-	i, ok := slices.BinarySearchFunc(ps, int32(id), func(p posting, d int32) int { return int(p.doc - d) })
-	_ = i
+	ps := ix.termData.at(int(t)).postings
+	_, ok := slices.BinarySearchFunc(ps, int32(id), func(p posting, d int32) int { return int(p.doc - d) })
 	return ok
 }
 
@@ -202,13 +201,17 @@ func (ix *Index) hasAll(id int, ts []int32) bool {
 
 // inScope reports whether tool id passes q's server: and category: filters.
 func (ix *Index) inScope(q *Query, id int) bool {
+	if len(q.Servers) == 0 && len(q.Categories) == 0 {
+		return true
+	}
+	d := ix.docs.at(id)
 	if len(q.Servers) > 0 && !slices.ContainsFunc(q.Servers, func(s string) bool {
-		return strings.EqualFold(s, ix.servers[id]) || strings.EqualFold(s, serverPrefix(ix.names[id]))
+		return strings.EqualFold(s, d.server) || strings.EqualFold(s, serverPrefix(d.doc.Name))
 	}) {
 		return false
 	}
 	if len(q.Categories) > 0 && !slices.ContainsFunc(q.Categories, func(c string) bool {
-		return strings.EqualFold(c, ix.categories[id])
+		return strings.EqualFold(c, d.category)
 	}) {
 		return false
 	}
@@ -276,7 +279,7 @@ func (ix *Index) ExactName(raw string) (int, bool) {
 // no ranking words (only filters, or empty) lists every tool that passes its
 // filters, in name order, with score 1. Keyword never panics.
 func (ix *Index) Keyword(q Query, o Options) Result {
-	if ix == nil || len(ix.names) == 0 {
+	if ix == nil || ix.Len() == 0 {
 		return Result{}
 	}
 	s := ix.getScratch()
@@ -300,7 +303,7 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 		}
 		return true
 	}
-	rk := ranker{names: ix.names}
+	rk := ranker{ix: ix}
 
 	if p.impossible {
 		return Result{Unmatched: p.unmatched, Coverage: p.coverage()}
@@ -311,7 +314,7 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 			return Result{Unmatched: p.unmatched, Coverage: p.coverage()}
 		}
 		var cs []candidate
-		for id := range ix.names {
+		for id := range ix.Len() {
 			if ok(id) {
 				cs = append(cs, candidate{id: id, raw: 1})
 			}
@@ -329,8 +332,8 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 
 	// A query word counts once per tool, by its best-matching term (the
 	// word itself, a stem variant or a completion), so raw ≤ norm.
-	norm := s.tools.accumulate(p.terms, ix.idf, ix.postings, func(t qterm, w float64) float64 {
-		return w * max(float64(ix.maxSat[t.id]), ix.refSat)
+	norm := s.tools.accumulate(ix, false, p.terms, func(t qterm, w float64) float64 {
+		return w * max(float64(ix.termData.at(int(t.id)).maxSat), ix.refSat)
 	})
 	acc := s.tools.acc
 	norm += ix.addPairScores(s, p)
@@ -374,12 +377,13 @@ func (ix *Index) explain(s *scratch, id int, p plan, raw, norm float64) string {
 	b = strconv.AppendFloat(b, raw, 'f', 3, 64)
 	b = append(b, " ideal="...)
 	b = strconv.AppendFloat(b, norm, 'f', 3, 64)
+	d := ix.docs.at(id)
 	for f := range numFields {
 		// The matched query terms, as a bitset over positions in p.terms
 		// (s.termPos holds position+1, see markQuery).
 		clear(s.bits)
 		any := false
-		for _, t := range ix.docTerms[id][f] {
+		for _, t := range d.terms[f] {
 			if i := s.termPos[t] - 1; i >= 0 {
 				s.bits[i/64] |= 1 << (i % 64)
 				any = true
@@ -400,7 +404,7 @@ func (ix *Index) explain(s *scratch, id int, p plan, raw, norm float64) string {
 				b = append(b, ' ')
 			}
 			first = false
-			b = append(b, ix.termText[t.id]...)
+			b = append(b, ix.termData.at(int(t.id)).text...)
 		}
 		b = append(b, ']')
 	}

@@ -4,6 +4,9 @@
 // by name, plus the query syntax they share (+term, -term, server:NAME,
 // category:NAME, select:a,b).
 //
+// An Index never changes once built; Index.Apply derives an updated one in
+// time proportional to the change (see update.go), sharing the rest.
+//
 // It works over tool IDs (positions in the []Document given to NewIndex) and
 // strings, imports only the standard library and analysis, and knows nothing
 // of catalogs, embeddings or gRPC: the search engine translates.

@@ -36,7 +36,7 @@ const (
 // for that second query. Only candidates (tools that match the query
 // itself) are re-ranked: feedback never adds a tool.
 func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
-	rk := ranker{names: ix.names}
+	rk := ranker{ix: ix}
 	var topBuf [prfDocs]candidate
 	top := topBuf[:0]
 	if prfDocs == 1 {
@@ -56,15 +56,16 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 	ets := s.expansions[:0]
 	for _, c := range top {
 		r := c.raw / top[0].raw
+		d := ix.docs.at(c.id)
 		total := 0.0
 		for f := range numFields {
-			total += fieldWeight[f] * float64(len(ix.docTerms[c.id][f]))
+			total += fieldWeight[f] * float64(len(d.terms[f]))
 		}
 		if total == 0 {
 			continue
 		}
 		for f := range numFields {
-			for _, t := range ix.docTerms[c.id][f] {
+			for _, t := range d.terms[f] {
 				pos := s.termPos[t]
 				if pos > 0 {
 					continue // a query term
@@ -74,7 +75,7 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 					pos = -int32(len(ets))
 					s.termPos[t] = pos
 				}
-				ets[-pos-1].w += r * fieldWeight[f] / total * ix.idf[t]
+				ets[-pos-1].w += r * fieldWeight[f] / total * ix.termIdf(t)
 			}
 		}
 	}
@@ -100,9 +101,10 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 	fb := s.tools.slot
 	norm := 0.0
 	for _, x := range ets {
-		ps := ix.postings[x.id]
-		w := x.w / ets[0].w * ix.idf[x.id]
-		norm += w * max(float64(ix.maxSat[x.id]), ix.refSat)
+		ti := ix.termData.at(int(x.id))
+		ps := ti.postings
+		w := x.w / ets[0].w * ix.termIdf(x.id)
+		norm += w * max(float64(ti.maxSat), ix.refSat)
 		for _, post := range ps {
 			fb[post.doc] += w * float64(post.sat)
 		}
@@ -112,7 +114,7 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 		cs[i].raw = (1-prfWeight)*cs[i].raw + prfWeight*min(1, fb[d]/norm)
 	}
 	for _, x := range ets {
-		for _, post := range ix.postings[x.id] {
+		for _, post := range ix.termData.at(int(x.id)).postings {
 			fb[post.doc] = 0
 		}
 	}

@@ -8,7 +8,7 @@ package fallback
 // +term found nowhere in the catalog rejects every tool. The predicate is
 // safe for concurrent use and does not retain q.
 func (ix *Index) Filter(q Query) func(id int) bool {
-	if ix == nil || len(ix.names) == 0 {
+	if ix == nil || ix.Len() == 0 {
 		return nil
 	}
 	s := ix.getScratch()
@@ -24,7 +24,7 @@ func (ix *Index) Filter(q Query) func(id int) bool {
 	}
 	scope := Query{Servers: servers, Categories: categories}
 	return func(id int) bool {
-		if impossible || id < 0 || id >= len(ix.names) || !ix.inScope(&scope, id) {
+		if impossible || id < 0 || id >= ix.Len() || !ix.inScope(&scope, id) {
 			return false
 		}
 		for _, req := range required {
@@ -46,7 +46,7 @@ func (ix *Index) Filter(q Query) func(id int) bool {
 // a word the catalog does not have. For a word that analyses to several
 // terms, a tool must contain them all.
 func (ix *Index) ToolsWith(word string) []int {
-	if ix == nil || len(ix.names) == 0 {
+	if ix == nil || ix.Len() == 0 {
 		return nil
 	}
 	qw := ix.resolveWord(word)
@@ -54,7 +54,7 @@ func (ix *Index) ToolsWith(word string) []int {
 		return nil
 	}
 	var out []int
-	for _, p := range ix.postings[qw.ids[0]] {
+	for _, p := range ix.termData.at(int(qw.ids[0])).postings {
 		if id := int(p.doc); ix.hasAll(id, qw.ids[1:]) {
 			out = append(out, id)
 		}

@@ -41,7 +41,7 @@ func maxEdits(n int) int {
 // or "" when nothing was corrected — then the Result is empty too, and the
 // caller keeps its keyword result.
 func (ix *Index) Fuzzy(q Query, o Options) (Result, string) {
-	if ix == nil || len(ix.names) == 0 {
+	if ix == nil || ix.Len() == 0 {
 		return Result{}, ""
 	}
 	nameHit, hasName := ix.fuzzyName(q, o)
@@ -54,7 +54,7 @@ func (ix *Index) Fuzzy(q Query, o Options) (Result, string) {
 		ws := words.Analyze(t.Text)
 		fixed := false
 		for i, w := range ws {
-			if _, known := ix.wordTerm[w]; known || len(analysis.Standard().Analyze(w)) == 0 {
+			if _, known := ix.wordTerm.get(w); known || len(analysis.Standard().Analyze(w)) == 0 {
 				continue
 			}
 			if c, ok := ix.correct(w); ok {
@@ -83,7 +83,7 @@ func (ix *Index) Fuzzy(q Query, o Options) (Result, string) {
 	}
 	suggestion := corrected.Raw
 	if hasName {
-		suggestion = ix.names[nameHit]
+		suggestion = ix.name(nameHit)
 		i := slices.IndexFunc(res.Hits, func(h Hit) bool { return h.ID == nameHit })
 		if i < 0 {
 			res.Total++
@@ -114,12 +114,13 @@ func (ix *Index) fuzzyName(q Query, o Options) (int, bool) {
 		return 0, false
 	}
 	best, bestDist := -1, k+1
-	for id, nk := range ix.nameKeys {
+	for id := range ix.Len() {
+		nk := ix.docs.at(id).nameKey
 		if !o.allowed(id) || !ix.inScope(&q, id) {
 			continue
 		}
 		d := editDistance(key, nk, k)
-		if d < bestDist || d == bestDist && best >= 0 && ix.names[id] < ix.names[best] {
+		if d < bestDist || d == bestDist && best >= 0 && ix.name(id) < ix.name(best) {
 			best, bestDist = id, d
 		}
 	}
@@ -141,7 +142,12 @@ func (ix *Index) correct(w string) (string, bool) {
 			if d > k {
 				continue
 			}
-			if d < bestDist || d == bestDist && (ix.wordDF[v] > ix.wordDF[best] || ix.wordDF[v] == ix.wordDF[best] && v < best) {
+			if d > bestDist {
+				continue
+			}
+			dv, _ := ix.wordDF.get(v)
+			db, _ := ix.wordDF.get(best)
+			if d < bestDist || dv > db || dv == db && v < best {
 				best, bestDist = v, d
 			}
 		}

@@ -10,54 +10,91 @@ import (
 	"github.com/toolsearch/toolsearch/analysis"
 )
 
-// Index is the lexical index of a tool catalog. It is immutable after
-// NewIndex (apart from a bounded, internally locked memo of analyzed query
-// words that never changes results) and safe for concurrent use by any
-// number of goroutines. The zero value is an empty index.
+// Index is the lexical index of a tool catalog. It never changes after
+// NewIndex or Apply returns it (apart from a bounded, internally locked memo
+// of analyzed query words that never changes results) and is safe for
+// concurrent use by any number of goroutines, Apply included: Apply derives
+// a new Index that shares the unchanged parts with this one. The zero value
+// is an empty index.
 type Index struct {
-	names   []string       // tool names by ID
-	byName  map[string]int // exact name → ID
-	byLower map[string]int // lowercase name → lowest ID with that lowercase name
-	maxName int            // the longest key of byName and byLower, in bytes
+	docs vec[docInfo] // per tool ID
 
-	servers    []string // lowercase server per ID ("" if none)
-	categories []string // lowercase category per ID
-	descs      []string // descriptions per ID (regex)
-	paramNames []string // parameter names per ID, space-joined (regex)
+	// byName maps an exact name to the lowest ID with that name, byLower a
+	// lowercase name to the lowest ID with that lowercase name; dups maps
+	// the keys held by several IDs ('n' + name, 'l' + lowercase name) to
+	// all of them, ascending.
+	byName, byLower omap[string, int32]
+	dups            omap[string, []int32]
+	maxName         int // at least the longest key of byName and byLower, in bytes
 
-	terms        map[string]int32 // analyzed term → term ID
-	termText     []string         // term ID → analyzed term
-	sortedTerms  []string         // termText, sorted
-	termIDs      []int32          // termIDs[t] == t: one-term slices without allocating
-	termVariants [][]int32        // per term ID, its variants (see variants)
-	postings     [][]posting      // per term ID, by ascending doc
-	maxSat       []float32        // per term ID, the largest posting sat
-	idf          []float64        // per term ID, idf(len(postings), tools)
-	docTerms     [][numFields][]int32
+	terms       omap[string, int32] // analyzed term → term ID (live terms only)
+	termData    vec[termInfo]       // per term ID (dead IDs have no postings)
+	termIDs     []int32             // termIDs[t] == t: one-term slices without allocating
+	sortedTerms slist               // the live terms
+	idfs        []float64           // idfs[df] = idf(df, idfN) for small df (see termIdf)
+	idfN        int
 
-	words    []string         // sorted surface vocabulary (analysis.Words)
-	wordTerm map[string]int32 // surface word → term ID, -1 for stop words
-	wordDF   map[string]int   // surface word → number of tools using it
-	nameKeys []string         // per ID, the lowercase name without separators (fuzzy)
+	words    slist               // the surface vocabulary (analysis.Words) of words with at most one term
+	wordTerm omap[string, int32] // surface word → term ID, -1 for stop words
+	wordDF   omap[string, int]   // surface word → number of tools using it
 	// wordsByLen[n] lists the non-stop vocabulary words of n runes (fuzzy).
 	wordsByLen [][]string
 
 	// pairs maps the adjacent term pairs (pairKey) of each tool's name,
 	// server and description to the tools that have them, by ascending ID.
-	pairs map[uint64][]int32
+	pairs omap[uint64, []int32]
 
-	serverOf    []int32     // tool ID → server ID
-	numServers  int         // number of server IDs
-	srvPostings [][]posting // per term ID, servers by ascending ID
-	srvIdf      []float64   // per term ID, idf(len(srvPostings), numServers)
+	serverKey  omap[string, int32] // server key (see serverKeyOf) → server ID
+	members    vec[[]int32]        // per server ID, its tools, ascending (none: a dead ID)
+	numServers int                 // number of servers with tools
+	srvIdfs    []float64           // srvIdfs[df] = idf(df, srvIdfN) for small df
+	srvIdfN    int
+	// srvSat overrides the sats in srvPostings of the servers that Apply
+	// recomputed since the lists were last rewritten (see maxSrvOverrides):
+	// srvSat[s] holds every term of server s, and srvOver[s] is set (nil
+	// when srvSat is empty). Which servers a list holds is always exact.
+	srvSat  map[int32]map[int32]float32
+	srvOver []bool
 
 	// grams indexes the regex-searched texts (names, descriptions,
 	// parameter names) by trigram (see trigram.go).
 	grams *trigramIndex
 
+	st      *stats // the statistics frozen at the last full build
+	changed int    // tools written by Apply since the last full build
+
 	refSat float64 // sat of one occurrence in an average-length name
 	pool   sync.Pool
 	cache  wordCache // analyzed query chunks (see termWords)
+}
+
+// docInfo is what the index keeps of one tool.
+type docInfo struct {
+	doc        Document // as given, for a full rebuild by Apply
+	server     string   // lowercase server ("" if none)
+	category   string   // lowercase category
+	paramNames string   // parameter names, space-joined (regex)
+	nameKey    string   // the lowercase name without separators (fuzzy)
+	serverID   int32
+	terms      [numFields][]int32 // the analyzed terms of each field, in order
+}
+
+// termInfo is what the index keeps of one term.
+type termInfo struct {
+	text        string
+	postings    []posting // tools, by ascending ID
+	maxSat      float32   // the largest posting sat
+	variants    []int32   // its variants (see variants)
+	srvPostings []posting // servers, by ascending server ID
+}
+
+// stats are the corpus statistics that Apply does not update: they are
+// computed by a full build and kept until the next one.
+type stats struct {
+	avg    [numFields]float64 // tools' average field lengths
+	srvAvg [numFields]float64 // servers' average field lengths
+	dict   map[string]bool    // the decompounding dictionary
+	dec    analysis.Filter    // decompounding with dict
 }
 
 // posting says that a term occurs in a tool; sat is its BM25F saturated
@@ -67,146 +104,137 @@ type posting struct {
 	sat float32
 }
 
+// buildOptions are build's test hooks: a fresh build that reproduces an
+// Index made by Apply.
+type buildOptions struct {
+	// stats, when set, are used instead of the docs' own.
+	stats *stats
+	// termOrder, when set, numbers terms: the term termOrder[t] gets ID t
+	// ("" marks an unused ID); other terms get the following IDs. Term IDs
+	// break ties between feedback terms (see feedback).
+	termOrder []string
+}
+
 // NewIndex indexes docs; a tool's ID is its position in docs. Duplicate
-// names are tolerated (Lookup and Select find the lowest ID). NewIndex does
-// not retain docs.
-func NewIndex(docs []Document) *Index {
-	ix := &Index{
-		names:      make([]string, len(docs)),
-		byName:     make(map[string]int, len(docs)),
-		byLower:    make(map[string]int, len(docs)),
-		servers:    make([]string, len(docs)),
-		categories: make([]string, len(docs)),
-		descs:      make([]string, len(docs)),
-		paramNames: make([]string, len(docs)),
-		terms:      make(map[string]int32),
-		docTerms:   make([][numFields][]int32, len(docs)),
-		wordTerm:   make(map[string]int32),
-		wordDF:     make(map[string]int),
-		nameKeys:   make([]string, len(docs)),
-	}
+// names are tolerated (Lookup and Select find the lowest ID). NewIndex
+// retains docs' strings (for Apply's full rebuilds) but no slice of docs.
+func NewIndex(docs []Document) *Index { return build(docs, buildOptions{}) }
+
+func build(docs []Document, o buildOptions) *Index {
+	ix := &Index{}
+	ix.byName.direct, ix.byLower.direct, ix.dups.direct = true, true, true
+	ix.terms.direct, ix.wordTerm.direct, ix.wordDF.direct = true, true, true
+	ix.pairs.direct, ix.serverKey.direct = true, true
+	ix.pairs.base = map[uint64][]int32{}
 	// Pass 1: every field's words; the dictionary for decompounding names.
-	words := analysis.Words()
 	fieldWords := make([][numFields][]string, len(docs))
-	nameDF := map[string]int{}
-	dict := map[string]bool{}
 	for id := range docs {
-		texts := fieldTexts(&docs[id])
-		seen := map[string]bool{}
-		for f, text := range texts {
-			ws := words.Analyze(text)
-			fieldWords[id][f] = ws
-			for _, w := range ws {
-				if compoundField(field(f)) {
-					if !seen[w] {
-						seen[w] = true
-						nameDF[w]++
+		fieldWords[id] = rawWords(&docs[id])
+	}
+	st := o.stats
+	if st == nil {
+		st = &stats{dict: map[string]bool{}}
+		nameDF := map[string]int{}
+		for id := range docs {
+			seen := map[string]bool{}
+			for f, ws := range fieldWords[id] {
+				for _, w := range ws {
+					if compoundField(field(f)) {
+						if !seen[w] {
+							seen[w] = true
+							nameDF[w]++
+						}
+					} else {
+						st.dict[w] = true
 					}
-				} else {
-					dict[w] = true
 				}
 			}
 		}
+		for w, df := range nameDF {
+			if df >= 2 {
+				st.dict[w] = true
+			}
+		}
+		st.dec = analysis.Decompound(func(w string) bool { return st.dict[w] })
 	}
-	for w, df := range nameDF {
-		if df >= 2 {
-			dict[w] = true
+	ix.st = st
+	for t, text := range o.termOrder {
+		m := ix.termData.mut(t)
+		if text != "" {
+			m.text = text
+			ix.terms.set(text, int32(t))
 		}
 	}
-	decompound := analysis.Decompound(func(w string) bool { return dict[w] })
 
 	// Pass 2: terms, field lengths.
-	var lens [numFields][]float64
 	var sum [numFields]float64
 	for id := range docs {
 		d := &docs[id]
-		ix.names[id] = d.Name
-		if _, ok := ix.byName[d.Name]; !ok {
-			ix.byName[d.Name] = id
-		}
-		lower := strings.ToLower(d.Name)
-		if _, ok := ix.byLower[lower]; !ok {
-			ix.byLower[lower] = id
-		}
-		ix.maxName = max(ix.maxName, len(d.Name), len(lower))
-		ix.servers[id] = strings.ToLower(d.Server)
-		ix.categories[id] = strings.ToLower(d.Category)
-		ix.descs[id] = d.Description
-		ix.paramNames[id] = strings.Join(d.ParamNames, " ")
-		ix.nameKeys[id] = nameKey(d.Name)
-		seen := map[string]bool{}
-		for f := field(0); f < numFields; f++ {
-			ws := fieldWords[id][f]
-			if compoundField(f) {
-				ws = decompound.Filter(ws)
-			}
-			var ts []int32
-			for _, w := range ws {
-				if !seen[w] {
-					seen[w] = true
-					ix.wordDF[w]++
-				}
-				ts = append(ts, ix.wordTerms(w, true)...)
-			}
-			ix.docTerms[id][f] = ts
-			lens[f] = append(lens[f], float64(len(ts)))
-			sum[f] += float64(len(ts))
+		ix.addName(d.Name, int32(id))
+		info := ix.newDocInfo(d, fieldWords[id], nil)
+		ix.serverOf(&info, int32(id))
+		*ix.docs.mut(id) = info
+		for f := range numFields {
+			sum[f] += float64(len(info.terms[f]))
 		}
 	}
-	var avg [numFields]float64
-	for f := range avg {
-		avg[f] = 1
-		if len(docs) > 0 && sum[f] > 0 {
-			avg[f] = sum[f] / float64(len(docs))
+	if o.stats == nil {
+		for f := range st.avg {
+			st.avg[f] = 1
+			if len(docs) > 0 && sum[f] > 0 {
+				st.avg[f] = sum[f] / float64(len(docs))
+			}
+		}
+		ns := ix.members.len()
+		for f := range st.srvAvg {
+			st.srvAvg[f] = 1
+			if sum[f] > 0 {
+				st.srvAvg[f] = sum[f] / float64(ns)
+			}
 		}
 	}
 	ix.refSat = fieldWeight[fieldName] / (bm25K1 + fieldWeight[fieldName])
 
-	ix.buildServers(lens)
-	ix.pairs = map[uint64][]int32{}
+	for s := range ix.members.len() {
+		for t, sat := range ix.serverSats(s) {
+			m := ix.termData.mut(int(t))
+			m.srvPostings = append(m.srvPostings, posting{doc: int32(s), sat: sat})
+		}
+	}
+	ix.numServers = ix.members.len()
 	for id := range docs {
-		for _, f := range []field{fieldName, fieldServer, fieldDesc} {
-			addPairs(ix.pairs, int32(id), ix.docTerms[id][f])
+		for _, ts := range ix.docs.at(id).pairTerms() {
+			addPairs(ix.pairs.base, int32(id), ts)
 		}
 	}
-	ix.postings = make([][]posting, len(ix.terms))
-	ix.maxSat = make([]float32, len(ix.terms))
-	tf := map[int32]float64{}
 	for id := range docs {
-		clear(tf)
-		for f := field(0); f < numFields; f++ {
-			norm := 1 - fieldB[f] + fieldB[f]*lens[f][id]/avg[f]
-			for _, t := range ix.docTerms[id][f] {
-				tf[t] += fieldWeight[f] / norm
-			}
-		}
-		for t, v := range tf {
-			sat := float32(v / (bm25K1 + v))
-			ix.postings[t] = append(ix.postings[t], posting{doc: int32(id), sat: sat})
-			ix.maxSat[t] = max(ix.maxSat[t], sat)
+		for t, sat := range ix.docSats(ix.docs.at(id)) {
+			m := ix.termData.mut(int(t))
+			m.postings = append(m.postings, posting{doc: int32(id), sat: sat})
+			m.maxSat = max(m.maxSat, sat)
 		}
 	}
-	ix.idf = make([]float64, len(ix.postings))
-	ix.srvIdf = make([]float64, len(ix.postings))
-	for t := range ix.postings {
-		slices.SortFunc(ix.postings[t], func(a, b posting) int { return int(a.doc - b.doc) })
-		ix.idf[t] = idf(len(ix.postings[t]), len(docs))
-		ix.srvIdf[t] = idf(len(ix.srvPostings[t]), ix.numServers)
+	for t := range ix.termData.len() {
+		m := ix.termData.mut(t)
+		slices.SortFunc(m.srvPostings, func(a, b posting) int { return int(a.doc - b.doc) })
+		if len(m.postings) > 0 {
+			ix.sortedTerms.base = append(ix.sortedTerms.base, m.text)
+		} else if m.text != "" {
+			ix.terms.del(m.text) // a term of o.termOrder that no tool has
+		}
 	}
-	ix.words = make([]string, 0, len(ix.wordTerm))
-	for w := range ix.wordTerm {
-		ix.words = append(ix.words, w)
+	slices.Sort(ix.sortedTerms.base)
+	for t := range ix.termData.len() {
+		if m := ix.termData.mut(t); len(m.postings) > 0 {
+			m.variants = ix.variantsOf([]string{m.text})
+		}
 	}
-	slices.Sort(ix.words)
-	ix.sortedTerms = slices.Sorted(slices.Values(ix.termText))
-	ix.termIDs = make([]int32, len(ix.termText))
-	ix.termVariants = make([][]int32, len(ix.termText))
-	for t, text := range ix.termText {
-		ix.termIDs[t] = int32(t)
-		ix.termVariants[t] = ix.variantsOf([]string{text})
+	for w := range ix.wordTerm.base {
+		ix.words.base = append(ix.words.base, w)
 	}
-	for _, w := range ix.words {
-		if ix.wordTerm[w] < 0 {
+	slices.Sort(ix.words.base)
+	for _, w := range ix.words.base {
+		if t, _ := ix.wordTerm.get(w); t < 0 {
 			continue
 		}
 		n := utf8.RuneCountInString(w)
@@ -216,15 +244,186 @@ func NewIndex(docs []Document) *Index {
 		ix.wordsByLen[n] = append(ix.wordsByLen[n], w)
 	}
 	ix.grams = newTrigramIndex(len(docs), ix.regexTexts)
-	ix.pool.New = func() any { return ix.newScratch() }
+	ix.finish()
 	return ix
+}
+
+// finish ends a build or an Apply: every part becomes read-only.
+func (ix *Index) finish() {
+	ix.byName.finish()
+	ix.byLower.finish()
+	ix.dups.finish()
+	ix.terms.finish()
+	ix.wordTerm.finish()
+	ix.wordDF.finish()
+	ix.pairs.finish()
+	ix.serverKey.finish()
+	ix.docs.done()
+	ix.termData.done()
+	ix.members.done()
+	if n := ix.termData.len(); len(ix.termIDs) < n {
+		ids := make([]int32, n+n/2+16) // room for the next Apply's new terms
+		for t := range ids {
+			ids[t] = int32(t)
+		}
+		ix.termIDs = ids
+	}
+	if ix.idfs == nil || ix.idfN != ix.Len() {
+		ix.idfs, ix.idfN = idfTable(ix.Len()), ix.Len()
+	}
+	if ix.srvIdfs == nil || ix.srvIdfN != ix.numServers {
+		ix.srvIdfs, ix.srvIdfN = idfTable(ix.numServers), ix.numServers
+	}
+	ix.pool = sync.Pool{New: func() any { return ix.newScratch() }}
+}
+
+// idfTableLen bounds the precomputed idf values: terms in fewer tools than
+// this (most terms) find their idf in a table, others compute it.
+const idfTableLen = 1024
+
+// idfTable returns idf(df, n) for df < min(n+1, idfTableLen).
+func idfTable(n int) []float64 {
+	tab := make([]float64, min(n+1, idfTableLen))
+	for df := range tab {
+		tab[df] = idf(df, n)
+	}
+	return tab
+}
+
+// rawWords returns the words of each field of d (before decompounding).
+func rawWords(d *Document) [numFields][]string {
+	texts := fieldTexts(d)
+	words := analysis.Words()
+	var fw [numFields][]string
+	for f, text := range texts {
+		fw[f] = words.Analyze(text)
+	}
+	return fw
+}
+
+// indexWords returns the indexed words of each field: rawWords with
+// identifier fields decompounded.
+func (st *stats) indexWords(fw [numFields][]string) [numFields][]string {
+	for f := range fw {
+		if compoundField(field(f)) {
+			fw[f] = st.dec.Filter(fw[f])
+		}
+	}
+	return fw
+}
+
+// newDocInfo analyzes tool d (whose rawWords are fw), adding new terms and
+// counting its words in wordDF. words, when not nil, collects its distinct
+// words.
+func (ix *Index) newDocInfo(d *Document, fw [numFields][]string, words *[]string) docInfo {
+	info := docInfo{
+		doc:        *d,
+		server:     strings.ToLower(d.Server),
+		category:   strings.ToLower(d.Category),
+		paramNames: strings.Join(d.ParamNames, " "),
+		nameKey:    nameKey(d.Name),
+	}
+	// The index keeps its own parameter slices: the caller may reuse its.
+	info.doc.ParamNames = slices.Clone(d.ParamNames)
+	info.doc.ParamDescs = slices.Clone(d.ParamDescs)
+	fw = ix.st.indexWords(fw)
+	seen := map[string]bool{}
+	for f := field(0); f < numFields; f++ {
+		var ts []int32
+		for _, w := range fw[f] {
+			if !seen[w] {
+				seen[w] = true
+				if words != nil {
+					*words = append(*words, w)
+				} else {
+					df, _ := ix.wordDF.get(w)
+					ix.wordDF.set(w, df+1)
+				}
+			}
+			ts = append(ts, ix.wordTerms(w, true)...)
+		}
+		info.terms[f] = ts
+	}
+	return info
+}
+
+// docSats returns the saturated BM25F term frequency of each term of a
+// tool, with the frozen average field lengths.
+func (ix *Index) docSats(d *docInfo) map[int32]float32 {
+	tf := map[int32]float64{}
+	for f := field(0); f < numFields; f++ {
+		norm := 1 - fieldB[f] + fieldB[f]*float64(len(d.terms[f]))/ix.st.avg[f]
+		for _, t := range d.terms[f] {
+			tf[t] += fieldWeight[f] / norm
+		}
+	}
+	out := make(map[int32]float32, len(tf))
+	for t, v := range tf {
+		out[t] = float32(v / (bm25K1 + v))
+	}
+	return out
+}
+
+// pairTerms returns the term sequences whose adjacent pairs are indexed.
+func (d *docInfo) pairTerms() [3][]int32 {
+	return [3][]int32{d.terms[fieldName], d.terms[fieldServer], d.terms[fieldDesc]}
+}
+
+// addName records that tool id has this name.
+func (ix *Index) addName(name string, id int32) {
+	ix.maxName = max(ix.maxName, len(name))
+	addKey(&ix.byName, &ix.dups, "n", name, id)
+	lower := strings.ToLower(name)
+	ix.maxName = max(ix.maxName, len(lower))
+	addKey(&ix.byLower, &ix.dups, "l", lower, id)
+}
+
+// removeName records that tool id no longer has this name.
+func (ix *Index) removeName(name string, id int32) {
+	removeKey(&ix.byName, &ix.dups, "n", name, id)
+	removeKey(&ix.byLower, &ix.dups, "l", strings.ToLower(name), id)
+}
+
+// addKey adds id to the IDs of key k in m (the lowest) and dups (all, when
+// several; tag + k).
+func addKey(m *omap[string, int32], dups *omap[string, []int32], tag, k string, id int32) {
+	first, ok := m.get(k)
+	if !ok {
+		m.set(k, id)
+		return
+	}
+	all, ok := dups.get(tag + k)
+	if !ok {
+		all = []int32{first}
+	}
+	i, _ := slices.BinarySearch(all, id)
+	all = slices.Insert(slices.Clone(all), i, id)
+	dups.set(tag+k, all)
+	m.set(k, all[0])
+}
+
+// removeKey removes id from the IDs of key k (see addKey).
+func removeKey(m *omap[string, int32], dups *omap[string, []int32], tag, k string, id int32) {
+	all, ok := dups.get(tag + k)
+	if !ok {
+		m.del(k)
+		return
+	}
+	i, _ := slices.BinarySearch(all, id)
+	all = slices.Delete(slices.Clone(all), i, i+1)
+	if len(all) == 1 {
+		dups.del(tag + k)
+	} else {
+		dups.set(tag+k, all)
+	}
+	m.set(k, all[0])
 }
 
 // wordTerms returns the term IDs of a surface word (as produced by
 // analysis.Words): none for a stop word, usually one. With add, unknown
-// terms are added to the index (building only).
+// terms are added to the index (build and Apply only).
 func (ix *Index) wordTerms(w string, add bool) []int32 {
-	if t, ok := ix.wordTerm[w]; ok {
+	if t, ok := ix.wordTerm.get(w); ok {
 		if t < 0 {
 			return nil
 		}
@@ -239,28 +438,28 @@ func (ix *Index) wordTerms(w string, add bool) []int32 {
 
 // analyzeWord returns the term IDs of a surface word that is not in
 // wordTerm, and its analyzed terms. With add, unknown terms are added to the
-// index (building only).
+// index (build and Apply only).
 func (ix *Index) analyzeWord(w string, add bool) ([]int32, []string) {
 	analyzed := analysis.Standard().Analyze(w)
 	var out []int32
 	for _, term := range analyzed {
-		t, ok := ix.terms[term]
+		t, ok := ix.terms.get(term)
 		if !ok {
 			if !add {
 				continue
 			}
-			t = int32(len(ix.terms))
-			ix.terms[term] = t
-			ix.termText = append(ix.termText, term)
+			t = int32(ix.termData.len())
+			ix.terms.set(term, t)
+			ix.termData.mut(int(t)).text = term
 		}
 		out = append(out, t)
 	}
 	if add {
 		switch len(out) {
 		case 0:
-			ix.wordTerm[w] = -1
+			ix.wordTerm.set(w, -1)
 		case 1:
-			ix.wordTerm[w] = out[0]
+			ix.wordTerm.set(w, out[0])
 		}
 	}
 	return out, analyzed
@@ -274,25 +473,46 @@ func idf(df, n int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
+// termIdf returns the idf of term t over the current tools.
+func (ix *Index) termIdf(t int32) float64 {
+	df := len(ix.termData.at(int(t)).postings)
+	if df < len(ix.idfs) {
+		return ix.idfs[df]
+	}
+	return idf(df, ix.Len())
+}
+
+// srvIdf returns the idf of term t over the current servers.
+func (ix *Index) srvIdf(t int32) float64 {
+	df := len(ix.termData.at(int(t)).srvPostings)
+	if df < len(ix.srvIdfs) {
+		return ix.srvIdfs[df]
+	}
+	return idf(df, ix.numServers)
+}
+
 // Len returns the number of tools in the index.
-func (ix *Index) Len() int { return len(ix.names) }
+func (ix *Index) Len() int { return ix.docs.len() }
 
 // Name returns the name of tool id, or "" if id is out of range.
 func (ix *Index) Name(id int) string {
-	if id < 0 || id >= len(ix.names) {
+	if id < 0 || id >= ix.Len() {
 		return ""
 	}
-	return ix.names[id]
+	return ix.docs.at(id).doc.Name
 }
+
+// name returns the name of tool id (0 ≤ id < Len).
+func (ix *Index) name(id int) string { return ix.docs.at(id).doc.Name }
 
 // Lookup returns the ID of the tool with exactly this name; failing that,
 // of the tool whose name equals it ignoring case (the lowest such ID).
 func (ix *Index) Lookup(name string) (int, bool) {
-	if id, ok := ix.byName[name]; ok {
-		return id, true
+	if id, ok := ix.byName.get(name); ok {
+		return int(id), true
 	}
-	id, ok := ix.byLower[strings.ToLower(name)]
-	return id, ok
+	id, ok := ix.byLower.get(strings.ToLower(name))
+	return int(id), ok
 }
 
 // nameKey is a tool name lowercased with separators removed, so that
@@ -313,7 +533,8 @@ func compoundField(f field) bool {
 
 // regexTexts calls f with each text of tool id that regex mode matches.
 func (ix *Index) regexTexts(id int, f func(string)) {
-	f(ix.names[id])
-	f(ix.descs[id])
-	f(ix.paramNames[id])
+	d := ix.docs.at(id)
+	f(d.doc.Name)
+	f(d.doc.Description)
+	f(d.paramNames)
 }

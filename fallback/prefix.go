@@ -26,11 +26,13 @@ func (ix *Index) completions(w string) []int32 {
 	if len(w) < minPrefixLen {
 		return nil
 	}
-	i, _ := slices.BinarySearch(ix.words, w)
 	var cands []string
-	for ; i < len(ix.words) && strings.HasPrefix(ix.words[i], w); i++ {
-		if ix.words[i] != w {
-			cands = append(cands, ix.words[i])
+	for v := range ix.words.from(w) {
+		if !strings.HasPrefix(v, w) {
+			break
+		}
+		if v != w {
+			cands = append(cands, v)
 		}
 	}
 	slices.SortStableFunc(cands, func(a, b string) int { return len(a) - len(b) })
@@ -40,7 +42,7 @@ func (ix *Index) completions(w string) []int32 {
 		if len(ids) == maxPrefixExpansions {
 			break
 		}
-		if t := ix.wordTerm[c]; t >= 0 && !seen[t] {
+		if t, _ := ix.wordTerm.get(c); t >= 0 && !seen[t] {
 			seen[t] = true
 			ids = append(ids, t)
 		}

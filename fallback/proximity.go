@@ -60,11 +60,11 @@ func (ix *Index) addPairScores(s *scratch, p plan) float64 {
 					continue
 				}
 				seen = append(seen, k)
-				ds := ix.pairs[k]
+				ds, _ := ix.pairs.get(k)
 				if len(ds) == 0 {
 					continue
 				}
-				w := pairWeight * min(a.weight, b.weight) * 0.5 * (ix.idf[x] + ix.idf[y])
+				w := pairWeight * min(a.weight, b.weight) * 0.5 * (ix.termIdf(x) + ix.termIdf(y))
 				norm += w
 				for _, d := range ds {
 					if s.tools.acc[d] == 0 {

@@ -96,7 +96,7 @@ func (ix *Index) termWords(dst [][]queryWord, terms []Term) [][]queryWord {
 func (ix *Index) resolveWord(w string) queryWord {
 	qw := queryWord{word: w, weight: queryWordWeight(w)}
 	var analyzed []string
-	if t, ok := ix.wordTerm[w]; ok {
+	if t, ok := ix.wordTerm.get(w); ok {
 		if t >= 0 {
 			qw.ids = ix.termIDs[t : t+1 : t+1]
 			qw.hasTerms = true

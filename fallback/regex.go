@@ -101,16 +101,17 @@ func (ix *Index) regex(pattern string, o Options, useIndex bool) (Result, error)
 			return
 		}
 		score, field := 0.0, ""
-		name := ix.names[id]
+		d := ix.docs.at(id)
+		name := d.doc.Name
 		if glob {
 			if re.MatchString(name) || re.MatchString(localName(name)) {
 				score, field = 1, "name"
 			}
 		} else if s, ok := tierScore(re, name, regexNameScore); ok {
 			score, field = s, "name"
-		} else if s, ok := tierScore(re, ix.descs[id], regexDescScore); ok {
+		} else if s, ok := tierScore(re, d.doc.Description, regexDescScore); ok {
 			score, field = s, "description"
-		} else if s, ok := tierScore(re, ix.paramNames[id], regexParamScore); ok {
+		} else if s, ok := tierScore(re, d.paramNames, regexParamScore); ok {
 			score, field = s, "parameter names"
 		}
 		if field != "" {
@@ -130,16 +131,18 @@ func (ix *Index) regex(pattern string, o Options, useIndex bool) (Result, error)
 		ids, scan = ix.grams.candidates(regexQuery(parsed))
 	}
 	if scan {
-		for id := range ix.names {
+		for id := range ix.Len() {
 			match(id)
 		}
 	} else {
 		for _, id := range ids {
-			match(int(id))
+			if int(id) < ix.Len() { // the trigram index may hold removed tools
+				match(int(id))
+			}
 		}
 	}
 	res := Result{Total: len(cs), Scanned: scan}
-	for _, c := range (ranker{names: ix.names}).top(cs, o.Limit) {
+	for _, c := range (ranker{ix: ix}).top(cs, o.Limit) {
 		h := Hit{ID: c.id, Score: c.raw}
 		if o.Explain {
 			h.Explain = "regex matched " + why[c.id]

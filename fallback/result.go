@@ -70,14 +70,14 @@ type candidate struct {
 
 // ranker orders candidates: raw score descending, then tool name ascending.
 type ranker struct {
-	names []string
+	ix *Index
 }
 
 func (r ranker) less(a, b candidate) bool { // a ranks before b
 	if a.raw != b.raw {
 		return a.raw > b.raw
 	}
-	return r.names[a.id] < r.names[b.id]
+	return r.ix.name(a.id) < r.ix.name(b.id)
 }
 
 // top returns the best limit candidates in rank order (all when limit <= 0).

@@ -1,5 +1,7 @@
 package fallback
 
+import "slices"
+
 // serverWeight mixes each matching tool's score with its server's:
 // score = (1-serverWeight) × tool score + serverWeight × server score, where
 // the server score is the BM25F score of the server as one document (the
@@ -23,77 +25,77 @@ package fallback
 // 0.1 is the best value on the two sets other than stabletoolbench too.
 const serverWeight = 0.1
 
-// buildServers assigns server IDs and indexes each server as one
-// pseudo-document (the union of its tools' fields, normalized by the
-// servers' average field lengths). lens are the tools' field lengths.
-func (ix *Index) buildServers(lens [numFields][]float64) {
-	key := map[string]int32{}
-	ix.serverOf = make([]int32, len(ix.names))
-	for id, name := range ix.names {
-		k := ix.servers[id]
-		if k == "" {
-			k = serverPrefix(name)
-		}
-		if k == "" {
-			k = "\x00" + name // a tool of its own
-		}
-		sid, ok := key[k]
-		if !ok {
-			sid = int32(len(key))
-			key[k] = sid
-		}
-		ix.serverOf[id] = sid
+// serverKeyOf is the key of a tool's server: its lowercase server, else
+// its name's "server__" prefix; a tool with neither is a server of its own.
+func serverKeyOf(d *docInfo) string {
+	k := d.server
+	if k == "" {
+		k = serverPrefix(d.doc.Name)
 	}
-	ns := len(key)
-	ix.numServers = ns
-	members := make([][]int32, ns)
-	var slen [numFields][]float64
-	var sum [numFields]float64
-	for f := range slen {
-		slen[f] = make([]float64, ns)
+	if k == "" {
+		k = "\x00" + d.doc.Name // a tool of its own
 	}
-	for id := range ix.names {
-		s := ix.serverOf[id]
-		members[s] = append(members[s], int32(id))
+	return k
+}
+
+// serverOf sets d's server ID, making a new server if needed, and adds tool
+// id to its members.
+func (ix *Index) serverOf(d *docInfo, id int32) {
+	k := serverKeyOf(d)
+	sid, ok := ix.serverKey.get(k)
+	if !ok {
+		sid = int32(ix.members.len())
+		ix.serverKey.set(k, sid)
+		ix.members.mut(int(sid))
+		ix.numServers++
+	}
+	d.serverID = sid
+	m := ix.members.mut(int(sid))
+	if n := len(*m); ix.serverKey.direct && (n == 0 || (*m)[n-1] < id) {
+		*m = append(*m, id) // a build: members are new, IDs ascending
+		return
+	}
+	i, _ := slices.BinarySearch(*m, id)
+	*m = slices.Insert(slices.Clip(*m), i, id)
+}
+
+// serverSats returns the saturated BM25F term frequencies of server s as
+// one pseudo-document: the union of its tools' fields, normalized by the
+// servers' average field lengths (frozen at the last full build).
+func (ix *Index) serverSats(s int) map[int32]float32 {
+	members := *ix.members.at(s)
+	var slen [numFields]float64
+	for _, id := range members {
 		for f := range numFields {
-			slen[f][s] += lens[f][id]
-			sum[f] += lens[f][id]
+			slen[f] += float64(len(ix.docs.at(int(id)).terms[f]))
 		}
 	}
-	var avg [numFields]float64
-	for f := range avg {
-		avg[f] = 1
-		if sum[f] > 0 {
-			avg[f] = sum[f] / float64(ns)
-		}
-	}
-	ix.srvPostings = make([][]posting, len(ix.terms))
 	tf := map[int32]float64{}
-	for s := range members {
-		clear(tf)
-		for _, id := range members[s] {
-			for f := range numFields {
-				norm := 1 - fieldB[f] + fieldB[f]*slen[f][s]/avg[f]
-				for _, t := range ix.docTerms[id][f] {
-					tf[t] += fieldWeight[f] / norm
-				}
+	for _, id := range members {
+		d := ix.docs.at(int(id))
+		for f := range numFields {
+			norm := 1 - fieldB[f] + fieldB[f]*slen[f]/ix.st.srvAvg[f]
+			for _, t := range d.terms[f] {
+				tf[t] += fieldWeight[f] / norm
 			}
 		}
-		for t, v := range tf {
-			ix.srvPostings[t] = append(ix.srvPostings[t], posting{doc: int32(s), sat: float32(v / (bm25K1 + v))})
-		}
 	}
+	out := make(map[int32]float32, len(tf))
+	for t, v := range tf {
+		out[t] = float32(v / (bm25K1 + v))
+	}
+	return out
 }
 
 // scoreServers sets s.servers.acc to each server's score for p (each query
 // word counted once, by its best term, as for tools), divided by the best
 // server's score.
 func (ix *Index) scoreServers(s *scratch, p plan) {
-	if ns := ix.numServers; len(s.servers.acc) != ns {
+	if ns := ix.members.len(); len(s.servers.acc) != ns {
 		s.servers.acc = make([]float64, ns)
 		s.servers.slot = make([]float64, ns)
 	}
-	s.servers.accumulate(p.terms, ix.srvIdf, ix.srvPostings, nil)
+	s.servers.accumulate(ix, true, p.terms, nil)
 	best := 0.0
 	for _, d := range s.servers.touched {
 		best = max(best, s.servers.acc[d])
@@ -110,6 +112,6 @@ func (ix *Index) scoreServers(s *scratch, p plan) {
 func (ix *Index) smoothByServer(s *scratch, p plan, cs []candidate) {
 	ix.scoreServers(s, p)
 	for i := range cs {
-		cs[i].raw = (1-serverWeight)*cs[i].raw + serverWeight*s.servers.acc[ix.serverOf[cs[i].id]]
+		cs[i].raw = (1-serverWeight)*cs[i].raw + serverWeight*s.servers.acc[ix.docs.at(cs[i].id).serverID]
 	}
 }

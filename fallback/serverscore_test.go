@@ -17,13 +17,17 @@ func TestServerSmoothing(t *testing.T) {
 		{Name: "solo_tool", Description: "Team roster."},
 	}
 	ix := NewIndex(docs)
-	if ix.serverOf[0] != ix.serverOf[1] || ix.serverOf[0] == ix.serverOf[2] || ix.serverOf[4] == ix.serverOf[0] || ix.serverOf[4] == ix.serverOf[2] {
-		t.Fatalf("serverOf = %v, want alpha, alpha, zeta, zeta, own", ix.serverOf)
+	serverOf := make([]int32, ix.Len())
+	for id := range serverOf {
+		serverOf[id] = ix.docs.at(id).serverID
+	}
+	if serverOf[0] != serverOf[1] || serverOf[0] == serverOf[2] || serverOf[4] == serverOf[0] || serverOf[4] == serverOf[2] {
+		t.Fatalf("serverOf = %v, want alpha, alpha, zeta, zeta, own", serverOf)
 	}
 	q := mustParse(t, "game score and player statistics ")
 	s := ix.getScratch()
 	ix.scoreServers(s, ix.plan(s, q))
-	alpha, zeta := s.servers.acc[ix.serverOf[0]], s.servers.acc[ix.serverOf[2]]
+	alpha, zeta := s.servers.acc[serverOf[0]], s.servers.acc[serverOf[2]]
 	ix.putScratch(s)
 	if zeta != 1 || !(alpha > 0 && alpha < zeta) {
 		t.Errorf("server scores alpha %.3f, zeta %.3f; want 0 < alpha < zeta = 1", alpha, zeta)

@@ -28,10 +28,17 @@ import (
 // trigramIndex holds, per trigram of the folded texts, the IDs of the
 // tools whose text has it, ascending (a compressed sparse row layout: one
 // slice of IDs for all lists).
+//
+// Apply does not rebuild the lists: it shares them and records in extra,
+// per trigram, the tools it wrote that have it. A list may then hold tools
+// whose text has changed since, or that are gone (IDs ≥ Len): the index
+// still admits a superset of the matches, which is all that regex mode
+// needs.
 type trigramIndex struct {
-	list map[uint32]int32 // trigram → list number
-	offs []int32          // list i is ids[offs[i]:offs[i+1]]
-	ids  []int32
+	list  map[uint32]int32 // trigram → list number
+	offs  []int32          // list i is ids[offs[i]:offs[i+1]]
+	ids   []int32
+	extra omap[uint32, []int32] // trigram → more tools, ascending (see Apply)
 }
 
 // gram packs three bytes into a trigram key.
@@ -130,11 +137,54 @@ func newTrigramIndex(n int, texts func(id int, f func(string))) *trigramIndex {
 
 // postings returns the tools whose text has trigram g, ascending.
 func (t *trigramIndex) postings(g uint32) []int32 {
-	l, ok := t.list[g]
-	if !ok {
-		return nil
+	var base []int32
+	if l, ok := t.list[g]; ok {
+		base = t.ids[t.offs[l]:t.offs[l+1]]
 	}
-	return t.ids[t.offs[l]:t.offs[l+1]]
+	if len(t.extra.base) == 0 && len(t.extra.over) == 0 {
+		return base
+	}
+	more, ok := t.extra.get(g)
+	if !ok {
+		return base
+	}
+	return union(base, more)
+}
+
+// union returns the ascending union of two ascending lists.
+func union(a, b []int32) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+// eachGram calls f with each distinct trigram of texts' folded texts.
+func eachGram(texts func(f func(string)), f func(g uint32)) {
+	var buf []byte
+	seen := map[uint32]bool{}
+	texts(func(s string) {
+		buf = appendFolded(buf[:0], s)
+		for i := 2; i < len(buf); i++ {
+			if g := gram(buf[i-2], buf[i-1], buf[i]); !seen[g] {
+				seen[g] = true
+				f(g)
+			}
+		}
+	})
 }
 
 // Bytes is the index's memory: the lists and the map (an estimate of 16

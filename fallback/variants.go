@@ -1,9 +1,6 @@
 package fallback
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // minVariantLen is the shortest stem (in bytes) that is matched with its
 // extensions by variants: "photo" ~ "photograph", but "stat" is not matched
@@ -25,11 +22,11 @@ const variantWeight = 0.2
 // "multiplication" and "multipli" of "multiply"; "photo" and "photograph").
 func (ix *Index) variants(ids []int32) []int32 {
 	if len(ids) == 1 {
-		return ix.termVariants[ids[0]] // precomputed by NewIndex
+		return ix.termData.at(int(ids[0])).variants // precomputed by NewIndex and Apply
 	}
 	var out []int32
 	for _, id := range ids {
-		out = append(out, ix.termVariants[id]...)
+		out = append(out, ix.termData.at(int(id)).variants...)
 	}
 	return out
 }
@@ -42,15 +39,18 @@ func (ix *Index) variantsOf(terms []string) []int32 {
 			continue
 		}
 		// Terms that t is a prefix of.
-		i, _ := slices.BinarySearch(ix.sortedTerms, t)
-		for ; i < len(ix.sortedTerms) && strings.HasPrefix(ix.sortedTerms[i], t) && len(out) < maxVariants; i++ {
-			if v := ix.sortedTerms[i]; v != t {
-				out = append(out, ix.terms[v])
+		for v := range ix.sortedTerms.from(t) {
+			if !strings.HasPrefix(v, t) || len(out) >= maxVariants {
+				break
+			}
+			if v != t {
+				t, _ := ix.terms.get(v)
+				out = append(out, t)
 			}
 		}
 		// Terms that are a prefix of t.
 		for n := minVariantLen; n < len(t); n++ {
-			if v, ok := ix.terms[t[:n]]; ok {
+			if v, ok := ix.terms.get(t[:n]); ok {
 				out = append(out, v)
 			}
 		}
