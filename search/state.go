@@ -51,19 +51,19 @@ func newState(snap *catalog.Snapshot) *state {
 // until embedded.
 func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
 	n := snap.Len()
-	edits := make([]lexEdit, len(edited))
+	edits := make([]fallback.Edit, len(edited))
 	server, category := st.server.Edit(), st.category.Edit()
 	resize(server, n, "")
 	resize(category, n, "")
 	for k, id := range edited {
 		t := snap.Tool(id)
-		edits[k] = lexEdit{ID: id, Doc: lexicalDocument(t)}
+		edits[k] = fallback.Edit{ID: id, Doc: lexicalDocument(t)}
 		server.Set(id, strings.ToLower(t.Server))
 		category.Set(id, strings.ToLower(t.Category))
 	}
 	next := &state{
 		snap:       snap,
-		lex:        applyLex(st.lex, snap, n, edits),
+		lex:        st.lex.Apply(n, edits),
 		server:     server.Vec(),
 		category:   category.Vec(),
 		serverKeys: st.serverKeys,
