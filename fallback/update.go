@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// Edit sets the document with ID ID.
+// Edit sets the document with ID ID (see Index.Apply). It is a plain value;
+// Apply keeps Doc's strings but none of its slices.
 type Edit struct {
 	ID  int
 	Doc Document
@@ -45,7 +46,12 @@ const rebuildShare = 4
 // lists of their terms (old and new), of their phrase pairs and trigrams,
 // and the servers they belong to (a server's pseudo-document is recomputed
 // from its tools, so that costs the server's size). Other parts are shared
-// with ix, in chunks (see vec, omap).
+// with ix, in chunks (see vec, omap, slist). From time to time an Apply
+// also merges an overlay into its base or rewrites overridden servers'
+// lists (see maxOverlayShare, maxPendingShare, maxSrvOverrides), which
+// costs more, amortized over the Applies before it. BenchmarkApplyOne at
+// 100,000 synthetic tools: an update in place about 3 ms p50 (9 ms mean),
+// an insert 0.9 ms p50, a swap-remove 2.3 ms p50.
 //
 // Statistics: the BM25F average field lengths (of tools and of servers)
 // and the decompounding dictionary are frozen at the last full build;
@@ -271,11 +277,11 @@ func (ix *Index) updateWords(old *Index, delta map[string]int) {
 	ix.words = ix.words.update(gone, born)
 	for l := range byLen {
 		for len(ix.wordsByLen) <= l {
-			ix.wordsByLen = append(ix.wordsByLen, nil)
+			ix.wordsByLen = append(ix.wordsByLen, slist{})
 		}
-		var g, b []string
+		var g, b []string // the non-stop words (those in wordsByLen)
 		for _, w := range gone {
-			if runeCount(w) == l {
+			if t, _ := old.wordTerm.get(w); t >= 0 && runeCount(w) == l {
 				g = append(g, w)
 			}
 		}
@@ -284,7 +290,7 @@ func (ix *Index) updateWords(old *Index, delta map[string]int) {
 				b = append(b, w)
 			}
 		}
-		ix.wordsByLen[l] = mergeSorted(ix.wordsByLen[l], g, b)
+		ix.wordsByLen[l] = ix.wordsByLen[l].update(g, b)
 	}
 }
 
