@@ -69,12 +69,16 @@ type Index struct {
 }
 
 // docInfo is what the index keeps of one tool.
+//
+// The fields that scans over every tool read (regex: paramNames,
+// doc.Name, doc.Description) come first, so that they share two cache
+// lines.
 type docInfo struct {
+	paramNames string   // parameter names, space-joined (regex)
 	doc        Document // as given, for a full rebuild by Apply
+	nameKey    string   // the lowercase name without separators (fuzzy)
 	server     string   // lowercase server ("" if none)
 	category   string   // lowercase category
-	paramNames string   // parameter names, space-joined (regex)
-	nameKey    string   // the lowercase name without separators (fuzzy)
 	serverID   int32
 	terms      [numFields][]int32 // the analyzed terms of each field, in order
 }
