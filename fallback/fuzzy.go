@@ -137,7 +137,7 @@ func (ix *Index) correct(w string) (string, bool) {
 	}
 	best, bestDist := "", k+1
 	for l := max(0, n-k); l <= n+k && l < len(ix.wordsByLen); l++ {
-		for _, v := range ix.wordsByLen[l] {
+		for v := range ix.wordsByLen[l].from("") {
 			d := editDistance(w, v, k)
 			if d > k {
 				continue

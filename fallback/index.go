@@ -38,7 +38,7 @@ type Index struct {
 	wordTerm omap[string, int32] // surface word → term ID, -1 for stop words
 	wordDF   omap[string, int]   // surface word → number of tools using it
 	// wordsByLen[n] lists the non-stop vocabulary words of n runes (fuzzy).
-	wordsByLen [][]string
+	wordsByLen []slist
 
 	// pairs maps the adjacent term pairs (pairKey) of each tool's name,
 	// server and description to the tools that have them, by ascending ID.
@@ -69,12 +69,16 @@ type Index struct {
 }
 
 // docInfo is what the index keeps of one tool.
+//
+// The fields that scans over every tool read (regex: paramNames,
+// doc.Name, doc.Description) come first, so that they share two cache
+// lines.
 type docInfo struct {
+	paramNames string   // parameter names, space-joined (regex)
 	doc        Document // as given, for a full rebuild by Apply
+	nameKey    string   // the lowercase name without separators (fuzzy)
 	server     string   // lowercase server ("" if none)
 	category   string   // lowercase category
-	paramNames string   // parameter names, space-joined (regex)
-	nameKey    string   // the lowercase name without separators (fuzzy)
 	serverID   int32
 	terms      [numFields][]int32 // the analyzed terms of each field, in order
 }
@@ -239,9 +243,9 @@ func build(docs []Document, o buildOptions) *Index {
 		}
 		n := utf8.RuneCountInString(w)
 		for len(ix.wordsByLen) <= n {
-			ix.wordsByLen = append(ix.wordsByLen, nil)
+			ix.wordsByLen = append(ix.wordsByLen, slist{})
 		}
-		ix.wordsByLen[n] = append(ix.wordsByLen[n], w)
+		ix.wordsByLen[n].base = append(ix.wordsByLen[n].base, w)
 	}
 	ix.grams = newTrigramIndex(len(docs), ix.regexTexts)
 	ix.finish()
