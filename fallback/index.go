@@ -361,6 +361,12 @@ func (ix *Index) docSats(d *docInfo) map[int32]float32 {
 			tf[t] += fieldWeight[f] / norm
 		}
 	}
+	return saturate(tf)
+}
+
+// saturate turns BM25F pseudo term frequencies into saturated ones,
+// tf/(k1+tf), the sats of postings.
+func saturate(tf map[int32]float64) map[int32]float32 {
 	out := make(map[int32]float32, len(tf))
 	for t, v := range tf {
 		out[t] = float32(v / (bm25K1 + v))

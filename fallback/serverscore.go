@@ -80,11 +80,7 @@ func (ix *Index) serverSats(s int) map[int32]float32 {
 			}
 		}
 	}
-	out := make(map[int32]float32, len(tf))
-	for t, v := range tf {
-		out[t] = float32(v / (bm25K1 + v))
-	}
-	return out
+	return saturate(tf)
 }
 
 // scoreServers sets s.servers.acc to each server's score for p (each query
