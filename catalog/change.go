@@ -17,7 +17,7 @@ const sortOrderPast = 64
 // used by one goroutine.
 type change struct {
 	prev  *Snapshot
-	tools *pvec.Builder[Tool]
+	tools pvec.Vec[Tool] // a copy from Edit
 	// order is the name order, kept edited unless resort is set; then it is
 	// sorted again at the end.
 	order  []int32
@@ -73,13 +73,13 @@ func (ch *change) remove(name string) bool {
 		k := ch.position(name)
 		ch.order = slices.Delete(ch.order, k, k+1)
 	}
-	countServer(ch.counts, ch.tools.At(id), -1)
+	countServer(ch.counts, *ch.tools.At(id), -1)
 	if id != last {
-		mt := ch.tools.At(last)
+		mt := *ch.tools.At(last)
 		if !ch.resort {
 			ch.order[ch.position(mt.Name)] = int32(id)
 		}
-		ch.tools.Set(id, mt)
+		*ch.tools.Mut(id) = mt
 		ch.moved[mt.Name] = id
 		ch.edited[id] = true
 	}
@@ -103,15 +103,16 @@ func (ch *change) insert(t Tool) {
 
 // set replaces the tool with ID id by t, of the same name.
 func (ch *change) set(id int, t Tool) {
-	countServer(ch.counts, ch.tools.At(id), -1)
+	countServer(ch.counts, *ch.tools.At(id), -1)
 	countServer(ch.counts, t, 1)
-	ch.tools.Set(id, t)
+	*ch.tools.Mut(id) = t
 	ch.edited[id] = true
 }
 
 // snapshot returns the changed snapshot at version.
 func (ch *change) snapshot(version uint64) *Snapshot {
-	tools := ch.tools.Vec()
+	ch.tools.Done()
+	tools := ch.tools
 	order := ch.order
 	if ch.resort {
 		order = make([]int32, tools.Len())

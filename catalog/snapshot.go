@@ -107,7 +107,7 @@ func (s *Snapshot) Tools() []Tool {
 	s.sortedOnce.Do(func() {
 		s.sorted = make([]Tool, 0, s.Len())
 		for _, id := range s.order {
-			s.sorted = append(s.sorted, s.tools.At(int(id)))
+			s.sorted = append(s.sorted, *s.tools.At(int(id)))
 		}
 	})
 	return s.sorted[:len(s.sorted):len(s.sorted)]
@@ -119,7 +119,7 @@ func (s *Snapshot) All() iter.Seq2[int, Tool] { return s.tools.All() }
 // Tool returns the tool with ID id; it panics if id is out of range
 // [0, Len()), as indexing a slice does. Callers must not modify the bytes of
 // its schema and annotations.
-func (s *Snapshot) Tool(id int) Tool { return s.tools.At(id) }
+func (s *Snapshot) Tool(id int) Tool { return *s.tools.At(id) }
 
 // NameOrder returns the ID of the k-th tool in name order, k in [0, Len()).
 func (s *Snapshot) NameOrder(k int) int { return int(s.order[k]) }
@@ -132,7 +132,7 @@ func (s *Snapshot) SearchName(name string) int {
 
 // searchOrder binary-searches IDs in name order for the first whose tool
 // (tool) is named name or later.
-func searchOrder(order []int32, tool func(int) Tool, name string) int {
+func searchOrder(order []int32, tool func(int) *Tool, name string) int {
 	lo, hi := 0, len(order)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -168,7 +168,7 @@ func (s *Snapshot) Get(names ...string) ([]Tool, error) {
 			missing.add(name)
 			continue
 		}
-		tools = append(tools, s.tools.At(id))
+		tools = append(tools, *s.tools.At(id))
 	}
 	if err := missing.err(); err != nil {
 		return nil, err

@@ -21,9 +21,9 @@ type sparse struct {
 func (sp *sparse) accumulate(ix *Index, srv bool, terms []qterm, bound func(t qterm, w float64) float64) (norm float64) {
 	postings := func(t int32) []posting {
 		if srv {
-			return ix.termData.at(int(t)).srvPostings
+			return ix.termData.At(int(t)).srvPostings
 		}
-		return ix.termData.at(int(t)).postings
+		return ix.termData.At(int(t)).postings
 	}
 	// over marks the servers whose sats are overridden (see Index.srvSat).
 	var over []bool

@@ -307,7 +307,7 @@ func BenchmarkKeywordAfterApply(b *testing.B) {
 			ix = ix.apply(n+1, []Edit{{ID: n, Doc: d}}, false)
 		case i%10 == 5: // swap-remove
 			id := r.Intn(n - 1)
-			ix = ix.apply(n-1, []Edit{{ID: id, Doc: ix.docs.at(n - 1).doc}}, false)
+			ix = ix.apply(n-1, []Edit{{ID: id, Doc: ix.docs.At(n - 1).doc}}, false)
 		default: // one tool takes another's text
 			ix = ix.apply(n, []Edit{{ID: r.Intn(n), Doc: docs[r.Intn(len(docs))]}}, false)
 		}

@@ -37,12 +37,12 @@ type scratch struct {
 func (ix *Index) newScratch() *scratch {
 	return &scratch{
 		tools:   sparse{acc: make([]float64, ix.Len()), slot: make([]float64, ix.Len())},
-		termPos: make([]int32, ix.termData.len()),
+		termPos: make([]int32, ix.termData.Len()),
 	}
 }
 
 func (ix *Index) getScratch() *scratch {
-	if s, ok := ix.pool.Get().(*scratch); ok && len(s.tools.acc) == ix.Len() && len(s.termPos) == ix.termData.len() {
+	if s, ok := ix.pool.Get().(*scratch); ok && len(s.tools.acc) == ix.Len() && len(s.termPos) == ix.termData.Len() {
 		return s
 	}
 	return ix.newScratch()
@@ -184,7 +184,7 @@ func (ix *Index) plan(s *scratch, q Query) plan {
 
 // has reports whether tool id contains term t.
 func (ix *Index) has(id int, t int32) bool {
-	ps := ix.termData.at(int(t)).postings
+	ps := ix.termData.At(int(t)).postings
 	_, ok := slices.BinarySearchFunc(ps, int32(id), func(p posting, d int32) int { return int(p.doc - d) })
 	return ok
 }
@@ -204,7 +204,7 @@ func (ix *Index) inScope(q *Query, id int) bool {
 	if len(q.Servers) == 0 && len(q.Categories) == 0 {
 		return true
 	}
-	d := ix.docs.at(id)
+	d := ix.docs.At(id)
 	if len(q.Servers) > 0 && !slices.ContainsFunc(q.Servers, func(s string) bool {
 		return strings.EqualFold(s, d.server) || strings.EqualFold(s, serverPrefix(d.doc.Name))
 	}) {
@@ -333,7 +333,7 @@ func (ix *Index) Keyword(q Query, o Options) Result {
 	// A query word counts once per tool, by its best-matching term (the
 	// word itself, a stem variant or a completion), so raw ≤ norm.
 	norm := s.tools.accumulate(ix, false, p.terms, func(t qterm, w float64) float64 {
-		return w * max(float64(ix.termData.at(int(t.id)).maxSat), ix.refSat)
+		return w * max(float64(ix.termData.At(int(t.id)).maxSat), ix.refSat)
 	})
 	acc := s.tools.acc
 	norm += ix.addPairScores(s, p)
@@ -377,7 +377,7 @@ func (ix *Index) explain(s *scratch, id int, p plan, raw, norm float64) string {
 	b = strconv.AppendFloat(b, raw, 'f', 3, 64)
 	b = append(b, " ideal="...)
 	b = strconv.AppendFloat(b, norm, 'f', 3, 64)
-	d := ix.docs.at(id)
+	d := ix.docs.At(id)
 	for f := range numFields {
 		// The matched query terms, as a bitset over positions in p.terms
 		// (s.termPos holds position+1, see markQuery).
@@ -404,7 +404,7 @@ func (ix *Index) explain(s *scratch, id int, p plan, raw, norm float64) string {
 				b = append(b, ' ')
 			}
 			first = false
-			b = append(b, ix.termData.at(int(t.id)).text...)
+			b = append(b, ix.termData.At(int(t.id)).text...)
 		}
 		b = append(b, ']')
 	}

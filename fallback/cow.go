@@ -6,72 +6,10 @@ import (
 	"slices"
 )
 
-// The copy-on-write containers below let Apply derive a new Index from an
+// The copy-on-write containers below (and pvec.Vec, for arrays) let Apply derive a new Index from an
 // old one in time proportional to the change: the new Index shares every
 // part the change does not touch with the old one, and the old one is never
 // written, so its readers go on undisturbed.
-
-// chunkBits sets the chunk size of a vec: 1<<5 = 32 elements, so an edit
-// copies 32 elements (a few KB) and a vec of 100,000 elements has 3,125
-// chunk pointers (25 KB) to copy per Apply.
-const chunkBits = 5
-
-const chunkSize = 1 << chunkBits
-
-// vec is a copy-on-write array in chunks of chunkSize. Its zero value is
-// empty. Readers use at; a writer works on a copy obtained from edit and
-// clones each shared chunk before its first write.
-type vec[T any] struct {
-	chunks [][]T
-	n      int
-	owned  []bool // per chunk, written by this copy already (nil: none)
-}
-
-// len returns the number of elements.
-func (v *vec[T]) len() int { return v.n }
-
-// at returns element i (0 ≤ i < len), which the caller must not modify.
-func (v *vec[T]) at(i int) *T { return &v.chunks[i>>chunkBits][i&(chunkSize-1)] }
-
-// edit returns a copy of v that a writer may change without changing v.
-func (v *vec[T]) edit() vec[T] {
-	return vec[T]{chunks: append([][]T(nil), v.chunks...), n: v.n, owned: make([]bool, len(v.chunks))}
-}
-
-// mut returns element i for writing, cloning its chunk if it is shared.
-// i may be len, which appends a zero element.
-func (v *vec[T]) mut(i int) *T {
-	c := i >> chunkBits
-	if i >= v.n {
-		v.n = i + 1
-	}
-	for c >= len(v.chunks) {
-		v.chunks = append(v.chunks, make([]T, chunkSize))
-		v.owned = append(v.owned, true)
-	}
-	if !v.owned[c] {
-		v.chunks[c] = append(make([]T, 0, chunkSize), v.chunks[c]...)
-		v.owned[c] = true
-	}
-	return &v.chunks[c][i&(chunkSize-1)]
-}
-
-// truncate drops the elements from n on (they stay in shared chunks but
-// are out of range; mut clones a chunk before reusing them).
-func (v *vec[T]) truncate(n int) {
-	if n >= v.n {
-		return
-	}
-	var zero T
-	c := (n + chunkSize - 1) >> chunkBits
-	for i := n; i < c<<chunkBits && i < v.n; i++ {
-		*v.mut(i) = zero // drop references from the kept last chunk
-	}
-	v.chunks, v.owned, v.n = v.chunks[:c], v.owned[:c], n
-}
-
-// done ends a writer's session: the copy becomes read-only.
-func (v *vec[T]) done() { v.owned = nil }
 
 // omap is a copy-on-write map: base is shared between Index versions and
 // never written once published; over holds the changes since base was

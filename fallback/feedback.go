@@ -56,7 +56,7 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 	ets := s.expansions[:0]
 	for _, c := range top {
 		r := c.raw / top[0].raw
-		d := ix.docs.at(c.id)
+		d := ix.docs.At(c.id)
 		total := 0.0
 		for f := range numFields {
 			total += fieldWeight[f] * float64(len(d.terms[f]))
@@ -101,7 +101,7 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 	fb := s.tools.slot
 	norm := 0.0
 	for _, x := range ets {
-		ti := ix.termData.at(int(x.id))
+		ti := ix.termData.At(int(x.id))
 		ps := ti.postings
 		w := x.w / ets[0].w * ix.termIdf(x.id)
 		norm += w * max(float64(ti.maxSat), ix.refSat)
@@ -114,7 +114,7 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 		cs[i].raw = (1-prfWeight)*cs[i].raw + prfWeight*min(1, fb[d]/norm)
 	}
 	for _, x := range ets {
-		for _, post := range ix.termData.at(int(x.id)).postings {
+		for _, post := range ix.termData.At(int(x.id)).postings {
 			fb[post.doc] = 0
 		}
 	}

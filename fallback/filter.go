@@ -54,7 +54,7 @@ func (ix *Index) ToolsWith(word string) []int {
 		return nil
 	}
 	var out []int
-	for _, p := range ix.termData.at(int(qw.ids[0])).postings {
+	for _, p := range ix.termData.At(int(qw.ids[0])).postings {
 		if id := int(p.doc); ix.hasAll(id, qw.ids[1:]) {
 			out = append(out, id)
 		}

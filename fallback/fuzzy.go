@@ -115,7 +115,7 @@ func (ix *Index) fuzzyName(q Query, o Options) (int, bool) {
 	}
 	best, bestDist := -1, k+1
 	for id := range ix.Len() {
-		nk := ix.docs.at(id).nameKey
+		nk := ix.docs.At(id).nameKey
 		if !o.allowed(id) || !ix.inScope(&q, id) {
 			continue
 		}

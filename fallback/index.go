@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/analysis"
+	"github.com/toolsearch/toolsearch/internal/pvec"
 )
 
 // Index is the lexical index of a tool catalog. It never changes after
@@ -17,7 +18,7 @@ import (
 // a new Index that shares the unchanged parts with this one. The zero value
 // is an empty index.
 type Index struct {
-	docs vec[docInfo] // per tool ID
+	docs pvec.Vec[docInfo] // per tool ID
 
 	// byName maps an exact name to the lowest ID with that name, byLower a
 	// lowercase name to the lowest ID with that lowercase name; dups maps
@@ -28,7 +29,7 @@ type Index struct {
 	maxName         int // at least the longest key of byName and byLower, in bytes
 
 	terms       omap[string, int32] // analyzed term → term ID (live terms only)
-	termData    vec[termInfo]       // per term ID (dead IDs have no postings)
+	termData    pvec.Vec[termInfo]  // per term ID (dead IDs have no postings)
 	termIDs     []int32             // termIDs[t] == t: one-term slices without allocating
 	sortedTerms slist               // the live terms
 	idfs        []float64           // idfs[df] = idf(df, idfN) for small df (see termIdf)
@@ -45,7 +46,7 @@ type Index struct {
 	pairs omap[uint64, []int32]
 
 	serverKey  omap[string, int32] // server key (see serverKeyOf) → server ID
-	members    vec[[]int32]        // per server ID, its tools, ascending (none: a dead ID)
+	members    pvec.Vec[[]int32]   // per server ID, its tools, ascending (none: a dead ID)
 	numServers int                 // number of servers with tools
 	srvIdfs    []float64           // srvIdfs[df] = idf(df, srvIdfN) for small df
 	srvIdfN    int
@@ -163,7 +164,7 @@ func build(docs []Document, o buildOptions) *Index {
 	}
 	ix.st = st
 	for t, text := range o.termOrder {
-		m := ix.termData.mut(t)
+		m := ix.termData.Mut(t)
 		if text != "" {
 			m.text = text
 			ix.terms.set(text, int32(t))
@@ -177,7 +178,7 @@ func build(docs []Document, o buildOptions) *Index {
 		ix.addName(d.Name, int32(id))
 		info := ix.newDocInfo(d, fieldWords[id], nil)
 		ix.serverOf(&info, int32(id))
-		*ix.docs.mut(id) = info
+		*ix.docs.Mut(id) = info
 		for f := range numFields {
 			sum[f] += float64(len(info.terms[f]))
 		}
@@ -189,7 +190,7 @@ func build(docs []Document, o buildOptions) *Index {
 				st.avg[f] = sum[f] / float64(len(docs))
 			}
 		}
-		ns := ix.members.len()
+		ns := ix.members.Len()
 		for f := range st.srvAvg {
 			st.srvAvg[f] = 1
 			if sum[f] > 0 {
@@ -199,27 +200,27 @@ func build(docs []Document, o buildOptions) *Index {
 	}
 	ix.refSat = fieldWeight[fieldName] / (bm25K1 + fieldWeight[fieldName])
 
-	for s := range ix.members.len() {
+	for s := range ix.members.Len() {
 		for t, sat := range ix.serverSats(s) {
-			m := ix.termData.mut(int(t))
+			m := ix.termData.Mut(int(t))
 			m.srvPostings = append(m.srvPostings, posting{doc: int32(s), sat: sat})
 		}
 	}
-	ix.numServers = ix.members.len()
+	ix.numServers = ix.members.Len()
 	for id := range docs {
-		for _, ts := range ix.docs.at(id).pairTerms() {
+		for _, ts := range ix.docs.At(id).pairTerms() {
 			addPairs(ix.pairs.base, int32(id), ts)
 		}
 	}
 	for id := range docs {
-		for t, sat := range ix.docSats(ix.docs.at(id)) {
-			m := ix.termData.mut(int(t))
+		for t, sat := range ix.docSats(ix.docs.At(id)) {
+			m := ix.termData.Mut(int(t))
 			m.postings = append(m.postings, posting{doc: int32(id), sat: sat})
 			m.maxSat = max(m.maxSat, sat)
 		}
 	}
-	for t := range ix.termData.len() {
-		m := ix.termData.mut(t)
+	for t := range ix.termData.Len() {
+		m := ix.termData.Mut(t)
 		slices.SortFunc(m.srvPostings, func(a, b posting) int { return int(a.doc - b.doc) })
 		if len(m.postings) > 0 {
 			ix.sortedTerms.base = append(ix.sortedTerms.base, m.text)
@@ -228,8 +229,8 @@ func build(docs []Document, o buildOptions) *Index {
 		}
 	}
 	slices.Sort(ix.sortedTerms.base)
-	for t := range ix.termData.len() {
-		if m := ix.termData.mut(t); len(m.postings) > 0 {
+	for t := range ix.termData.Len() {
+		if m := ix.termData.Mut(t); len(m.postings) > 0 {
 			m.variants = ix.variantsOf([]string{m.text})
 		}
 	}
@@ -262,10 +263,10 @@ func (ix *Index) finish() {
 	ix.wordDF.finish()
 	ix.pairs.finish()
 	ix.serverKey.finish()
-	ix.docs.done()
-	ix.termData.done()
-	ix.members.done()
-	if n := ix.termData.len(); len(ix.termIDs) < n {
+	ix.docs.Done()
+	ix.termData.Done()
+	ix.members.Done()
+	if n := ix.termData.Len(); len(ix.termIDs) < n {
 		ids := make([]int32, n+n/2+16) // room for the next Apply's new terms
 		for t := range ids {
 			ids[t] = int32(t)
@@ -458,9 +459,9 @@ func (ix *Index) analyzeWord(w string, add bool) ([]int32, []string) {
 			if !add {
 				continue
 			}
-			t = int32(ix.termData.len())
+			t = int32(ix.termData.Len())
 			ix.terms.set(term, t)
-			ix.termData.mut(int(t)).text = term
+			ix.termData.Mut(int(t)).text = term
 		}
 		out = append(out, t)
 	}
@@ -485,7 +486,7 @@ func idf(df, n int) float64 {
 
 // termIdf returns the idf of term t over the current tools.
 func (ix *Index) termIdf(t int32) float64 {
-	df := len(ix.termData.at(int(t)).postings)
+	df := len(ix.termData.At(int(t)).postings)
 	if df < len(ix.idfs) {
 		return ix.idfs[df]
 	}
@@ -494,7 +495,7 @@ func (ix *Index) termIdf(t int32) float64 {
 
 // srvIdf returns the idf of term t over the current servers.
 func (ix *Index) srvIdf(t int32) float64 {
-	df := len(ix.termData.at(int(t)).srvPostings)
+	df := len(ix.termData.At(int(t)).srvPostings)
 	if df < len(ix.srvIdfs) {
 		return ix.srvIdfs[df]
 	}
@@ -502,18 +503,18 @@ func (ix *Index) srvIdf(t int32) float64 {
 }
 
 // Len returns the number of tools in the index.
-func (ix *Index) Len() int { return ix.docs.len() }
+func (ix *Index) Len() int { return ix.docs.Len() }
 
 // Name returns the name of tool id, or "" if id is out of range.
 func (ix *Index) Name(id int) string {
 	if id < 0 || id >= ix.Len() {
 		return ""
 	}
-	return ix.docs.at(id).doc.Name
+	return ix.docs.At(id).doc.Name
 }
 
 // name returns the name of tool id (0 ≤ id < Len).
-func (ix *Index) name(id int) string { return ix.docs.at(id).doc.Name }
+func (ix *Index) name(id int) string { return ix.docs.At(id).doc.Name }
 
 // Lookup returns the ID of the tool with exactly this name; failing that,
 // of the tool whose name equals it ignoring case (the lowest such ID).
@@ -543,7 +544,7 @@ func compoundField(f field) bool {
 
 // regexTexts calls f with each text of tool id that regex mode matches.
 func (ix *Index) regexTexts(id int, f func(string)) {
-	d := ix.docs.at(id)
+	d := ix.docs.At(id)
 	f(d.doc.Name)
 	f(d.doc.Description)
 	f(d.paramNames)

@@ -101,7 +101,7 @@ func (ix *Index) regex(pattern string, o Options, useIndex bool) (Result, error)
 			return
 		}
 		score, field := 0.0, ""
-		d := ix.docs.at(id)
+		d := ix.docs.At(id)
 		name := d.doc.Name
 		if glob {
 			if re.MatchString(name) || re.MatchString(localName(name)) {

@@ -44,13 +44,13 @@ func (ix *Index) serverOf(d *docInfo, id int32) {
 	k := serverKeyOf(d)
 	sid, ok := ix.serverKey.get(k)
 	if !ok {
-		sid = int32(ix.members.len())
+		sid = int32(ix.members.Len())
 		ix.serverKey.set(k, sid)
-		ix.members.mut(int(sid))
+		ix.members.Mut(int(sid))
 		ix.numServers++
 	}
 	d.serverID = sid
-	m := ix.members.mut(int(sid))
+	m := ix.members.Mut(int(sid))
 	if n := len(*m); ix.serverKey.direct && (n == 0 || (*m)[n-1] < id) {
 		*m = append(*m, id) // a build: members are new, IDs ascending
 		return
@@ -63,16 +63,16 @@ func (ix *Index) serverOf(d *docInfo, id int32) {
 // one pseudo-document: the union of its tools' fields, normalized by the
 // servers' average field lengths (frozen at the last full build).
 func (ix *Index) serverSats(s int) map[int32]float32 {
-	members := *ix.members.at(s)
+	members := *ix.members.At(s)
 	var slen [numFields]float64
 	for _, id := range members {
 		for f := range numFields {
-			slen[f] += float64(len(ix.docs.at(int(id)).terms[f]))
+			slen[f] += float64(len(ix.docs.At(int(id)).terms[f]))
 		}
 	}
 	tf := map[int32]float64{}
 	for _, id := range members {
-		d := ix.docs.at(int(id))
+		d := ix.docs.At(int(id))
 		for f := range numFields {
 			norm := 1 - fieldB[f] + fieldB[f]*slen[f]/ix.st.srvAvg[f]
 			for _, t := range d.terms[f] {
@@ -87,7 +87,7 @@ func (ix *Index) serverSats(s int) map[int32]float32 {
 // word counted once, by its best term, as for tools), divided by the best
 // server's score.
 func (ix *Index) scoreServers(s *scratch, p plan) {
-	if ns := ix.members.len(); len(s.servers.acc) != ns {
+	if ns := ix.members.Len(); len(s.servers.acc) != ns {
 		s.servers.acc = make([]float64, ns)
 		s.servers.slot = make([]float64, ns)
 	}
@@ -108,6 +108,6 @@ func (ix *Index) scoreServers(s *scratch, p plan) {
 func (ix *Index) smoothByServer(s *scratch, p plan, cs []candidate) {
 	ix.scoreServers(s, p)
 	for i := range cs {
-		cs[i].raw = (1-serverWeight)*cs[i].raw + serverWeight*s.servers.acc[ix.docs.at(cs[i].id).serverID]
+		cs[i].raw = (1-serverWeight)*cs[i].raw + serverWeight*s.servers.acc[ix.docs.At(cs[i].id).serverID]
 	}
 }

@@ -19,7 +19,7 @@ func TestServerSmoothing(t *testing.T) {
 	ix := NewIndex(docs)
 	serverOf := make([]int32, ix.Len())
 	for id := range serverOf {
-		serverOf[id] = ix.docs.at(id).serverID
+		serverOf[id] = ix.docs.At(id).serverID
 	}
 	if serverOf[0] != serverOf[1] || serverOf[0] == serverOf[2] || serverOf[4] == serverOf[0] || serverOf[4] == serverOf[2] {
 		t.Fatalf("serverOf = %v, want alpha, alpha, zeta, zeta, own", serverOf)

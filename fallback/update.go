@@ -102,7 +102,7 @@ func (ix *Index) apply(n int, edits []Edit, rebuild bool) *Index {
 			if d := docs[id]; d != nil {
 				all[id] = *d
 			} else {
-				all[id] = ix.docs.at(id).doc
+				all[id] = ix.docs.At(id).doc
 			}
 		}
 		return NewIndex(all)
@@ -122,7 +122,7 @@ func (ix *Index) apply(n int, edits []Edit, rebuild bool) *Index {
 	// dropped IDs.
 	memberDel := map[int32][]int32{}
 	removeOld := func(id int) {
-		d := ix.docs.at(id)
+		d := ix.docs.At(id)
 		nw.removeName(d.doc.Name, int32(id))
 		for _, w := range distinct(ix.st.indexWords(rawWords(&d.doc))) {
 			u.words[w]--
@@ -145,10 +145,10 @@ func (ix *Index) apply(n int, edits []Edit, rebuild bool) *Index {
 		removeOld(id)
 	}
 	for s, del := range memberDel {
-		m := nw.members.mut(int(s))
+		m := nw.members.Mut(int(s))
 		*m = mergeIDs(*m, del, nil)
 	}
-	nw.docs.truncate(n)
+	nw.docs.Truncate(n)
 
 	// The new documents' share.
 	for _, id := range ids {
@@ -161,7 +161,7 @@ func (ix *Index) apply(n int, edits []Edit, rebuild bool) *Index {
 		nw.addName(d.Name, int32(id))
 		nw.serverOf(&info, int32(id))
 		u.servers[info.serverID] = true
-		*nw.docs.mut(id) = info
+		*nw.docs.Mut(id) = info
 		for t, sat := range nw.docSats(&info) {
 			u.postAdd[t] = append(u.postAdd[t], posting{doc: int32(id), sat: sat})
 		}
@@ -200,13 +200,13 @@ type updates struct {
 // edit returns a copy of ix for Apply to change.
 func (ix *Index) edit() *Index {
 	return &Index{
-		docs:        ix.docs.edit(),
+		docs:        ix.docs.Edit(),
 		byName:      ix.byName.edit(),
 		byLower:     ix.byLower.edit(),
 		dups:        ix.dups.edit(),
 		maxName:     ix.maxName,
 		terms:       ix.terms.edit(),
-		termData:    ix.termData.edit(),
+		termData:    ix.termData.Edit(),
 		termIDs:     ix.termIDs,
 		sortedTerms: ix.sortedTerms,
 		idfs:        ix.idfs,
@@ -217,7 +217,7 @@ func (ix *Index) edit() *Index {
 		wordsByLen:  ix.wordsByLen,
 		pairs:       ix.pairs.edit(),
 		serverKey:   ix.serverKey.edit(),
-		members:     ix.members.edit(),
+		members:     ix.members.Edit(),
 		numServers:  ix.numServers,
 		srvIdfs:     ix.srvIdfs,
 		srvIdfN:     ix.srvIdfN,
@@ -309,11 +309,11 @@ func (ix *Index) updatePostings(old *Index, del map[int32][]int32, add map[int32
 	var gone, born []string
 	for t := range changed {
 		var was []posting
-		if int(t) < old.termData.len() {
-			was = old.termData.at(int(t)).postings
+		if int(t) < old.termData.Len() {
+			was = old.termData.At(int(t)).postings
 		}
 		now := mergePostings(was, del[t], add[t])
-		m := ix.termData.mut(int(t))
+		m := ix.termData.Mut(int(t))
 		m.postings = now
 		// The largest sat: the old one unless a removed posting had it
 		// (then the list is scanned), or an added one is larger.
@@ -374,7 +374,7 @@ func (ix *Index) updatePostings(old *Index, del map[int32][]int32, add map[int32
 		}
 	}
 	for t := range affected {
-		m := ix.termData.mut(int(t))
+		m := ix.termData.Mut(int(t))
 		m.variants = ix.variantsOf([]string{m.text})
 	}
 }
@@ -424,14 +424,14 @@ func (ix *Index) updateServers(old *Index, servers map[int32]bool) {
 	over := maps.Clone(old.srvSat)
 	for s := range servers {
 		var was, now map[int32]float32
-		if int(s) < old.members.len() && len(*old.members.at(int(s))) > 0 {
+		if int(s) < old.members.Len() && len(*old.members.At(int(s))) > 0 {
 			was = old.serverSats(int(s))
 		}
-		if len(*ix.members.at(int(s))) > 0 {
+		if len(*ix.members.At(int(s))) > 0 {
 			now = ix.serverSats(int(s))
 		} else {
 			// Every tool of s was an old one: s existed before.
-			ix.serverKey.del(serverKeyOf(old.docs.at(int((*old.members.at(int(s)))[0]))))
+			ix.serverKey.del(serverKeyOf(old.docs.At(int((*old.members.At(int(s)))[0]))))
 			ix.numServers--
 		}
 		for t := range was {
@@ -460,10 +460,10 @@ func (ix *Index) updateServers(old *Index, servers map[int32]bool) {
 	}
 	for t, a := range add {
 		var was []posting
-		if int(t) < old.termData.len() {
-			was = old.termData.at(int(t)).srvPostings
+		if int(t) < old.termData.Len() {
+			was = old.termData.At(int(t)).srvPostings
 		}
-		ix.termData.mut(int(t)).srvPostings = mergePostings(was, del[t], a)
+		ix.termData.Mut(int(t)).srvPostings = mergePostings(was, del[t], a)
 	}
 	ix.srvSat, ix.srvOver = nil, nil
 	if len(over) > maxSrvOverrides {
@@ -475,7 +475,7 @@ func (ix *Index) updateServers(old *Index, servers map[int32]bool) {
 			}
 		}
 		for t, ps := range sets {
-			m := ix.termData.mut(int(t))
+			m := ix.termData.Mut(int(t))
 			list := slices.Clone(m.srvPostings)
 			for _, p := range ps {
 				i, _ := slices.BinarySearchFunc(list, p.doc, func(q posting, d int32) int { return cmp.Compare(q.doc, d) })
@@ -487,7 +487,7 @@ func (ix *Index) updateServers(old *Index, servers map[int32]bool) {
 	}
 	if len(over) > 0 {
 		ix.srvSat = over
-		ix.srvOver = make([]bool, ix.members.len())
+		ix.srvOver = make([]bool, ix.members.Len())
 		for s := range over {
 			ix.srvOver[s] = true
 		}

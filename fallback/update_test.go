@@ -127,11 +127,11 @@ func applyOp(r *rand.Rand, docs *[]Document, fresh int) (int, []Edit) {
 func freshEquivalent(ix *Index) *Index {
 	docs := make([]Document, ix.Len())
 	for id := range docs {
-		docs[id] = ix.docs.at(id).doc
+		docs[id] = ix.docs.At(id).doc
 	}
-	order := make([]string, ix.termData.len())
+	order := make([]string, ix.termData.Len())
 	for t := range order {
-		if ti := ix.termData.at(t); len(ti.postings) > 0 {
+		if ti := ix.termData.At(t); len(ti.postings) > 0 {
 			order[t] = ti.text
 		}
 	}
@@ -280,7 +280,7 @@ func TestApplyMatchesFreshBuild(t *testing.T) {
 func docsOf(ix *Index) []Document {
 	var docs []Document
 	for id := range ix.Len() {
-		docs = append(docs, ix.docs.at(id).doc)
+		docs = append(docs, ix.docs.At(id).doc)
 	}
 	return docs
 }

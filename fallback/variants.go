@@ -22,11 +22,11 @@ const variantWeight = 0.2
 // "multiplication" and "multipli" of "multiply"; "photo" and "photograph").
 func (ix *Index) variants(ids []int32) []int32 {
 	if len(ids) == 1 {
-		return ix.termData.at(int(ids[0])).variants // precomputed by NewIndex and Apply
+		return ix.termData.At(int(ids[0])).variants // precomputed by NewIndex and Apply
 	}
 	var out []int32
 	for _, id := range ids {
-		out = append(out, ix.termData.at(int(id)).variants...)
+		out = append(out, ix.termData.At(int(id)).variants...)
 	}
 	return out
 }

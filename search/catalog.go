@@ -67,7 +67,7 @@ func (e *Engine) List(server, token string, pageSize int) (ListResult, error) {
 	st := e.state.Load()
 	var allow func(int) bool
 	if server = strings.ToLower(strings.TrimSpace(server)); server != "" {
-		allow = func(i int) bool { return st.server.At(i) == server }
+		allow = func(i int) bool { return st.server.Get(i) == server }
 	}
 	ids, total, next, err := st.page(token, pageSize, allow)
 	if err != nil {
@@ -147,7 +147,7 @@ func (e *Engine) embedInto(ctx context.Context, st *state, tools []int) error {
 	defer cancel()
 	texts := make([]string, len(tools))
 	for k, i := range tools {
-		texts[k] = st.sem.text.At(i)
+		texts[k] = st.sem.text.Get(i)
 	}
 	raw, err := st.sem.embedder.Embed(ctx, embed.Document, texts)
 	if err != nil {

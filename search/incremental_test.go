@@ -111,11 +111,11 @@ func checkIncrementalState(t *testing.T, step int, e *Engine, deleted []string) 
 	}
 	used := 0
 	for id, tl := range snap.All() {
-		if st.lex.Name(id) != tl.Name || st.server.At(id) != strings.ToLower(tl.Server) || st.category.At(id) != strings.ToLower(tl.Category) {
+		if st.lex.Name(id) != tl.Name || st.server.Get(id) != strings.ToLower(tl.Server) || st.category.Get(id) != strings.ToLower(tl.Category) {
 			t.Fatalf("step %d: ID %d is %q in the catalog but %q/%q/%q in the indexes", step, id, tl.Name,
-				st.lex.Name(id), st.server.At(id), st.category.At(id))
+				st.lex.Name(id), st.server.Get(id), st.category.Get(id))
 		}
-		if st.sem.text.At(id) != documentText(tl) {
+		if st.sem.text.Get(id) != documentText(tl) {
 			t.Fatalf("step %d: ID %d (%s) has a stale document text", step, id, tl.Name)
 		}
 		v := st.sem.vid[id]

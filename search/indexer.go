@@ -109,7 +109,7 @@ func (e *Engine) embedMissing(ctx context.Context, missing []int) error {
 		texts := make([]string, 0, n)
 		for _, i := range missing[done : done+n] {
 			if i < st.sem.text.Len() {
-				texts = append(texts, st.sem.text.At(i))
+				texts = append(texts, st.sem.text.Get(i))
 			}
 		}
 		vecs, err := st.sem.embedder.Embed(ctx, embed.Document, texts)
@@ -151,7 +151,7 @@ func (e *Engine) commitVectors(texts []string, raw [][]float32) error {
 		if id >= 0 {
 			continue
 		}
-		if j, ok := want[cur.sem.text.At(i)]; ok {
+		if j, ok := want[cur.sem.text.Get(i)]; ok {
 			idx, from = append(idx, i), append(from, j)
 		}
 	}

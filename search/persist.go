@@ -82,7 +82,7 @@ func (e *Engine) saveIndex(st *state) error {
 	}
 	for i, id := range st.sem.vid {
 		if id >= 0 {
-			meta.Texts[id] = textHash(st.sem.text.At(i))
+			meta.Texts[id] = textHash(st.sem.text.Get(i))
 		}
 	}
 	head, err := json.Marshal(meta)

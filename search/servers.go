@@ -79,7 +79,7 @@ const distinctShare = 0.001
 func (st *state) distinctive(word, s string) bool {
 	others := 0
 	for _, id := range st.lex.ToolsWith(word) {
-		if st.server.At(id) != s {
+		if st.server.Get(id) != s {
 			others++
 		}
 	}
@@ -149,7 +149,7 @@ func (st *state) twinKey(id int) string {
 	if _, rest, ok := strings.Cut(n, "__"); ok {
 		return rest
 	}
-	if s := st.server.At(id); s != "" && strings.HasPrefix(n, s) {
+	if s := st.server.Get(id); s != "" && strings.HasPrefix(n, s) {
 		return strings.TrimLeft(n[len(s):], "._-:/")
 	}
 	return n

@@ -296,7 +296,7 @@ func TestPreferServers(t *testing.T) {
 			{id: id("slack__send_message"), score: 0.1},
 		}
 	}
-	serverOf := func(i int) string { return st.server.At(i) }
+	serverOf := func(i int) string { return st.server.Get(i) }
 	tests := []struct {
 		servers []string
 		want    []string

@@ -27,17 +27,19 @@ type state struct {
 // newState builds the state of snap from scratch, without a semantic view.
 func newState(snap *catalog.Snapshot) *state {
 	docs := make([]fallback.Document, snap.Len())
-	var server, category pvec.Builder[string]
+	var server, category pvec.Vec[string]
 	for i, t := range snap.All() {
 		docs[i] = lexicalDocument(t)
 		server.Append(strings.ToLower(t.Server))
 		category.Append(strings.ToLower(t.Category))
 	}
+	server.Done()
+	category.Done()
 	return &state{
 		snap:       snap,
 		lex:        fallback.NewIndex(docs),
-		server:     server.Vec(),
-		category:   category.Vec(),
+		server:     server,
+		category:   category,
 		serverKeys: serverKeys(serverNames(snap)),
 	}
 }
@@ -53,19 +55,21 @@ func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
 	n := snap.Len()
 	edits := make([]fallback.Edit, len(edited))
 	server, category := st.server.Edit(), st.category.Edit()
-	resize(server, n, "")
-	resize(category, n, "")
+	resize(&server, n, "")
+	resize(&category, n, "")
 	for k, id := range edited {
 		t := snap.Tool(id)
 		edits[k] = fallback.Edit{ID: id, Doc: lexicalDocument(t)}
-		server.Set(id, strings.ToLower(t.Server))
-		category.Set(id, strings.ToLower(t.Category))
+		*server.Mut(id) = strings.ToLower(t.Server)
+		*category.Mut(id) = strings.ToLower(t.Category)
 	}
+	server.Done()
+	category.Done()
 	next := &state{
 		snap:       snap,
 		lex:        st.lex.Apply(n, edits),
-		server:     server.Vec(),
-		category:   category.Vec(),
+		server:     server,
+		category:   category,
 		serverKeys: st.serverKeys,
 	}
 	if !slices.Equal(serverNames(snap), serverNames(st.snap)) {
@@ -78,13 +82,12 @@ func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
 	return next, stale
 }
 
-// resize grows b to n elements with fill, or truncates it to n.
-func resize[T any](b *pvec.Builder[T], n int, fill T) {
-	if n < b.Len() {
-		b.Truncate(n)
-	}
-	for b.Len() < n {
-		b.Append(fill)
+// resize grows v, a copy from Edit, to n elements with fill, or truncates
+// it to n.
+func resize[T any](v *pvec.Vec[T], n int, fill T) {
+	v.Truncate(n)
+	for v.Len() < n {
+		v.Append(fill)
 	}
 }
 
@@ -99,11 +102,12 @@ func serverNames(snap *catalog.Snapshot) []string {
 
 // documentTexts returns the embedding text of every tool of snap, by ID.
 func documentTexts(snap *catalog.Snapshot) pvec.Vec[string] {
-	var texts pvec.Builder[string]
+	var texts pvec.Vec[string]
 	for _, t := range snap.All() {
 		texts.Append(documentText(t))
 	}
-	return texts.Vec()
+	texts.Done()
+	return texts
 }
 
 // lexicalDocument is the text of a tool as the lexical scorers see it.

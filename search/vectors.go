@@ -149,20 +149,21 @@ func (s *semState) toolOf(v int32) (int, bool) {
 	if int(v) >= s.tool.Len() {
 		return 0, false
 	}
-	i := s.tool.At(int(v))
+	i := s.tool.Get(int(v))
 	return int(i), i >= 0
 }
 
 // semEdit makes a changed copy of a semState, copying only what changes
-// (vid is copied whole: 4 bytes a tool). It is used by one writer.
+// (vid is copied whole: 4 bytes a tool; s.tool is a copy from Edit). It is
+// used by one writer.
 type semEdit struct {
-	s    semState
-	tool *pvec.Builder[int32]
+	s semState
 }
 
 func (s *semState) edit() *semEdit {
-	e := &semEdit{s: *s, tool: s.tool.Edit()}
+	e := &semEdit{s: *s}
 	e.s.vid = slices.Clone(s.vid)
+	e.s.tool = s.tool.Edit()
 	return e
 }
 
@@ -171,10 +172,10 @@ func (e *semEdit) set(i int, v int32) {
 	e.clear(i)
 	e.s.vid[i] = v
 	e.s.embedded++
-	for e.tool.Len() <= int(v) {
-		e.tool.Append(-1)
+	for e.s.tool.Len() <= int(v) {
+		e.s.tool.Append(-1)
 	}
-	e.tool.Set(int(v), int32(i))
+	*e.s.tool.Mut(int(v)) = int32(i)
 }
 
 // clear forgets tool i's vector, if it has one, and returns its ID (-1 if
@@ -184,8 +185,8 @@ func (e *semEdit) clear(i int) int32 {
 	if v >= 0 {
 		e.s.vid[i] = -1
 		e.s.embedded--
-		if e.tool.At(int(v)) == int32(i) {
-			e.tool.Set(int(v), -1)
+		if e.s.tool.Get(int(v)) == int32(i) {
+			*e.s.tool.Mut(int(v)) = -1
 		}
 	}
 	return v
@@ -194,7 +195,7 @@ func (e *semEdit) clear(i int) int32 {
 // done returns the changed view.
 func (e *semEdit) done() *semState {
 	s := e.s
-	s.tool = e.tool.Vec()
+	s.tool.Done()
 	return &s
 }
 
@@ -227,17 +228,18 @@ func (s *semState) next(prev, snap *catalog.Snapshot, edited []int) (*semState, 
 		e.s.vid = append(e.s.vid, -1)
 	}
 	text := s.text.Edit()
-	resize(text, n, "")
+	resize(&text, n, "")
 	for _, i := range edited {
 		t := snap.Tool(i)
 		doc := documentText(t)
-		text.Set(i, doc)
-		if j, ok := prev.Lookup(t.Name); ok && s.vid[j] >= 0 && old[s.vid[j]] && s.text.At(j) == doc {
+		*text.Mut(i) = doc
+		if j, ok := prev.Lookup(t.Name); ok && s.vid[j] >= 0 && old[s.vid[j]] && s.text.Get(j) == doc {
 			e.set(i, s.vid[j])
 			delete(old, s.vid[j])
 		}
 	}
-	e.s.text = text.Vec()
+	text.Done()
+	e.s.text = text
 	stale := make([]int32, 0, len(old))
 	for v := range old {
 		stale = append(stale, v)

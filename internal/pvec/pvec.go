@@ -1,172 +1,133 @@
-// Package pvec is an immutable sequence that is cheap to change: a
-// persistent vector stored in fixed-size chunks, so a changed copy shares
-// every chunk it does not change with the original. Setting one element of
-// a 100,000-element Vec copies one chunk and the chunk list (about 100
-// pointers), not 100,000 elements.
+// Package pvec is a copy-on-write array stored in fixed-size chunks, so a
+// changed copy shares every chunk it does not change with the original:
+// setting one element of a 100,000-element Vec copies one 32-element chunk
+// and the chunk list (3,125 pointers), not 100,000 elements.
 //
-// The catalog and the search engine keep their per-tool arrays in Vecs so
-// that a catalog change costs what it changes while readers keep seeing
-// whole, unchanging snapshots.
+// The catalog, the keyword index and the search engine keep their per-tool
+// (and per-term) arrays in Vecs, so that a catalog change costs what it
+// changes while readers keep seeing whole, unchanging snapshots.
 package pvec
 
 import "iter"
 
-// chunkBits sets the chunk size, 1<<chunkBits elements: 512 keeps a copied
-// chunk small (8 KB of strings, 86 KB of 168-byte tools) and the chunk list
-// short (196 chunks at 100,000 elements).
-const chunkBits = 9
+// chunkBits sets the chunk size: 1<<5 = 32 elements, so an edit copies 32
+// elements (a few KB of the largest records) and a Vec of 100,000 elements
+// has 3,125 chunk pointers (75 KB of slice headers) to copy per Edit.
+const chunkBits = 5
 
-const (
-	chunkSize = 1 << chunkBits
-	chunkMask = chunkSize - 1
-)
+const chunkSize = 1 << chunkBits
 
-// Vec is an immutable sequence of T. A Vec is a value, safe to copy and safe
-// for concurrent readers; Edit returns a Builder that makes a changed copy
-// without changing v. The zero value is an empty Vec.
+// Vec is a copy-on-write array. Its zero value is empty.
+//
+// Concurrency: a Vec that no writer holds is read-only and safe for any
+// number of concurrent readers (Len, At, All, Slice). A writer gets its own
+// copy from Edit, changes it (Mut, Append, Truncate), then calls Done; each
+// shared chunk is cloned before the copy's first write to it, so the Vec it
+// was made from, and its readers, never see a change. One goroutine at a
+// time may write a copy, and a copy must not be read by others before Done.
 type Vec[T any] struct {
-	chunks [][]T // every chunk but the last is full
+	chunks [][]T
 	n      int
+	owned  []bool // per chunk, written by this copy already (nil: none)
 }
 
 // Of returns a Vec holding a copy of s.
 func Of[T any](s []T) Vec[T] {
-	var b Builder[T]
-	b.AppendSlice(s)
-	return b.Vec()
+	var v Vec[T]
+	for _, x := range s {
+		v.Append(x)
+	}
+	v.Done()
+	return v
 }
 
-// Len is the number of elements.
-func (v Vec[T]) Len() int { return v.n }
+// Len returns the number of elements.
+func (v *Vec[T]) Len() int { return v.n }
 
-// At returns element i; it panics if i is out of range [0, Len()), as
-// indexing a slice does.
-func (v Vec[T]) At(i int) T {
+// At returns element i, 0 ≤ i < Len(), which the caller must not modify.
+func (v *Vec[T]) At(i int) *T {
 	if uint(i) >= uint(v.n) {
 		panic("pvec: index out of range")
 	}
-	return v.chunks[i>>chunkBits][i&chunkMask]
+	return &v.chunks[i>>chunkBits][i&(chunkSize-1)]
 }
 
+// Get returns a copy of element i, 0 ≤ i < Len().
+func (v *Vec[T]) Get(i int) T { return *v.At(i) }
+
 // All yields every index and element in order.
-func (v Vec[T]) All() iter.Seq2[int, T] {
+func (v *Vec[T]) All() iter.Seq2[int, T] {
 	return func(yield func(int, T) bool) {
-		i := 0
-		for _, c := range v.chunks {
-			for _, x := range c {
-				if !yield(i, x) {
-					return
-				}
-				i++
+		for i := range v.n {
+			if !yield(i, v.chunks[i>>chunkBits][i&(chunkSize-1)]) {
+				return
 			}
 		}
 	}
 }
 
 // Slice returns the elements as one new slice.
-func (v Vec[T]) Slice() []T {
-	out := make([]T, 0, v.n)
-	for _, c := range v.chunks {
-		out = append(out, c...)
+func (v *Vec[T]) Slice() []T {
+	out := make([]T, v.n)
+	for c, chunk := range v.chunks {
+		copy(out[c<<chunkBits:], chunk[:min(chunkSize, v.n-c<<chunkBits)])
 	}
 	return out
 }
 
-// Edit returns a Builder that starts from v. Changes made through it never
-// change v.
-func (v Vec[T]) Edit() *Builder[T] {
-	return &Builder[T]{v: Vec[T]{chunks: append([][]T(nil), v.chunks...), n: v.n}}
+// Edit returns a copy of v that a writer may change without changing v.
+func (v *Vec[T]) Edit() Vec[T] {
+	return Vec[T]{chunks: append([][]T(nil), v.chunks...), n: v.n, owned: make([]bool, len(v.chunks))}
 }
 
-// Builder makes a changed copy of a Vec, copying each chunk the first time
-// it changes one of its elements. It is not safe for concurrent use; the
-// Vecs it returns are. The zero value builds from an empty Vec.
-type Builder[T any] struct {
-	v     Vec[T]
-	owned map[int]bool // chunks this builder copied (or made), so may write
-}
-
-// own returns chunk c, copied first unless this builder already owns it.
-func (b *Builder[T]) own(c int) []T {
-	if !b.owned[c] {
-		if b.owned == nil {
-			b.owned = map[int]bool{}
-		}
-		b.owned[c] = true
-		cp := make([]T, len(b.v.chunks[c]), chunkSize)
-		copy(cp, b.v.chunks[c])
-		b.v.chunks[c] = cp
+// Mut returns element i for writing, cloning its chunk first if it is
+// shared. i may be Len(), or beyond it: the Vec grows to i+1 elements, the
+// new ones zero. Mut, Append and Truncate work on a Vec from Edit, or on a
+// new Vec being filled, until Done; on a read-only Vec they panic.
+func (v *Vec[T]) Mut(i int) *T {
+	if i < 0 {
+		panic("pvec: negative index")
 	}
-	return b.v.chunks[c]
-}
-
-// Len is the number of elements so far.
-func (b *Builder[T]) Len() int { return b.v.n }
-
-// At returns element i as the builder has it now.
-func (b *Builder[T]) At(i int) T { return b.v.At(i) }
-
-// Set replaces element i; it panics if i is out of range.
-func (b *Builder[T]) Set(i int, x T) {
-	if uint(i) >= uint(b.v.n) {
-		panic("pvec: index out of range")
+	if v.owned == nil && len(v.chunks) > 0 {
+		panic("pvec: write to a read-only Vec; write to a copy from Edit")
 	}
-	b.own(i >> chunkBits)[i&chunkMask] = x
+	c := i >> chunkBits
+	if i >= v.n {
+		v.n = i + 1
+	}
+	for c >= len(v.chunks) {
+		v.chunks = append(v.chunks, make([]T, chunkSize))
+		v.owned = append(v.owned, true)
+	}
+	if !v.owned[c] {
+		v.chunks[c] = append(make([]T, 0, chunkSize), v.chunks[c]...)
+		v.owned[c] = true
+	}
+	return &v.chunks[c][i&(chunkSize-1)]
 }
 
 // Append adds x at the end.
-func (b *Builder[T]) Append(x T) {
-	c := b.v.n >> chunkBits
-	if c == len(b.v.chunks) {
-		b.v.chunks = append(b.v.chunks, make([]T, 0, chunkSize))
-		if b.owned == nil {
-			b.owned = map[int]bool{}
-		}
-		b.owned[c] = true
-	}
-	chunk := b.own(c)
-	b.v.chunks[c] = append(chunk, x)
-	b.v.n++
-}
+func (v *Vec[T]) Append(x T) { *v.Mut(v.n) = x }
 
-// AppendSlice adds every element of s at the end.
-func (b *Builder[T]) AppendSlice(s []T) {
-	for _, x := range s {
-		b.Append(x)
+// Truncate drops the elements from n on; it does nothing if n ≥ Len().
+func (v *Vec[T]) Truncate(n int) {
+	if n < 0 {
+		panic("pvec: negative length")
 	}
-}
-
-// Truncate drops the elements from n on; it panics if n is out of range
-// [0, Len()].
-func (b *Builder[T]) Truncate(n int) {
-	if n < 0 || n > b.v.n {
-		panic("pvec: truncate out of range")
-	}
-	if n == b.v.n {
+	if n >= v.n {
 		return
 	}
-	keep := (n + chunkMask) >> chunkBits
 	var zero T
-	for c := keep; c < len(b.v.chunks); c++ {
-		delete(b.owned, c)
+	c := (n + chunkSize - 1) >> chunkBits
+	for i := n; i < c<<chunkBits && i < v.n; i++ {
+		*v.Mut(i) = zero // drop references from the kept last chunk
 	}
-	b.v.chunks = b.v.chunks[:keep:keep]
-	if rem := n & chunkMask; rem != 0 {
-		last := b.own(keep - 1)
-		for i := rem; i < len(last); i++ {
-			last[i] = zero // drop references
-		}
-		b.v.chunks[keep-1] = last[:rem]
+	v.chunks, v.n = v.chunks[:c:c], n
+	if len(v.owned) > c {
+		v.owned = v.owned[:c]
 	}
-	b.v.n = n
 }
 
-// Vec returns the sequence built so far. The builder stays usable: later
-// changes copy the chunks they touch again, so the returned Vec never
-// changes.
-func (b *Builder[T]) Vec() Vec[T] {
-	v := b.v
-	v.chunks = append([][]T(nil), b.v.chunks...)
-	clear(b.owned)
-	return v
-}
+// Done ends a writer's changes: the Vec becomes read-only, and a later
+// Edit or Mut copies the chunks it writes again.
+func (v *Vec[T]) Done() { v.owned = nil }

@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestBuilderMatchesSlice applies random sets, appends and truncations to
-// a Vec and to a plain slice, and checks after every step that the Vec
-// equals the slice and that every Vec returned earlier still equals the
-// slice it was taken from.
-func TestBuilderMatchesSlice(t *testing.T) {
+// TestEditMatchesSlice applies random writes, appends and truncations to
+// copies of a Vec and to a plain slice, and checks after every step that
+// the Vec equals the slice and that every Vec taken earlier still equals
+// the slice it was taken from.
+func TestEditMatchesSlice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var model []int
 	v := Of(model)
@@ -20,29 +20,30 @@ func TestBuilderMatchesSlice(t *testing.T) {
 	}
 	var history []taken
 	for step := range 3000 {
-		b := v.Edit()
+		w := v.Edit()
 		for range 1 + rng.IntN(4) {
 			switch op := rng.IntN(10); {
 			case op < 4 && len(model) > 0:
 				i, x := rng.IntN(len(model)), rng.Int()
-				b.Set(i, x)
+				*w.Mut(i) = x
 				model[i] = x
 			case op < 8:
 				for range 1 + rng.IntN(3*chunkSize/2) {
 					x := rng.Int()
-					b.Append(x)
+					w.Append(x)
 					model = append(model, x)
 				}
 			default:
 				n := rng.IntN(len(model) + 1)
-				b.Truncate(n)
+				w.Truncate(n)
 				model = model[:n]
 			}
-			if b.Len() != len(model) {
-				t.Fatalf("step %d: builder length %d, want %d", step, b.Len(), len(model))
+			if w.Len() != len(model) {
+				t.Fatalf("step %d: length %d, want %d", step, w.Len(), len(model))
 			}
 		}
-		v = b.Vec()
+		w.Done()
+		v = w
 		if step%50 == 0 {
 			history = append(history, taken{v, slices.Clone(model)})
 		}
@@ -55,39 +56,36 @@ func TestBuilderMatchesSlice(t *testing.T) {
 			t.Fatalf("Vec %d changed after later edits", k)
 		}
 		for i, x := range h.v.All() {
-			if h.v.At(i) != x || h.want[i] != x {
+			if *h.v.At(i) != x || h.want[i] != x {
 				t.Fatalf("Vec %d: All and At disagree at %d", k, i)
 			}
 		}
 	}
 }
 
-// TestBuilderKeepsEditingAfterVec checks that a Vec taken from a builder
-// does not change when the builder goes on.
-func TestBuilderKeepsEditingAfterVec(t *testing.T) {
-	b := Of([]string{"a", "b", "c"}).Edit()
-	first := b.Vec()
-	b.Set(1, "x")
-	b.Append("d")
-	b.Truncate(2)
-	if got := first.Slice(); !slices.Equal(got, []string{"a", "b", "c"}) {
-		t.Fatalf("first Vec changed to %v", got)
-	}
-	if got := b.Vec().Slice(); !slices.Equal(got, []string{"a", "x"}) {
-		t.Fatalf("builder has %v, want [a x]", got)
+// TestMutGrows checks that Mut past the end grows the Vec with zeros.
+func TestMutGrows(t *testing.T) {
+	var v Vec[string]
+	*v.Mut(2) = "c"
+	v.Done()
+	if got := v.Slice(); !slices.Equal(got, []string{"", "", "c"}) {
+		t.Fatalf("got %q", got)
 	}
 }
 
-func TestOutOfRangePanics(t *testing.T) {
+func TestMisusePanics(t *testing.T) {
+	ro := Of([]int{1})
 	for name, f := range map[string]func(){
-		"At":       func() { Of([]int{1}).At(1) },
-		"Set":      func() { Of([]int{1}).Edit().Set(-1, 0) },
-		"Truncate": func() { Of([]int{1}).Edit().Truncate(2) },
+		"At past the end":     func() { ro.At(1) },
+		"Mut of a read-only":  func() { ro.Mut(0) },
+		"negative Mut":        func() { w := ro.Edit(); w.Mut(-1) },
+		"negative Truncate":   func() { w := ro.Edit(); w.Truncate(-1) },
+		"Append to read-only": func() { ro.Append(2) },
 	} {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("%s out of range did not panic", name)
+					t.Errorf("%s did not panic", name)
 				}
 			}()
 			f()
@@ -100,8 +98,9 @@ func TestOutOfRangePanics(t *testing.T) {
 func BenchmarkSetOne(b *testing.B) {
 	v := Of(make([]string, 100_000))
 	for i := 0; b.Loop(); i++ {
-		e := v.Edit()
-		e.Set(i%100_000, "x")
-		v = e.Vec()
+		w := v.Edit()
+		*w.Mut(i % 100_000) = "x"
+		w.Done()
+		v = w
 	}
 }
