@@ -41,11 +41,11 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 			res = st.result(p, m, e.cfg.AvailableToolsCap)
 		}
 	case kindKeyword:
-		res = st.result(p, st.keywordMatches(p, p.limit), e.cfg.AvailableToolsCap)
+		res = st.result(p, e.applyLearned(st, p, st.keywordMatches(p, p.limit)), e.cfg.AvailableToolsCap)
 	default:
 		var m matches
 		if m, err = e.semanticMatches(ctx, st, p); err == nil {
-			res = st.result(p, m, e.cfg.AvailableToolsCap)
+			res = st.result(p, e.applyLearned(st, p, m), e.cfg.AvailableToolsCap)
 		}
 	}
 	if err != nil {
@@ -56,5 +56,6 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 	stg := &res.Metadata.Stages
 	stg.Lexical = max(0, res.Metadata.Elapsed-stg.QueryEmbedding-stg.VectorSearch)
 	e.recordReveals(req, res)
+	e.recordSearch(req, p, res)
 	return res, nil
 }
