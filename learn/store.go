@@ -30,9 +30,9 @@ type Config struct {
 const DefaultMaxQueriesPerTool = 64
 
 // DefaultMaxQueriesPerSession is the default bound on distinct queries one
-// session teaches one tool. With the geometric session weight (Record) it
-// keeps one session, however many uses it reports, from filling a tool's
-// learned queries or outweighing other sessions.
+// session teaches one tool. With the session's one vote (Record) it keeps
+// one session, however many uses it reports, from filling a tool's learned
+// queries or outweighing other sessions.
 const DefaultMaxQueriesPerSession = 4
 
 // maxSessionKeys bounds the in-memory per-session accounting; past it the
@@ -94,7 +94,7 @@ type entry struct {
 type sessionKey struct{ session, tool string }
 
 type sessionUse struct {
-	uses    int
+	weight  float64
 	queries []string
 }
 
@@ -111,11 +111,10 @@ func (s *Store) HalfLife() time.Duration { return s.cfg.HalfLife }
 func NormalizeQuery(q string) string { return strings.Join(strings.Fields(strings.ToLower(q)), " ") }
 
 // Record learns u and reports whether it changed anything. The session
-// bounds apply: the n-th use of a tool by one session (n = 0, 1, …) counts
-// u.Weight / 2ⁿ, so one session adds at most 2 × its weight to a tool
-// however many uses it reports, and teaches a tool at most
-// Config.MaxQueriesPerSession distinct queries. An empty tool or query, or
-// a weight ≤ 0, changes nothing.
+// bounds apply: one session is one vote per tool — all its uses of a tool
+// together add at most weight 1, however many it reports — and teaches a
+// tool at most Config.MaxQueriesPerSession distinct queries. An empty tool
+// or query, or a weight ≤ 0, changes nothing.
 func (s *Store) Record(u Use) bool {
 	q := NormalizeQuery(u.Query)
 	if u.Tool == "" || q == "" || !(u.Weight > 0) {
@@ -138,11 +137,11 @@ func (s *Store) Record(u Use) bool {
 		}
 		su.queries = append(su.queries, q)
 	}
-	w := min(u.Weight, 1) / float64(uint64(1)<<min(su.uses, 62))
-	su.uses++
+	w := min(u.Weight, 1, 1-su.weight)
 	if w < 1e-9 {
 		return false
 	}
+	su.weight += w
 	s.add(u.Tool, q, w, s.cfg.Now(), false)
 	s.version++
 	return true

@@ -35,8 +35,10 @@ import (
 //	score'      score + b · (1 − score)
 //
 // So learning lifts a tool by at most learnWeight of its distance to 1,
-// and only as far as the evidence and the resemblance go; it never adds a
-// tool outside the request's scope and filters (plan.allow), and a query
+// and only as far as the evidence and the resemblance go; a tool that is
+// not among the candidates joins only with the evidence of several
+// sessions (learnJoinEvidence); it never adds a tool outside the request's
+// scope and filters (plan.allow), and a query
 // that is exactly a tool's name still ranks that tool first (exactFirst
 // runs after). With Config.Learn.Store nil none of this runs: the results
 // are those of an engine without learning, bit for bit.
@@ -57,9 +59,18 @@ const learnWeight = 0.45
 
 // learnEvidenceHalf is the learned weight at which evidence counts half:
 // one session's successful use (weight 1) gives e = 0.5, three give 0.75.
-// One session can add at most weight 2 to a tool (learn.Store.Record), so
-// alone it never reaches e = 0.67.
+// One session can add at most weight 1 to a tool (learn.Store.Record), so
+// alone it never gets past e = 0.5.
 const learnEvidenceHalf = 1.0
+
+// learnJoinEvidence is the learned weight a tool needs to join a result
+// that the catalog's own text did not put among the candidates (the
+// fusionDepth best of each path). Below it, learning only reorders
+// candidates. One session adds at most weight 1, so no single session —
+// however many uses it reports, for whatever queries — can put a tool into
+// results for a query its text does not match (the poisoning test,
+// server/learned_test.go); two sessions that used it can.
+const learnJoinEvidence = 2.0
 
 // learnCosineFloor is the centroid cosine below which the centroid signal
 // is 0; above it the cosine is rescaled to [0, 1] (0.925 maps to 0.5).
@@ -553,6 +564,9 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 			continue
 		}
 		j, in := pos[id]
+		if !in && ix.evidence[i] < learnJoinEvidence {
+			continue
+		}
 		if !in {
 			j = len(hits)
 			hits = append(hits, hit{id: id})
@@ -587,4 +601,22 @@ func dot(a, b []float32) float64 {
 		s += float64(a[i]) * float64(b[i])
 	}
 	return s
+}
+
+// LearnedView returns what the engine has learned, as of now (nil when
+// learning is off). Safe for concurrent use.
+func (e *Engine) LearnedView() *learn.View {
+	if e.learner == nil {
+		return nil
+	}
+	return e.learner.store.View()
+}
+
+// LearnConfig returns the engine's learning configuration (its Store is
+// nil when learning is off).
+func (e *Engine) LearnConfig() LearnConfig {
+	if e.learner == nil {
+		return LearnConfig{}
+	}
+	return e.learner.cfg
 }
