@@ -10,7 +10,8 @@ import (
 // Config tunes a Store. The zero value uses the documented defaults.
 type Config struct {
 	// MaxQueriesPerTool bounds the learned queries kept per tool; past it
-	// the one with the lowest decayed weight (then the oldest) is dropped.
+	// the one with the lowest decayed weight (then the last by text) other
+	// than the query just used is dropped.
 	// 0 means DefaultMaxQueriesPerTool.
 	MaxQueriesPerTool int
 	// HalfLife is the age at which a learned use counts half. 0 means
@@ -172,6 +173,9 @@ func (s *Store) add(tool, q string, w float64, at time.Time, keepMax bool) {
 		var worst *entry
 		worstW := 0.0
 		for _, e := range es {
+			if e.query == q {
+				continue // the query just used stays: a new wording can enter
+			}
 			d := decayed(e.weight, e.at, now, s.cfg.HalfLife)
 			if worst == nil || d < worstW || (d == worstW && e.query > worst.query) {
 				worst, worstW = e, d
