@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -258,5 +259,26 @@ func TestLearnPoisoning(t *testing.T) {
 		if r := rankOf(q.Query+" "+name, toolsearch.WithVisibleTools(other+":*")); r != 0 {
 			t.Errorf("query %q in scope %s:* returned %s at rank %d", q.Query, other, x, r)
 		}
+	}
+}
+
+// The Agent helper's one call, ToolCalled, teaches a learning sidecar what
+// the model called after its tool_search.
+func TestAgentToolCalledTeaches(t *testing.T) {
+	ctx := context.Background()
+	store := learn.NewStore(learn.Config{})
+	c, _ := learningSidecar(t, search.LearnConfig{Store: store}, filepath.Join("testdata", "catalog.json"))
+	agent := toolsearch.NewAgent(c)
+	if _, err := agent.HandleToolCall(ctx, "conv-1", `{"query":"tell the team in chat","max_results":3}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := agent.ToolCalled(ctx, "conv-1", "slack__send_message", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := agent.ToolCalled(ctx, "conv-1", "github__create_issue", errors.New("boom")); err != nil {
+		t.Fatal(err)
+	}
+	if got := store.View().Tools(); !slices.Equal(got, []string{"slack__send_message"}) {
+		t.Errorf("learned tools = %v, want [slack__send_message] (the failed call teaches nothing)", got)
 	}
 }
