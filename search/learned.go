@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -102,10 +101,6 @@ type LearnConfig struct {
 	// Now is the rate limiter's clock, for tests; nil means time.Now.
 	Now func() time.Time
 }
-
-// ErrRateLimited marks a usage report refused by the per-session rate
-// limit.
-var ErrRateLimited = errors.New("rate limited")
 
 // Outcome is how a reported tool call went.
 type Outcome string
@@ -274,8 +269,8 @@ func (e *Engine) recordSearch(req Request, p *plan, res Result) {
 		return
 	}
 	switch res.Metadata.SearchType {
-	case ModeBrowse, ModeSelect:
-		return // no query words to learn
+	case ModeBrowse, ModeSelect, ModeRegex:
+		return // no query words to learn (a pattern is not a wording)
 	}
 	names := make([]string, len(res.References))
 	for i, r := range res.References {
