@@ -31,6 +31,7 @@ func (s *Service) ReportToolUse(ctx context.Context, in *toolsearchv1.ReportTool
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "ReportToolUse", err)
 	}
+	s.metrics.observeToolUse(rep)
 	return &toolsearchv1.ReportToolUseResponse{Recorded: rep.Recorded, Queries: rep.Queries, Reason: rep.Reason}, nil
 }
 
