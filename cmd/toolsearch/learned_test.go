@@ -64,6 +64,25 @@ func TestLearnedCommand(t *testing.T) {
 	}
 }
 
+// eval --learn-from learns from one labelled file and evaluates another
+// (here the same small file: learning what it is evaluated on must help).
+func TestEvalLearnFrom(t *testing.T) {
+	code, out, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep replayReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Learned != 36 || rep.Recorded == 0 || rep.With.NDCG10 <= rep.Without.NDCG10 {
+		t.Errorf("replay = %+v; want 36 learned queries and a gain", rep)
+	}
+	if code, _, stderr := runCmd(t, "eval", "--addr", "127.0.0.1:1", "--queries", exampleQueries, "--learn-from", exampleQueries); code != 2 || !strings.Contains(stderr, "in-process") {
+		t.Errorf("--learn-from with --addr: exit %d, %s; want a usage error", code, stderr)
+	}
+}
+
 // TestEvalReplay runs the replay evaluation of learning from use on a
 // dev set: learning on one half must not lower nDCG@10 on the other.
 func TestEvalReplay(t *testing.T) {
