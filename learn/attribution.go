@@ -22,6 +22,8 @@ const MaxAttributedSearches = 3
 
 // Search is one search of a session, as attribution sees it.
 type Search struct {
+	// Scope is the learning scope of the search's request.
+	Scope string
 	// Query is the search's query (its ranking words).
 	Query string
 	// Tools are the tools the search returned.
@@ -32,6 +34,8 @@ type Search struct {
 
 // Credit is one query credited with a use, and how much.
 type Credit struct {
+	// Scope is the learning scope of the credited search.
+	Scope string
 	// Query is the query text.
 	Query string
 	// Weight is the share of the use credited to it, in (0, 1].
@@ -59,7 +63,7 @@ func Attribute(searches []Search, tool string) []Credit {
 				others++
 			}
 		}
-		out = append(out, Credit{Query: s.Query, Weight: w / float64(others+1), Search: i})
+		out = append(out, Credit{Scope: s.Scope, Query: s.Query, Weight: w / float64(others+1), Search: i})
 		w /= 2
 	}
 	return out

@@ -15,8 +15,10 @@ import (
 //
 //	{"tool":"github__create_issue","query":"open a bug report","weight":1.5,"at":"2026-11-23T17:00:00Z"}
 //
-// weight is as of at; a reader decays it to its own clock.
+// weight is as of at; a reader decays it to its own clock. scope, when
+// present, is the learning scope ("" or absent: the unscoped one).
 type Record struct {
+	Scope  string    `json:"scope,omitempty"`
 	Tool   string    `json:"tool"`
 	Query  string    `json:"query"`
 	Weight float64   `json:"weight"`
@@ -27,17 +29,20 @@ type Record struct {
 const maxLineBytes = 1 << 20
 
 // Export writes everything learned as JSONL, one Record per line, sorted
-// by tool then query (so two exports of the same state are identical).
+// by scope, tool, then query (so two exports of the same state are identical).
 func (s *Store) Export(w io.Writer) error {
 	s.mu.Lock()
 	recs := make([]Record, 0, len(s.tools))
-	for t, es := range s.tools {
+	for k, es := range s.tools {
 		for _, e := range es {
-			recs = append(recs, Record{Tool: t, Query: e.query, Weight: e.weight, At: e.at.UTC()})
+			recs = append(recs, Record{Scope: k.scope, Tool: k.tool, Query: e.query, Weight: e.weight, At: e.at.UTC()})
 		}
 	}
 	s.mu.Unlock()
 	slices.SortFunc(recs, func(a, b Record) int {
+		if c := strings.Compare(a.Scope, b.Scope); c != 0 {
+			return c
+		}
 		if c := strings.Compare(a.Tool, b.Tool); c != 0 {
 			return c
 		}
@@ -82,7 +87,7 @@ func (s *Store) Import(r io.Reader) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, rec := range recs {
-		s.add(rec.Tool, NormalizeQuery(rec.Query), rec.Weight, rec.At, true)
+		s.add(toolKey{rec.Scope, rec.Tool}, NormalizeQuery(rec.Query), rec.Weight, rec.At, true)
 	}
 	if len(recs) > 0 {
 		s.version++

@@ -21,7 +21,7 @@ func TestSaveLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := NewStore(Config{})
-	if n, err := r.Load(path); err != nil || n != 1 || r.View().Tool("x") == nil {
+	if n, err := r.Load(path); err != nil || n != 1 || r.View().Tool("", "x") == nil {
 		t.Fatalf("Load = %d, %v; want the saved record", n, err)
 	}
 }

@@ -59,6 +59,10 @@ func (c Config) withDefaults() Config {
 // Use is one successful (or partly trusted) use of a tool, attributed to
 // one query.
 type Use struct {
+	// Scope is the learning scope the use belongs to ("" is the unscoped
+	// one): what one scope learns never changes another's ranking. Package
+	// search derives it from the request's visible set and category filter.
+	Scope string
 	// Tool is the tool's full name.
 	Tool string
 	// Query is the query text that led to the tool.
@@ -71,14 +75,14 @@ type Use struct {
 	Weight float64
 }
 
-// Store is the learned state of one sidecar: per tool, weighted query
-// texts. It is safe for concurrent use; View returns an immutable copy for
-// readers.
+// Store is the learned state of one sidecar: per scope and tool, weighted
+// query texts. It is safe for concurrent use; View returns an immutable
+// copy for readers.
 type Store struct {
 	cfg Config
 
 	mu      sync.Mutex
-	tools   map[string]map[string]*entry // tool → normalized query → entry
+	tools   map[toolKey]map[string]*entry // (scope, tool) → normalized query → entry
 	version uint64
 	// sessions is the per-(session, tool) accounting behind the session
 	// bounds; it is not persisted.
@@ -92,7 +96,10 @@ type entry struct {
 	at     time.Time
 }
 
-type sessionKey struct{ session, tool string }
+// toolKey is one tool in one scope.
+type toolKey struct{ scope, tool string }
+
+type sessionKey struct{ session, scope, tool string }
 
 type sessionUse struct {
 	weight  float64
@@ -101,7 +108,7 @@ type sessionUse struct {
 
 // NewStore returns an empty store.
 func NewStore(cfg Config) *Store {
-	return &Store{cfg: cfg.withDefaults(), tools: map[string]map[string]*entry{}, sessions: map[sessionKey]*sessionUse{}}
+	return &Store{cfg: cfg.withDefaults(), tools: map[toolKey]map[string]*entry{}, sessions: map[sessionKey]*sessionUse{}}
 }
 
 // HalfLife is the store's effective half-life.
@@ -123,7 +130,7 @@ func (s *Store) Record(u Use) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := sessionKey{u.Session, u.Tool}
+	key := sessionKey{u.Session, u.Scope, u.Tool}
 	su := s.sessions[key]
 	if su == nil {
 		if len(s.sessions) >= maxSessionKeys {
@@ -143,14 +150,14 @@ func (s *Store) Record(u Use) bool {
 		return false
 	}
 	su.weight += w
-	s.add(u.Tool, q, w, s.cfg.Now(), false)
+	s.add(toolKey{u.Scope, u.Tool}, q, w, s.cfg.Now(), false)
 	s.version++
 	return true
 }
 
 // add adds (or, with keepMax, raises to) weight w as of at to the tool's
 // query q, then enforces the per-tool bound. Callers hold mu.
-func (s *Store) add(tool, q string, w float64, at time.Time, keepMax bool) {
+func (s *Store) add(tool toolKey, q string, w float64, at time.Time, keepMax bool) {
 	now := s.cfg.Now()
 	es := s.tools[tool]
 	if es == nil {
@@ -193,21 +200,14 @@ func (s *Store) Version() uint64 {
 	return s.version
 }
 
-// Reset forgets what tool learned and reports whether it had learned
-// anything.
+// Reset forgets what tool learned, in every scope, and reports whether it
+// had learned anything.
 func (s *Store) Reset(tool string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.tools[tool]
-	if ok {
-		delete(s.tools, tool)
-		s.version++
-	}
-	return ok
+	return s.Retain(func(t string) bool { return t != tool }) > 0
 }
 
-// ResetAll forgets everything learned and returns how many tools had
-// learned something.
+// ResetAll forgets everything learned and returns how many tools (counted
+// once per scope) had learned something.
 func (s *Store) ResetAll() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -218,16 +218,17 @@ func (s *Store) ResetAll() int {
 	return n
 }
 
-// Retain drops what every tool that keep rejects had learned (tools
-// deleted from the catalog) and returns how many tools it dropped. A tool
-// whose content changed keeps its learned state: it is keyed by name.
+// Retain drops what every tool that keep rejects had learned, in every
+// scope (tools deleted from the catalog), and returns how many tools
+// (counted once per scope) it dropped. A tool whose content changed keeps
+// its learned state: it is keyed by name.
 func (s *Store) Retain(keep func(tool string) bool) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
-	for t := range s.tools {
-		if !keep(t) {
-			delete(s.tools, t)
+	for k := range s.tools {
+		if !keep(k.tool) {
+			delete(s.tools, k)
 			n++
 		}
 	}
@@ -243,9 +244,9 @@ func (s *Store) View() *View {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
-	v := &View{Version: s.version, tools: make(map[string]*ToolView, len(s.tools))}
-	for t, es := range s.tools {
-		tv := &ToolView{Tool: t}
+	v := &View{Version: s.version, tools: make(map[toolKey]*ToolView, len(s.tools)), names: map[string][]string{}}
+	for k, es := range s.tools {
+		tv := &ToolView{Scope: k.scope, Tool: k.tool}
 		for _, e := range es {
 			w := decayed(e.weight, e.at, now, s.cfg.HalfLife)
 			if w < forgetWeight {
@@ -266,9 +267,13 @@ func (s *Store) View() *View {
 			}
 			return strings.Compare(a.Text, b.Text)
 		})
-		v.tools[t] = tv
-		v.names = append(v.names, t)
+		v.tools[k] = tv
+		v.names[k.scope] = append(v.names[k.scope], k.tool)
 	}
-	slices.Sort(v.names)
+	for sc, names := range v.names {
+		slices.Sort(names)
+		v.scopes = append(v.scopes, sc)
+	}
+	slices.Sort(v.scopes)
 	return v
 }

@@ -18,7 +18,7 @@ func newClock() *clock { return &clock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, t
 
 func queries(v *View, tool string) map[string]float64 {
 	out := map[string]float64{}
-	if tv := v.Tool(tool); tv != nil {
+	if tv := v.Tool("", tool); tv != nil {
 		for _, q := range tv.Queries {
 			out[q.Text] = q.Weight
 		}
@@ -31,12 +31,12 @@ func TestRecordSessionIsOneVote(t *testing.T) {
 	for i := range 10000 {
 		s.Record(Use{Tool: "x", Query: fmt.Sprintf("junk %d", i%10), Session: "poisoner", Weight: 1})
 	}
-	tv := s.View().Tool("x")
+	tv := s.View().Tool("", "x")
 	if tv.Weight > 1 || len(tv.Queries) > DefaultMaxQueriesPerSession {
 		t.Errorf("one session taught weight %.2f over %d queries; want at most 1 over %d", tv.Weight, len(tv.Queries), DefaultMaxQueriesPerSession)
 	}
 	s.Record(Use{Tool: "x", Query: "junk 0", Session: "other", Weight: 1})
-	if w := s.View().Tool("x").Weight; w <= tv.Weight {
+	if w := s.View().Tool("", "x").Weight; w <= tv.Weight {
 		t.Errorf("a second session added nothing (weight %.2f → %.2f)", tv.Weight, w)
 	}
 }
@@ -79,7 +79,7 @@ func TestResetAndRetain(t *testing.T) {
 	if n := s.Retain(func(t string) bool { return t != "b" }); n != 1 {
 		t.Errorf("Retain dropped %d tools, want 1", n)
 	}
-	if got := s.View().Tools(); !cmp.Equal(got, []string{"c"}) {
+	if got := s.View().Tools(""); !cmp.Equal(got, []string{"c"}) {
 		t.Errorf("tools = %v, want [c]", got)
 	}
 	if n := s.ResetAll(); n != 1 || s.View().Len() != 0 {
@@ -142,5 +142,32 @@ func TestLimiter(t *testing.T) {
 	c.t = c.t.Add(time.Second)
 	if !l.Allow("a") || l.Allow("a") {
 		t.Error("after one second at 1/s: want exactly one more report")
+	}
+}
+
+func TestScopesLearnApart(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now})
+	s.Record(Use{Scope: "team-a", Tool: "x", Query: "q", Session: "s", Weight: 1})
+	s.Record(Use{Scope: "team-b", Tool: "x", Query: "other", Session: "s", Weight: 1})
+	v := s.View()
+	if !cmp.Equal(v.Scopes(), []string{"team-a", "team-b"}) || v.Tool("", "x") != nil {
+		t.Fatalf("scopes = %v, unscoped x = %v", v.Scopes(), v.Tool("", "x"))
+	}
+	if diff := cmp.Diff(map[string]float64{"q": 1}, map[string]float64{v.Tool("team-a", "x").Queries[0].Text: v.Tool("team-a", "x").Weight}); diff != "" {
+		t.Errorf("team-a (-want +got):\n%s", diff)
+	}
+	var buf bytes.Buffer
+	if err := s.Export(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r := NewStore(Config{Now: newClock().now})
+	if _, err := r.Import(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(r.View().Find("x")); got != 2 {
+		t.Errorf("after export/import, x learned in %d scopes, want 2", got)
+	}
+	if !r.Reset("x") || r.View().Len() != 0 {
+		t.Error("Reset(x) did not forget x in every scope")
 	}
 }

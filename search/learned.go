@@ -2,8 +2,12 @@ package search
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,9 +20,11 @@ import (
 
 // Learning from use. With Config.Learn.Store set, the engine remembers
 // each session's searches (session.go), ReportToolUse credits a tool's use
-// to the queries that revealed it (learn.Attribute), and the default,
-// semantic and keyword modes lift the tools whose learned queries resemble
-// the request:
+// to the queries that revealed it (learn.Attribute), in the learning scope
+// of those searches (learnScope: the request's visible set and category
+// filter), and the default, semantic and keyword modes lift the tools whose
+// learned queries, in the request's own learning scope, resemble the
+// request:
 //
 //	similarity  s = max(keyword, centroid)
 //	  keyword   the tool's learned queries as a field of their own: a
@@ -100,6 +106,38 @@ type LearnConfig struct {
 	Sync bool
 	// Now is the rate limiter's clock, for tests; nil means time.Now.
 	Now func() time.Time
+	// Shared makes every scope learn together. By default each learning
+	// scope — a request's visible set and category filter (learnScope) —
+	// learns apart: one agent's usage never changes the ranking of an
+	// agent configured with another scope.
+	Shared bool
+}
+
+// maxScopeKey is the longest learning scope kept readable; a longer one
+// (a large visible set) is replaced by a hash of it.
+const maxScopeKey = 200
+
+// learnScope is the learning scope of req: "" for a request without a
+// visible set or category filter (or with LearnConfig.Shared), else
+// "visible=NAMES;category=C" with the visible names sorted and
+// deduplicated, or "sha256:" and 16 hex digits of it when longer than
+// maxScopeKey. Requests with the same scope learn together.
+func (e *Engine) learnScope(req Request) string {
+	if e.learner == nil || e.learner.cfg.Shared || (len(req.Visible) == 0 && req.Category == "") {
+		return ""
+	}
+	vis := slices.Clone(req.Visible)
+	slices.Sort(vis)
+	vis = slices.Compact(vis)
+	key := "visible=" + strings.Join(vis, ",")
+	if req.Category != "" {
+		key += ";category=" + strings.ToLower(req.Category)
+	}
+	if len(key) > maxScopeKey {
+		sum := sha256.Sum256([]byte(key))
+		key = "sha256:" + hex.EncodeToString(sum[:8])
+	}
+	return key
 }
 
 // Outcome is how a reported tool call went.
@@ -216,7 +254,7 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 	}
 	rep := UseReport{}
 	for _, c := range credits {
-		if l.store.Record(learn.Use{Tool: u.Tool, Query: c.Query, Session: u.SessionID, Weight: w * c.Weight}) {
+		if l.store.Record(learn.Use{Scope: c.Scope, Tool: u.Tool, Query: c.Query, Session: u.SessionID, Weight: w * c.Weight}) {
 			rep.Recorded = true
 			rep.Queries = append(rep.Queries, c.Query)
 		}
@@ -263,8 +301,9 @@ func (e *Engine) learnChanged(ctx context.Context) error {
 	return nil
 }
 
-// recordSearch remembers a search for attribution when learning is on.
-func (e *Engine) recordSearch(req Request, p *plan, res Result) {
+// recordSearch remembers a search, in learning scope scope, for
+// attribution when learning is on.
+func (e *Engine) recordSearch(req Request, p *plan, res Result, scope string) {
 	if e.learner == nil || req.SessionID == "" || p == nil || len(res.References) == 0 {
 		return
 	}
@@ -276,7 +315,7 @@ func (e *Engine) recordSearch(req Request, p *plan, res Result) {
 	for i, r := range res.References {
 		names[i] = r.Name
 	}
-	e.sessions.recordSearch(req.SessionID, learn.NormalizeQuery(rankingText(p.query)), names)
+	e.sessions.recordSearch(req.SessionID, scope, learn.NormalizeQuery(rankingText(p.query)), names)
 }
 
 // learner holds the engine's learning side: the store, the rate limiter,
@@ -288,7 +327,7 @@ type learner struct {
 	store *learn.Store
 	limit *learn.Limiter
 	rate  float64
-	index atomic.Pointer[learnedIndex]
+	index atomic.Pointer[learnedIndexes]
 
 	mu sync.Mutex
 	// vecs caches learned queries' unit vectors by text and embedder
@@ -302,10 +341,17 @@ type learner struct {
 	stopOnce sync.Once
 }
 
-// learnedIndex is an immutable index of a learn.View against one catalog
-// snapshot.
-type learnedIndex struct {
+// learnedIndexes are the learned indexes of every scope of a learn.View
+// against one catalog snapshot; immutable.
+type learnedIndexes struct {
 	version, snapVersion uint64
+	// embedded: the centroids were computed (an embedder was connected).
+	embedded bool
+	byScope  map[string]*learnedIndex
+}
+
+// learnedIndex is an immutable index of one scope of a learn.View.
+type learnedIndex struct {
 	// names are the learning tools by document ID of kw.
 	names    []string
 	kw       *fallback.Index
@@ -383,10 +429,34 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 	if st.sem != nil {
 		emb = st.sem.embedder
 	}
-	ix := &learnedIndex{version: v.Version, snapVersion: st.snap.Version()}
-	docs := make([]fallback.Document, 0, v.Len())
-	for _, t := range v.Tools() {
-		tv := v.Tool(t)
+	ixs := &learnedIndexes{version: v.Version, snapVersion: st.snap.Version(), embedded: emb != nil, byScope: map[string]*learnedIndex{}}
+	for _, scope := range v.Scopes() {
+		ix, err := l.build(ctx, emb, v, scope)
+		if err != nil {
+			return err
+		}
+		ixs.byScope[scope] = ix
+	}
+	// Forget the vectors of queries no longer learned (bounded memory).
+	live := map[string]bool{}
+	for _, scope := range v.Scopes() {
+		for _, t := range v.Tools(scope) {
+			for _, q := range v.Tool(scope, t).Queries {
+				live[q.Text] = true
+			}
+		}
+	}
+	maps.DeleteFunc(l.vecs, func(text string, _ []float32) bool { return !live[text] })
+	l.index.Store(ixs)
+	return nil
+}
+
+// build indexes one scope of v. Callers hold mu.
+func (l *learner) build(ctx context.Context, emb embed.Embedder, v *learn.View, scope string) (*learnedIndex, error) {
+	ix := &learnedIndex{}
+	docs := make([]fallback.Document, 0, len(v.Tools(scope)))
+	for _, t := range v.Tools(scope) {
+		tv := v.Tool(scope, t)
 		texts := make([]string, len(tv.Queries))
 		for i, q := range tv.Queries {
 			texts[i] = q.Text
@@ -397,17 +467,16 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 	}
 	ix.kw = fallback.NewIndex(docs)
 	if emb != nil && len(ix.names) > 0 {
-		if err := l.centroids(ctx, emb, v, ix); err != nil {
-			return err
+		if err := l.centroids(ctx, emb, v, scope, ix); err != nil {
+			return nil, err
 		}
 	}
-	l.index.Store(ix)
-	return nil
+	return ix, nil
 }
 
 // centroids fills ix.centroid with each tool's weighted mean learned-query
 // vector, embedding the queries not cached yet.
-func (l *learner) centroids(ctx context.Context, emb embed.Embedder, v *learn.View, ix *learnedIndex) error {
+func (l *learner) centroids(ctx context.Context, emb embed.Embedder, v *learn.View, scope string, ix *learnedIndex) error {
 	if l.vecModel != emb.ModelID() {
 		clear(l.vecs)
 		l.vecModel = emb.ModelID()
@@ -415,7 +484,7 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, v *learn.Vi
 	var missing []string
 	seen := map[string]bool{}
 	for _, t := range ix.names {
-		for _, q := range v.Tool(t).Queries {
+		for _, q := range v.Tool(scope, t).Queries {
 			if _, ok := l.vecs[q.Text]; !ok && !seen[q.Text] {
 				seen[q.Text] = true
 				missing = append(missing, q.Text)
@@ -440,7 +509,7 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, v *learn.Vi
 	ix.centroid = make([][]float32, len(ix.names))
 	for i, t := range ix.names {
 		var c []float64
-		for _, q := range v.Tool(t).Queries {
+		for _, q := range v.Tool(scope, t).Queries {
 			vec := l.vecs[q.Text]
 			if vec == nil {
 				continue
@@ -497,22 +566,24 @@ const (
 	SignalLearnedCentroid = "learned_centroid"
 )
 
-// applyLearned lifts the hits of m by what the engine learned (see the top
-// of this file) and re-sorts them; tools in scope that learned something
-// close to the request join the hits. Without learning, or for fuzzy
-// matches, m is returned as is.
-func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
+// applyLearned lifts the hits of m by what the engine learned in the
+// request's learning scope (see the top of this file) and re-sorts them;
+// tools in the request's scope that learned something close to the request
+// join the hits. Without learning, or for fuzzy matches, m is returned as
+// is.
+func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) matches {
 	if e.learner == nil || m.mode == ModeFuzzy {
 		return m
 	}
-	ix := e.learner.index.Load()
-	if ix == nil {
+	ixs := e.learner.index.Load()
+	if ixs == nil {
 		return m
 	}
-	if ix.snapVersion != st.snap.Version() || (ix.centroid == nil && st.sem != nil && len(ix.names) > 0) {
+	if ixs.snapVersion != st.snap.Version() || (!ixs.embedded && st.sem != nil && len(ixs.byScope) > 0) {
 		e.learner.nudge() // the catalog or the embedder changed since the index was built
 	}
-	if len(ix.names) == 0 {
+	ix := ixs.byScope[scope]
+	if ix == nil || len(ix.names) == 0 {
 		return m
 	}
 	text := rankingText(p.query)

@@ -127,7 +127,7 @@ func TestLearnedLiftWithinTheRules(t *testing.T) {
 	if err := e.RefreshLearned(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if store.View().Tool("notion__append_block") == nil {
+	if store.View().Tool("", "notion__append_block") == nil {
 		t.Error("a changed tool lost what it learned")
 	}
 	if _, err := e.Delete(context.Background(), []string{"notion__append_block"}); err != nil {
@@ -136,7 +136,7 @@ func TestLearnedLiftWithinTheRules(t *testing.T) {
 	if err := e.RefreshLearned(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if store.View().Tool("notion__append_block") != nil {
+	if store.View().Tool("", "notion__append_block") != nil {
 		t.Error("a deleted tool kept what it learned")
 	}
 }
@@ -163,5 +163,52 @@ func TestLearnedSurvivesRestart(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, names(search1(t, e2, req))); diff != "" {
 		t.Errorf("ranking after restart (-before +after):\n%s", diff)
+	}
+}
+
+// Each learning scope (visible set and category filter) learns apart,
+// unless LearnConfig.Shared.
+func TestLearningScopes(t *testing.T) {
+	ctx := context.Background()
+	const scopedQuery = "keep my meeting minutes in notion"
+	for _, shared := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shared=%v", shared), func(t *testing.T) {
+			emb, err := embed.NewBuiltin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := search.NewFromTools(learnTools(), search.Config{Embedder: emb,
+				Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true, Shared: shared}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			if err := e.WaitIndexed(ctx); err != nil {
+				t.Fatal(err)
+			}
+			teamA := []string{"notion:*", "docs:*", "calendar:*"}
+			teamB := []string{"calendar:*", "docs:*", "notion:*", "slack:*"}
+			for i := range 3 {
+				s := fmt.Sprintf("a-%d", i)
+				search1(t, e, search.Request{Query: scopedQuery, SessionID: s, Visible: teamA, MaxResults: 10})
+				if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: "notion__append_block", Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
+					t.Fatalf("ReportToolUse = %+v, %v", rep, err)
+				}
+			}
+			lifted := func(visible []string) bool {
+				for _, r := range search1(t, e, search.Request{Query: scopedQuery, Visible: visible, MaxResults: 10}).References {
+					if r.Name == "notion__append_block" {
+						return r.Learned != nil
+					}
+				}
+				return false
+			}
+			if !lifted(teamA) {
+				t.Error("the scope that learned is not lifted")
+			}
+			if got := lifted(teamB); got != shared {
+				t.Errorf("another scope lifted = %v, want %v", got, shared)
+			}
+		})
 	}
 }

@@ -138,12 +138,12 @@ func (s *sessionStore) reveal(id string, names []string) {
 // of them, and a model calls a tool within a few searches of finding it.
 const maxSessionSearches = 8
 
-// recordSearch remembers a search of the session (its ranking words and
-// returned tools) for attribution. The session exists: reveal, called just
+// recordSearch remembers a search of the session (its learning scope,
+// ranking words and returned tools) for attribution. The session exists: reveal, called just
 // before with the same names, created it. With learning on, a session
 // costs up to maxSessionSearches × (a query and 10 names) more, about
 // 3 KB.
-func (s *sessionStore) recordSearch(id, query string, names []string) {
+func (s *sessionStore) recordSearch(id, scope, query string, names []string) {
 	if id == "" || query == "" || len(names) == 0 {
 		return
 	}
@@ -153,7 +153,7 @@ func (s *sessionStore) recordSearch(id, query string, names []string) {
 	if sess == nil {
 		return
 	}
-	sess.searches = append(sess.searches, learn.Search{Query: query, Tools: slices.Clone(names)})
+	sess.searches = append(sess.searches, learn.Search{Scope: scope, Query: query, Tools: slices.Clone(names)})
 	if over := len(sess.searches) - maxSessionSearches; over > 0 {
 		sess.searches = slices.Delete(sess.searches, 0, over)
 	}

@@ -44,21 +44,25 @@ func (s *Service) GetLearned(ctx context.Context, in *toolsearchv1.GetLearnedReq
 	out := &toolsearchv1.GetLearnedResponse{Learning: e.Learning()}
 	v := e.LearnedView()
 	if name := in.GetToolName(); name != "" {
-		tv := v.Tool(name)
-		if tv == nil {
+		tvs := v.Find(name)
+		if len(tvs) == 0 {
 			return nil, toStatus(ctx, s.log, "GetLearned", fmt.Errorf("tool %q has learned nothing (check the name, and that the sidecar runs with --learn): %w", name, search.ErrNotFound))
 		}
-		out.Tools = []*toolsearchv1.LearnedTool{learnedTool(tv)}
+		for _, tv := range tvs {
+			out.Tools = append(out.Tools, learnedTool(tv))
+		}
 		return out, nil
 	}
-	for _, t := range v.Tools() {
-		out.Tools = append(out.Tools, learnedTool(v.Tool(t)))
+	for _, sc := range v.Scopes() {
+		for _, t := range v.Tools(sc) {
+			out.Tools = append(out.Tools, learnedTool(v.Tool(sc, t)))
+		}
 	}
 	return out, nil
 }
 
 func learnedTool(tv *learn.ToolView) *toolsearchv1.LearnedTool {
-	t := &toolsearchv1.LearnedTool{ToolName: tv.Tool, Weight: tv.Weight}
+	t := &toolsearchv1.LearnedTool{ToolName: tv.Tool, Weight: tv.Weight, Scope: tv.Scope}
 	for _, q := range tv.Queries {
 		t.Queries = append(t.Queries, &toolsearchv1.LearnedQuery{Query: q.Text, Weight: q.Weight, LastUsedUnix: q.LastUsed.Unix()})
 	}

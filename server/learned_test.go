@@ -113,19 +113,29 @@ func TestReportToolUse(t *testing.T) {
 		t.Errorf("GetLearned = %v", learned)
 	}
 
-	// The learned query now lifts the tool, and the result says so.
-	resp, err := c.Search(ctx, "post a note for the team", toolsearch.WithMaxResults(3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lifted *toolsearchv1.LearnedBoost
-	for _, r := range resp.GetToolReferences() {
-		if r.GetToolName() == "slack__send_message" {
-			lifted = r.GetLearned()
+	// The learned query now lifts the tool in the scope that learned it,
+	// and the result says so; a request with another scope is untouched.
+	liftOf := func(opts ...toolsearch.SearchOption) *toolsearchv1.LearnedBoost {
+		t.Helper()
+		resp, err := c.Search(ctx, "post a note for the team", append(opts, toolsearch.WithMaxResults(3))...)
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, r := range resp.GetToolReferences() {
+			if r.GetToolName() == "slack__send_message" {
+				return r.GetLearned()
+			}
+		}
+		return nil
 	}
-	if lifted == nil || lifted.GetBoost() <= 0 || lifted.GetSignal() == "" {
+	if lifted := liftOf(toolsearch.WithVisibleTools("slack:*")); lifted == nil || lifted.GetBoost() <= 0 || lifted.GetSignal() == "" {
 		t.Errorf("slack__send_message's reference carries learned = %v, want the signal and a positive boost", lifted)
+	}
+	if lifted := liftOf(); lifted != nil {
+		t.Errorf("an unscoped request was lifted by what the slack:* scope learned: %v", lifted)
+	}
+	if got := learned.GetTools()[0].GetScope(); got != "visible=slack:*" {
+		t.Errorf("learned scope = %q, want visible=slack:*", got)
 	}
 
 	if _, err := c.Raw().ResetLearned(ctx, &toolsearchv1.ResetLearnedRequest{}); status.Code(err) != codes.InvalidArgument {
@@ -212,9 +222,15 @@ func TestLearnPoisoning(t *testing.T) {
 		}
 		return 0 // not in the top 10
 	}
+	// Another agent, configured with a scope that holds X and the tools
+	// the queries want, learns apart: its ranking must not move at all.
+	other := strings.SplitN(unrelated[0].Relevant[0], "__", 2)[0]
+	victim := toolsearch.WithVisibleTools("weather:*", other+":*")
 	before := make([]int, len(unrelated))
+	victimBefore := make([]int, len(unrelated))
 	for i, q := range unrelated {
 		before[i] = rankOf(q.Query)
+		victimBefore[i] = rankOf(q.Query+" "+strings.ReplaceAll(strings.ReplaceAll(x, "__", " "), "_", " "), victim)
 	}
 
 	const poisoner = "poisoner"
@@ -253,8 +269,12 @@ func TestLearnPoisoning(t *testing.T) {
 			t.Errorf("query %q: %s rose to rank %d (was %d) after one session's poisoning", q.Query, x, after, before[i])
 		}
 	}
+	for i, q := range unrelated {
+		if after := rankOf(q.Query+" "+name, victim); after != victimBefore[i] {
+			t.Errorf("query %q in another scope: %s moved from rank %d to %d", q.Query, x, victimBefore[i], after)
+		}
+	}
 	// Another agent's scope excludes X: X never enters its results.
-	other := strings.SplitN(unrelated[0].Relevant[0], "__", 2)[0]
 	for _, q := range unrelated {
 		if r := rankOf(q.Query+" "+name, toolsearch.WithVisibleTools(other+":*")); r != 0 {
 			t.Errorf("query %q in scope %s:* returned %s at rank %d", q.Query, other, x, r)
@@ -278,7 +298,7 @@ func TestAgentToolCalledTeaches(t *testing.T) {
 	if err := agent.ToolCalled(ctx, "conv-1", "github__create_issue", errors.New("boom")); err != nil {
 		t.Fatal(err)
 	}
-	if got := store.View().Tools(); !slices.Equal(got, []string{"slack__send_message"}) {
+	if got := store.View().Tools(""); !slices.Equal(got, []string{"slack__send_message"}) {
 		t.Errorf("learned tools = %v, want [slack__send_message] (the failed call teaches nothing)", got)
 	}
 }

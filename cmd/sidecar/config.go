@@ -46,6 +46,7 @@ type config struct {
 	learnFrom         string
 	learnPullInterval time.Duration
 	learnReportPerMin int
+	learnShared       bool
 
 	metricsListen string
 
@@ -217,6 +218,7 @@ flags:
 	duration(&c.learnHalfLife, "learn-half-life", learn.DefaultHalfLife, "with --learn, the age at which a learned use counts half")
 	str(&c.learnFrom, "learn-from", "", "with --learn, a learned-state JSONL file path or http(s) URL (toolsearch learned --export) to import at start and every --learn-pull-interval: how a fleet shares what it learned")
 	duration(&c.learnPullInterval, "learn-pull-interval", 5*time.Minute, "with --learn-from, how often to pull it again")
+	boolean(&c.learnShared, "learn-shared", false, "with --learn, one learned state for every request; by default each scope (a request's visible_tools and category_filter) learns apart, so one agent's usage never changes the ranking of an agent with another scope")
 	integer(&c.learnReportPerMin, "learn-report-rate", 60, "with --learn, the most tool-use reports one session may send per minute (bursts of 30); past it ReportToolUse answers RESOURCE_EXHAUSTED")
 
 	str(&c.mcpListen, "mcp-listen", "", "address host:port of the MCP endpoint (streamable HTTP at /mcp), e.g. 127.0.0.1:8090; empty: off. Uses --tls-cert and --auth-token-file like the gRPC port")

@@ -39,7 +39,7 @@ func learnConfig(cfg config, log *slog.Logger) search.LearnConfig {
 		pull(context.Background(), store, cfg.learnFrom, log)
 	}
 	rate := float64(max(cfg.learnReportPerMin, 1)) / 60
-	return search.LearnConfig{Store: store, ReportRate: rate}
+	return search.LearnConfig{Store: store, ReportRate: rate, Shared: cfg.learnShared}
 }
 
 // pull imports --learn-from once, logging the outcome.

@@ -59,7 +59,7 @@ func runLearned(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		for _, t := range resp.GetTools() {
 			for _, q := range t.GetQueries() {
 				// Weights are as of now (decayed by the sidecar).
-				if err := enc.Encode(learn.Record{Tool: t.GetToolName(), Query: q.GetQuery(), Weight: q.GetWeight(), At: now}); err != nil {
+				if err := enc.Encode(learn.Record{Scope: t.GetScope(), Tool: t.GetToolName(), Query: q.GetQuery(), Weight: q.GetWeight(), At: now}); err != nil {
 					return err
 				}
 			}
@@ -73,7 +73,11 @@ func runLearned(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	for _, t := range resp.GetTools() {
-		fmt.Fprintf(tw, "%s\tweight %.2f\t%d queries\n", t.GetToolName(), t.GetWeight(), len(t.GetQueries()))
+		scope := ""
+		if t.GetScope() != "" {
+			scope = "\tscope " + t.GetScope()
+		}
+		fmt.Fprintf(tw, "%s\tweight %.2f\t%d queries%s\n", t.GetToolName(), t.GetWeight(), len(t.GetQueries()), scope)
 		for _, q := range t.GetQueries() {
 			fmt.Fprintf(tw, "\t%.2f\t%s\n", q.GetWeight(), q.GetQuery())
 		}

@@ -2788,7 +2788,12 @@ type LearnedTool struct {
 	// The sum of its learned queries' weights.
 	Weight float64 `protobuf:"fixed64,2,opt,name=weight,proto3" json:"weight,omitempty"`
 	// Its learned queries, heaviest first.
-	Queries       []*LearnedQuery `protobuf:"bytes,3,rep,name=queries,proto3" json:"queries,omitempty"`
+	Queries []*LearnedQuery `protobuf:"bytes,3,rep,name=queries,proto3" json:"queries,omitempty"`
+	// The learning scope: empty for requests without visible_tools or
+	// category_filter (or when the sidecar runs with --learn-shared), else
+	// `visible=NAMES;category=C` (or `sha256:` and a hash of it when long).
+	// Each scope learns apart: usage in one never changes another's ranking.
+	Scope         string `protobuf:"bytes,4,opt,name=scope,proto3" json:"scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2844,12 +2849,20 @@ func (x *LearnedTool) GetQueries() []*LearnedQuery {
 	return nil
 }
 
-// GetLearnedResponse lists learned tools, by name.
+func (x *LearnedTool) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
+// GetLearnedResponse lists learned tools, by scope and name.
 type GetLearnedResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Whether the sidecar learns from use (--learn).
 	Learning bool `protobuf:"varint,1,opt,name=learning,proto3" json:"learning,omitempty"`
-	// The learned tools asked for, sorted by name.
+	// The learned tools asked for, sorted by scope then name (a tool that
+	// learned in several scopes appears once per scope).
 	Tools         []*LearnedTool `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3194,11 +3207,12 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\fLearnedQuery\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12\x16\n" +
 	"\x06weight\x18\x02 \x01(\x01R\x06weight\x12$\n" +
-	"\x0elast_used_unix\x18\x03 \x01(\x03R\flastUsedUnix\"y\n" +
+	"\x0elast_used_unix\x18\x03 \x01(\x03R\flastUsedUnix\"\x8f\x01\n" +
 	"\vLearnedTool\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12\x16\n" +
 	"\x06weight\x18\x02 \x01(\x01R\x06weight\x125\n" +
-	"\aqueries\x18\x03 \x03(\v2\x1b.toolsearch.v1.LearnedQueryR\aqueries\"b\n" +
+	"\aqueries\x18\x03 \x03(\v2\x1b.toolsearch.v1.LearnedQueryR\aqueries\x12\x14\n" +
+	"\x05scope\x18\x04 \x01(\tR\x05scope\"b\n" +
 	"\x12GetLearnedResponse\x12\x1a\n" +
 	"\blearning\x18\x01 \x01(\bR\blearning\x120\n" +
 	"\x05tools\x18\x02 \x03(\v2\x1a.toolsearch.v1.LearnedToolR\x05tools\"D\n" +

@@ -155,12 +155,13 @@ type ToolSearchServiceClient interface {
 	// reports faster than the sidecar's per-session limit (retry later, or
 	// report fewer calls).
 	ReportToolUse(ctx context.Context, in *ReportToolUseRequest, opts ...grpc.CallOption) (*ReportToolUseResponse, error)
-	// GetLearned shows what the sidecar learned from use: per tool, the
-	// learned queries with their decayed weights.
+	// GetLearned shows what the sidecar learned from use: per learning scope
+	// and tool, the learned queries with their decayed weights.
 	//
 	// Errors: NOT_FOUND for a tool_name that learned nothing.
 	GetLearned(ctx context.Context, in *GetLearnedRequest, opts ...grpc.CallOption) (*GetLearnedResponse, error)
-	// ResetLearned forgets what one tool learned, or everything.
+	// ResetLearned forgets what one tool learned (in every scope), or
+	// everything.
 	//
 	// Errors: INVALID_ARGUMENT when neither tool_name nor all is set, or
 	// both are.
@@ -394,12 +395,13 @@ type ToolSearchServiceServer interface {
 	// reports faster than the sidecar's per-session limit (retry later, or
 	// report fewer calls).
 	ReportToolUse(context.Context, *ReportToolUseRequest) (*ReportToolUseResponse, error)
-	// GetLearned shows what the sidecar learned from use: per tool, the
-	// learned queries with their decayed weights.
+	// GetLearned shows what the sidecar learned from use: per learning scope
+	// and tool, the learned queries with their decayed weights.
 	//
 	// Errors: NOT_FOUND for a tool_name that learned nothing.
 	GetLearned(context.Context, *GetLearnedRequest) (*GetLearnedResponse, error)
-	// ResetLearned forgets what one tool learned, or everything.
+	// ResetLearned forgets what one tool learned (in every scope), or
+	// everything.
 	//
 	// Errors: INVALID_ARGUMENT when neither tool_name nor all is set, or
 	// both are.
