@@ -20,16 +20,16 @@ func TestCallsTeachTheEngine(t *testing.T) {
 	if got, isErr := c.call(t, "up__echo", map[string]any{"message": "hi"}); isErr {
 		t.Fatalf("up__echo = %q, an error", got)
 	}
-	tv := store.View().Tool("up__echo")
-	if tv == nil || tv.Queries[0].Text != "echo a message back" {
-		t.Errorf("learned for up__echo = %+v, want the query that revealed it", tv)
+	tvs := store.View().Find("up__echo")
+	if len(tvs) != 1 || tvs[0].Queries[0].Text != "echo a message back" {
+		t.Errorf("learned for up__echo = %+v, want the query that revealed it", tvs)
 	}
 	c.search(t, map[string]any{"query": "select:up__fail"})
 	c.waitListChanged(t)
 	if _, isErr := c.call(t, "up__fail", nil); !isErr {
 		t.Fatal("up__fail did not fail")
 	}
-	if tv := store.View().Tool("up__fail"); tv != nil {
-		t.Errorf("a failed call taught up__fail %+v", tv)
+	if tvs := store.View().Find("up__fail"); len(tvs) != 0 {
+		t.Errorf("a failed call taught up__fail %+v", tvs)
 	}
 }
