@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/learn"
@@ -131,6 +132,8 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 	row("ndcg@10", rep.Without.NDCG10, rep.With.NDCG10)
 	row("mrr", rep.Without.MRR, rep.With.MRR)
 	row("paraphr ndcg@10", rep.ParaphraseWithout.NDCG10, rep.ParaphraseWith.NDCG10)
+	fmt.Fprintf(stdout, "%-16s %.3f ms  %.3f ms\n", "p50", rep.Without.P50Ms, rep.With.P50Ms)
+	fmt.Fprintf(stdout, "%-16s %.3f ms  %.3f ms\n", "p99", rep.Without.P99Ms, rep.With.P99Ms)
 	return nil
 }
 
@@ -138,11 +141,12 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 func scoreQueries(ctx context.Context, r localRanker, qs []evaluation.Query) (evaluation.Summary, error) {
 	var run evaluation.Run
 	for _, q := range qs {
+		start := time.Now()
 		got, err := r.rank(ctx, q.Query)
 		if err != nil && !isInvalidArgument(err) {
 			return evaluation.Summary{}, fmt.Errorf("query %q: %w", q.ID, err)
 		}
-		run.Add(evaluation.Score(q, got.names), got.fellBack, got.unconfident || err != nil, 0)
+		run.Add(evaluation.Score(q, got.names), got.fellBack, got.unconfident || err != nil, time.Since(start))
 	}
 	return run.Summary(), nil
 }
