@@ -200,7 +200,8 @@ const (
 // Learning reports whether learning from use is on.
 func (e *Engine) Learning() bool { return e.learner != nil }
 
-// ReportToolUse records that the model of req.SessionID called req.Tool.
+// ReportToolUse records that the model of session u.SessionID called
+// u.Tool.
 // Bad input (empty session id or tool, unknown outcome) wraps
 // ErrInvalidArgument; a tool the catalog does not have wraps ErrNotFound;
 // a session over its report rate wraps ErrRateLimited. With learning off,
@@ -242,15 +243,18 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 		}
 		query = learn.NormalizeQuery(rankingText(q))
 	}
-	credits, found := e.sessions.attribute(u.SessionID, u.Tool, query)
 	w := outcomeWeight(u.Outcome)
+	if w == 0 {
+		// A failed call teaches nothing, and does not count as a use that
+		// shares its query with the tools used after it.
+		return UseReport{Reason: ReasonErrorOutcome}, nil
+	}
+	credits, found := e.sessions.attribute(u.SessionID, u.Tool, query)
 	switch {
 	case !found:
 		return UseReport{Reason: ReasonUnknownSession}, nil
 	case len(credits) == 0:
 		return UseReport{Reason: ReasonNotRevealed}, nil
-	case w == 0:
-		return UseReport{Reason: ReasonErrorOutcome}, nil
 	}
 	rep := UseReport{}
 	for _, c := range credits {
