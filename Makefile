@@ -133,7 +133,7 @@ checkgenerate: generate ## Fail if generated code differs from the committed sta
 #   - clients/go imports nothing from the root module;
 #   - nothing outside server/ and cmd/ depends on server (nor on mcpserver); nothing depends on cmd/;
 #   - embed, vectorindex, fallback and analysis never depend on catalog or search;
-#   - cmd/toolsearch imports only public APIs: search, evaluation, clients/go;
+#   - cmd/toolsearch imports only public APIs: search, evaluation, learn, clients/go;
 #   - no production package depends on a test helper package (a name ending in "test").
 .PHONY: checkdeps
 checkdeps: ## Check the import-direction rules of DESIGN.md
@@ -153,9 +153,9 @@ checkdeps: ## Check the import-direction rules of DESIGN.md
 		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis")) bad = pt " must not import " dt; \
 		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
 		END { exit fail }'
-	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|clients/go)(/|$$)' || true)"; \
+	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|learn|clients/go)(/|$$)' || true)"; \
 	if [ -n "$$bad" ]; then \
-		echo 'checkdeps: cmd/toolsearch uses public APIs only (search, evaluation, clients/go), but imports:' >&2; \
+		echo 'checkdeps: cmd/toolsearch uses public APIs only (search, evaluation, learn, clients/go), but imports:' >&2; \
 		echo "$$bad" >&2; exit 1; \
 	fi
 	@bad="$$($(GO) list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk '$$1 !~ /test$$/ { for (i = 2; i <= NF; i++) if ($$i ~ /^github.com\/toolsearch\/.*test$$/) print $$1 " imports " $$i }')"; \

@@ -159,6 +159,11 @@ func dialUpstream(ev *events) (uc *upstreamCaller, tools []catalog.Tool, closeAl
 // newEngine builds the test engine over the file catalog and the upstream's
 // tools.
 func newEngine(upTools []catalog.Tool) (*search.Engine, error) {
+	return newEngineWith(upTools, search.Config{})
+}
+
+// newEngineWith is newEngine with an engine configuration.
+func newEngineWith(upTools []catalog.Tool, ecfg search.Config) (*search.Engine, error) {
 	files, err := catalog.Load(catalog.Source{Path: "testdata/catalog.json"})
 	if err != nil {
 		return nil, err
@@ -167,7 +172,7 @@ func newEngine(upTools []catalog.Tool) (*search.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return search.New(snap, search.Config{})
+	return search.New(snap, ecfg)
 }
 
 func (u *upstreamCaller) Serves(name string) bool { return u.tools[name] }
@@ -206,9 +211,15 @@ type fixture struct {
 // is completed with the engine, the caller and a discarded log.
 func start(t *testing.T, cfg mcpserver.Config) *fixture {
 	t.Helper()
+	return startWith(t, cfg, search.Config{})
+}
+
+// startWith is start with an engine configuration.
+func startWith(t *testing.T, cfg mcpserver.Config, ecfg search.Config) *fixture {
+	t.Helper()
 	ev := newEvents()
 	uc, upTools := connectUpstream(t, ev)
-	engine, err := newEngine(upTools)
+	engine, err := newEngineWith(upTools, ecfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -189,7 +189,9 @@ func (sess *session) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	}
 	switch {
 	case l.loaded[catalogName]:
-		return sess.srv.forward(ctx, req, catalogName)
+		res, err := sess.srv.forward(ctx, req, catalogName)
+		sess.reportUse(ctx, catalogName, res, err)
+		return res, err
 	case name == toolset.SearchToolName:
 		return sess.search(ctx, req)
 	}

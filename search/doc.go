@@ -6,7 +6,9 @@
 // is checked and its query parsed once into a plan (plan.go); one candidate
 // stage answers the plan — browse (browse.go), select:, keyword or regex
 // (lexical.go), or vector and keyword candidates behind the confidence gate,
-// fused (semantic.go, confidence.go, fusion.go); and the result stage
+// fused (semantic.go, confidence.go, fusion.go); with learning from use
+// on, the learned stage lifts the candidates that agents used for similar
+// queries (learned.go, over package learn's store); and the result stage
 // (result.go) applies the named-server rule (servers.go), exact-first
 // (exact.go), calibration (calibration.go), the top band and the limit.
 //
@@ -14,6 +16,6 @@
 // IDs and strings that the lexical scorers (package fallback), the embedders
 // (package embed) and the vector index (package vectorindex) work on, and
 // back. Every error it returns wraps one of its sentinels (ErrInvalidArgument,
-// ErrNotFound, ErrCatalogFull) or is the context's error, so that the server
+// ErrNotFound, ErrCatalogFull, ErrRateLimited) or is the context's error, so that the server
 // maps it to a status code in one place.
 package search

@@ -76,6 +76,9 @@ type Config struct {
 	// Upsert that would grow it past the limit changes nothing and returns
 	// an error wrapping ErrCatalogFull. 0 means no limit.
 	MaxTools int
+	// Learn turns learning from use on (learned.go); the zero value leaves
+	// it off, and the engine then ranks exactly as without it.
+	Learn LearnConfig
 	// MemoryBudget, when positive, is the memory in bytes the catalog may
 	// take by the engine's estimate (memory.go: a fixed part, the vector and
 	// a part proportional to each tool's text). New refuses a catalog over
@@ -156,6 +159,9 @@ type Engine struct {
 	// sessions holds the session reveal sets (session.go).
 	sessions *sessionStore
 
+	// learner is the learning side (learned.go); nil when learning is off.
+	learner *learner
+
 	// The memory estimate's inputs (memory.go), written under mu and read
 	// without it (Memory): toolBytes is the sum of the current catalog's
 	// ToolSizes, dims the vector length the estimate counts.
@@ -184,6 +190,9 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e.state.Store(newState(snap))
+	if cfg.Learn.Store != nil {
+		e.learner = newLearner(e, cfg.Learn)
+	}
 	connect := e.cfg.Connect
 	switch {
 	case e.cfg.Embedder != nil:
@@ -235,6 +244,9 @@ func (e *Engine) Close() error {
 	if e.stop != nil {
 		e.stop()
 		<-e.done
+	}
+	if e.learner != nil {
+		e.learner.stopOnce.Do(e.learner.close)
 	}
 	return nil
 }

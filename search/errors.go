@@ -15,6 +15,9 @@ var (
 	// ErrCatalogFull marks an upsert that would take the catalog past
 	// Config.MaxTools, or its estimated memory past Config.MemoryBudget.
 	ErrCatalogFull = errors.New("catalog full")
+	// ErrRateLimited marks a usage report (Engine.ReportToolUse) refused by
+	// the per-session rate limit.
+	ErrRateLimited = errors.New("rate limited")
 )
 
 // invalid wraps err as an ErrInvalidArgument while keeping err in the chain.

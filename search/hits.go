@@ -13,6 +13,8 @@ type hit struct {
 	id      int
 	score   float64
 	explain string
+	// learned is set when learning from use lifted the hit (learned.go).
+	learned *Learned
 }
 
 // matches is what a candidate stage returns: its hits, best first, and how

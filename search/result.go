@@ -39,6 +39,9 @@ type Reference struct {
 	// Explanation says which path scored the tool and how; only with
 	// Request.Debug.
 	Explanation string
+	// Learned, when set, says that learning from use lifted the tool:
+	// which signal and by how much (learned.go).
+	Learned *Learned
 }
 
 // Metadata says which mode produced a result, what was asked, and why the
@@ -113,7 +116,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	res.References = make([]Reference, len(hits))
 	for i, h := range hits {
 		t := st.snap.Tool(h.id)
-		res.References[i] = Reference{Name: t.Name, Score: clamp01(h.score), Summary: t.Summary(), Server: t.Server}
+		res.References[i] = Reference{Name: t.Name, Score: clamp01(h.score), Summary: t.Summary(), Server: t.Server, Learned: h.learned}
 		if p.debug {
 			res.References[i].Explanation = h.explain
 		}

@@ -29,6 +29,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
+	scope := e.learnScope(req)
 	var res Result
 	switch p.kind() {
 	case kindBrowse:
@@ -41,11 +42,11 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 			res = st.result(p, m, e.cfg.AvailableToolsCap)
 		}
 	case kindKeyword:
-		res = st.result(p, st.keywordMatches(p, p.limit), e.cfg.AvailableToolsCap)
+		res = st.result(p, e.applyLearned(st, p, st.keywordMatches(p, p.limit), scope), e.cfg.AvailableToolsCap)
 	default:
 		var m matches
 		if m, err = e.semanticMatches(ctx, st, p); err == nil {
-			res = st.result(p, m, e.cfg.AvailableToolsCap)
+			res = st.result(p, e.applyLearned(st, p, m, scope), e.cfg.AvailableToolsCap)
 		}
 	}
 	if err != nil {
@@ -56,5 +57,6 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 	stg := &res.Metadata.Stages
 	stg.Lexical = max(0, res.Metadata.Elapsed-stg.QueryEmbedding-stg.VectorSearch)
 	e.recordReveals(req, res)
+	e.recordSearch(req, p, res, scope)
 	return res, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/learn"
 )
 
 // Session reveal sets: which tools each agent session has been shown by a
@@ -89,6 +90,10 @@ type session struct {
 	// revealed are tool names in first-reveal order; seen indexes them.
 	revealed []string
 	seen     map[string]struct{}
+	// searches are the session's latest searches, oldest first, kept only
+	// when learning is on (learned.go): attribution needs each search's
+	// query and returned tools.
+	searches []learn.Search
 }
 
 func newSessionStore(cfg SessionConfig) *sessionStore {
@@ -126,6 +131,62 @@ func (s *sessionStore) reveal(id string, names []string) {
 		}
 		sess.revealed = slices.Delete(sess.revealed, 0, over)
 	}
+}
+
+// maxSessionSearches is how many of its latest searches a session keeps
+// for attribution: a use is credited to at most learn.MaxAttributedSearches
+// of them, and a model calls a tool within a few searches of finding it.
+const maxSessionSearches = 8
+
+// recordSearch remembers a search of the session (its learning scope,
+// ranking words and returned tools) for attribution. The session exists: reveal, called just
+// before with the same names, created it. With learning on, a session
+// costs up to maxSessionSearches × (a query and 10 names) more, about
+// 3 KB.
+func (s *sessionStore) recordSearch(id, scope, query string, names []string) {
+	if id == "" || query == "" || len(names) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.touch(id, s.cfg.Now())
+	if sess == nil {
+		return
+	}
+	sess.searches = append(sess.searches, learn.Search{Scope: scope, Query: query, Tools: slices.Clone(names)})
+	if over := len(sess.searches) - maxSessionSearches; over > 0 {
+		sess.searches = slices.Delete(sess.searches, 0, over)
+	}
+}
+
+// attribute credits a use of tool to the session's searches that returned
+// it (learn.Attribute), newest first, and marks it used in them. With
+// query set, only searches with that query count. found reports whether
+// the session exists.
+func (s *sessionStore) attribute(id, tool, query string) (credits []learn.Credit, found bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess := s.touch(id, s.cfg.Now())
+	if sess == nil {
+		return nil, false
+	}
+	newest := make([]learn.Search, 0, len(sess.searches))
+	idx := make([]int, 0, len(sess.searches))
+	for i := len(sess.searches) - 1; i >= 0; i-- {
+		if query != "" && learn.NormalizeQuery(sess.searches[i].Query) != query {
+			continue
+		}
+		newest = append(newest, sess.searches[i])
+		idx = append(idx, i)
+	}
+	credits = learn.Attribute(newest, tool)
+	for _, c := range credits {
+		sr := &sess.searches[idx[c.Search]]
+		if !slices.Contains(sr.Used, tool) {
+			sr.Used = append(sr.Used, tool)
+		}
+	}
+	return credits, true
 }
 
 // revealed returns a copy of the session's names in reveal order after

@@ -46,6 +46,7 @@ var errorCodes = []struct {
 	{search.ErrInvalidArgument, codes.InvalidArgument},
 	{search.ErrNotFound, codes.NotFound},
 	{search.ErrCatalogFull, codes.ResourceExhausted},
+	{search.ErrRateLimited, codes.ResourceExhausted},
 	{toolset.ErrInvalidOption, codes.InvalidArgument},
 	{toolset.ErrTooLarge, codes.ResourceExhausted},
 	{context.DeadlineExceeded, codes.DeadlineExceeded},

@@ -26,6 +26,8 @@ type Metrics struct {
 	searches      *prometheus.CounterVec
 	zeroResults   *prometheus.CounterVec
 	regexScans    prometheus.Counter
+	toolUses      *prometheus.CounterVec
+	learnedLifts  prometheus.Counter
 	stageTime     *prometheus.HistogramVec
 	embedCalls    *prometheus.CounterVec
 	embedErrors   *prometheus.CounterVec
@@ -73,6 +75,14 @@ func NewMetrics(version string) *Metrics {
 		Name: "toolsearch_regex_scans_total",
 		Help: "Regex searches whose pattern had no literal of 3 characters for the trigram index, so every tool was matched (a scan).",
 	})
+	m.toolUses = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "toolsearch_tool_use_reports_total",
+		Help: "ReportToolUse calls answered, by result: recorded, or the reason nothing was learned (learning_disabled, unknown_session, not_revealed, error_outcome, session_bound).",
+	}, []string{"result"})
+	m.learnedLifts = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "toolsearch_learned_lifted_searches_total",
+		Help: "Successful searches where learning from use lifted at least one returned tool.",
+	})
 	m.zeroResults = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "toolsearch_search_zero_results_total",
 		Help: "Successful searches that returned no tool, by the mode that answered.",
@@ -108,7 +118,7 @@ func NewMetrics(version string) *Metrics {
 		Name: "toolsearch_limit",
 		Help: "Configured limits, by name (max_tools, max_query_length, max_results_cap, ...).",
 	}, []string{"limit"})
-	for _, c := range []prometheus.Collector{m.requests, m.requestTime, m.searches, m.zeroResults, m.regexScans, m.stageTime,
+	for _, c := range []prometheus.Collector{m.requests, m.requestTime, m.searches, m.zeroResults, m.regexScans, m.toolUses, m.learnedLifts, m.stageTime,
 		m.embedCalls, m.embedErrors, m.embedBatch, m.embedTime, m.indexBuild, m.catalogLimits, infoCollector{m}} {
 		f(c)
 	}
@@ -174,6 +184,12 @@ func (m *Metrics) observeSearch(r search.Result) {
 	if md.RegexScanned {
 		m.regexScans.Inc()
 	}
+	for _, ref := range r.References {
+		if ref.Learned != nil {
+			m.learnedLifts.Inc()
+			break
+		}
+	}
 	for _, s := range []struct {
 		stage string
 		d     time.Duration
@@ -187,6 +203,18 @@ func (m *Metrics) observeSearch(r search.Result) {
 			m.stageTime.WithLabelValues(s.stage).Observe(s.d.Seconds())
 		}
 	}
+}
+
+// observeToolUse records an answered usage report.
+func (m *Metrics) observeToolUse(rep search.UseReport) {
+	if m == nil {
+		return
+	}
+	result := rep.Reason
+	if rep.Recorded {
+		result = "recorded"
+	}
+	m.toolUses.WithLabelValues(result).Inc()
 }
 
 // splitMethod turns "/pkg.Service/Method" into its service and method.

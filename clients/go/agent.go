@@ -184,6 +184,28 @@ func (a *Agent) Reset(ctx context.Context, session string) error {
 	return err
 }
 
+// ToolCalled tells the sidecar that the model of session called tool (its
+// catalog name: pass a provider's name through [Toolset.CatalogName]) and
+// how the call went: callErr nil is a success, anything else a failure.
+// Call it once for each tool call the application executes, after running
+// it. A sidecar started with --learn learns from it which tools agents
+// use for which queries and ranks them higher for similar queries; one
+// without --learn ignores it. Calls of tool_search itself are not
+// reported. The error is for the agent's logs only (the sidecar
+// unreachable, or a session reporting faster than the sidecar allows,
+// RESOURCE_EXHAUSTED): a report that fails changes nothing else.
+func (a *Agent) ToolCalled(ctx context.Context, session, tool string, callErr error) error {
+	if tool == SearchToolName {
+		return nil
+	}
+	outcome := toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_SUCCESS
+	if callErr != nil {
+		outcome = toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_ERROR
+	}
+	_, err := a.client.ReportToolUse(ctx, session, tool, outcome)
+	return err
+}
+
 // HandleToolCall answers the model's tool_search call: argumentsJSON is the
 // call's arguments as the model sent them ({"query": …, "search_type": …,
 // "max_results": …, "category_filter": …}). It searches with the session's

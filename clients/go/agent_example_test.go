@@ -35,7 +35,11 @@ func ExampleAgent() {
 		// to the system prompt. Say the model answers with a tool_search call:
 		call := map[int]string{1: `{"query":"send a slack message"}`, 2: `{"query":"select:github__create_issue"}`}[turn]
 		if call == "" {
-			break // the model calls a loaded tool: map its name with ts.CatalogName and run it
+			// The model calls a loaded tool: map its name with ts.CatalogName,
+			// run it, and tell the sidecar (it learns from use with --learn):
+			//	err := runTool(ts.CatalogName(name), args)
+			//	agent.ToolCalled(ctx, session, ts.CatalogName(name), err)
+			break
 		}
 		result, err := agent.HandleToolCall(ctx, session, call)
 		if err != nil {

@@ -133,6 +133,14 @@ func (c *Client) CatalogInfo(ctx context.Context) (*toolsearchv1.GetCatalogInfoR
 	return c.raw.GetCatalogInfo(ctx, &toolsearchv1.GetCatalogInfoRequest{})
 }
 
+// ReportToolUse tells the sidecar that the model of session called tool,
+// with outcome; a sidecar started with --learn learns from it (see
+// [Agent.ToolCalled], which calls it for an agent loop). The response says
+// whether the use taught anything, and if not why.
+func (c *Client) ReportToolUse(ctx context.Context, session, tool string, outcome toolsearchv1.ToolUseOutcome) (*toolsearchv1.ReportToolUseResponse, error) {
+	return c.raw.ReportToolUse(ctx, &toolsearchv1.ReportToolUseRequest{SessionId: session, ToolName: tool, Outcome: outcome})
+}
+
 // Health reports whether the sidecar is serving, through the standard gRPC
 // health service (grpc.health.v1, overall server status ""). It returns true
 // only for SERVING; false with a nil error for any other status (e.g.

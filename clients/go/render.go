@@ -24,9 +24,10 @@ import (
 // "no_confident_match" (true when no result clears the calibrated
 // threshold) in search_metadata (after "execution_time_ms"); and top-level
 // "hint" and
-// "available_tools" (after "search_metadata"). Debug explanations, the catalog
-// version, the confidence, microsecond timings and browse page tokens are
-// left out: they are for the agent, not the model.
+// "available_tools" (after "search_metadata"). Debug explanations, learned
+// provenance (ToolReference.learned), the catalog version, the confidence,
+// microsecond timings and browse page tokens are left out: they are for the
+// agent, not the model.
 //
 // Scores are rounded to 3 decimals and kept within [0, 1] (NaN becomes 0).
 // The output is deterministic for a given response, and HTML characters

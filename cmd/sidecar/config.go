@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolsearch/toolsearch/learn"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
@@ -38,6 +39,14 @@ type config struct {
 	queryTimeout    time.Duration
 	maxSessions     int
 	sessionTTL      time.Duration
+
+	// Learning from use (learn.go).
+	learn             bool
+	learnHalfLife     time.Duration
+	learnFrom         string
+	learnPullInterval time.Duration
+	learnReportPerMin int
+	learnShared       bool
 
 	metricsListen string
 
@@ -204,6 +213,13 @@ flags:
 
 	integer(&c.maxSessions, "max-sessions", search.DefaultMaxSessions, "most agent sessions whose revealed tools are kept (least recently used evicted; an evicted session searches again)")
 	duration(&c.sessionTTL, "session-ttl", search.DefaultSessionTTL, "how long an idle agent session keeps its revealed tools")
+
+	boolean(&c.learn, "learn", false, "learn from use: rank higher the tools agents actually call for queries like the current one (ReportToolUse, the MCP endpoint's tools/call); saved in --cache-dir as learned.jsonl")
+	duration(&c.learnHalfLife, "learn-half-life", learn.DefaultHalfLife, "with --learn, the age at which a learned use counts half")
+	str(&c.learnFrom, "learn-from", "", "with --learn, a learned-state JSONL file path or http(s) URL (toolsearch learned --export) to import at start and every --learn-pull-interval: how a fleet shares what it learned")
+	duration(&c.learnPullInterval, "learn-pull-interval", 5*time.Minute, "with --learn-from, how often to pull it again")
+	boolean(&c.learnShared, "learn-shared", false, "with --learn, one learned state for every request; by default each scope (a request's visible_tools and category_filter) learns apart, so one agent's usage never changes the ranking of an agent with another scope")
+	integer(&c.learnReportPerMin, "learn-report-rate", 60, "with --learn, the most tool-use reports one session may send per minute (bursts of 30); past it ReportToolUse answers RESOURCE_EXHAUSTED")
 
 	str(&c.mcpListen, "mcp-listen", "", "address host:port of the MCP endpoint (streamable HTTP at /mcp), e.g. 127.0.0.1:8090; empty: off. Uses --tls-cert and --auth-token-file like the gRPC port")
 	stdio := getenv(envName("mcp-stdio")) == "true"

@@ -157,6 +157,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		return err
 	}
 	defer engine.Close()
+	defer startLearning(ctx, cfg, engine, log)()
 	logMemory(log, limit, engine.Memory())
 	manager, err := startMCP(ctx, cfg, log, engine, metrics)
 	if err != nil {
@@ -286,6 +287,7 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*sea
 		MaxTools:       cfg.maxTools,
 		MemoryBudget:   budget,
 		Log:            log,
+		Learn:          learnConfig(cfg, log),
 	}
 	if err := em.configure(&ec); err != nil {
 		return nil, err

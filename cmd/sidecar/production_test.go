@@ -182,6 +182,9 @@ func TestMetricsEndpointCountsRealSearches(t *testing.T) {
 	if _, err := c.Search(ctx, "x", toolsearch.WithMaxResults(-1)); status.Code(err) != codes.InvalidArgument {
 		t.Fatalf("max_results -1: %v, want InvalidArgument", err)
 	}
+	if rep, err := c.ReportToolUse(ctx, "s", "slack__send_message", toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_SUCCESS); err != nil || rep.GetReason() != "learning_disabled" {
+		t.Fatalf("ReportToolUse without --learn = %v, %v; want reason learning_disabled", rep, err)
+	}
 	_, after := r.get(t, "/metrics")
 
 	moved := func(series string) float64 { return sample(t, after, series) - sample(t, before, series) }
@@ -203,6 +206,9 @@ func TestMetricsEndpointCountsRealSearches(t *testing.T) {
 	}
 	if semantic+moved(`toolsearch_searches_total{answered="keyword",fallback_reason="low_confidence",requested="semantic"}`) != n {
 		t.Errorf("default-mode searches counted %v times, want %d:\n%s", semantic, n, grepLines(after, "toolsearch_searches_total"))
+	}
+	if got := moved(`toolsearch_tool_use_reports_total{result="learning_disabled"}`); got != 1 {
+		t.Errorf("tool use reports without --learn moved by %v, want 1", got)
 	}
 	if got := moved(`toolsearch_search_zero_results_total{answered="regex"}`); got != 1 {
 		t.Errorf("zero-result regex searches moved by %v, want 1", got)

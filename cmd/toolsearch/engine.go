@@ -17,6 +17,8 @@ type engineOptions struct {
 	semanticOnly bool
 	// hnsw tunes the vector index; the zero value uses its defaults.
 	hnsw search.HNSWConfig
+	// learn turns learning from use on (eval's replay).
+	learn search.LearnConfig
 }
 
 // openEngine loads catalog files and builds an in-process engine over them,
@@ -38,7 +40,7 @@ func openEngine(ctx context.Context, paths []string, o engineOptions) (*search.E
 // newEngine builds an in-process engine over tools and waits until every
 // tool is embedded.
 func newEngine(ctx context.Context, tools []search.Tool, o engineOptions) (*search.Engine, error) {
-	cfg := search.Config{MaxResultsCap: max(o.maxResultsCap, evalDepth), SemanticOnly: o.semanticOnly, HNSW: o.hnsw}
+	cfg := search.Config{MaxResultsCap: max(o.maxResultsCap, evalDepth), SemanticOnly: o.semanticOnly, HNSW: o.hnsw, Learn: o.learn}
 	switch o.embedder {
 	case "", "builtin":
 		b, err := search.BuiltinEmbedder()

@@ -46,6 +46,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin (the built-in word-vector model) or none (lexical only)")
 	semanticOnly := fs.Bool("semantic-only", false, "in-process: answer default/semantic queries from the vector index alone, without fusion (to measure semantic search on its own)")
+	learnFrom := fs.String("learn-from", "", "in-process replay of learning from use: search each of these labelled queries (JSONL, as --queries) in its own session and report its relevant tools as used, then evaluate --queries without and with what was learned")
+	split := fs.String("split", "", "in-process replay on one file: learn from the \"even\" or \"odd\" half of --queries (by a stable hash of the id) and evaluate the other half")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -55,6 +57,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if (*addr == "") == (len(catalogs) == 0) {
 		return usageError{"give --catalog (in-process) or --addr (a running sidecar), not both"}
 	}
+	if (*learnFrom != "" || *split != "") && *addr != "" {
+		return usageError{"--learn-from and --split replay in-process: give --catalog, not --addr"}
+	}
 	st, err := parseSearchType(*typ)
 	if err != nil {
 		return err
@@ -62,6 +67,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	qs, err := evaluation.LoadQueries(*queries)
 	if err != nil {
 		return err
+	}
+	if *learnFrom != "" || *split != "" {
+		return runReplay(ctx, replayOptions{catalogs: catalogs, queries: qs, learnFrom: *learnFrom, split: *split,
+			mode: modeOf(st), embedder: *embedder, semanticOnly: *semanticOnly, asJSON: *asJSON}, stdout, stderr)
 	}
 	var na []evaluation.Query
 	if *noAnswer != "" {
@@ -154,7 +163,12 @@ type localRanker struct {
 }
 
 func (l localRanker) rank(ctx context.Context, query string) (ranked, error) {
-	res, err := l.e.Search(ctx, search.Request{Query: query, Mode: l.mode, MaxResults: evalDepth})
+	return l.rankIn(ctx, query, "")
+}
+
+// rankIn runs query in session (""; none).
+func (l localRanker) rankIn(ctx context.Context, query, session string) (ranked, error) {
+	res, err := l.e.Search(ctx, search.Request{Query: query, Mode: l.mode, MaxResults: evalDepth, SessionID: session})
 	if err != nil {
 		return ranked{}, err
 	}

@@ -5,8 +5,9 @@
 //	toolsearch search --addr 127.0.0.1:50051 [--type T] [--max N] [--json] QUERY
 //	toolsearch list   --addr A [--server S] [--page-size N] [--page-token T]
 //	toolsearch get    --addr A NAME...
-//	toolsearch eval   --catalog F --queries F [--type T] [--json] [--addr A]
+//	toolsearch eval   --catalog F --queries F [--type T] [--json] [--addr A] [--learn-from F | --split even|odd]
 //	toolsearch bench  (--catalog F | --synthetic N | --addr A) [--type T] [--concurrency C] [--duration D] [--requests N] [--json]
+//	toolsearch learned --addr A [TOOL] [--reset | --reset-all | --export | --json]
 //
 // Run "toolsearch COMMAND --help" for a command's flags.
 package main
@@ -37,6 +38,7 @@ func commands() []command {
 		{"get", "print the full definitions of tools by exact name", runGet},
 		{"eval", "measure recall@k, nDCG@10 and MRR on a labelled query file", runEval},
 		{"bench", "measure latency, throughput, start-up, memory and HNSW recall", runBench},
+		{"learned", "show, export or reset what a sidecar learned from use", runLearned},
 	}
 }
 

@@ -96,6 +96,9 @@ func printSearch(w io.Writer, resp *toolsearchv1.SearchResponse, debug bool) err
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range resp.GetToolReferences() {
 		fmt.Fprintf(tw, "%.3f\t%s\t%s\n", r.GetRelevanceScore(), r.GetToolName(), r.GetSummary())
+		if l := r.GetLearned(); l != nil {
+			fmt.Fprintf(tw, "\t\tlifted by learning: %s, +%.3f (similarity %.2f, evidence %.2f)\n", l.GetSignal(), l.GetBoost(), l.GetSimilarity(), l.GetEvidence())
+		}
 		if debug && r.GetExplanation() != "" {
 			fmt.Fprintf(tw, "\t\t%s\n", r.GetExplanation())
 		}

@@ -25,6 +25,9 @@ func Response(r search.Result) *toolsearchv1.SearchResponse {
 			Server:         ref.Server,
 			Explanation:    ref.Explanation,
 		}
+		if l := ref.Learned; l != nil {
+			refs[i].Learned = &toolsearchv1.LearnedBoost{Signal: l.Signal, Boost: l.Boost, Similarity: l.Similarity, Evidence: l.Evidence}
+		}
 	}
 	md := r.Metadata
 	return &toolsearchv1.SearchResponse{

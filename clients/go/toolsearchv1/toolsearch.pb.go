@@ -420,6 +420,63 @@ func (HostedToolSearch) EnumDescriptor() ([]byte, []int) {
 	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{5}
 }
 
+// ToolUseOutcome is how a reported tool call went.
+type ToolUseOutcome int32
+
+const (
+	// Invalid: set an outcome.
+	ToolUseOutcome_TOOL_USE_OUTCOME_UNSPECIFIED ToolUseOutcome = 0
+	// The call succeeded: the use teaches fully.
+	ToolUseOutcome_TOOL_USE_OUTCOME_SUCCESS ToolUseOutcome = 1
+	// The call failed: nothing is learned.
+	ToolUseOutcome_TOOL_USE_OUTCOME_ERROR ToolUseOutcome = 2
+	// The caller does not know: the use teaches half.
+	ToolUseOutcome_TOOL_USE_OUTCOME_UNKNOWN ToolUseOutcome = 3
+)
+
+// Enum value maps for ToolUseOutcome.
+var (
+	ToolUseOutcome_name = map[int32]string{
+		0: "TOOL_USE_OUTCOME_UNSPECIFIED",
+		1: "TOOL_USE_OUTCOME_SUCCESS",
+		2: "TOOL_USE_OUTCOME_ERROR",
+		3: "TOOL_USE_OUTCOME_UNKNOWN",
+	}
+	ToolUseOutcome_value = map[string]int32{
+		"TOOL_USE_OUTCOME_UNSPECIFIED": 0,
+		"TOOL_USE_OUTCOME_SUCCESS":     1,
+		"TOOL_USE_OUTCOME_ERROR":       2,
+		"TOOL_USE_OUTCOME_UNKNOWN":     3,
+	}
+)
+
+func (x ToolUseOutcome) Enum() *ToolUseOutcome {
+	p := new(ToolUseOutcome)
+	*p = x
+	return p
+}
+
+func (x ToolUseOutcome) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ToolUseOutcome) Descriptor() protoreflect.EnumDescriptor {
+	return file_toolsearch_v1_toolsearch_proto_enumTypes[6].Descriptor()
+}
+
+func (ToolUseOutcome) Type() protoreflect.EnumType {
+	return &file_toolsearch_v1_toolsearch_proto_enumTypes[6]
+}
+
+func (x ToolUseOutcome) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ToolUseOutcome.Descriptor instead.
+func (ToolUseOutcome) EnumDescriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{6}
+}
+
 // SearchRequest is a tool search, as the model asked for it.
 type SearchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -580,7 +637,10 @@ type ToolReference struct {
 	Server string `protobuf:"bytes,4,opt,name=server,proto3" json:"server,omitempty"`
 	// How the tool was scored (which path matched it and with what score).
 	// Only set when SearchRequest.debug is true.
-	Explanation   string `protobuf:"bytes,5,opt,name=explanation,proto3" json:"explanation,omitempty"`
+	Explanation string `protobuf:"bytes,5,opt,name=explanation,proto3" json:"explanation,omitempty"`
+	// Set when learning from use lifted this tool (the sidecar runs with
+	// --learn): which learned signal and by how much.
+	Learned       *LearnedBoost `protobuf:"bytes,6,opt,name=learned,proto3" json:"learned,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -650,6 +710,88 @@ func (x *ToolReference) GetExplanation() string {
 	return ""
 }
 
+func (x *ToolReference) GetLearned() *LearnedBoost {
+	if x != nil {
+		return x.Learned
+	}
+	return nil
+}
+
+// LearnedBoost is the provenance of a result lifted by learning from use.
+type LearnedBoost struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `learned_queries` (the tool's learned queries matched the query's
+	// words) or `learned_centroid` (the query's meaning is close to them).
+	Signal string `protobuf:"bytes,1,opt,name=signal,proto3" json:"signal,omitempty"`
+	// The score learning added, in [0, 1], before calibration.
+	Boost float64 `protobuf:"fixed64,2,opt,name=boost,proto3" json:"boost,omitempty"`
+	// The signal's similarity in [0, 1].
+	Similarity float64 `protobuf:"fixed64,3,opt,name=similarity,proto3" json:"similarity,omitempty"`
+	// The tool's learned weight: about the number of sessions whose
+	// successful use taught it, decayed with age.
+	Evidence      float64 `protobuf:"fixed64,4,opt,name=evidence,proto3" json:"evidence,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LearnedBoost) Reset() {
+	*x = LearnedBoost{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LearnedBoost) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LearnedBoost) ProtoMessage() {}
+
+func (x *LearnedBoost) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LearnedBoost.ProtoReflect.Descriptor instead.
+func (*LearnedBoost) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *LearnedBoost) GetSignal() string {
+	if x != nil {
+		return x.Signal
+	}
+	return ""
+}
+
+func (x *LearnedBoost) GetBoost() float64 {
+	if x != nil {
+		return x.Boost
+	}
+	return 0
+}
+
+func (x *LearnedBoost) GetSimilarity() float64 {
+	if x != nil {
+		return x.Similarity
+	}
+	return 0
+}
+
+func (x *LearnedBoost) GetEvidence() float64 {
+	if x != nil {
+		return x.Evidence
+	}
+	return 0
+}
+
 // SearchMetadata describes how a search was answered.
 type SearchMetadata struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -697,7 +839,7 @@ type SearchMetadata struct {
 
 func (x *SearchMetadata) Reset() {
 	*x = SearchMetadata{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[2]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -709,7 +851,7 @@ func (x *SearchMetadata) String() string {
 func (*SearchMetadata) ProtoMessage() {}
 
 func (x *SearchMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[2]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -722,7 +864,7 @@ func (x *SearchMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchMetadata.ProtoReflect.Descriptor instead.
 func (*SearchMetadata) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{2}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *SearchMetadata) GetSearchType() string {
@@ -828,7 +970,7 @@ type SearchResponse struct {
 
 func (x *SearchResponse) Reset() {
 	*x = SearchResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[3]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -840,7 +982,7 @@ func (x *SearchResponse) String() string {
 func (*SearchResponse) ProtoMessage() {}
 
 func (x *SearchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[3]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -853,7 +995,7 @@ func (x *SearchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchResponse.ProtoReflect.Descriptor instead.
 func (*SearchResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{3}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *SearchResponse) GetToolReferences() []*ToolReference {
@@ -931,7 +1073,7 @@ type Tool struct {
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[4]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -943,7 +1085,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[4]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -956,7 +1098,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{4}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Tool) GetName() string {
@@ -1035,7 +1177,7 @@ type GetToolsRequest struct {
 
 func (x *GetToolsRequest) Reset() {
 	*x = GetToolsRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[5]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1047,7 +1189,7 @@ func (x *GetToolsRequest) String() string {
 func (*GetToolsRequest) ProtoMessage() {}
 
 func (x *GetToolsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[5]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1060,7 +1202,7 @@ func (x *GetToolsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetToolsRequest.ProtoReflect.Descriptor instead.
 func (*GetToolsRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{5}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *GetToolsRequest) GetNames() []string {
@@ -1102,7 +1244,7 @@ type GetToolsResponse struct {
 
 func (x *GetToolsResponse) Reset() {
 	*x = GetToolsResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[6]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1114,7 +1256,7 @@ func (x *GetToolsResponse) String() string {
 func (*GetToolsResponse) ProtoMessage() {}
 
 func (x *GetToolsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[6]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1127,7 +1269,7 @@ func (x *GetToolsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetToolsResponse.ProtoReflect.Descriptor instead.
 func (*GetToolsResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{6}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetToolsResponse) GetTools() []*Tool {
@@ -1168,7 +1310,7 @@ type ListToolsRequest struct {
 
 func (x *ListToolsRequest) Reset() {
 	*x = ListToolsRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[7]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1180,7 +1322,7 @@ func (x *ListToolsRequest) String() string {
 func (*ListToolsRequest) ProtoMessage() {}
 
 func (x *ListToolsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[7]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1193,7 +1335,7 @@ func (x *ListToolsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListToolsRequest.ProtoReflect.Descriptor instead.
 func (*ListToolsRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{7}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ListToolsRequest) GetPageSize() int32 {
@@ -1234,7 +1376,7 @@ type ToolSummary struct {
 
 func (x *ToolSummary) Reset() {
 	*x = ToolSummary{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[8]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1246,7 +1388,7 @@ func (x *ToolSummary) String() string {
 func (*ToolSummary) ProtoMessage() {}
 
 func (x *ToolSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[8]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1259,7 +1401,7 @@ func (x *ToolSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolSummary.ProtoReflect.Descriptor instead.
 func (*ToolSummary) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{8}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ToolSummary) GetName() string {
@@ -1309,7 +1451,7 @@ type ListToolsResponse struct {
 
 func (x *ListToolsResponse) Reset() {
 	*x = ListToolsResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[9]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1321,7 +1463,7 @@ func (x *ListToolsResponse) String() string {
 func (*ListToolsResponse) ProtoMessage() {}
 
 func (x *ListToolsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[9]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1334,7 +1476,7 @@ func (x *ListToolsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListToolsResponse.ProtoReflect.Descriptor instead.
 func (*ListToolsResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{9}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListToolsResponse) GetTools() []*ToolSummary {
@@ -1377,7 +1519,7 @@ type UpsertToolsRequest struct {
 
 func (x *UpsertToolsRequest) Reset() {
 	*x = UpsertToolsRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[10]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1389,7 +1531,7 @@ func (x *UpsertToolsRequest) String() string {
 func (*UpsertToolsRequest) ProtoMessage() {}
 
 func (x *UpsertToolsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[10]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1402,7 +1544,7 @@ func (x *UpsertToolsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpsertToolsRequest.ProtoReflect.Descriptor instead.
 func (*UpsertToolsRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{10}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *UpsertToolsRequest) GetTools() []*Tool {
@@ -1429,7 +1571,7 @@ type UpsertToolsResponse struct {
 
 func (x *UpsertToolsResponse) Reset() {
 	*x = UpsertToolsResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[11]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1441,7 +1583,7 @@ func (x *UpsertToolsResponse) String() string {
 func (*UpsertToolsResponse) ProtoMessage() {}
 
 func (x *UpsertToolsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[11]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1454,7 +1596,7 @@ func (x *UpsertToolsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpsertToolsResponse.ProtoReflect.Descriptor instead.
 func (*UpsertToolsResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{11}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *UpsertToolsResponse) GetCatalogVersion() uint64 {
@@ -1496,7 +1638,7 @@ type DeleteToolsRequest struct {
 
 func (x *DeleteToolsRequest) Reset() {
 	*x = DeleteToolsRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[12]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1508,7 +1650,7 @@ func (x *DeleteToolsRequest) String() string {
 func (*DeleteToolsRequest) ProtoMessage() {}
 
 func (x *DeleteToolsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[12]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1521,7 +1663,7 @@ func (x *DeleteToolsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteToolsRequest.ProtoReflect.Descriptor instead.
 func (*DeleteToolsRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{12}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *DeleteToolsRequest) GetNames() []string {
@@ -1546,7 +1688,7 @@ type DeleteToolsResponse struct {
 
 func (x *DeleteToolsResponse) Reset() {
 	*x = DeleteToolsResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[13]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1558,7 +1700,7 @@ func (x *DeleteToolsResponse) String() string {
 func (*DeleteToolsResponse) ProtoMessage() {}
 
 func (x *DeleteToolsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[13]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1571,7 +1713,7 @@ func (x *DeleteToolsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteToolsResponse.ProtoReflect.Descriptor instead.
 func (*DeleteToolsResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{13}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DeleteToolsResponse) GetCatalogVersion() uint64 {
@@ -1604,7 +1746,7 @@ type GetCatalogInfoRequest struct {
 
 func (x *GetCatalogInfoRequest) Reset() {
 	*x = GetCatalogInfoRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[14]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1616,7 +1758,7 @@ func (x *GetCatalogInfoRequest) String() string {
 func (*GetCatalogInfoRequest) ProtoMessage() {}
 
 func (x *GetCatalogInfoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[14]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1629,7 +1771,7 @@ func (x *GetCatalogInfoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCatalogInfoRequest.ProtoReflect.Descriptor instead.
 func (*GetCatalogInfoRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{14}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{15}
 }
 
 // ServerInfo counts the tools of one server.
@@ -1645,7 +1787,7 @@ type ServerInfo struct {
 
 func (x *ServerInfo) Reset() {
 	*x = ServerInfo{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[15]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1657,7 +1799,7 @@ func (x *ServerInfo) String() string {
 func (*ServerInfo) ProtoMessage() {}
 
 func (x *ServerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[15]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1670,7 +1812,7 @@ func (x *ServerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServerInfo.ProtoReflect.Descriptor instead.
 func (*ServerInfo) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{15}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ServerInfo) GetName() string {
@@ -1714,7 +1856,7 @@ type GetCatalogInfoResponse struct {
 
 func (x *GetCatalogInfoResponse) Reset() {
 	*x = GetCatalogInfoResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[16]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1726,7 +1868,7 @@ func (x *GetCatalogInfoResponse) String() string {
 func (*GetCatalogInfoResponse) ProtoMessage() {}
 
 func (x *GetCatalogInfoResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[16]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1739,7 +1881,7 @@ func (x *GetCatalogInfoResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCatalogInfoResponse.ProtoReflect.Descriptor instead.
 func (*GetCatalogInfoResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{16}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetCatalogInfoResponse) GetToolCount() int32 {
@@ -1842,7 +1984,7 @@ type GetToolsetRequest struct {
 
 func (x *GetToolsetRequest) Reset() {
 	*x = GetToolsetRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[17]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1854,7 +1996,7 @@ func (x *GetToolsetRequest) String() string {
 func (*GetToolsetRequest) ProtoMessage() {}
 
 func (x *GetToolsetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[17]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1867,7 +2009,7 @@ func (x *GetToolsetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetToolsetRequest.ProtoReflect.Descriptor instead.
 func (*GetToolsetRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{17}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetToolsetRequest) GetSessionId() string {
@@ -1960,7 +2102,7 @@ type ModelSupport struct {
 
 func (x *ModelSupport) Reset() {
 	*x = ModelSupport{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1972,7 +2114,7 @@ func (x *ModelSupport) String() string {
 func (*ModelSupport) ProtoMessage() {}
 
 func (x *ModelSupport) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[18]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1985,7 +2127,7 @@ func (x *ModelSupport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ModelSupport.ProtoReflect.Descriptor instead.
 func (*ModelSupport) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{18}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ModelSupport) GetModelPrefix() string {
@@ -2020,7 +2162,7 @@ type ToolsetChange struct {
 
 func (x *ToolsetChange) Reset() {
 	*x = ToolsetChange{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2032,7 +2174,7 @@ func (x *ToolsetChange) String() string {
 func (*ToolsetChange) ProtoMessage() {}
 
 func (x *ToolsetChange) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[19]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2045,7 +2187,7 @@ func (x *ToolsetChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolsetChange.ProtoReflect.Descriptor instead.
 func (*ToolsetChange) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{19}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ToolsetChange) GetToolName() string {
@@ -2083,7 +2225,7 @@ type OmittedTool struct {
 
 func (x *OmittedTool) Reset() {
 	*x = OmittedTool{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2095,7 +2237,7 @@ func (x *OmittedTool) String() string {
 func (*OmittedTool) ProtoMessage() {}
 
 func (x *OmittedTool) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[20]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2108,7 +2250,7 @@ func (x *OmittedTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OmittedTool.ProtoReflect.Descriptor instead.
 func (*OmittedTool) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{20}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *OmittedTool) GetToolName() string {
@@ -2176,7 +2318,7 @@ type GetToolsetResponse struct {
 
 func (x *GetToolsetResponse) Reset() {
 	*x = GetToolsetResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[21]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2188,7 +2330,7 @@ func (x *GetToolsetResponse) String() string {
 func (*GetToolsetResponse) ProtoMessage() {}
 
 func (x *GetToolsetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[21]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2201,7 +2343,7 @@ func (x *GetToolsetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetToolsetResponse.ProtoReflect.Descriptor instead.
 func (*GetToolsetResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{21}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetToolsetResponse) GetToolsJson() string {
@@ -2306,7 +2448,7 @@ type ResetSessionRequest struct {
 
 func (x *ResetSessionRequest) Reset() {
 	*x = ResetSessionRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[22]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2318,7 +2460,7 @@ func (x *ResetSessionRequest) String() string {
 func (*ResetSessionRequest) ProtoMessage() {}
 
 func (x *ResetSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[22]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2331,7 +2473,7 @@ func (x *ResetSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetSessionRequest.ProtoReflect.Descriptor instead.
 func (*ResetSessionRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{22}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ResetSessionRequest) GetSessionId() string {
@@ -2352,7 +2494,7 @@ type ResetSessionResponse struct {
 
 func (x *ResetSessionResponse) Reset() {
 	*x = ResetSessionResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2364,7 +2506,7 @@ func (x *ResetSessionResponse) String() string {
 func (*ResetSessionResponse) ProtoMessage() {}
 
 func (x *ResetSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2377,7 +2519,7 @@ func (x *ResetSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetSessionResponse.ProtoReflect.Descriptor instead.
 func (*ResetSessionResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{23}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ResetSessionResponse) GetExisted() bool {
@@ -2385,6 +2527,490 @@ func (x *ResetSessionResponse) GetExisted() bool {
 		return x.Existed
 	}
 	return false
+}
+
+// ReportToolUseRequest reports one tool call of a session's model.
+type ReportToolUseRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The session id that the searches carried. Required.
+	SessionId string `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	// The full name of the tool the model called. Required.
+	ToolName string `protobuf:"bytes,2,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
+	// How the call went. Required.
+	Outcome ToolUseOutcome `protobuf:"varint,3,opt,name=outcome,proto3,enum=toolsearch.v1.ToolUseOutcome" json:"outcome,omitempty"`
+	// Optional: the query of the search that led to the tool; only the
+	// session's searches with this query are credited. Empty: the latest
+	// searches that returned the tool.
+	Query         string `protobuf:"bytes,4,opt,name=query,proto3" json:"query,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportToolUseRequest) Reset() {
+	*x = ReportToolUseRequest{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportToolUseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportToolUseRequest) ProtoMessage() {}
+
+func (x *ReportToolUseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportToolUseRequest.ProtoReflect.Descriptor instead.
+func (*ReportToolUseRequest) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ReportToolUseRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *ReportToolUseRequest) GetToolName() string {
+	if x != nil {
+		return x.ToolName
+	}
+	return ""
+}
+
+func (x *ReportToolUseRequest) GetOutcome() ToolUseOutcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return ToolUseOutcome_TOOL_USE_OUTCOME_UNSPECIFIED
+}
+
+func (x *ReportToolUseRequest) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+// ReportToolUseResponse says what the report taught.
+type ReportToolUseResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// True when the use taught the tool something.
+	Recorded bool `protobuf:"varint,1,opt,name=recorded,proto3" json:"recorded,omitempty"`
+	// The queries the use was credited to, newest first.
+	Queries []string `protobuf:"bytes,2,rep,name=queries,proto3" json:"queries,omitempty"`
+	// Why nothing was recorded: `learning_disabled`, `unknown_session`,
+	// `not_revealed`, `error_outcome` or `session_bound` (this session has
+	// already taught the tool all one session may). Empty when recorded.
+	Reason        string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportToolUseResponse) Reset() {
+	*x = ReportToolUseResponse{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportToolUseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportToolUseResponse) ProtoMessage() {}
+
+func (x *ReportToolUseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportToolUseResponse.ProtoReflect.Descriptor instead.
+func (*ReportToolUseResponse) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ReportToolUseResponse) GetRecorded() bool {
+	if x != nil {
+		return x.Recorded
+	}
+	return false
+}
+
+func (x *ReportToolUseResponse) GetQueries() []string {
+	if x != nil {
+		return x.Queries
+	}
+	return nil
+}
+
+func (x *ReportToolUseResponse) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// GetLearnedRequest names the tool to show, or none for all.
+type GetLearnedRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A tool's full name; empty lists every tool that learned something.
+	ToolName      string `protobuf:"bytes,1,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetLearnedRequest) Reset() {
+	*x = GetLearnedRequest{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLearnedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLearnedRequest) ProtoMessage() {}
+
+func (x *GetLearnedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLearnedRequest.ProtoReflect.Descriptor instead.
+func (*GetLearnedRequest) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *GetLearnedRequest) GetToolName() string {
+	if x != nil {
+		return x.ToolName
+	}
+	return ""
+}
+
+// LearnedQuery is one learned query of a tool.
+type LearnedQuery struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The query, lowercased.
+	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
+	// Its decayed weight (about the sessions it explains).
+	Weight float64 `protobuf:"fixed64,2,opt,name=weight,proto3" json:"weight,omitempty"`
+	// When a use last reinforced it, in Unix seconds.
+	LastUsedUnix  int64 `protobuf:"varint,3,opt,name=last_used_unix,json=lastUsedUnix,proto3" json:"last_used_unix,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LearnedQuery) Reset() {
+	*x = LearnedQuery{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LearnedQuery) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LearnedQuery) ProtoMessage() {}
+
+func (x *LearnedQuery) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LearnedQuery.ProtoReflect.Descriptor instead.
+func (*LearnedQuery) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *LearnedQuery) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *LearnedQuery) GetWeight() float64 {
+	if x != nil {
+		return x.Weight
+	}
+	return 0
+}
+
+func (x *LearnedQuery) GetLastUsedUnix() int64 {
+	if x != nil {
+		return x.LastUsedUnix
+	}
+	return 0
+}
+
+// LearnedTool is what one tool learned.
+type LearnedTool struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tool's full name.
+	ToolName string `protobuf:"bytes,1,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
+	// The sum of its learned queries' weights.
+	Weight float64 `protobuf:"fixed64,2,opt,name=weight,proto3" json:"weight,omitempty"`
+	// Its learned queries, heaviest first.
+	Queries []*LearnedQuery `protobuf:"bytes,3,rep,name=queries,proto3" json:"queries,omitempty"`
+	// The learning scope: empty for requests without visible_tools or
+	// category_filter (or when the sidecar runs with --learn-shared), else
+	// `visible=NAMES;category=C` (or `sha256:` and a hash of it when long).
+	// Each scope learns apart: usage in one never changes another's ranking.
+	Scope         string `protobuf:"bytes,4,opt,name=scope,proto3" json:"scope,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LearnedTool) Reset() {
+	*x = LearnedTool{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LearnedTool) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LearnedTool) ProtoMessage() {}
+
+func (x *LearnedTool) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LearnedTool.ProtoReflect.Descriptor instead.
+func (*LearnedTool) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *LearnedTool) GetToolName() string {
+	if x != nil {
+		return x.ToolName
+	}
+	return ""
+}
+
+func (x *LearnedTool) GetWeight() float64 {
+	if x != nil {
+		return x.Weight
+	}
+	return 0
+}
+
+func (x *LearnedTool) GetQueries() []*LearnedQuery {
+	if x != nil {
+		return x.Queries
+	}
+	return nil
+}
+
+func (x *LearnedTool) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
+// GetLearnedResponse lists learned tools, by scope and name.
+type GetLearnedResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Whether the sidecar learns from use (--learn).
+	Learning bool `protobuf:"varint,1,opt,name=learning,proto3" json:"learning,omitempty"`
+	// The learned tools asked for, sorted by scope then name (a tool that
+	// learned in several scopes appears once per scope).
+	Tools         []*LearnedTool `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetLearnedResponse) Reset() {
+	*x = GetLearnedResponse{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetLearnedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetLearnedResponse) ProtoMessage() {}
+
+func (x *GetLearnedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetLearnedResponse.ProtoReflect.Descriptor instead.
+func (*GetLearnedResponse) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *GetLearnedResponse) GetLearning() bool {
+	if x != nil {
+		return x.Learning
+	}
+	return false
+}
+
+func (x *GetLearnedResponse) GetTools() []*LearnedTool {
+	if x != nil {
+		return x.Tools
+	}
+	return nil
+}
+
+// ResetLearnedRequest says what to forget.
+type ResetLearnedRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tool whose learned state to forget.
+	ToolName string `protobuf:"bytes,1,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
+	// Forget everything learned (tool_name must then be empty).
+	All           bool `protobuf:"varint,2,opt,name=all,proto3" json:"all,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResetLearnedRequest) Reset() {
+	*x = ResetLearnedRequest{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResetLearnedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResetLearnedRequest) ProtoMessage() {}
+
+func (x *ResetLearnedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResetLearnedRequest.ProtoReflect.Descriptor instead.
+func (*ResetLearnedRequest) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *ResetLearnedRequest) GetToolName() string {
+	if x != nil {
+		return x.ToolName
+	}
+	return ""
+}
+
+func (x *ResetLearnedRequest) GetAll() bool {
+	if x != nil {
+		return x.All
+	}
+	return false
+}
+
+// ResetLearnedResponse says how much was forgotten.
+type ResetLearnedResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How many tools had learned something.
+	Tools         int32 `protobuf:"varint,1,opt,name=tools,proto3" json:"tools,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResetLearnedResponse) Reset() {
+	*x = ResetLearnedResponse{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResetLearnedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResetLearnedResponse) ProtoMessage() {}
+
+func (x *ResetLearnedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResetLearnedResponse.ProtoReflect.Descriptor instead.
+func (*ResetLearnedResponse) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *ResetLearnedResponse) GetTools() int32 {
+	if x != nil {
+		return x.Tools
+	}
+	return 0
 }
 
 var File_toolsearch_v1_toolsearch_proto protoreflect.FileDescriptor
@@ -2405,13 +3031,21 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x05debug\x18\a \x01(\bR\x05debug\x12\x1d\n" +
 	"\n" +
 	"page_token\x18\b \x01(\tR\tpageToken\x12\x19\n" +
-	"\btop_band\x18\t \x01(\x01R\atopBand\"\xa9\x01\n" +
+	"\btop_band\x18\t \x01(\x01R\atopBand\"\xe0\x01\n" +
 	"\rToolReference\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12'\n" +
 	"\x0frelevance_score\x18\x02 \x01(\x01R\x0erelevanceScore\x12\x18\n" +
 	"\asummary\x18\x03 \x01(\tR\asummary\x12\x16\n" +
 	"\x06server\x18\x04 \x01(\tR\x06server\x12 \n" +
-	"\vexplanation\x18\x05 \x01(\tR\vexplanation\"\xcf\x03\n" +
+	"\vexplanation\x18\x05 \x01(\tR\vexplanation\x125\n" +
+	"\alearned\x18\x06 \x01(\v2\x1b.toolsearch.v1.LearnedBoostR\alearned\"x\n" +
+	"\fLearnedBoost\x12\x16\n" +
+	"\x06signal\x18\x01 \x01(\tR\x06signal\x12\x14\n" +
+	"\x05boost\x18\x02 \x01(\x01R\x05boost\x12\x1e\n" +
+	"\n" +
+	"similarity\x18\x03 \x01(\x01R\n" +
+	"similarity\x12\x1a\n" +
+	"\bevidence\x18\x04 \x01(\x01R\bevidence\"\xcf\x03\n" +
 	"\x0eSearchMetadata\x12\x1f\n" +
 	"\vsearch_type\x18\x01 \x01(\tR\n" +
 	"searchType\x122\n" +
@@ -2557,7 +3191,36 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\"0\n" +
 	"\x14ResetSessionResponse\x12\x18\n" +
-	"\aexisted\x18\x01 \x01(\bR\aexisted*s\n" +
+	"\aexisted\x18\x01 \x01(\bR\aexisted\"\xa1\x01\n" +
+	"\x14ReportToolUseRequest\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x01 \x01(\tR\tsessionId\x12\x1b\n" +
+	"\ttool_name\x18\x02 \x01(\tR\btoolName\x127\n" +
+	"\aoutcome\x18\x03 \x01(\x0e2\x1d.toolsearch.v1.ToolUseOutcomeR\aoutcome\x12\x14\n" +
+	"\x05query\x18\x04 \x01(\tR\x05query\"e\n" +
+	"\x15ReportToolUseResponse\x12\x1a\n" +
+	"\brecorded\x18\x01 \x01(\bR\brecorded\x12\x18\n" +
+	"\aqueries\x18\x02 \x03(\tR\aqueries\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"0\n" +
+	"\x11GetLearnedRequest\x12\x1b\n" +
+	"\ttool_name\x18\x01 \x01(\tR\btoolName\"b\n" +
+	"\fLearnedQuery\x12\x14\n" +
+	"\x05query\x18\x01 \x01(\tR\x05query\x12\x16\n" +
+	"\x06weight\x18\x02 \x01(\x01R\x06weight\x12$\n" +
+	"\x0elast_used_unix\x18\x03 \x01(\x03R\flastUsedUnix\"\x8f\x01\n" +
+	"\vLearnedTool\x12\x1b\n" +
+	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12\x16\n" +
+	"\x06weight\x18\x02 \x01(\x01R\x06weight\x125\n" +
+	"\aqueries\x18\x03 \x03(\v2\x1b.toolsearch.v1.LearnedQueryR\aqueries\x12\x14\n" +
+	"\x05scope\x18\x04 \x01(\tR\x05scope\"b\n" +
+	"\x12GetLearnedResponse\x12\x1a\n" +
+	"\blearning\x18\x01 \x01(\bR\blearning\x120\n" +
+	"\x05tools\x18\x02 \x03(\v2\x1a.toolsearch.v1.LearnedToolR\x05tools\"D\n" +
+	"\x13ResetLearnedRequest\x12\x1b\n" +
+	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12\x10\n" +
+	"\x03all\x18\x02 \x01(\bR\x03all\",\n" +
+	"\x14ResetLearnedResponse\x12\x14\n" +
+	"\x05tools\x18\x01 \x01(\x05R\x05tools*s\n" +
 	"\n" +
 	"SearchType\x12\x1b\n" +
 	"\x17SEARCH_TYPE_UNSPECIFIED\x10\x00\x12\x18\n" +
@@ -2593,7 +3256,12 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x10HostedToolSearch\x12\"\n" +
 	"\x1eHOSTED_TOOL_SEARCH_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17HOSTED_TOOL_SEARCH_BM25\x10\x01\x12\x1c\n" +
-	"\x18HOSTED_TOOL_SEARCH_REGEX\x10\x022\xae\x05\n" +
+	"\x18HOSTED_TOOL_SEARCH_REGEX\x10\x02*\x8a\x01\n" +
+	"\x0eToolUseOutcome\x12 \n" +
+	"\x1cTOOL_USE_OUTCOME_UNSPECIFIED\x10\x00\x12\x1c\n" +
+	"\x18TOOL_USE_OUTCOME_SUCCESS\x10\x01\x12\x1a\n" +
+	"\x16TOOL_USE_OUTCOME_ERROR\x10\x02\x12\x1c\n" +
+	"\x18TOOL_USE_OUTCOME_UNKNOWN\x10\x032\xb6\a\n" +
 	"\x11ToolSearchService\x12E\n" +
 	"\x06Search\x12\x1c.toolsearch.v1.SearchRequest\x1a\x1d.toolsearch.v1.SearchResponse\x12K\n" +
 	"\bGetTools\x12\x1e.toolsearch.v1.GetToolsRequest\x1a\x1f.toolsearch.v1.GetToolsResponse\x12N\n" +
@@ -2603,7 +3271,11 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x0eGetCatalogInfo\x12$.toolsearch.v1.GetCatalogInfoRequest\x1a%.toolsearch.v1.GetCatalogInfoResponse\x12Q\n" +
 	"\n" +
 	"GetToolset\x12 .toolsearch.v1.GetToolsetRequest\x1a!.toolsearch.v1.GetToolsetResponse\x12W\n" +
-	"\fResetSession\x12\".toolsearch.v1.ResetSessionRequest\x1a#.toolsearch.v1.ResetSessionResponseBGZEgithub.com/toolsearch/toolsearch/clients/go/toolsearchv1;toolsearchv1b\x06proto3"
+	"\fResetSession\x12\".toolsearch.v1.ResetSessionRequest\x1a#.toolsearch.v1.ResetSessionResponse\x12Z\n" +
+	"\rReportToolUse\x12#.toolsearch.v1.ReportToolUseRequest\x1a$.toolsearch.v1.ReportToolUseResponse\x12Q\n" +
+	"\n" +
+	"GetLearned\x12 .toolsearch.v1.GetLearnedRequest\x1a!.toolsearch.v1.GetLearnedResponse\x12W\n" +
+	"\fResetLearned\x12\".toolsearch.v1.ResetLearnedRequest\x1a#.toolsearch.v1.ResetLearnedResponseBGZEgithub.com/toolsearch/toolsearch/clients/go/toolsearchv1;toolsearchv1b\x06proto3"
 
 var (
 	file_toolsearch_v1_toolsearch_proto_rawDescOnce sync.Once
@@ -2617,8 +3289,8 @@ func file_toolsearch_v1_toolsearch_proto_rawDescGZIP() []byte {
 	return file_toolsearch_v1_toolsearch_proto_rawDescData
 }
 
-var file_toolsearch_v1_toolsearch_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_toolsearch_v1_toolsearch_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_toolsearch_v1_toolsearch_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
+var file_toolsearch_v1_toolsearch_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_toolsearch_v1_toolsearch_proto_goTypes = []any{
 	(SearchType)(0),                // 0: toolsearch.v1.SearchType
 	(IndexState)(0),                // 1: toolsearch.v1.IndexState
@@ -2626,75 +3298,95 @@ var file_toolsearch_v1_toolsearch_proto_goTypes = []any{
 	(DeferredToolMode)(0),          // 3: toolsearch.v1.DeferredToolMode
 	(ToolSearchMode)(0),            // 4: toolsearch.v1.ToolSearchMode
 	(HostedToolSearch)(0),          // 5: toolsearch.v1.HostedToolSearch
-	(*SearchRequest)(nil),          // 6: toolsearch.v1.SearchRequest
-	(*ToolReference)(nil),          // 7: toolsearch.v1.ToolReference
-	(*SearchMetadata)(nil),         // 8: toolsearch.v1.SearchMetadata
-	(*SearchResponse)(nil),         // 9: toolsearch.v1.SearchResponse
-	(*Tool)(nil),                   // 10: toolsearch.v1.Tool
-	(*GetToolsRequest)(nil),        // 11: toolsearch.v1.GetToolsRequest
-	(*GetToolsResponse)(nil),       // 12: toolsearch.v1.GetToolsResponse
-	(*ListToolsRequest)(nil),       // 13: toolsearch.v1.ListToolsRequest
-	(*ToolSummary)(nil),            // 14: toolsearch.v1.ToolSummary
-	(*ListToolsResponse)(nil),      // 15: toolsearch.v1.ListToolsResponse
-	(*UpsertToolsRequest)(nil),     // 16: toolsearch.v1.UpsertToolsRequest
-	(*UpsertToolsResponse)(nil),    // 17: toolsearch.v1.UpsertToolsResponse
-	(*DeleteToolsRequest)(nil),     // 18: toolsearch.v1.DeleteToolsRequest
-	(*DeleteToolsResponse)(nil),    // 19: toolsearch.v1.DeleteToolsResponse
-	(*GetCatalogInfoRequest)(nil),  // 20: toolsearch.v1.GetCatalogInfoRequest
-	(*ServerInfo)(nil),             // 21: toolsearch.v1.ServerInfo
-	(*GetCatalogInfoResponse)(nil), // 22: toolsearch.v1.GetCatalogInfoResponse
-	(*GetToolsetRequest)(nil),      // 23: toolsearch.v1.GetToolsetRequest
-	(*ModelSupport)(nil),           // 24: toolsearch.v1.ModelSupport
-	(*ToolsetChange)(nil),          // 25: toolsearch.v1.ToolsetChange
-	(*OmittedTool)(nil),            // 26: toolsearch.v1.OmittedTool
-	(*GetToolsetResponse)(nil),     // 27: toolsearch.v1.GetToolsetResponse
-	(*ResetSessionRequest)(nil),    // 28: toolsearch.v1.ResetSessionRequest
-	(*ResetSessionResponse)(nil),   // 29: toolsearch.v1.ResetSessionResponse
-	nil,                            // 30: toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
-	nil,                            // 31: toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
+	(ToolUseOutcome)(0),            // 6: toolsearch.v1.ToolUseOutcome
+	(*SearchRequest)(nil),          // 7: toolsearch.v1.SearchRequest
+	(*ToolReference)(nil),          // 8: toolsearch.v1.ToolReference
+	(*LearnedBoost)(nil),           // 9: toolsearch.v1.LearnedBoost
+	(*SearchMetadata)(nil),         // 10: toolsearch.v1.SearchMetadata
+	(*SearchResponse)(nil),         // 11: toolsearch.v1.SearchResponse
+	(*Tool)(nil),                   // 12: toolsearch.v1.Tool
+	(*GetToolsRequest)(nil),        // 13: toolsearch.v1.GetToolsRequest
+	(*GetToolsResponse)(nil),       // 14: toolsearch.v1.GetToolsResponse
+	(*ListToolsRequest)(nil),       // 15: toolsearch.v1.ListToolsRequest
+	(*ToolSummary)(nil),            // 16: toolsearch.v1.ToolSummary
+	(*ListToolsResponse)(nil),      // 17: toolsearch.v1.ListToolsResponse
+	(*UpsertToolsRequest)(nil),     // 18: toolsearch.v1.UpsertToolsRequest
+	(*UpsertToolsResponse)(nil),    // 19: toolsearch.v1.UpsertToolsResponse
+	(*DeleteToolsRequest)(nil),     // 20: toolsearch.v1.DeleteToolsRequest
+	(*DeleteToolsResponse)(nil),    // 21: toolsearch.v1.DeleteToolsResponse
+	(*GetCatalogInfoRequest)(nil),  // 22: toolsearch.v1.GetCatalogInfoRequest
+	(*ServerInfo)(nil),             // 23: toolsearch.v1.ServerInfo
+	(*GetCatalogInfoResponse)(nil), // 24: toolsearch.v1.GetCatalogInfoResponse
+	(*GetToolsetRequest)(nil),      // 25: toolsearch.v1.GetToolsetRequest
+	(*ModelSupport)(nil),           // 26: toolsearch.v1.ModelSupport
+	(*ToolsetChange)(nil),          // 27: toolsearch.v1.ToolsetChange
+	(*OmittedTool)(nil),            // 28: toolsearch.v1.OmittedTool
+	(*GetToolsetResponse)(nil),     // 29: toolsearch.v1.GetToolsetResponse
+	(*ResetSessionRequest)(nil),    // 30: toolsearch.v1.ResetSessionRequest
+	(*ResetSessionResponse)(nil),   // 31: toolsearch.v1.ResetSessionResponse
+	(*ReportToolUseRequest)(nil),   // 32: toolsearch.v1.ReportToolUseRequest
+	(*ReportToolUseResponse)(nil),  // 33: toolsearch.v1.ReportToolUseResponse
+	(*GetLearnedRequest)(nil),      // 34: toolsearch.v1.GetLearnedRequest
+	(*LearnedQuery)(nil),           // 35: toolsearch.v1.LearnedQuery
+	(*LearnedTool)(nil),            // 36: toolsearch.v1.LearnedTool
+	(*GetLearnedResponse)(nil),     // 37: toolsearch.v1.GetLearnedResponse
+	(*ResetLearnedRequest)(nil),    // 38: toolsearch.v1.ResetLearnedRequest
+	(*ResetLearnedResponse)(nil),   // 39: toolsearch.v1.ResetLearnedResponse
+	nil,                            // 40: toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
+	nil,                            // 41: toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
 }
 var file_toolsearch_v1_toolsearch_proto_depIdxs = []int32{
 	0,  // 0: toolsearch.v1.SearchRequest.search_type:type_name -> toolsearch.v1.SearchType
-	1,  // 1: toolsearch.v1.SearchMetadata.index_state:type_name -> toolsearch.v1.IndexState
-	7,  // 2: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
-	8,  // 3: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
-	10, // 4: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
-	14, // 5: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
-	10, // 6: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
-	1,  // 7: toolsearch.v1.GetCatalogInfoResponse.index_state:type_name -> toolsearch.v1.IndexState
-	21, // 8: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
-	2,  // 9: toolsearch.v1.GetToolsetRequest.format:type_name -> toolsearch.v1.ToolFormat
-	3,  // 10: toolsearch.v1.GetToolsetRequest.deferred_mode:type_name -> toolsearch.v1.DeferredToolMode
-	4,  // 11: toolsearch.v1.GetToolsetRequest.search_mode:type_name -> toolsearch.v1.ToolSearchMode
-	5,  // 12: toolsearch.v1.GetToolsetRequest.hosted_search:type_name -> toolsearch.v1.HostedToolSearch
-	24, // 13: toolsearch.v1.GetToolsetRequest.model_support:type_name -> toolsearch.v1.ModelSupport
-	30, // 14: toolsearch.v1.GetToolsetRequest.server_descriptions:type_name -> toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
-	4,  // 15: toolsearch.v1.ModelSupport.mode:type_name -> toolsearch.v1.ToolSearchMode
-	31, // 16: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
-	4,  // 17: toolsearch.v1.GetToolsetResponse.search_mode:type_name -> toolsearch.v1.ToolSearchMode
-	25, // 18: toolsearch.v1.GetToolsetResponse.changes:type_name -> toolsearch.v1.ToolsetChange
-	26, // 19: toolsearch.v1.GetToolsetResponse.omitted_tools:type_name -> toolsearch.v1.OmittedTool
-	6,  // 20: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
-	11, // 21: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
-	13, // 22: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
-	16, // 23: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
-	18, // 24: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
-	20, // 25: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
-	23, // 26: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
-	28, // 27: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
-	9,  // 28: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
-	12, // 29: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
-	15, // 30: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
-	17, // 31: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
-	19, // 32: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
-	22, // 33: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
-	27, // 34: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
-	29, // 35: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
-	28, // [28:36] is the sub-list for method output_type
-	20, // [20:28] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	9,  // 1: toolsearch.v1.ToolReference.learned:type_name -> toolsearch.v1.LearnedBoost
+	1,  // 2: toolsearch.v1.SearchMetadata.index_state:type_name -> toolsearch.v1.IndexState
+	8,  // 3: toolsearch.v1.SearchResponse.tool_references:type_name -> toolsearch.v1.ToolReference
+	10, // 4: toolsearch.v1.SearchResponse.search_metadata:type_name -> toolsearch.v1.SearchMetadata
+	12, // 5: toolsearch.v1.GetToolsResponse.tools:type_name -> toolsearch.v1.Tool
+	16, // 6: toolsearch.v1.ListToolsResponse.tools:type_name -> toolsearch.v1.ToolSummary
+	12, // 7: toolsearch.v1.UpsertToolsRequest.tools:type_name -> toolsearch.v1.Tool
+	1,  // 8: toolsearch.v1.GetCatalogInfoResponse.index_state:type_name -> toolsearch.v1.IndexState
+	23, // 9: toolsearch.v1.GetCatalogInfoResponse.servers:type_name -> toolsearch.v1.ServerInfo
+	2,  // 10: toolsearch.v1.GetToolsetRequest.format:type_name -> toolsearch.v1.ToolFormat
+	3,  // 11: toolsearch.v1.GetToolsetRequest.deferred_mode:type_name -> toolsearch.v1.DeferredToolMode
+	4,  // 12: toolsearch.v1.GetToolsetRequest.search_mode:type_name -> toolsearch.v1.ToolSearchMode
+	5,  // 13: toolsearch.v1.GetToolsetRequest.hosted_search:type_name -> toolsearch.v1.HostedToolSearch
+	26, // 14: toolsearch.v1.GetToolsetRequest.model_support:type_name -> toolsearch.v1.ModelSupport
+	40, // 15: toolsearch.v1.GetToolsetRequest.server_descriptions:type_name -> toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
+	4,  // 16: toolsearch.v1.ModelSupport.mode:type_name -> toolsearch.v1.ToolSearchMode
+	41, // 17: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
+	4,  // 18: toolsearch.v1.GetToolsetResponse.search_mode:type_name -> toolsearch.v1.ToolSearchMode
+	27, // 19: toolsearch.v1.GetToolsetResponse.changes:type_name -> toolsearch.v1.ToolsetChange
+	28, // 20: toolsearch.v1.GetToolsetResponse.omitted_tools:type_name -> toolsearch.v1.OmittedTool
+	6,  // 21: toolsearch.v1.ReportToolUseRequest.outcome:type_name -> toolsearch.v1.ToolUseOutcome
+	35, // 22: toolsearch.v1.LearnedTool.queries:type_name -> toolsearch.v1.LearnedQuery
+	36, // 23: toolsearch.v1.GetLearnedResponse.tools:type_name -> toolsearch.v1.LearnedTool
+	7,  // 24: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
+	13, // 25: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
+	15, // 26: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
+	18, // 27: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
+	20, // 28: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
+	22, // 29: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
+	25, // 30: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
+	30, // 31: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
+	32, // 32: toolsearch.v1.ToolSearchService.ReportToolUse:input_type -> toolsearch.v1.ReportToolUseRequest
+	34, // 33: toolsearch.v1.ToolSearchService.GetLearned:input_type -> toolsearch.v1.GetLearnedRequest
+	38, // 34: toolsearch.v1.ToolSearchService.ResetLearned:input_type -> toolsearch.v1.ResetLearnedRequest
+	11, // 35: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
+	14, // 36: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
+	17, // 37: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
+	19, // 38: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
+	21, // 39: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
+	24, // 40: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
+	29, // 41: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
+	31, // 42: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
+	33, // 43: toolsearch.v1.ToolSearchService.ReportToolUse:output_type -> toolsearch.v1.ReportToolUseResponse
+	37, // 44: toolsearch.v1.ToolSearchService.GetLearned:output_type -> toolsearch.v1.GetLearnedResponse
+	39, // 45: toolsearch.v1.ToolSearchService.ResetLearned:output_type -> toolsearch.v1.ResetLearnedResponse
+	35, // [35:46] is the sub-list for method output_type
+	24, // [24:35] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_toolsearch_v1_toolsearch_proto_init() }
@@ -2707,8 +3399,8 @@ func file_toolsearch_v1_toolsearch_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolsearch_v1_toolsearch_proto_rawDesc), len(file_toolsearch_v1_toolsearch_proto_rawDesc)),
-			NumEnums:      6,
-			NumMessages:   26,
+			NumEnums:      7,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

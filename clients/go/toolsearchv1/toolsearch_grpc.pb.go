@@ -41,6 +41,9 @@ const (
 	ToolSearchService_GetCatalogInfo_FullMethodName = "/toolsearch.v1.ToolSearchService/GetCatalogInfo"
 	ToolSearchService_GetToolset_FullMethodName     = "/toolsearch.v1.ToolSearchService/GetToolset"
 	ToolSearchService_ResetSession_FullMethodName   = "/toolsearch.v1.ToolSearchService/ResetSession"
+	ToolSearchService_ReportToolUse_FullMethodName  = "/toolsearch.v1.ToolSearchService/ReportToolUse"
+	ToolSearchService_GetLearned_FullMethodName     = "/toolsearch.v1.ToolSearchService/GetLearned"
+	ToolSearchService_ResetLearned_FullMethodName   = "/toolsearch.v1.ToolSearchService/ResetLearned"
 )
 
 // ToolSearchServiceClient is the client API for ToolSearchService service.
@@ -137,6 +140,32 @@ type ToolSearchServiceClient interface {
 	//
 	// Errors: INVALID_ARGUMENT for an empty session_id or one over 256 bytes.
 	ResetSession(ctx context.Context, in *ResetSessionRequest, opts ...grpc.CallOption) (*ResetSessionResponse, error)
+	// ReportToolUse tells the sidecar that a session's model called a tool,
+	// so that it learns which tools agents actually use for which queries
+	// (the sidecar runs with --learn). A use counts only for a tool that a
+	// search of the same session returned; it is credited to the queries of
+	// the session's latest searches that returned it. When learning is off,
+	// the session is unknown (or expired), or no search of the session
+	// returned the tool, nothing is learned and `reason` says why: the call
+	// is a no-op, not an error, so an agent can report every call.
+	//
+	// Errors: INVALID_ARGUMENT for an empty session_id or tool_name, a
+	// session_id over 256 bytes or an unspecified outcome; NOT_FOUND for a
+	// tool the catalog does not have; RESOURCE_EXHAUSTED when the session
+	// reports faster than the sidecar's per-session limit (retry later, or
+	// report fewer calls).
+	ReportToolUse(ctx context.Context, in *ReportToolUseRequest, opts ...grpc.CallOption) (*ReportToolUseResponse, error)
+	// GetLearned shows what the sidecar learned from use: per learning scope
+	// and tool, the learned queries with their decayed weights.
+	//
+	// Errors: NOT_FOUND for a tool_name that learned nothing.
+	GetLearned(ctx context.Context, in *GetLearnedRequest, opts ...grpc.CallOption) (*GetLearnedResponse, error)
+	// ResetLearned forgets what one tool learned (in every scope), or
+	// everything.
+	//
+	// Errors: INVALID_ARGUMENT when neither tool_name nor all is set, or
+	// both are.
+	ResetLearned(ctx context.Context, in *ResetLearnedRequest, opts ...grpc.CallOption) (*ResetLearnedResponse, error)
 }
 
 type toolSearchServiceClient struct {
@@ -221,6 +250,36 @@ func (c *toolSearchServiceClient) ResetSession(ctx context.Context, in *ResetSes
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ResetSessionResponse)
 	err := c.cc.Invoke(ctx, ToolSearchService_ResetSession_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *toolSearchServiceClient) ReportToolUse(ctx context.Context, in *ReportToolUseRequest, opts ...grpc.CallOption) (*ReportToolUseResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReportToolUseResponse)
+	err := c.cc.Invoke(ctx, ToolSearchService_ReportToolUse_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *toolSearchServiceClient) GetLearned(ctx context.Context, in *GetLearnedRequest, opts ...grpc.CallOption) (*GetLearnedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetLearnedResponse)
+	err := c.cc.Invoke(ctx, ToolSearchService_GetLearned_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *toolSearchServiceClient) ResetLearned(ctx context.Context, in *ResetLearnedRequest, opts ...grpc.CallOption) (*ResetLearnedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ResetLearnedResponse)
+	err := c.cc.Invoke(ctx, ToolSearchService_ResetLearned_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -321,6 +380,32 @@ type ToolSearchServiceServer interface {
 	//
 	// Errors: INVALID_ARGUMENT for an empty session_id or one over 256 bytes.
 	ResetSession(context.Context, *ResetSessionRequest) (*ResetSessionResponse, error)
+	// ReportToolUse tells the sidecar that a session's model called a tool,
+	// so that it learns which tools agents actually use for which queries
+	// (the sidecar runs with --learn). A use counts only for a tool that a
+	// search of the same session returned; it is credited to the queries of
+	// the session's latest searches that returned it. When learning is off,
+	// the session is unknown (or expired), or no search of the session
+	// returned the tool, nothing is learned and `reason` says why: the call
+	// is a no-op, not an error, so an agent can report every call.
+	//
+	// Errors: INVALID_ARGUMENT for an empty session_id or tool_name, a
+	// session_id over 256 bytes or an unspecified outcome; NOT_FOUND for a
+	// tool the catalog does not have; RESOURCE_EXHAUSTED when the session
+	// reports faster than the sidecar's per-session limit (retry later, or
+	// report fewer calls).
+	ReportToolUse(context.Context, *ReportToolUseRequest) (*ReportToolUseResponse, error)
+	// GetLearned shows what the sidecar learned from use: per learning scope
+	// and tool, the learned queries with their decayed weights.
+	//
+	// Errors: NOT_FOUND for a tool_name that learned nothing.
+	GetLearned(context.Context, *GetLearnedRequest) (*GetLearnedResponse, error)
+	// ResetLearned forgets what one tool learned (in every scope), or
+	// everything.
+	//
+	// Errors: INVALID_ARGUMENT when neither tool_name nor all is set, or
+	// both are.
+	ResetLearned(context.Context, *ResetLearnedRequest) (*ResetLearnedResponse, error)
 	mustEmbedUnimplementedToolSearchServiceServer()
 }
 
@@ -354,6 +439,15 @@ func (UnimplementedToolSearchServiceServer) GetToolset(context.Context, *GetTool
 }
 func (UnimplementedToolSearchServiceServer) ResetSession(context.Context, *ResetSessionRequest) (*ResetSessionResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ResetSession not implemented")
+}
+func (UnimplementedToolSearchServiceServer) ReportToolUse(context.Context, *ReportToolUseRequest) (*ReportToolUseResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReportToolUse not implemented")
+}
+func (UnimplementedToolSearchServiceServer) GetLearned(context.Context, *GetLearnedRequest) (*GetLearnedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetLearned not implemented")
+}
+func (UnimplementedToolSearchServiceServer) ResetLearned(context.Context, *ResetLearnedRequest) (*ResetLearnedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ResetLearned not implemented")
 }
 func (UnimplementedToolSearchServiceServer) mustEmbedUnimplementedToolSearchServiceServer() {}
 func (UnimplementedToolSearchServiceServer) testEmbeddedByValue()                           {}
@@ -520,6 +614,60 @@ func _ToolSearchService_ResetSession_Handler(srv interface{}, ctx context.Contex
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ToolSearchService_ReportToolUse_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReportToolUseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ToolSearchServiceServer).ReportToolUse(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ToolSearchService_ReportToolUse_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ToolSearchServiceServer).ReportToolUse(ctx, req.(*ReportToolUseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ToolSearchService_GetLearned_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetLearnedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ToolSearchServiceServer).GetLearned(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ToolSearchService_GetLearned_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ToolSearchServiceServer).GetLearned(ctx, req.(*GetLearnedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ToolSearchService_ResetLearned_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResetLearnedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ToolSearchServiceServer).ResetLearned(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ToolSearchService_ResetLearned_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ToolSearchServiceServer).ResetLearned(ctx, req.(*ResetLearnedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ToolSearchService_ServiceDesc is the grpc.ServiceDesc for ToolSearchService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -558,6 +706,18 @@ var ToolSearchService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ResetSession",
 			Handler:    _ToolSearchService_ResetSession_Handler,
+		},
+		{
+			MethodName: "ReportToolUse",
+			Handler:    _ToolSearchService_ReportToolUse_Handler,
+		},
+		{
+			MethodName: "GetLearned",
+			Handler:    _ToolSearchService_GetLearned_Handler,
+		},
+		{
+			MethodName: "ResetLearned",
+			Handler:    _ToolSearchService_ResetLearned_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

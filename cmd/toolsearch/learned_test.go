@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"github.com/toolsearch/toolsearch/learn"
+	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server/servertest"
+
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+)
+
+// TestLearnedCommand shows, exports and resets a real sidecar's learned
+// state.
+func TestLearnedCommand(t *testing.T) {
+	ctx := context.Background()
+	snap, err := catalog.LoadSnapshot(catalog.Source{Path: exampleCatalog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := learn.NewStore(learn.Config{})
+	e, err := search.New(snap, search.Config{Learn: search.LearnConfig{Store: store, Sync: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	addr := servertest.Start(t, e)
+	c, err := toolsearch.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Search(ctx, "post to the team channel", toolsearch.WithSessionID("s"), toolsearch.WithMaxResults(10)); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := c.Raw().ReportToolUse(ctx, &toolsearchv1.ReportToolUseRequest{SessionId: "s", ToolName: "slack__send_message", Outcome: toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_SUCCESS}); err != nil || !r.GetRecorded() {
+		t.Fatalf("ReportToolUse = %v, %v", r, err)
+	}
+
+	code, out, stderr := runCmd(t, "learned", "--addr", addr, "slack__send_message")
+	if code != 0 || !strings.Contains(out, "slack__send_message") || !strings.Contains(out, "post to the team channel") {
+		t.Errorf("learned TOOL: exit %d, %s\n%s", code, stderr, out)
+	}
+	code, out, _ = runCmd(t, "learned", "--addr", addr, "--export")
+	var rec learn.Record
+	if code != 0 || json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &rec) != nil || rec.Tool != "slack__send_message" {
+		t.Errorf("learned --export: exit %d:\n%s", code, out)
+	}
+	if code, _, stderr = runCmd(t, "learned", "--addr", addr, "--reset"); code != 2 {
+		t.Errorf("learned --reset without a tool: exit %d (%s), want 2", code, stderr)
+	}
+	code, out, _ = runCmd(t, "learned", "--addr", addr, "--reset", "slack__send_message")
+	if code != 0 || !strings.Contains(out, "forgot what 1 tools learned") || store.View().Len() != 0 {
+		t.Errorf("learned --reset TOOL: exit %d:\n%s", code, out)
+	}
+	if code, _, stderr = runCmd(t, "learned", "--addr", addr, "slack__send_message"); code != 1 || !strings.Contains(stderr, "NotFound") {
+		t.Errorf("learned TOOL after reset: exit %d, %s; want NotFound", code, stderr)
+	}
+}
+
+// eval --learn-from learns from one labelled file and evaluates another
+// (here the same small file: learning what it is evaluated on must help).
+func TestEvalLearnFrom(t *testing.T) {
+	code, out, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep replayReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Learned != 36 || rep.Recorded == 0 || rep.With.NDCG10 <= rep.Without.NDCG10 {
+		t.Errorf("replay = %+v; want 36 learned queries and a gain", rep)
+	}
+	if code, _, stderr := runCmd(t, "eval", "--addr", "127.0.0.1:1", "--queries", exampleQueries, "--learn-from", exampleQueries); code != 2 || !strings.Contains(stderr, "in-process") {
+		t.Errorf("--learn-from with --addr: exit %d, %s; want a usage error", code, stderr)
+	}
+}
+
+// TestEvalReplay runs the replay evaluation of learning from use on a
+// dev set: learning on one half must not lower nDCG@10 on the other.
+func TestEvalReplay(t *testing.T) {
+	tools, queries := evaltest.Bench(t, "livemcpbench/tools.jsonl"), evaltest.Bench(t, "livemcpbench/queries.jsonl")
+	for _, half := range []string{"even", "odd"} {
+		code, out, stderr := runCmd(t, "eval", "--catalog", tools, "--queries", queries, "--split", half, "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var rep replayReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Recorded == 0 || rep.LearnedTools == 0 {
+			t.Errorf("split %s: nothing learned: %s", half, out)
+		}
+		if rep.With.NDCG10 < rep.Without.NDCG10-0.005 {
+			t.Errorf("split %s: nDCG@10 %.4f with learning, %.4f without", half, rep.With.NDCG10, rep.Without.NDCG10)
+		}
+	}
+	code, _, stderr := runCmd(t, "eval", "--catalog", tools, "--queries", queries, "--split", "half")
+	if code != 2 || !strings.Contains(stderr, "--split") {
+		t.Errorf("--split half: exit %d, %s", code, stderr)
+	}
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/learn"
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// replayOptions configures eval's replay of learning from use.
+type replayOptions struct {
+	catalogs     []string
+	queries      []evaluation.Query
+	learnFrom    string
+	split        string
+	mode         search.Mode
+	embedder     string
+	semanticOnly bool
+	asJSON       bool
+}
+
+// replayReport is eval's replay answer: the evaluated queries without and
+// with learning, and the same for their paraphrase subset (the evaluated
+// queries sharing a relevant tool with a learned one).
+type replayReport struct {
+	Learned           int                `json:"learned_queries"`
+	LearnedTools      int                `json:"learned_tools"`
+	Reported          int                `json:"reported_uses"`
+	Recorded          int                `json:"recorded_uses"`
+	Without           evaluation.Summary `json:"without_learning"`
+	With              evaluation.Summary `json:"with_learning"`
+	ParaphraseWithout evaluation.Summary `json:"paraphrase_without_learning"`
+	ParaphraseWith    evaluation.Summary `json:"paraphrase_with_learning"`
+}
+
+// runReplay learns from one set of labelled queries and evaluates another:
+// each learned query is searched in its own session, as an agent would,
+// and each of its relevant tools reported as a successful use (which
+// counts only if the search revealed it). The evaluated queries are scored
+// before learning and after.
+func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) error {
+	learnQs, evalQs := o.queries, o.queries
+	switch o.split {
+	case "":
+		qs, err := evaluation.LoadQueries(o.learnFrom)
+		if err != nil {
+			return err
+		}
+		learnQs = qs
+	case "even", "odd":
+		if o.learnFrom != "" {
+			return usageError{"give --split or --learn-from, not both"}
+		}
+		even, odd := evaluation.Split(o.queries)
+		learnQs, evalQs = even, odd
+		if o.split == "odd" {
+			learnQs, evalQs = odd, even
+		}
+	default:
+		return usageError{fmt.Sprintf("--split %q: use even or odd", o.split)}
+	}
+	store := learn.NewStore(learn.Config{})
+	tools, err := search.LoadTools(o.catalogs...)
+	if err != nil {
+		return err
+	}
+	e, err := newEngine(ctx, tools, engineOptions{embedder: o.embedder, semanticOnly: o.semanticOnly,
+		learn: search.LearnConfig{Store: store, Sync: true}})
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	r := localRanker{e: e, mode: o.mode}
+	para := evaluation.Paraphrases(evalQs, learnQs)
+	rep := replayReport{Learned: len(learnQs)}
+	if rep.Without, err = scoreQueries(ctx, r, evalQs); err != nil {
+		return err
+	}
+	if rep.ParaphraseWithout, err = scoreQueries(ctx, r, para); err != nil {
+		return err
+	}
+	for _, q := range learnQs {
+		session := "replay-" + q.ID
+		if _, err := r.rankIn(ctx, q.Query, session); err != nil && !isInvalidArgument(err) {
+			return fmt.Errorf("learn query %q: %w", q.ID, err)
+		}
+		for _, tool := range q.Relevant {
+			if _, ok := e.Snapshot().Lookup(tool); !ok {
+				continue
+			}
+			rep.Reported++
+			u, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: session, Tool: tool, Outcome: search.OutcomeSuccess})
+			if err != nil {
+				return fmt.Errorf("report %q for query %q: %w", tool, q.ID, err)
+			}
+			if u.Recorded {
+				rep.Recorded++
+			}
+		}
+	}
+	if err := e.RefreshLearned(ctx); err != nil {
+		return err
+	}
+	rep.LearnedTools = store.View().Len()
+	if rep.With, err = scoreQueries(ctx, r, evalQs); err != nil {
+		return err
+	}
+	if rep.ParaphraseWith, err = scoreQueries(ctx, r, para); err != nil {
+		return err
+	}
+	if o.asJSON {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(stdout, string(b))
+		return err
+	}
+	fmt.Fprintf(stdout, "learned from     %d queries: %d of %d reported uses recorded (the rest were not revealed), %d tools learned\n",
+		rep.Learned, rep.Recorded, rep.Reported, rep.LearnedTools)
+	fmt.Fprintf(stdout, "evaluated        %d queries (paraphrases of learned ones: %d)\n", rep.Without.Queries, rep.ParaphraseWithout.Queries)
+	fmt.Fprintf(stdout, "                 without   with learning\n")
+	row := func(name string, a, b float64) { fmt.Fprintf(stdout, "%-16s %.3f     %.3f\n", name, a, b) }
+	row("recall@1", rep.Without.Recall1, rep.With.Recall1)
+	row("recall@5", rep.Without.Recall5, rep.With.Recall5)
+	row("recall@10", rep.Without.Recall10, rep.With.Recall10)
+	row("ndcg@10", rep.Without.NDCG10, rep.With.NDCG10)
+	row("mrr", rep.Without.MRR, rep.With.MRR)
+	row("paraphr ndcg@10", rep.ParaphraseWithout.NDCG10, rep.ParaphraseWith.NDCG10)
+	fmt.Fprintf(stdout, "%-16s %.3f ms  %.3f ms\n", "p50", rep.Without.P50Ms, rep.With.P50Ms)
+	fmt.Fprintf(stdout, "%-16s %.3f ms  %.3f ms\n", "p99", rep.Without.P99Ms, rep.With.P99Ms)
+	return nil
+}
+
+// scoreQueries runs qs without sessions and summarizes their scores.
+func scoreQueries(ctx context.Context, r localRanker, qs []evaluation.Query) (evaluation.Summary, error) {
+	var run evaluation.Run
+	for _, q := range qs {
+		start := time.Now()
+		got, err := r.rank(ctx, q.Query)
+		if err != nil && !isInvalidArgument(err) {
+			return evaluation.Summary{}, fmt.Errorf("query %q: %w", q.ID, err)
+		}
+		run.Add(evaluation.Score(q, got.names), got.fellBack, got.unconfident || err != nil, time.Since(start))
+	}
+	return run.Summary(), nil
+}

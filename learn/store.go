@@ -1,0 +1,279 @@
+package learn
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config tunes a Store. The zero value uses the documented defaults.
+type Config struct {
+	// MaxQueriesPerTool bounds the learned queries kept per tool; past it
+	// the one with the lowest decayed weight (then the last by text) other
+	// than the query just used is dropped.
+	// 0 means DefaultMaxQueriesPerTool.
+	MaxQueriesPerTool int
+	// HalfLife is the age at which a learned use counts half. 0 means
+	// DefaultHalfLife.
+	HalfLife time.Duration
+	// MaxQueriesPerSession bounds how many distinct queries one session
+	// can teach one tool; further uses by that session of that tool under
+	// new queries are ignored. 0 means DefaultMaxQueriesPerSession.
+	MaxQueriesPerSession int
+	// Now is the clock, for tests; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultMaxQueriesPerTool is the default bound on learned queries per
+// tool: 64 distinct wordings cover what agents say about one tool, and
+// cost a few kilobytes per tool.
+const DefaultMaxQueriesPerTool = 64
+
+// DefaultMaxQueriesPerSession is the default bound on distinct queries one
+// session teaches one tool. With the session's one vote (Record) it keeps
+// one session, however many uses it reports, from filling a tool's learned
+// queries or outweighing other sessions.
+const DefaultMaxQueriesPerSession = 4
+
+// maxSessionKeys bounds the in-memory per-session accounting; past it the
+// accounting restarts (a session then counts as new: bounded, not exact).
+const maxSessionKeys = 100000
+
+func (c Config) withDefaults() Config {
+	if c.MaxQueriesPerTool <= 0 {
+		c.MaxQueriesPerTool = DefaultMaxQueriesPerTool
+	}
+	if c.HalfLife <= 0 {
+		c.HalfLife = DefaultHalfLife
+	}
+	if c.MaxQueriesPerSession <= 0 {
+		c.MaxQueriesPerSession = DefaultMaxQueriesPerSession
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Use is one successful (or partly trusted) use of a tool, attributed to
+// one query.
+type Use struct {
+	// Scope is the learning scope the use belongs to ("" is the unscoped
+	// one): what one scope learns never changes another's ranking. Package
+	// search derives it from the request's visible set and category filter.
+	Scope string
+	// Tool is the tool's full name.
+	Tool string
+	// Query is the query text that led to the tool.
+	Query string
+	// Session is the agent session that reported it ("" counts as one
+	// anonymous session).
+	Session string
+	// Weight is the use's weight before the session bound, in (0, 1]:
+	// 1 for a success attributed wholly to Query.
+	Weight float64
+}
+
+// Store is the learned state of one sidecar: per scope and tool, weighted
+// query texts. It is safe for concurrent use; View returns an immutable
+// copy for readers.
+type Store struct {
+	cfg Config
+
+	mu      sync.Mutex
+	tools   map[toolKey]map[string]*entry // (scope, tool) → normalized query → entry
+	version uint64
+	// sessions is the per-(session, tool) accounting behind the session
+	// bounds; it is not persisted.
+	sessions map[sessionKey]*sessionUse
+}
+
+// entry is one learned query of one tool: weight as of at.
+type entry struct {
+	query  string
+	weight float64
+	at     time.Time
+}
+
+// toolKey is one tool in one scope.
+type toolKey struct{ scope, tool string }
+
+type sessionKey struct{ session, scope, tool string }
+
+type sessionUse struct {
+	weight  float64
+	queries []string
+}
+
+// NewStore returns an empty store.
+func NewStore(cfg Config) *Store {
+	return &Store{cfg: cfg.withDefaults(), tools: map[toolKey]map[string]*entry{}, sessions: map[sessionKey]*sessionUse{}}
+}
+
+// HalfLife is the store's effective half-life.
+func (s *Store) HalfLife() time.Duration { return s.cfg.HalfLife }
+
+// NormalizeQuery is the form a query is learned under: lowercase, with
+// runs of white space made one space, trimmed.
+func NormalizeQuery(q string) string { return strings.Join(strings.Fields(strings.ToLower(q)), " ") }
+
+// Record learns u and reports whether it changed anything. The session
+// bounds apply: one session is one vote per tool — all its uses of a tool
+// together add at most weight 1, however many it reports — and teaches a
+// tool at most Config.MaxQueriesPerSession distinct queries. An empty tool
+// or query, or a weight ≤ 0, changes nothing.
+func (s *Store) Record(u Use) bool {
+	q := NormalizeQuery(u.Query)
+	if u.Tool == "" || q == "" || !(u.Weight > 0) {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := sessionKey{u.Session, u.Scope, u.Tool}
+	su := s.sessions[key]
+	if su == nil {
+		if len(s.sessions) >= maxSessionKeys {
+			clear(s.sessions)
+		}
+		su = &sessionUse{}
+		s.sessions[key] = su
+	}
+	if !slices.Contains(su.queries, q) {
+		if len(su.queries) >= s.cfg.MaxQueriesPerSession {
+			return false
+		}
+		su.queries = append(su.queries, q)
+	}
+	w := min(u.Weight, 1, 1-su.weight)
+	if w < 1e-9 {
+		return false
+	}
+	su.weight += w
+	s.add(toolKey{u.Scope, u.Tool}, q, w, s.cfg.Now(), false)
+	s.version++
+	return true
+}
+
+// add adds (or, with keepMax, raises to) weight w as of at to the tool's
+// query q, then enforces the per-tool bound. Callers hold mu.
+func (s *Store) add(tool toolKey, q string, w float64, at time.Time, keepMax bool) {
+	now := s.cfg.Now()
+	es := s.tools[tool]
+	if es == nil {
+		es = map[string]*entry{}
+		s.tools[tool] = es
+	}
+	w = decayed(w, at, now, s.cfg.HalfLife)
+	if e := es[q]; e != nil {
+		cur := decayed(e.weight, e.at, now, s.cfg.HalfLife)
+		if keepMax {
+			e.weight = max(cur, w)
+		} else {
+			e.weight = cur + w
+		}
+		e.at = now
+	} else {
+		es[q] = &entry{query: q, weight: w, at: now}
+	}
+	for len(es) > s.cfg.MaxQueriesPerTool {
+		var worst *entry
+		worstW := 0.0
+		for _, e := range es {
+			if e.query == q {
+				continue // the query just used stays: a new wording can enter
+			}
+			d := decayed(e.weight, e.at, now, s.cfg.HalfLife)
+			if worst == nil || d < worstW || (d == worstW && e.query > worst.query) {
+				worst, worstW = e, d
+			}
+		}
+		delete(es, worst.query)
+	}
+}
+
+// Version counts the store's changes; a reader that cached a View rebuilds
+// when it differs.
+func (s *Store) Version() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// Reset forgets what tool learned, in every scope, and reports whether it
+// had learned anything.
+func (s *Store) Reset(tool string) bool {
+	return s.Retain(func(t string) bool { return t != tool }) > 0
+}
+
+// ResetAll forgets everything learned and returns how many tools (counted
+// once per scope) had learned something.
+func (s *Store) ResetAll() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.tools)
+	clear(s.tools)
+	clear(s.sessions)
+	s.version++
+	return n
+}
+
+// Retain drops what every tool that keep rejects had learned, in every
+// scope (tools deleted from the catalog), and returns how many tools
+// (counted once per scope) it dropped. A tool whose content changed keeps
+// its learned state: it is keyed by name.
+func (s *Store) Retain(keep func(tool string) bool) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for k := range s.tools {
+		if !keep(k.tool) {
+			delete(s.tools, k)
+			n++
+		}
+	}
+	if n > 0 {
+		s.version++
+	}
+	return n
+}
+
+// View returns an immutable copy of what the store has learned as of now:
+// decayed weights, entries faded below forgetWeight left out.
+func (s *Store) View() *View {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.cfg.Now()
+	v := &View{Version: s.version, tools: make(map[toolKey]*ToolView, len(s.tools)), names: map[string][]string{}}
+	for k, es := range s.tools {
+		tv := &ToolView{Scope: k.scope, Tool: k.tool}
+		for _, e := range es {
+			w := decayed(e.weight, e.at, now, s.cfg.HalfLife)
+			if w < forgetWeight {
+				continue
+			}
+			tv.Queries = append(tv.Queries, Query{Text: e.query, Weight: w, LastUsed: e.at})
+			tv.Weight += w
+		}
+		if len(tv.Queries) == 0 {
+			continue
+		}
+		slices.SortFunc(tv.Queries, func(a, b Query) int {
+			switch {
+			case a.Weight > b.Weight:
+				return -1
+			case a.Weight < b.Weight:
+				return 1
+			}
+			return strings.Compare(a.Text, b.Text)
+		})
+		v.tools[k] = tv
+		v.names[k.scope] = append(v.names[k.scope], k.tool)
+	}
+	for sc, names := range v.names {
+		slices.Sort(names)
+		v.scopes = append(v.scopes, sc)
+	}
+	slices.Sort(v.scopes)
+	return v
+}

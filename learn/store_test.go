@@ -1,0 +1,173 @@
+package learn
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// clock is a settable test clock.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func newClock() *clock { return &clock{t: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)} }
+
+func queries(v *View, tool string) map[string]float64 {
+	out := map[string]float64{}
+	if tv := v.Tool("", tool); tv != nil {
+		for _, q := range tv.Queries {
+			out[q.Text] = q.Weight
+		}
+	}
+	return out
+}
+
+func TestRecordSessionIsOneVote(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now})
+	for i := range 10000 {
+		s.Record(Use{Tool: "x", Query: fmt.Sprintf("junk %d", i%10), Session: "poisoner", Weight: 1})
+	}
+	tv := s.View().Tool("", "x")
+	if tv.Weight > 1 || len(tv.Queries) > DefaultMaxQueriesPerSession {
+		t.Errorf("one session taught weight %.2f over %d queries; want at most 1 over %d", tv.Weight, len(tv.Queries), DefaultMaxQueriesPerSession)
+	}
+	s.Record(Use{Tool: "x", Query: "junk 0", Session: "other", Weight: 1})
+	if w := s.View().Tool("", "x").Weight; w <= tv.Weight {
+		t.Errorf("a second session added nothing (weight %.2f → %.2f)", tv.Weight, w)
+	}
+}
+
+func TestRecordBoundsQueriesPerTool(t *testing.T) {
+	s := NewStore(Config{MaxQueriesPerTool: 3, Now: newClock().now})
+	for i := range 5 {
+		for j := range i + 1 { // query i used by i+1 sessions
+			s.Record(Use{Tool: "x", Query: fmt.Sprintf("q%d", i), Session: fmt.Sprintf("s%d-%d", i, j), Weight: 1})
+		}
+	}
+	want := map[string]float64{"q2": 3, "q3": 4, "q4": 5}
+	if diff := cmp.Diff(want, queries(s.View(), "x")); diff != "" {
+		t.Errorf("kept queries (-want +got):\n%s", diff)
+	}
+}
+
+func TestDecay(t *testing.T) {
+	c := newClock()
+	s := NewStore(Config{HalfLife: time.Hour, Now: c.now})
+	s.Record(Use{Tool: "x", Query: "q", Session: "a", Weight: 1})
+	c.t = c.t.Add(time.Hour)
+	if diff := cmp.Diff(map[string]float64{"q": 0.5}, queries(s.View(), "x")); diff != "" {
+		t.Errorf("after one half-life (-want +got):\n%s", diff)
+	}
+	c.t = c.t.Add(6 * time.Hour) // 1/128 < forgetWeight
+	if s.View().Len() != 0 {
+		t.Errorf("a use faded below %v is still learned", forgetWeight)
+	}
+}
+
+func TestResetAndRetain(t *testing.T) {
+	s := NewStore(Config{})
+	for _, tool := range []string{"a", "b", "c"} {
+		s.Record(Use{Tool: tool, Query: "q", Session: "s", Weight: 1})
+	}
+	if !s.Reset("a") || s.Reset("a") {
+		t.Error("Reset(a) twice: want true then false")
+	}
+	if n := s.Retain(func(t string) bool { return t != "b" }); n != 1 {
+		t.Errorf("Retain dropped %d tools, want 1", n)
+	}
+	if got := s.View().Tools(""); !cmp.Equal(got, []string{"c"}) {
+		t.Errorf("tools = %v, want [c]", got)
+	}
+	if n := s.ResetAll(); n != 1 || s.View().Len() != 0 {
+		t.Errorf("ResetAll = %d, then %d tools", n, s.View().Len())
+	}
+}
+
+func TestExportImportRoundTrip(t *testing.T) {
+	c := newClock()
+	s := NewStore(Config{Now: c.now})
+	s.Record(Use{Tool: "github__create_issue", Query: "Open a  BUG report", Session: "a", Weight: 1})
+	s.Record(Use{Tool: "github__create_issue", Query: "file an issue", Session: "b", Weight: 0.5})
+	s.Record(Use{Tool: "slack__send_message", Query: "ping the team", Session: "a", Weight: 1})
+	var first bytes.Buffer
+	if err := s.Export(&first); err != nil {
+		t.Fatal(err)
+	}
+	r := NewStore(Config{Now: c.now})
+	for range 2 { // importing twice is idempotent
+		if n, err := r.Import(bytes.NewReader(first.Bytes())); err != nil || n != 3 {
+			t.Fatalf("Import = %d, %v; want 3 records", n, err)
+		}
+	}
+	var second bytes.Buffer
+	if err := r.Export(&second); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(first.String(), second.String()); diff != "" {
+		t.Errorf("export after import (-want +got):\n%s", diff)
+	}
+	if _, err := r.Import(bytes.NewBufferString("{\"tool\":\"x\"}\nnot json\n")); err == nil {
+		t.Error("Import of a malformed file: want an error")
+	}
+}
+
+func TestAttribute(t *testing.T) {
+	searches := []Search{ // newest first
+		{Query: "latest", Tools: []string{"a", "b"}, Used: []string{"b"}},
+		{Query: "none", Tools: []string{"c"}},
+		{Query: "older", Tools: []string{"a"}},
+		{Query: "oldest", Tools: []string{"a"}},
+		{Query: "too old", Tools: []string{"a"}},
+	}
+	want := []Credit{{Query: "latest", Weight: 0.5, Search: 0}, {Query: "older", Weight: 0.5, Search: 2}, {Query: "oldest", Weight: 0.25, Search: 3}}
+	if diff := cmp.Diff(want, Attribute(searches, "a")); diff != "" {
+		t.Errorf("Attribute (-want +got):\n%s", diff)
+	}
+	if got := Attribute(searches, "z"); got != nil {
+		t.Errorf("Attribute of a tool no search returned = %v, want none", got)
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	c := newClock()
+	l := NewLimiter(1, 2, c.now)
+	got := []bool{l.Allow("a"), l.Allow("a"), l.Allow("a"), l.Allow("b")}
+	if diff := cmp.Diff([]bool{true, true, false, true}, got); diff != "" {
+		t.Errorf("Allow (-want +got):\n%s", diff)
+	}
+	c.t = c.t.Add(time.Second)
+	if !l.Allow("a") || l.Allow("a") {
+		t.Error("after one second at 1/s: want exactly one more report")
+	}
+}
+
+func TestScopesLearnApart(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now})
+	s.Record(Use{Scope: "team-a", Tool: "x", Query: "q", Session: "s", Weight: 1})
+	s.Record(Use{Scope: "team-b", Tool: "x", Query: "other", Session: "s", Weight: 1})
+	v := s.View()
+	if !cmp.Equal(v.Scopes(), []string{"team-a", "team-b"}) || v.Tool("", "x") != nil {
+		t.Fatalf("scopes = %v, unscoped x = %v", v.Scopes(), v.Tool("", "x"))
+	}
+	if diff := cmp.Diff(map[string]float64{"q": 1}, map[string]float64{v.Tool("team-a", "x").Queries[0].Text: v.Tool("team-a", "x").Weight}); diff != "" {
+		t.Errorf("team-a (-want +got):\n%s", diff)
+	}
+	var buf bytes.Buffer
+	if err := s.Export(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r := NewStore(Config{Now: newClock().now})
+	if _, err := r.Import(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(r.View().Find("x")); got != 2 {
+		t.Errorf("after export/import, x learned in %d scopes, want 2", got)
+	}
+	if !r.Reset("x") || r.View().Len() != 0 {
+		t.Error("Reset(x) did not forget x in every scope")
+	}
+}

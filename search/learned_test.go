@@ -1,0 +1,214 @@
+package search_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/learn"
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// learnTools is a small catalog where the tool agents use for meeting
+// notes is described tersely, as real descriptions often are.
+func learnTools() []search.Tool {
+	return []search.Tool{
+		{Name: "notion__append_block", Server: "notion", Description: "Interact with the Notion API."},
+		{Name: "docs__write_page", Server: "docs", Description: "Write a page of text to a document."},
+		{Name: "calendar__create_event", Server: "calendar", Description: "Create a calendar event for a meeting."},
+		{Name: "slack__send_message", Server: "slack", Description: "Send a message to a Slack channel."},
+		{Name: "mail__send_email", Server: "mail", Description: "Send an email message."},
+		{Name: "weather__get_forecast", Server: "weather", Description: "Get the weather forecast for a city."},
+	}
+}
+
+func learningEngine(t *testing.T, store *learn.Store) *search.Engine {
+	t.Helper()
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := search.Config{Embedder: emb}
+	if store != nil {
+		cfg.Learn = search.LearnConfig{Store: store, Sync: true}
+	}
+	e, err := search.NewFromTools(learnTools(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if err := e.WaitIndexed(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+const meetingQuery = "save my meeting minutes"
+
+// teach has n sessions search meetingQuery and use tool.
+func teach(t *testing.T, e *search.Engine, n int, tool string) {
+	t.Helper()
+	ctx := context.Background()
+	for i := range n {
+		s := fmt.Sprintf("session-%d", i)
+		if _, err := e.Search(ctx, search.Request{Query: meetingQuery, SessionID: s, MaxResults: 10}); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: tool, Outcome: search.OutcomeSuccess})
+		if err != nil || !rep.Recorded {
+			t.Fatalf("ReportToolUse = %+v, %v", rep, err)
+		}
+	}
+}
+
+// An engine with learning on and nothing learned ranks exactly as one
+// with learning off.
+func TestLearningOnNothingLearnedIsIdentical(t *testing.T) {
+	off, on := learningEngine(t, nil), learningEngine(t, learn.NewStore(learn.Config{}))
+	for _, q := range []string{meetingQuery, "send a message", "weather", "docs__write_page", "+slack message"} {
+		req := search.Request{Query: q, MaxResults: 10}
+		a, b := search1(t, off, req), search1(t, on, req)
+		a.Metadata.Elapsed, b.Metadata.Elapsed = 0, 0
+		a.Metadata.Stages, b.Metadata.Stages = search.Stages{}, search.Stages{}
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Errorf("query %q (-off +on):\n%s", q, diff)
+		}
+	}
+}
+
+func TestLearnedLiftWithinTheRules(t *testing.T) {
+	store := learn.NewStore(learn.Config{})
+	e := learningEngine(t, store)
+	before := search1(t, e, search.Request{Query: meetingQuery, MaxResults: 10})
+	if names(before)[0] == "notion__append_block" {
+		t.Fatalf("notion__append_block is already first: the test tests nothing")
+	}
+	teach(t, e, 3, "notion__append_block")
+
+	after := search1(t, e, search.Request{Query: meetingQuery, MaxResults: 10, Debug: true})
+	if got := after.References[0]; got.Name != "notion__append_block" || got.Learned == nil || got.Learned.Boost <= 0 {
+		t.Errorf("after learning, first = %+v; want notion__append_block with its learned provenance", got)
+	}
+	// A rewording shares words with the learned query: the tool, which
+	// the catalog text alone does not find at all, is lifted into the
+	// results and says why.
+	lifted := false
+	for _, r := range search1(t, e, search.Request{Query: "store the minutes of the meeting", MaxResults: 10}).References {
+		lifted = lifted || (r.Name == "notion__append_block" && r.Learned != nil && r.Learned.Signal == search.SignalLearnedQueries)
+	}
+	if !lifted {
+		t.Error("a rewording of the learned query does not bring notion__append_block with learned_queries provenance")
+	}
+	// An exact name still ranks its tool first.
+	if got := names(search1(t, e, search.Request{Query: "docs__write_page", MaxResults: 10}))[0]; got != "docs__write_page" {
+		t.Errorf("exact name query: first = %s", got)
+	}
+	// Never outside the request's scope or filters.
+	for _, req := range []search.Request{
+		{Query: meetingQuery, Visible: []string{"docs:*", "calendar:*"}},
+		{Query: meetingQuery + " server:docs"},
+		{Query: meetingQuery, Category: "calendar"},
+	} {
+		for _, n := range names(search1(t, e, req)) {
+			if n == "notion__append_block" {
+				t.Errorf("request %+v returned notion__append_block outside its scope", req)
+			}
+		}
+	}
+	// Content changes keep what was learned; deletion drops it.
+	changed := learnTools()[0]
+	changed.Description = "Append a block to a Notion page."
+	if _, err := e.Upsert(context.Background(), []search.Tool{changed}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.RefreshLearned(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if store.View().Tool("", "notion__append_block") == nil {
+		t.Error("a changed tool lost what it learned")
+	}
+	if _, err := e.Delete(context.Background(), []string{"notion__append_block"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.RefreshLearned(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if store.View().Tool("", "notion__append_block") != nil {
+		t.Error("a deleted tool kept what it learned")
+	}
+}
+
+// What was learned survives a restart: saved, loaded into a new store,
+// the new engine ranks as the old one did.
+func TestLearnedSurvivesRestart(t *testing.T) {
+	store := learn.NewStore(learn.Config{})
+	e := learningEngine(t, store)
+	teach(t, e, 3, "notion__append_block")
+	req := search.Request{Query: meetingQuery, MaxResults: 10}
+	want := names(search1(t, e, req))
+	path := filepath.Join(t.TempDir(), learn.FileName)
+	if err := store.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	restarted := learn.NewStore(learn.Config{})
+	if _, err := restarted.Load(path); err != nil {
+		t.Fatal(err)
+	}
+	e2 := learningEngine(t, restarted)
+	if err := e2.RefreshLearned(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, names(search1(t, e2, req))); diff != "" {
+		t.Errorf("ranking after restart (-before +after):\n%s", diff)
+	}
+}
+
+// Each learning scope (visible set and category filter) learns apart,
+// unless LearnConfig.Shared.
+func TestLearningScopes(t *testing.T) {
+	ctx := context.Background()
+	const scopedQuery = "keep my meeting minutes in notion"
+	for _, shared := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shared=%v", shared), func(t *testing.T) {
+			emb, err := embed.NewBuiltin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := search.NewFromTools(learnTools(), search.Config{Embedder: emb,
+				Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true, Shared: shared}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			if err := e.WaitIndexed(ctx); err != nil {
+				t.Fatal(err)
+			}
+			teamA := []string{"notion:*", "docs:*", "calendar:*"}
+			teamB := []string{"calendar:*", "docs:*", "notion:*", "slack:*"}
+			for i := range 3 {
+				s := fmt.Sprintf("a-%d", i)
+				search1(t, e, search.Request{Query: scopedQuery, SessionID: s, Visible: teamA, MaxResults: 10})
+				if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: "notion__append_block", Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
+					t.Fatalf("ReportToolUse = %+v, %v", rep, err)
+				}
+			}
+			lifted := func(visible []string) bool {
+				for _, r := range search1(t, e, search.Request{Query: scopedQuery, Visible: visible, MaxResults: 10}).References {
+					if r.Name == "notion__append_block" {
+						return r.Learned != nil
+					}
+				}
+				return false
+			}
+			if !lifted(teamA) {
+				t.Error("the scope that learned is not lifted")
+			}
+			if got := lifted(teamB); got != shared {
+				t.Errorf("another scope lifted = %v, want %v", got, shared)
+			}
+		})
+	}
+}
