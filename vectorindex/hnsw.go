@@ -86,6 +86,10 @@ type HNSWConfig struct {
 	// the same batches always build the same graph and rank the same way.
 	// Zero is a valid seed.
 	Seed int64
+	// Quantization selects how vectors are stored and scored: float32
+	// (QuantizeNone, the zero value) or int8 codes with a per-vector scale
+	// (QuantizeInt8: a quarter of the memory, approximate scores).
+	Quantization Quantization
 	// ExactLimit: while the index holds at most this many live vectors it
 	// keeps no graph, and Search scores every vector exactly (recall 1);
 	// the Add that takes it past the limit builds the graph from every
@@ -155,7 +159,9 @@ type HNSW struct {
 
 	// Nodes are dense int32 slots; a re-added ID gets a new slot.
 	ids      []int       // slot → ID
-	vecs     []float32   // slot*dim …: the vector of slot
+	vecs     []float32   // slot*dim …: the vector of slot (QuantizeNone)
+	codes    []int8      // slot*dim …: the int8 codes of slot (QuantizeInt8)
+	scales   []float32   // slot → the scale of its codes (QuantizeInt8)
 	links    [][][]int32 // slot → layer → neighbour slots
 	deleted  []bool      // slot → tombstone
 	nDeleted int
@@ -183,7 +189,7 @@ func NewHNSW(dim int, cfg HNSWConfig) *HNSW {
 func (ix *HNSW) reset() {
 	ix.rng = rand.New(rand.NewSource(ix.cfg.Seed))
 	ix.draws = 0
-	ix.ids, ix.vecs, ix.links, ix.deleted = nil, nil, nil, nil
+	ix.ids, ix.vecs, ix.codes, ix.scales, ix.links, ix.deleted = nil, nil, nil, nil, nil, nil
 	ix.nDeleted = 0
 	ix.slot = make(map[int]int32)
 	ix.entry, ix.top, ix.linked = -1, 0, 0
@@ -303,10 +309,39 @@ func (ix *HNSW) tombstone(s int32) {
 func (ix *HNSW) append(id int, v []float32) {
 	s := int32(len(ix.ids))
 	ix.ids = append(ix.ids, id)
-	ix.vecs = append(ix.vecs, v...)
+	if ix.cfg.Quantization == QuantizeInt8 {
+		n := len(ix.codes)
+		ix.codes = slices.Grow(ix.codes, ix.dim)[:n+ix.dim]
+		ix.scales = append(ix.scales, quantizeInt8(ix.codes[n:], v))
+	} else {
+		ix.vecs = append(ix.vecs, v...)
+	}
 	ix.deleted = append(ix.deleted, false)
 	ix.links = append(ix.links, nil)
 	ix.slot[id] = s
+}
+
+// appendCodes stores int8 codes and their scale (QuantizeInt8) under id in
+// a new slot, copying them.
+func (ix *HNSW) appendCodes(id int, c []int8, scale float32) {
+	s := int32(len(ix.ids))
+	ix.ids = append(ix.ids, id)
+	ix.codes = append(ix.codes, c...)
+	ix.scales = append(ix.scales, scale)
+	ix.deleted = append(ix.deleted, false)
+	ix.links = append(ix.links, nil)
+	ix.slot[id] = s
+}
+
+// appendFrom stores slot s of src (an index of the same configuration)
+// under id in a new slot, copying its stored form as it is (quantized
+// codes are not quantized again).
+func (ix *HNSW) appendFrom(src *HNSW, s int32, id int) {
+	if ix.cfg.Quantization != QuantizeInt8 {
+		ix.append(id, src.vec(s))
+		return
+	}
+	ix.appendCodes(id, src.code(s), src.scales[s])
 }
 
 // maybeCompact rebuilds the graph from the live vectors once tombstones
@@ -317,11 +352,11 @@ func (ix *HNSW) maybeCompact() {
 	if float64(ix.nDeleted) <= compactFraction*float64(len(ix.ids)) {
 		return
 	}
-	ids, vecs, deleted := ix.ids, ix.vecs, ix.deleted
+	old := &HNSW{dim: ix.dim, cfg: ix.cfg, ids: ix.ids, vecs: ix.vecs, codes: ix.codes, scales: ix.scales, deleted: ix.deleted}
 	ix.reset()
-	for s, id := range ids {
-		if !deleted[s] {
-			ix.append(id, vecs[s*ix.dim:(s+1)*ix.dim])
+	for s, id := range old.ids {
+		if !old.deleted[s] {
+			ix.appendFrom(old, int32(s), id)
 		}
 	}
 	ix.link(0)
@@ -363,7 +398,8 @@ func (ix *HNSW) insertBatch(slots []int32) {
 	i := 0
 	for ; i < len(slots) && ix.linked < sequentialBelow; i++ {
 		vs := ix.visitSet()
-		ix.linkSlot(slots[i], levels[i], ix.plan(ix.vec(slots[i]), levels[i], vs), nil, nil)
+		q := ix.point(slots[i])
+		ix.linkSlot(slots[i], levels[i], ix.plan(&q, levels[i], vs), nil, nil)
 		ix.visits.Put(vs)
 	}
 	workers := max(1, runtime.GOMAXPROCS(0))
@@ -375,7 +411,8 @@ func (ix *HNSW) insertBatch(slots []int32) {
 			wg.Go(func() {
 				vs := ix.visitSet()
 				for j := w; j < len(group); j += workers {
-					plans[j] = ix.plan(ix.vec(group[j]), glevels[j], vs)
+					q := ix.point(group[j])
+					plans[j] = ix.plan(&q, glevels[j], vs)
 				}
 				ix.visits.Put(vs)
 			})
@@ -393,11 +430,11 @@ func (ix *HNSW) insertBatch(slots []int32) {
 // plan[l] holds the EfConstruction nearest nodes found on layer l, best
 // first, for every layer the node and the graph share; nil for an empty
 // graph. It only reads the graph, so plans run in parallel.
-func (ix *HNSW) plan(q []float32, level int, vs *visitSet) [][]cand {
+func (ix *HNSW) plan(q *point, level int, vs *visitSet) [][]cand {
 	if ix.entry < 0 {
 		return nil
 	}
-	ep := cand{sim: dot(q, ix.vec(ix.entry)), slot: ix.entry}
+	ep := cand{sim: ix.sim(q, ix.entry), slot: ix.entry}
 	for l := ix.top; l > level; l-- {
 		ep = ix.greedy(q, ep, l)
 	}
@@ -422,7 +459,7 @@ func (ix *HNSW) linkSlot(s int32, level int, plan [][]cand, prev []int32, prevLe
 		ix.entry, ix.top = s, level
 		return
 	}
-	q := ix.vec(s)
+	q := ix.point(s)
 	for l := min(level, ix.top); l >= 0; l-- {
 		cs := ix.candBuf[:0]
 		if l < len(plan) {
@@ -431,7 +468,7 @@ func (ix *HNSW) linkSlot(s int32, level int, plan [][]cand, prev []int32, prevLe
 		extra := false
 		for j, p := range prev {
 			if prevLevels[j] >= l {
-				cs = append(cs, cand{sim: dot(q, ix.vec(p)), slot: p})
+				cs = append(cs, cand{sim: ix.sim(&q, p), slot: p})
 				extra = true
 			}
 		}
@@ -467,10 +504,10 @@ func (ix *HNSW) connect(n, s int32, sim float32, l int) {
 		ix.links[n][l] = append(links, s)
 		return
 	}
-	nv := ix.vec(n)
+	nv := ix.point(n)
 	cs := ix.candBuf[:0]
 	for _, o := range links {
-		cs = append(cs, cand{sim: dot(nv, ix.vec(o)), slot: o})
+		cs = append(cs, cand{sim: ix.sim(&nv, o), slot: o})
 	}
 	cs = append(cs, cand{sim: sim, slot: s})
 	sortCands(cs)
@@ -493,10 +530,10 @@ func (ix *HNSW) selectNeighbors(cs []cand, m int) []cand {
 		if len(out) == m {
 			break
 		}
-		cv := ix.vec(c.slot)
+		cv := ix.point(c.slot)
 		keep := true
 		for _, o := range out {
-			if dot(cv, ix.vec(o.slot)) > c.sim {
+			if ix.sim(&cv, o.slot) > c.sim {
 				keep = false
 				break
 			}
@@ -510,11 +547,11 @@ func (ix *HNSW) selectNeighbors(cs []cand, m int) []cand {
 }
 
 // greedy walks layer l from ep to a local maximum of similarity to q.
-func (ix *HNSW) greedy(q []float32, ep cand, l int) cand {
+func (ix *HNSW) greedy(q *point, ep cand, l int) cand {
 	for changed := true; changed; {
 		changed = false
 		for _, n := range ix.links[ep.slot][l] {
-			if s := dot(q, ix.vec(n)); s > ep.sim {
+			if s := ix.sim(q, n); s > ep.sim {
 				ep, changed = cand{sim: s, slot: n}, true
 			}
 		}
@@ -549,7 +586,7 @@ func (ix *HNSW) collects(w walk, s int32) bool {
 // while they are within the beam (better than the worst collected node, or
 // any while fewer than ef are collected), so a filter that keeps few nodes
 // widens the walk instead of ending it early.
-func (ix *HNSW) searchLayer(q []float32, ep cand, ef, l int, w walk, vs *visitSet) []cand {
+func (ix *HNSW) searchLayer(q *point, ep cand, ef, l int, w walk, vs *visitSet) []cand {
 	res, _ := ix.walkLayer(q, ep, ef, l, w, vs, false)
 	return res
 }
@@ -557,7 +594,7 @@ func (ix *HNSW) searchLayer(q []float32, ep cand, ef, l int, w walk, vs *visitSe
 // walkLayer is searchLayer that, with near set, also counts how many of the
 // ef most similar nodes it visited, collected or not (the query's own
 // neighbourhood), it collects: a filtered search's local selectivity.
-func (ix *HNSW) walkLayer(q []float32, ep cand, ef, l int, w walk, vs *visitSet, near bool) ([]cand, int) {
+func (ix *HNSW) walkLayer(q *point, ep cand, ef, l int, w walk, vs *visitSet, near bool) ([]cand, int) {
 	vs.reset(len(ix.ids))
 	vs.visit(ep.slot)
 	cands := candHeap{best: true}
@@ -587,7 +624,7 @@ func (ix *HNSW) walkLayer(q []float32, ep cand, ef, l int, w walk, vs *visitSet,
 			if !vs.visit(n) {
 				continue
 			}
-			sim := dot(q, ix.vec(n))
+			sim := ix.sim(q, n)
 			if near {
 				offerHood(cand{sim: sim, slot: n})
 			}
