@@ -23,6 +23,7 @@ import (
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
 // benchResult is what toolsearch bench prints. Latencies are per search, in
@@ -96,10 +97,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reportEvery := fs.Duration("report-every", 0, "print one JSON line of progress (qps, errors, rss_mb) to stderr this often; 0: none")
 	rssPID := fs.Int("rss-pid", 0, "report the RSS of this process (e.g. the sidecar) instead of this one's")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin or none")
+	cacheDir := fs.String("cache-dir", "", "in-process: keep the embedding cache and the saved vector index in this directory, as the sidecar's --cache-dir does; run twice to measure a warm restart (index_build_ms)")
 	var hnsw search.HNSWConfig
 	fs.IntVar(&hnsw.M, "hnsw-m", 0, "in-process: HNSW links per node (0: the index's default)")
 	fs.IntVar(&hnsw.EfConstruction, "hnsw-ef-construction", 0, "in-process: HNSW build beam (0: the default)")
 	fs.IntVar(&hnsw.EfSearch, "hnsw-ef-search", 0, "in-process: HNSW search beam (0: the default, 128 up to 100k tools and 256 above)")
+	quantize := fs.String("quantize", "", "in-process: store and score the vectors as none (float32) or int8 (empty: float32)")
 	fs.IntVar(&hnsw.ExactLimit, "hnsw-exact-limit", 0, "in-process: search exactly, without a graph, up to this many tools (0: the engine's default, 16384; -1: always build the graph)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	writeCatalog := fs.String("write-catalog", "", "write the --synthetic catalog to this file as JSONL and exit (to start a sidecar on it)")
@@ -143,6 +146,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if hnsw.Quantization, err = vectorindex.ParseQuantization(*quantize); err != nil {
+		return usageError{"--" + err.Error()}
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -167,7 +173,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var res benchResult
 	res.Concurrency = *concurrency
 	var run benchSearcher
-	var eng *search.Engine // in-process
+	var eng *engine // in-process
 	if *addr != "" {
 		run, res.Tools, err = remoteSearcher(ctx, *addr, *conns, st, *maxResults, *health, stderr)
 		if err != nil {
@@ -180,7 +186,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				return err
 			}
 		}
-		e, err := newEngine(ctx, tools, engineOptions{embedder: *embedder, maxResultsCap: *maxResults, hnsw: hnsw})
+		e, err := newEngine(ctx, tools, engineOptions{embedder: *embedder, maxResultsCap: *maxResults, hnsw: hnsw, cacheDir: *cacheDir})
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -152,5 +153,30 @@ func TestLatencyHistogram(t *testing.T) {
 	h.merge(&big)
 	if h.n != 1001 || h.max != 50*time.Millisecond {
 		t.Errorf("merge: n %d, max %v", h.n, h.max)
+	}
+}
+
+// TestBenchCacheDirAndQuantize: with --cache-dir the first run saves the
+// embedding cache and the vector index, and a second run loads them (a warm
+// restart); --quantize int8 stores the vectors as int8, and a bad value is
+// a usage error.
+func TestBenchCacheDirAndQuantize(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"bench", "--synthetic", "300", "--type", "semantic", "--requests", "20", "--warmup", "0", "--json", "--cache-dir", dir, "--quantize", "int8", "--hnsw-exact-limit", "-1"}
+	for run := range 2 {
+		code, out, stderr := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("run %d: exit %d: %s", run, code, stderr)
+		}
+		got := decodeObject(t, out, benchKeys)
+		if got["tools"] != 300.0 || got["errors"] != 0.0 {
+			t.Errorf("run %d: %v", run, got)
+		}
+		if files, _ := filepath.Glob(filepath.Join(dir, "index-*.bin")); len(files) != 1 {
+			t.Fatalf("run %d: index files %v, want one", run, files)
+		}
+	}
+	if code, _, stderr := runCmd(t, "bench", "--synthetic", "10", "--quantize", "int4"); code != 2 || !strings.Contains(stderr, "int4") {
+		t.Errorf("--quantize int4: exit %d, %s", code, stderr)
 	}
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -17,12 +19,32 @@ type engineOptions struct {
 	semanticOnly bool
 	// hnsw tunes the vector index; the zero value uses its defaults.
 	hnsw search.HNSWConfig
+	// cacheDir, when set, holds the persistent embedding cache and the
+	// saved vector index, as the sidecar's --cache-dir does: a second run
+	// on the same catalog measures a warm restart.
+	cacheDir string
+}
+
+// engine is an in-process engine and the embedding cache it owns.
+type engine struct {
+	*search.Engine
+	cache *embed.Cached
+}
+
+// Close stops the engine (which saves its vector index first, when it
+// became ready) and then flushes the embedding cache.
+func (e *engine) Close() error {
+	err := e.Engine.Close()
+	if e.cache != nil {
+		err = errors.Join(err, e.cache.Close())
+	}
+	return err
 }
 
 // openEngine loads catalog files and builds an in-process engine over them,
 // as the sidecar does at start-up, and waits until every tool is embedded.
 // It also returns how long loading and indexing took.
-func openEngine(ctx context.Context, paths []string, o engineOptions) (*search.Engine, time.Duration, error) {
+func openEngine(ctx context.Context, paths []string, o engineOptions) (*engine, time.Duration, error) {
 	start := time.Now()
 	tools, err := search.LoadTools(paths...)
 	if err != nil {
@@ -37,8 +59,9 @@ func openEngine(ctx context.Context, paths []string, o engineOptions) (*search.E
 
 // newEngine builds an in-process engine over tools and waits until every
 // tool is embedded.
-func newEngine(ctx context.Context, tools []search.Tool, o engineOptions) (*search.Engine, error) {
+func newEngine(ctx context.Context, tools []search.Tool, o engineOptions) (*engine, error) {
 	cfg := search.Config{MaxResultsCap: max(o.maxResultsCap, evalDepth), SemanticOnly: o.semanticOnly, HNSW: o.hnsw}
+	var cache *embed.Cached
 	switch o.embedder {
 	case "", "builtin":
 		b, err := search.BuiltinEmbedder()
@@ -46,14 +69,25 @@ func newEngine(ctx context.Context, tools []search.Tool, o engineOptions) (*sear
 			return nil, err
 		}
 		cfg.Embedder = b
+		if o.cacheDir != "" {
+			c, err := embed.NewCached(b, o.cacheDir)
+			if err != nil {
+				return nil, err
+			}
+			cache, cfg.Embedder, cfg.IndexDir = c, c, o.cacheDir
+		}
 	case "none":
 	default:
 		return nil, usageError{fmt.Sprintf("--embedder %q: use builtin or none", o.embedder)}
 	}
-	e, err := search.NewFromTools(tools, cfg)
+	se, err := search.NewFromTools(tools, cfg)
 	if err != nil {
+		if cache != nil {
+			cache.Close()
+		}
 		return nil, fmt.Errorf("build engine: %w", err)
 	}
+	e := &engine{Engine: se, cache: cache}
 	if err := e.WaitIndexed(ctx); err != nil {
 		e.Close()
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/vectorindex"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -46,6 +47,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin (the built-in word-vector model) or none (lexical only)")
 	semanticOnly := fs.Bool("semantic-only", false, "in-process: answer default/semantic queries from the vector index alone, without fusion (to measure semantic search on its own)")
+	quantize := fs.String("quantize", "", "in-process: store and score the vectors as none (float32, the default) or int8, whatever the catalog's size (to measure quantization's cost on a small catalog)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -58,6 +60,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	st, err := parseSearchType(*typ)
 	if err != nil {
 		return err
+	}
+	q, err := vectorindex.ParseQuantization(*quantize)
+	if err != nil {
+		return usageError{"--" + err.Error()}
 	}
 	qs, err := evaluation.LoadQueries(*queries)
 	if err != nil {
@@ -78,14 +84,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer c.Close()
 		r = remoteRanker{c: c, typ: st, addr: *addr}
 	} else {
-		e, took, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly})
+		e, took, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly, hnsw: search.HNSWConfig{Quantization: q}})
 		if err != nil {
 			return err
 		}
 		defer e.Close()
 		info := e.Info()
 		fmt.Fprintf(stderr, "eval: %d tools loaded and indexed in %d ms (embedder %q)\n", info.ToolCount, took.Milliseconds(), info.Embedder)
-		r = localRanker{e: e, mode: modeOf(st)}
+		r = localRanker{e: e.Engine, mode: modeOf(st)}
 	}
 	var run evaluation.Run
 	rejected := 0
