@@ -48,6 +48,9 @@ type benchResult struct {
 	// RSSMB is the resident set size (VmRSS) at the end of the run, in MiB:
 	// this process's, or --rss-pid's.
 	RSSMB float64 `json:"rss_mb"`
+	// RSSPeakMB is the peak resident set size (VmHWM) over the whole run,
+	// index build included, in MiB: this process's, or --rss-pid's.
+	RSSPeakMB float64 `json:"rss_peak_mb"`
 	// HeapMB is the live Go heap (HeapAlloc right after a garbage
 	// collection) at the end of the run, in MiB, in-process; 0 with --addr.
 	// It is what the catalog keeps, without the garbage RSS also holds; the
@@ -251,6 +254,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	res.P50, res.P90, res.P99 = h.quantile(0.50), h.quantile(0.90), h.quantile(0.99)
 	res.Max = uint64(h.max / time.Microsecond)
 	res.RSSMB = rssMB(*rssPID)
+	res.RSSPeakMB = procStatusMB(*rssPID, "VmHWM:")
 	if eng != nil {
 		runtime.GC()
 		var ms runtime.MemStats
@@ -497,7 +501,11 @@ func writeJSONL(path string, tools []search.Tool) error {
 
 // rssMB returns the VmRSS of process pid (0: this process) in MiB, from
 // /proc; 0 where /proc is not available.
-func rssMB(pid int) float64 {
+func rssMB(pid int) float64 { return procStatusMB(pid, "VmRSS:") }
+
+// procStatusMB reads a size field of /proc/PID/status (this process's
+// when pid is 0), in MiB; 0 when it cannot be read.
+func procStatusMB(pid int, field string) float64 {
 	p := "/proc/self/status"
 	if pid > 0 {
 		p = "/proc/" + strconv.Itoa(pid) + "/status"
@@ -507,7 +515,7 @@ func rssMB(pid int) float64 {
 		return 0
 	}
 	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, field); ok {
 			f := strings.Fields(rest) // "123456 kB"
 			if len(f) > 0 {
 				kb, err := strconv.ParseFloat(f[0], 64)
@@ -537,7 +545,7 @@ func printBench(w io.Writer, r benchResult, typ string) error {
 	fmt.Fprintf(tw, "throughput\t%.0f searches/s\n", r.QPS)
 	fmt.Fprintf(tw, "latency\tp50 %d µs   p90 %d µs   p99 %d µs   max %d µs\n", r.P50, r.P90, r.P99, r.Max)
 	fmt.Fprintf(tw, "index build\t%s\n", build)
-	fmt.Fprintf(tw, "rss\t%.1f MB\n", r.RSSMB)
+	fmt.Fprintf(tw, "rss\t%.1f MB (peak %.1f MB)\n", r.RSSMB, r.RSSPeakMB)
 	fmt.Fprintf(tw, "live heap\t%.1f MB\n", r.HeapMB)
 	fmt.Fprintf(tw, "hnsw recall@10\t%s\n", recall)
 	return tw.Flush()

@@ -16,7 +16,7 @@ import (
 
 // benchKeys are the keys of bench --json, exactly (the contract, plus
 // heap_mb, the memory-budget measurement).
-var benchKeys = []string{"concurrency", "errors", "heap_mb", "hnsw_recall@10", "index_build_ms", "max_us", "p50_us", "p90_us", "p99_us", "qps", "queries", "rss_mb", "tools"}
+var benchKeys = []string{"concurrency", "errors", "heap_mb", "hnsw_recall@10", "index_build_ms", "max_us", "p50_us", "p90_us", "p99_us", "qps", "queries", "rss_mb", "rss_peak_mb", "tools"}
 
 // decodeObject decodes a command's JSON output and checks that its keys are
 // exactly want (sorted).
