@@ -30,6 +30,9 @@ import (
 // microseconds, measured by the caller (for --addr: the full gRPC round
 // trip over the client's connection).
 type benchResult struct {
+	// Type is the search type measured, when --type lists several (each
+	// prints its own line); absent otherwise.
+	Type string `json:"type,omitempty"`
 	// Tools is the catalog size searched.
 	Tools int `json:"tools"`
 	// Queries is the number of searches measured (after warm-up).
@@ -91,7 +94,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", "", "benchmark a running sidecar at host:port over gRPC instead of an in-process engine")
 	conns := fs.Int("conns", 1, "with --addr: gRPC connections the workers share")
 	health := fs.Bool("health", false, "with --addr: call the gRPC health check instead of Search, to measure the transport's round trip alone")
-	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
+	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex; in-process, a comma-separated list measures each in turn on one engine (one JSON line each, with its type)")
 	maxResults := fs.Int("max-results", benchMaxResults, "max_results of every search")
 	concurrency := fs.Int("concurrency", 1, "concurrent searches (workers)")
 	duration := fs.Duration("duration", 10*time.Second, "measure for at most this long (0: no time bound)")
@@ -145,10 +148,18 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case *duration < 0 || *requests < 0 || *warmup < 0:
 		return usageError{"--duration, --requests and --warmup must not be negative"}
 	}
-	st, err := parseSearchType(*typ)
-	if err != nil {
-		return err
+	typeNames := strings.Split(*typ, ",")
+	if len(typeNames) > 1 && *addr != "" {
+		return usageError{"--type takes one type with --addr"}
 	}
+	var err error
+	types := make([]toolsearchv1.SearchType, len(typeNames))
+	for i, name := range typeNames {
+		if types[i], err = parseSearchType(name); err != nil {
+			return err
+		}
+	}
+	st := types[0]
 	if hnsw.Quantization, err = vectorindex.ParseQuantization(*quantize); err != nil {
 		return usageError{"--" + err.Error()}
 	}
@@ -198,35 +209,79 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ms := time.Since(start).Milliseconds()
 		res.IndexBuildMs = &ms
 		res.Tools = e.Info().ToolCount
-		mode := modeOf(st)
-		run = func(ctx context.Context, q string) error {
-			_, err := e.Search(ctx, search.Request{Query: q, Mode: mode, MaxResults: *maxResults})
+	}
+	for i, st := range types {
+		if eng != nil {
+			mode := modeOf(st)
+			run = func(ctx context.Context, q string) error {
+				_, err := eng.Search(ctx, search.Request{Query: q, Mode: mode, MaxResults: *maxResults})
+				return err
+			}
+		}
+		r := res
+		if len(types) > 1 {
+			r.Type = typeNames[i]
+		}
+		out, err := measureBench(ctx, benchRun{run: run, eng: eng, res: r, recall: i == 0, st: st, typ: typeNames[i],
+			queryFile: *queryFile, tools: tools, parts: parts, nQueries: *nQueries, seed: *seed,
+			concurrency: *concurrency, duration: *duration, requests: *requests, warmup: *warmup, reportEvery: *reportEvery,
+			rssPID: *rssPID, memProfile: *memProfile, asJSON: *asJSON}, stdout, stderr)
+		if err != nil {
 			return err
 		}
+		res.Recall = out.Recall // a property of the index: measured once
 	}
-	queries, err := benchQueryList(*queryFile, tools, parts, *nQueries, *seed, st == toolsearchv1.SearchType_SEARCH_TYPE_REGEX)
+	return nil
+}
+
+// benchRun is one workload of a bench run: a search type on a built engine
+// (or a remote sidecar).
+type benchRun struct {
+	run              benchSearcher
+	eng              *engine // in-process; nil with --addr
+	res              benchResult
+	recall           bool // measure recall@10 (once per engine)
+	st               toolsearchv1.SearchType
+	typ              string
+	queryFile        string
+	tools            []search.Tool
+	parts            []synthTool
+	nQueries         int
+	seed             int64
+	concurrency      int
+	duration, warmup time.Duration
+	reportEvery      time.Duration
+	requests, rssPID int
+	memProfile       string
+	asJSON           bool
+}
+
+// measureBench runs one workload, prints its result and returns it.
+func measureBench(ctx context.Context, b benchRun, stdout, stderr io.Writer) (benchResult, error) {
+	res, eng, run := b.res, b.eng, b.run
+	queries, err := benchQueryList(b.queryFile, b.tools, b.parts, b.nQueries, b.seed, b.st == toolsearchv1.SearchType_SEARCH_TYPE_REGEX)
 	if err != nil {
-		return err
+		return res, err
 	}
 	if len(queries) == 0 {
-		return usageError{"no queries: give --queries, or --synthetic N so queries can be drawn"}
+		return res, usageError{"no queries: give --queries, or --synthetic N so queries can be drawn"}
 	}
-	if eng != nil && eng.Info().Embedder != "" {
+	if b.recall && eng != nil && eng.Info().Embedder != "" {
 		sample := queries[:min(len(queries), benchRecallQueries)]
 		r, n, err := eng.VectorRecall(ctx, sample, 10)
 		if err != nil {
-			return err
+			return res, err
 		}
 		if n > 0 {
 			res.Recall = &r
 		}
 	}
 
-	if *warmup > 0 {
-		drive(ctx, run, queries, *concurrency, *warmup, 0, 0, nil)
+	if b.warmup > 0 {
+		drive(ctx, run, queries, b.concurrency, b.warmup, 0, 0, nil)
 	}
 	var progress func(done, errs uint64, elapsed time.Duration)
-	if *reportEvery > 0 {
+	if b.reportEvery > 0 {
 		enc := json.NewEncoder(stderr)
 		var lastDone, lastErrs uint64
 		var lastAt time.Duration
@@ -237,14 +292,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				Done     uint64  `json:"done"`
 				Errors   uint64  `json:"errors"`
 				RSSMB    float64 `json:"rss_mb"`
-			}{at.Seconds(), float64(done-lastDone) / (at - lastAt).Seconds(), done, errs - lastErrs, rssMB(*rssPID)}
+			}{at.Seconds(), float64(done-lastDone) / (at - lastAt).Seconds(), done, errs - lastErrs, rssMB(b.rssPID)}
 			lastDone, lastErrs, lastAt = done, errs, at
 			enc.Encode(line)
 		}
 	}
-	h, errs, wall := drive(ctx, run, queries, *concurrency, *duration, *requests, *reportEvery, progress)
+	h, errs, wall := drive(ctx, run, queries, b.concurrency, b.duration, b.requests, b.reportEvery, progress)
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return res, ctx.Err()
 	}
 	res.Queries = int(h.n)
 	res.Errors = int(errs)
@@ -253,8 +308,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	res.P50, res.P90, res.P99 = h.quantile(0.50), h.quantile(0.90), h.quantile(0.99)
 	res.Max = uint64(h.max / time.Microsecond)
-	res.RSSMB = rssMB(*rssPID)
-	res.RSSPeakMB = procStatusMB(*rssPID, "VmHWM:")
+	res.RSSMB = rssMB(b.rssPID)
+	res.RSSPeakMB = procStatusMB(b.rssPID, "VmHWM:")
 	if eng != nil {
 		runtime.GC()
 		var ms runtime.MemStats
@@ -262,27 +317,27 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res.HeapMB = float64(ms.HeapAlloc) / (1 << 20)
 		runtime.KeepAlive(eng)
 	}
-	if *memProfile != "" {
-		f, err := os.Create(*memProfile)
+	if b.memProfile != "" {
+		f, err := os.Create(b.memProfile)
 		if err != nil {
-			return err
+			return res, err
 		}
 		runtime.GC()
 		err = pprof.WriteHeapProfile(f)
 		f.Close()
 		if err != nil {
-			return err
+			return res, err
 		}
 	}
-	if *asJSON {
-		b, err := json.Marshal(res)
+	if b.asJSON {
+		out, err := json.Marshal(res)
 		if err != nil {
-			return err
+			return res, err
 		}
-		_, err = fmt.Fprintln(stdout, string(b))
-		return err
+		_, err = fmt.Fprintln(stdout, string(out))
+		return res, err
 	}
-	return printBench(stdout, res, *typ)
+	return res, printBench(stdout, res, b.typ)
 }
 
 // drive runs the workload: concurrency workers take queries in turn (cycling

@@ -180,3 +180,28 @@ func TestBenchCacheDirAndQuantize(t *testing.T) {
 		t.Errorf("--quantize int4: exit %d, %s", code, stderr)
 	}
 }
+
+// TestBenchTypeList: --type with a list measures each type on one engine
+// and prints one JSON line per type, naming it; with --addr it is a usage
+// error.
+func TestBenchTypeList(t *testing.T) {
+	code, out, stderr := runCmd(t, "bench", "--synthetic", "300", "--type", "semantic,keyword,regex", "--requests", "20", "--warmup", "0", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3:\n%s", len(lines), out)
+	}
+	keys := append(slices.Clone(benchKeys), "type")
+	slices.Sort(keys)
+	for i, want := range []string{"semantic", "keyword", "regex"} {
+		got := decodeObject(t, lines[i], keys)
+		if got["type"] != want || got["queries"] != 20.0 || got["hnsw_recall@10"] != 1.0 {
+			t.Errorf("line %d: type %v, queries %v, recall %v; want %s, 20, 1", i, got["type"], got["queries"], got["hnsw_recall@10"], want)
+		}
+	}
+	if code, _, stderr := runCmd(t, "bench", "--addr", "127.0.0.1:1", "--type", "default,keyword", "--requests", "1"); code != 2 || !strings.Contains(stderr, "one type") {
+		t.Errorf("--addr with two types: exit %d, %s", code, stderr)
+	}
+}
