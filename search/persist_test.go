@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed/embedtest"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/vectorindex"
@@ -25,9 +26,7 @@ func TestSavedIndexRestart(t *testing.T) {
 	var log syncBuffer
 	logger := slog.New(slog.NewTextHandler(&log, nil))
 
-	first := newEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger})
-	waitIndexed(t, first)
-	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
+	first := savedEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger}, &log)
 	files, _ := filepath.Glob(filepath.Join(dir, "index-*.bin"))
 	if len(files) != 1 {
 		t.Fatalf("index files %v, want one", files)
@@ -79,6 +78,16 @@ func TestSavedIndexRestart(t *testing.T) {
 	}
 }
 
+// savedEngine starts an engine over snap and waits until it has saved its
+// vector index (cfg.Log writes to log).
+func savedEngine(t *testing.T, snap *catalog.Snapshot, cfg search.Config, log *syncBuffer) *search.Engine {
+	t.Helper()
+	e := newEngine(t, snap, cfg)
+	waitIndexed(t, e)
+	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
+	return e
+}
+
 // syncBuffer is a bytes.Buffer safe for the engine's goroutines to log to
 // while the test reads it.
 type syncBuffer struct {
@@ -124,10 +133,7 @@ func TestSavedIndexOtherQuantization(t *testing.T) {
 	snap := loadSnapshot(t, exampleCatalog)
 	var log syncBuffer
 	logger := slog.New(slog.NewTextHandler(&log, nil))
-	first := newEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger})
-	waitIndexed(t, first)
-	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
-	first.Close()
+	savedEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger}, &log).Close()
 
 	log.Reset()
 	quantized := search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger, HNSW: search.HNSWConfig{Quantization: vectorindex.QuantizeInt8}}
