@@ -109,7 +109,7 @@ func (ix *HNSW) queryPoint(q []float32) point {
 
 // point returns stored slot s as a point.
 func (ix *HNSW) point(s int32) point {
-	if ix.codes != nil || ix.cfg.Quantization == QuantizeInt8 {
+	if ix.cfg.Quantization == QuantizeInt8 {
 		return point{c: ix.code(s), scale: ix.scales[s]}
 	}
 	return point{f: ix.vec(s)}
@@ -126,20 +126,6 @@ func (ix *HNSW) sim(p *point, s int32) float32 {
 // code returns the int8 codes of slot s.
 func (ix *HNSW) code(s int32) []int8 {
 	return ix.codes[int(s)*ix.dim : (int(s)+1)*ix.dim : (int(s)+1)*ix.dim]
-}
-
-// vector returns slot s's vector as float32 values: the stored ones, or
-// its codes dequantized (for rebuilding after compaction and for saving).
-func (ix *HNSW) vector(s int32) []float32 {
-	if ix.cfg.Quantization != QuantizeInt8 {
-		return ix.vec(s)
-	}
-	out := make([]float32, ix.dim)
-	sc := ix.scales[s]
-	for i, c := range ix.code(s) {
-		out[i] = float32(c) * sc
-	}
-	return out
 }
 
 // dotInt8Go is the portable dot product of two int8 vectors of equal
