@@ -174,6 +174,8 @@ func TestLoadVersion1(t *testing.T) {
 func FuzzReadHNSW(f *testing.F) {
 	_, data := savedIndex(f, 30)
 	f.Add(data)
+	_, data8 := savedIndexQ(f, 30, QuantizeInt8)
+	f.Add(data8)
 	f.Add(data[:100])
 	f.Add([]byte(persistMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
