@@ -1,6 +1,8 @@
 package search
 
 import (
+	"io"
+
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/vectorindex"
@@ -11,6 +13,10 @@ import (
 
 // HNSWConfig tunes the vector index (Config.HNSW); see package vectorindex.
 type HNSWConfig = vectorindex.HNSWConfig
+
+// ParseQuantization parses how the vector index stores vectors
+// (HNSWConfig.Quantization): "none" (or "") or "int8".
+func ParseQuantization(s string) (vectorindex.Quantization, error) { return vectorindex.ParseQuantization(s) }
 
 // LoadTools reads catalog files, each given as [SERVER=]PATH as the
 // sidecar's --catalog flag takes them (SERVER= namespaces the file's tools
@@ -33,3 +39,15 @@ func NewFromTools(tools []Tool, cfg Config) (*Engine, error) {
 // BuiltinEmbedder returns the built-in word-vector model (embed.NewBuiltin),
 // for Config.Embedder.
 func BuiltinEmbedder() (embed.Embedder, error) { return embed.NewBuiltin() }
+
+// CachedEmbedder wraps emb in the persistent embedding cache in dir
+// (embed.NewCached), as the sidecar's --cache-dir does, for Config.Embedder
+// (with Config.IndexDir set to the same dir, a second run is a warm
+// restart). Close the returned closer after the engine to flush the cache.
+func CachedEmbedder(emb embed.Embedder, dir string) (embed.Embedder, io.Closer, error) {
+	c, err := embed.NewCached(emb, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, c, nil
+}

@@ -164,6 +164,9 @@ func (e *Engine) loadIndex(emb embed.Embedder) (*vectorStore, indexMeta, error) 
 	if ix.Dim() != meta.Dims {
 		return nil, indexMeta{}, fmt.Errorf("%w: index of %d dimensions", errIndexMismatch, ix.Dim())
 	}
+	if q := ix.Config().Quantization; q != e.cfg.HNSW.Quantization {
+		return nil, indexMeta{}, fmt.Errorf("%w: vectors stored as %s, configured %s", errIndexMismatch, q, e.cfg.HNSW.Quantization)
+	}
 	return &vectorStore{index: ix, pc: meta.PC, next: meta.Next}, meta, nil
 }
 

@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed/embedtest"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
 // TestSavedIndexRestart: the built index is saved, and a restart over a
@@ -24,9 +26,7 @@ func TestSavedIndexRestart(t *testing.T) {
 	var log syncBuffer
 	logger := slog.New(slog.NewTextHandler(&log, nil))
 
-	first := newEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger})
-	waitIndexed(t, first)
-	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
+	first := savedEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger}, &log)
 	files, _ := filepath.Glob(filepath.Join(dir, "index-*.bin"))
 	if len(files) != 1 {
 		t.Fatalf("index files %v, want one", files)
@@ -78,6 +78,16 @@ func TestSavedIndexRestart(t *testing.T) {
 	}
 }
 
+// savedEngine starts an engine over snap and waits until it has saved its
+// vector index (cfg.Log writes to log).
+func savedEngine(t *testing.T, snap *catalog.Snapshot, cfg search.Config, log *syncBuffer) *search.Engine {
+	t.Helper()
+	e := newEngine(t, snap, cfg)
+	waitIndexed(t, e)
+	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
+	return e
+}
+
 // syncBuffer is a bytes.Buffer safe for the engine's goroutines to log to
 // while the test reads it.
 type syncBuffer struct {
@@ -112,4 +122,36 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	t.Fatal("condition not met in 10 s")
+}
+
+// TestSavedIndexOtherQuantization: an index saved with float32 vectors is
+// not loaded by an engine configured for int8 ones (or the reverse): it is
+// ignored with a log line and rebuilt in the configured form, then saved
+// over.
+func TestSavedIndexOtherQuantization(t *testing.T) {
+	dir := t.TempDir()
+	snap := loadSnapshot(t, exampleCatalog)
+	var log syncBuffer
+	logger := slog.New(slog.NewTextHandler(&log, nil))
+	savedEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger}, &log).Close()
+
+	log.Reset()
+	quantized := search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger, HNSW: search.HNSWConfig{Quantization: vectorindex.QuantizeInt8}}
+	second := newEngine(t, snap, quantized)
+	waitIndexed(t, second)
+	if s := log.String(); !strings.Contains(s, "ignoring the saved vector index") || !strings.Contains(s, "vectors stored as none, configured int8") {
+		t.Fatalf("a float32 index was not refused by an int8 engine:\n%s", s)
+	}
+	if got := names(search1(t, second, search.Request{Query: "will it rain tomorrow in Berlin"})); len(got) == 0 || got[0] != "weather__get_forecast" {
+		t.Errorf("int8 engine: %v", got)
+	}
+	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
+	second.Close()
+
+	log.Reset()
+	third := newEngine(t, snap, quantized)
+	waitIndexed(t, third)
+	if s := log.String(); !strings.Contains(s, "loaded the saved vector index") {
+		t.Errorf("the int8 index saved over it was not loaded:\n%s", s)
+	}
 }

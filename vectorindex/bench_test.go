@@ -148,3 +148,31 @@ func BenchmarkHNSWSaveLoad100k(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDot compares the scoring kernels at the built-in model's 100
+// dimensions: float32 (vek32), int8 (AVX2 where present) and the portable
+// int8 loop.
+func BenchmarkDot(b *testing.B) {
+	vs := randomVectors(2, benchDim, 1)
+	c0, c1 := make([]int8, benchDim), make([]int8, benchDim)
+	quantizeInt8(c0, vs[0])
+	quantizeInt8(c1, vs[1])
+	var sf float32
+	var si int32
+	b.Run("float32", func(b *testing.B) {
+		for b.Loop() {
+			sf += dot(vs[0], vs[1])
+		}
+	})
+	b.Run("int8", func(b *testing.B) {
+		for b.Loop() {
+			si += dotInt8(c0, c1)
+		}
+	})
+	b.Run("int8-portable", func(b *testing.B) {
+		for b.Loop() {
+			si += dotInt8Go(c0, c1)
+		}
+	})
+	_, _ = sf, si
+}

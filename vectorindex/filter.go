@@ -40,12 +40,13 @@ func (ix *HNSW) SearchFilter(q []float32, k int, keep *IDSet) ([]Result, error) 
 	if kept == 0 {
 		return nil, nil
 	}
+	p := ix.queryPoint(q)
 	if ix.entry < 0 || k >= kept || scanCheaper(keep != nil, kept, live) {
-		return ix.exact(q, k, keep), nil
+		return ix.exact(&p, k, keep), nil
 	}
-	rs, local, ef := ix.graph(q, k, keep)
+	rs, local, ef := ix.graph(&p, k, keep)
 	if len(rs) < k || farFromQuery(local, ef, kept, live) {
-		return ix.exact(q, k, keep), nil
+		return ix.exact(&p, k, keep), nil
 	}
 	return rs, nil
 }
@@ -79,7 +80,8 @@ func (ix *HNSW) SearchExact(q []float32, k int, keep *IDSet) ([]Result, error) {
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	return ix.exact(q, k, keep), nil
+	p := ix.queryPoint(q)
+	return ix.exact(&p, k, keep), nil
 }
 
 // filterGraphCost is what a graph search without a filter costs, in
@@ -123,8 +125,8 @@ const localShareDivisor = 2
 // graph walks the graph for the k nearest vectors that keep holds, best
 // first; it may return fewer than k. local is how many of the walk's ef
 // nearest nodes, kept or not, keep holds (ef when keep is nil).
-func (ix *HNSW) graph(q []float32, k int, keep *IDSet) (rs []Result, local, ef int) {
-	ep := cand{sim: dot(q, ix.vec(ix.entry)), slot: ix.entry}
+func (ix *HNSW) graph(q *point, k int, keep *IDSet) (rs []Result, local, ef int) {
+	ep := cand{sim: ix.sim(q, ix.entry), slot: ix.entry}
 	for l := ix.top; l > 0; l-- {
 		ep = ix.greedy(q, ep, l)
 	}
@@ -164,7 +166,7 @@ const (
 // exact scores q against every live vector that keep holds (all live
 // vectors when keep is nil) and returns the best k. The caller holds the
 // read lock.
-func (ix *HNSW) exact(q []float32, k int, keep *IDSet) []Result {
+func (ix *HNSW) exact(q *point, k int, keep *IDSet) []Result {
 	n := len(ix.slot)
 	if keep != nil {
 		n = min(n, keep.Len())
@@ -177,24 +179,24 @@ func (ix *HNSW) exact(q []float32, k int, keep *IDSet) []Result {
 	case keep == nil:
 		for s, id := range ix.ids {
 			if !ix.deleted[s] {
-				t.offer(id, dot(q, ix.vec(int32(s))))
+				t.offer(id, ix.sim(q, int32(s)))
 			}
 		}
 	case keep.Len()*exactLookupRatio < len(ix.ids):
 		keep.each(func(id int) {
 			if s, ok := ix.slot[id]; ok {
-				t.offer(id, dot(q, ix.vec(s)))
+				t.offer(id, ix.sim(q, s))
 			}
 		})
 	case keep.Len()*exactScoreAllRatio < len(ix.ids):
 		for s, id := range ix.ids {
 			if !ix.deleted[s] && keep.Has(id) {
-				t.offer(id, dot(q, ix.vec(int32(s))))
+				t.offer(id, ix.sim(q, int32(s)))
 			}
 		}
 	default:
 		for s, id := range ix.ids {
-			if sim := dot(q, ix.vec(int32(s))); t.admits(sim) && !ix.deleted[s] && keep.Has(id) {
+			if sim := ix.sim(q, int32(s)); t.admits(sim) && !ix.deleted[s] && keep.Has(id) {
 				t.push(Result{ID: id, Score: sim})
 			}
 		}

@@ -60,14 +60,14 @@ func benchFilterSearch(b *testing.B, n int) {
 						case "graph":
 							ix.mu.RLock()
 							defer ix.mu.RUnlock()
-							rs, _, _ := ix.graph(q, 10, keep)
+							rs, _, _ := ix.graph(&point{f: q}, 10, keep)
 							return rs
 						case "walk":
 							ix.mu.RLock()
 							defer ix.mu.RUnlock()
-							rs, local, ef := ix.graph(q, 10, keep)
+							rs, local, ef := ix.graph(&point{f: q}, 10, keep)
 							if len(rs) < 10 || farFromQuery(local, ef, keep.Len(), len(ix.slot)) {
-								return ix.exact(q, 10, keep)
+								return ix.exact(&point{f: q}, 10, keep)
 							}
 							return rs
 						case "exact":

@@ -161,7 +161,7 @@ func TestSearchFilterRecall(t *testing.T) {
 					}
 					auto += Recall(got, want)
 					ix.mu.RLock()
-					rs, local, ef := ix.graph(q, k, keep)
+					rs, local, ef := ix.graph(&point{f: q}, k, keep)
 					ix.mu.RUnlock()
 					if len(rs) == k && !farFromQuery(local, ef, keep.Len(), n) {
 						walk += Recall(rs, want)

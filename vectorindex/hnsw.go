@@ -29,7 +29,8 @@ import (
 //
 // So DefaultEfSearch is 128, twice what clustered data needs, for margin on
 // real embeddings, which are less tidy than synthetic clusters; above
-// largeIndex vectors the default is DefaultEfSearchLarge.
+// largeIndex vectors the default is DefaultEfSearchLarge, above hugeIndex
+// DefaultEfSearchHuge.
 const (
 	// DefaultM is the default maximum number of links per node on layers
 	// above 0 (layer 0 keeps 2·M, as in the HNSW paper).
@@ -44,15 +45,25 @@ const (
 	// embedded by the built-in model (the engine's vectors, where hundreds
 	// of tools share an action and object and the exact top 10 are
 	// near-ties): recall@10 0.991 at 100k and 0.9898 at 300k with a beam of
-	// 128, 0.9956 at 300k with 256. 1M is not measured.
+	// 128, 0.9956 at 300k with 256.
 	DefaultEfSearchLarge = 256
+	// DefaultEfSearchHuge is the default beam width above hugeIndex live
+	// vectors. Measured the same way at 1M tools (one graph, beams set on
+	// the loaded index): recall@10 0.9852 at 256, 0.9926 at 384, 0.9948 at
+	// 512, 0.9970 at 768; semantic-mode p50 6.4, 7.1, 7.7 and 9.1 ms.
+	DefaultEfSearchHuge = 512
 )
 
-// largeIndex is the size above which the default beam is
-// DefaultEfSearchLarge. Worked example: with EfSearch left at 0, a search
-// of an index of 100,000 live vectors uses a beam of 128, one of 100,001
-// (or 300,000) a beam of 256: more time per query for recall ≥ 0.99.
-const largeIndex = 100_000
+// largeIndex and hugeIndex are the sizes above which the default beam is
+// DefaultEfSearchLarge and DefaultEfSearchHuge. Worked example: with
+// EfSearch left at 0, a search of an index of 100,000 live vectors uses a
+// beam of 128, one of 100,001 (or 300,000) a beam of 256, one of 1M a beam
+// of 512: more time per query for recall ≥ 0.99. hugeIndex sits between
+// the sizes measured (256 keeps 0.9956 at 300k and drops to 0.9852 at 1M).
+const (
+	largeIndex = 100_000
+	hugeIndex  = 500_000
+)
 
 // maxLevel caps a node's random level. With M = 16 (level probability
 // 1/16 per step) level 16 would need ~10^19 nodes, so the cap only guards
@@ -80,12 +91,17 @@ type HNSWConfig struct {
 	// EfSearch is the beam width of a query; Search(q, k) uses
 	// max(EfSearch, k). Larger raises recall and latency. Zero or negative
 	// (the default) chooses by size: DefaultEfSearch up to largeIndex live
-	// vectors, DefaultEfSearchLarge above, and Config reports 0.
+	// vectors, DefaultEfSearchLarge up to hugeIndex, DefaultEfSearchHuge
+	// above, and Config reports 0.
 	EfSearch int
 	// Seed seeds the random level generator, so the same vectors added in
 	// the same batches always build the same graph and rank the same way.
 	// Zero is a valid seed.
 	Seed int64
+	// Quantization selects how vectors are stored and scored: float32
+	// (QuantizeNone, the zero value) or int8 codes with a per-vector scale
+	// (QuantizeInt8: a quarter of the memory, approximate scores).
+	Quantization Quantization
 	// ExactLimit: while the index holds at most this many live vectors it
 	// keeps no graph, and Search scores every vector exactly (recall 1);
 	// the Add that takes it past the limit builds the graph from every
@@ -155,7 +171,9 @@ type HNSW struct {
 
 	// Nodes are dense int32 slots; a re-added ID gets a new slot.
 	ids      []int       // slot → ID
-	vecs     []float32   // slot*dim …: the vector of slot
+	vecs     []float32   // slot*dim …: the vector of slot (QuantizeNone)
+	codes    []int8      // slot*dim …: the int8 codes of slot (QuantizeInt8)
+	scales   []float32   // slot → the scale of its codes (QuantizeInt8)
 	links    [][][]int32 // slot → layer → neighbour slots
 	deleted  []bool      // slot → tombstone
 	nDeleted int
@@ -183,7 +201,7 @@ func NewHNSW(dim int, cfg HNSWConfig) *HNSW {
 func (ix *HNSW) reset() {
 	ix.rng = rand.New(rand.NewSource(ix.cfg.Seed))
 	ix.draws = 0
-	ix.ids, ix.vecs, ix.links, ix.deleted = nil, nil, nil, nil
+	ix.ids, ix.vecs, ix.codes, ix.scales, ix.links, ix.deleted = nil, nil, nil, nil, nil, nil
 	ix.nDeleted = 0
 	ix.slot = make(map[int]int32)
 	ix.entry, ix.top, ix.linked = -1, 0, 0
@@ -279,6 +297,8 @@ func (ix *HNSW) efSearch() int {
 	switch {
 	case ix.cfg.EfSearch > 0:
 		return ix.cfg.EfSearch
+	case len(ix.slot) > hugeIndex:
+		return DefaultEfSearchHuge
 	case len(ix.slot) > largeIndex:
 		return DefaultEfSearchLarge
 	}
@@ -303,10 +323,39 @@ func (ix *HNSW) tombstone(s int32) {
 func (ix *HNSW) append(id int, v []float32) {
 	s := int32(len(ix.ids))
 	ix.ids = append(ix.ids, id)
-	ix.vecs = append(ix.vecs, v...)
+	if ix.cfg.Quantization == QuantizeInt8 {
+		n := len(ix.codes)
+		ix.codes = slices.Grow(ix.codes, ix.dim)[:n+ix.dim]
+		ix.scales = append(ix.scales, quantizeInt8(ix.codes[n:], v))
+	} else {
+		ix.vecs = append(ix.vecs, v...)
+	}
 	ix.deleted = append(ix.deleted, false)
 	ix.links = append(ix.links, nil)
 	ix.slot[id] = s
+}
+
+// appendCodes stores int8 codes and their scale (QuantizeInt8) under id in
+// a new slot, copying them.
+func (ix *HNSW) appendCodes(id int, c []int8, scale float32) {
+	s := int32(len(ix.ids))
+	ix.ids = append(ix.ids, id)
+	ix.codes = append(ix.codes, c...)
+	ix.scales = append(ix.scales, scale)
+	ix.deleted = append(ix.deleted, false)
+	ix.links = append(ix.links, nil)
+	ix.slot[id] = s
+}
+
+// appendFrom stores slot s of src (an index of the same configuration)
+// under id in a new slot, copying its stored form as it is (quantized
+// codes are not quantized again).
+func (ix *HNSW) appendFrom(src *HNSW, s int32, id int) {
+	if ix.cfg.Quantization != QuantizeInt8 {
+		ix.append(id, src.vec(s))
+		return
+	}
+	ix.appendCodes(id, src.code(s), src.scales[s])
 }
 
 // maybeCompact rebuilds the graph from the live vectors once tombstones
@@ -317,11 +366,11 @@ func (ix *HNSW) maybeCompact() {
 	if float64(ix.nDeleted) <= compactFraction*float64(len(ix.ids)) {
 		return
 	}
-	ids, vecs, deleted := ix.ids, ix.vecs, ix.deleted
+	old := &HNSW{dim: ix.dim, cfg: ix.cfg, ids: ix.ids, vecs: ix.vecs, codes: ix.codes, scales: ix.scales, deleted: ix.deleted}
 	ix.reset()
-	for s, id := range ids {
-		if !deleted[s] {
-			ix.append(id, vecs[s*ix.dim:(s+1)*ix.dim])
+	for s, id := range old.ids {
+		if !old.deleted[s] {
+			ix.appendFrom(old, int32(s), id)
 		}
 	}
 	ix.link(0)
@@ -363,7 +412,8 @@ func (ix *HNSW) insertBatch(slots []int32) {
 	i := 0
 	for ; i < len(slots) && ix.linked < sequentialBelow; i++ {
 		vs := ix.visitSet()
-		ix.linkSlot(slots[i], levels[i], ix.plan(ix.vec(slots[i]), levels[i], vs), nil, nil)
+		q := ix.point(slots[i])
+		ix.linkSlot(slots[i], levels[i], ix.plan(&q, levels[i], vs), nil, nil)
 		ix.visits.Put(vs)
 	}
 	workers := max(1, runtime.GOMAXPROCS(0))
@@ -375,7 +425,8 @@ func (ix *HNSW) insertBatch(slots []int32) {
 			wg.Go(func() {
 				vs := ix.visitSet()
 				for j := w; j < len(group); j += workers {
-					plans[j] = ix.plan(ix.vec(group[j]), glevels[j], vs)
+					q := ix.point(group[j])
+					plans[j] = ix.plan(&q, glevels[j], vs)
 				}
 				ix.visits.Put(vs)
 			})
@@ -393,11 +444,11 @@ func (ix *HNSW) insertBatch(slots []int32) {
 // plan[l] holds the EfConstruction nearest nodes found on layer l, best
 // first, for every layer the node and the graph share; nil for an empty
 // graph. It only reads the graph, so plans run in parallel.
-func (ix *HNSW) plan(q []float32, level int, vs *visitSet) [][]cand {
+func (ix *HNSW) plan(q *point, level int, vs *visitSet) [][]cand {
 	if ix.entry < 0 {
 		return nil
 	}
-	ep := cand{sim: dot(q, ix.vec(ix.entry)), slot: ix.entry}
+	ep := cand{sim: ix.sim(q, ix.entry), slot: ix.entry}
 	for l := ix.top; l > level; l-- {
 		ep = ix.greedy(q, ep, l)
 	}
@@ -422,7 +473,7 @@ func (ix *HNSW) linkSlot(s int32, level int, plan [][]cand, prev []int32, prevLe
 		ix.entry, ix.top = s, level
 		return
 	}
-	q := ix.vec(s)
+	q := ix.point(s)
 	for l := min(level, ix.top); l >= 0; l-- {
 		cs := ix.candBuf[:0]
 		if l < len(plan) {
@@ -431,7 +482,7 @@ func (ix *HNSW) linkSlot(s int32, level int, plan [][]cand, prev []int32, prevLe
 		extra := false
 		for j, p := range prev {
 			if prevLevels[j] >= l {
-				cs = append(cs, cand{sim: dot(q, ix.vec(p)), slot: p})
+				cs = append(cs, cand{sim: ix.sim(&q, p), slot: p})
 				extra = true
 			}
 		}
@@ -467,10 +518,10 @@ func (ix *HNSW) connect(n, s int32, sim float32, l int) {
 		ix.links[n][l] = append(links, s)
 		return
 	}
-	nv := ix.vec(n)
+	nv := ix.point(n)
 	cs := ix.candBuf[:0]
 	for _, o := range links {
-		cs = append(cs, cand{sim: dot(nv, ix.vec(o)), slot: o})
+		cs = append(cs, cand{sim: ix.sim(&nv, o), slot: o})
 	}
 	cs = append(cs, cand{sim: sim, slot: s})
 	sortCands(cs)
@@ -493,10 +544,10 @@ func (ix *HNSW) selectNeighbors(cs []cand, m int) []cand {
 		if len(out) == m {
 			break
 		}
-		cv := ix.vec(c.slot)
+		cv := ix.point(c.slot)
 		keep := true
 		for _, o := range out {
-			if dot(cv, ix.vec(o.slot)) > c.sim {
+			if ix.sim(&cv, o.slot) > c.sim {
 				keep = false
 				break
 			}
@@ -510,11 +561,11 @@ func (ix *HNSW) selectNeighbors(cs []cand, m int) []cand {
 }
 
 // greedy walks layer l from ep to a local maximum of similarity to q.
-func (ix *HNSW) greedy(q []float32, ep cand, l int) cand {
+func (ix *HNSW) greedy(q *point, ep cand, l int) cand {
 	for changed := true; changed; {
 		changed = false
 		for _, n := range ix.links[ep.slot][l] {
-			if s := dot(q, ix.vec(n)); s > ep.sim {
+			if s := ix.sim(q, n); s > ep.sim {
 				ep, changed = cand{sim: s, slot: n}, true
 			}
 		}
@@ -549,7 +600,7 @@ func (ix *HNSW) collects(w walk, s int32) bool {
 // while they are within the beam (better than the worst collected node, or
 // any while fewer than ef are collected), so a filter that keeps few nodes
 // widens the walk instead of ending it early.
-func (ix *HNSW) searchLayer(q []float32, ep cand, ef, l int, w walk, vs *visitSet) []cand {
+func (ix *HNSW) searchLayer(q *point, ep cand, ef, l int, w walk, vs *visitSet) []cand {
 	res, _ := ix.walkLayer(q, ep, ef, l, w, vs, false)
 	return res
 }
@@ -557,58 +608,48 @@ func (ix *HNSW) searchLayer(q []float32, ep cand, ef, l int, w walk, vs *visitSe
 // walkLayer is searchLayer that, with near set, also counts how many of the
 // ef most similar nodes it visited, collected or not (the query's own
 // neighbourhood), it collects: a filtered search's local selectivity.
-func (ix *HNSW) walkLayer(q []float32, ep cand, ef, l int, w walk, vs *visitSet, near bool) ([]cand, int) {
+func (ix *HNSW) walkLayer(q *point, ep cand, ef, l int, w walk, vs *visitSet, near bool) ([]cand, int) {
 	vs.reset(len(ix.ids))
 	vs.visit(ep.slot)
-	cands := candHeap{best: true}
-	res := candHeap{}  // worst on top
-	hood := candHeap{} // with near: the ef best visited, worst on top
-	offerHood := func(c cand) {
-		if len(hood.c) < ef {
-			hood.push(c)
-		} else if c.sim > hood.c[0].sim {
-			hood.c[0] = c
-			hood.fix()
-		}
-	}
+	cands := bestHeap(vs.cands[:0])
+	res := make(worstHeap, 0, ef+1)
+	var hood worstHeap // with near: the ef best visited, worst on top
 	cands.push(ep)
 	if ix.collects(w, ep.slot) {
 		res.push(ep)
 	}
 	if near {
-		offerHood(ep)
+		hood.offer(ep, ef)
 	}
-	for len(cands.c) > 0 {
+	for len(cands) > 0 {
 		c := cands.pop()
-		if len(res.c) >= ef && c.sim < res.c[0].sim {
+		if len(res) >= ef && c.sim < res[0].sim {
 			break
 		}
 		for _, n := range ix.links[c.slot][l] {
 			if !vs.visit(n) {
 				continue
 			}
-			sim := dot(q, ix.vec(n))
+			sim := ix.sim(q, n)
 			if near {
-				offerHood(cand{sim: sim, slot: n})
+				hood.offer(cand{sim: sim, slot: n}, ef)
 			}
-			if len(res.c) < ef || sim > res.c[0].sim {
+			if len(res) < ef || sim > res[0].sim {
 				cands.push(cand{sim: sim, slot: n})
 				if ix.collects(w, n) {
-					res.push(cand{sim: sim, slot: n})
-					if len(res.c) > ef {
-						res.pop()
-					}
+					res.offer(cand{sim: sim, slot: n}, ef)
 				}
 			}
 		}
 	}
+	vs.cands = cands[:0]
 	kept := 0
-	for _, c := range hood.c {
+	for _, c := range hood {
 		if ix.collects(w, c.slot) {
 			kept++
 		}
 	}
-	return res.c, kept
+	return res, kept
 }
 
 func (ix *HNSW) visitSet() *visitSet {
@@ -623,6 +664,8 @@ func (ix *HNSW) visitSet() *visitSet {
 type visitSet struct {
 	marks []uint32
 	epoch uint32
+	// cands is the frontier heap's storage, reused by the next search.
+	cands []cand
 }
 
 func (v *visitSet) reset(n int) {
@@ -662,56 +705,90 @@ func sortCands(cs []cand) {
 	})
 }
 
-// candHeap is a binary heap of candidates: the most similar on top when
-// best is set, otherwise the least similar.
-type candHeap struct {
-	c    []cand
-	best bool
-}
+// bestHeap is a binary heap of candidates, the most similar on top: the
+// beam's frontier. worstHeap has the least similar on top: the beam's
+// results, whose top is the one to drop. Two types instead of one with a
+// flag keep the comparison free of a branch (the heaps were 17 % of the
+// build's CPU).
+type (
+	bestHeap  []cand
+	worstHeap []cand
+)
 
-func (h *candHeap) above(i, j int) bool {
-	if h.best {
-		return h.c[i].sim > h.c[j].sim
-	}
-	return h.c[i].sim < h.c[j].sim
-}
-
-func (h *candHeap) push(x cand) {
-	h.c = append(h.c, x)
-	for i := len(h.c) - 1; i > 0; {
+func (h *bestHeap) push(x cand) {
+	c := append(*h, x)
+	for i := len(c) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !h.above(i, p) {
+		if c[i].sim <= c[p].sim {
 			break
 		}
-		h.c[i], h.c[p] = h.c[p], h.c[i]
+		c[i], c[p] = c[p], c[i]
 		i = p
 	}
+	*h = c
 }
 
-func (h *candHeap) pop() cand {
-	top := h.c[0]
-	last := len(h.c) - 1
-	h.c[0] = h.c[last]
-	h.c = h.c[:last]
-	h.fix()
-	return top
-}
-
-// fix restores the heap order after the top element was replaced.
-func (h *candHeap) fix() {
-	last := len(h.c)
+func (h *bestHeap) pop() cand {
+	c := *h
+	top := c[0]
+	last := len(c) - 1
+	c[0] = c[last]
+	c = c[:last]
 	for i := 0; ; {
 		l, w := 2*i+1, i
-		if l < last && h.above(l, w) {
+		if l < last && c[l].sim > c[w].sim {
 			w = l
 		}
-		if l+1 < last && h.above(l+1, w) {
+		if l+1 < last && c[l+1].sim > c[w].sim {
 			w = l + 1
 		}
 		if w == i {
 			break
 		}
-		h.c[i], h.c[w] = h.c[w], h.c[i]
+		c[i], c[w] = c[w], c[i]
+		i = w
+	}
+	*h = c
+	return top
+}
+
+func (h *worstHeap) push(x cand) {
+	c := append(*h, x)
+	for i := len(c) - 1; i > 0; {
+		p := (i - 1) / 2
+		if c[i].sim >= c[p].sim {
+			break
+		}
+		c[i], c[p] = c[p], c[i]
+		i = p
+	}
+	*h = c
+}
+
+// offer keeps x among the n most similar: pushed while fewer are held,
+// else it replaces the least similar if it is more similar.
+func (h *worstHeap) offer(x cand, n int) {
+	c := *h
+	if len(c) < n {
+		h.push(x)
+		return
+	}
+	if x.sim <= c[0].sim {
+		return
+	}
+	c[0] = x
+	for i, last := 0, len(c); ; {
+		l, w := 2*i+1, i
+		if l < last && c[l].sim < c[w].sim {
+			w = l
+		}
+		if l+1 < last && c[l+1].sim < c[w].sim {
+			w = l + 1
+		}
+		if w == i {
+			break
+		}
+		c[i], c[w] = c[w], c[i]
 		i = w
 	}
 }

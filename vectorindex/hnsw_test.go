@@ -286,3 +286,24 @@ func ExampleHNSW() {
 	// 3 0.707
 	// query: got 2 dimensions, index has 3: vector dimension mismatch
 }
+
+// TestEfSearchBySize: with EfSearch left at 0 the beam grows with the live
+// vectors at largeIndex and hugeIndex; a configured beam is kept.
+func TestEfSearchBySize(t *testing.T) {
+	ix := NewHNSW(4, HNSWConfig{})
+	set := NewHNSW(4, HNSWConfig{EfSearch: 64})
+	for _, tc := range []struct{ live, want int }{
+		{1, DefaultEfSearch}, {largeIndex, DefaultEfSearch}, {largeIndex + 1, DefaultEfSearchLarge},
+		{hugeIndex, DefaultEfSearchLarge}, {hugeIndex + 1, DefaultEfSearchHuge},
+	} {
+		for i := len(ix.slot); i < tc.live; i++ {
+			ix.slot[i], set.slot[i] = 0, 0
+		}
+		if got := ix.efSearch(); got != tc.want {
+			t.Errorf("%d live vectors: beam %d, want %d", tc.live, got, tc.want)
+		}
+		if got := set.efSearch(); got != 64 {
+			t.Errorf("%d live vectors, EfSearch 64: beam %d", tc.live, got)
+		}
+	}
+}

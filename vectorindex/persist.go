@@ -10,25 +10,32 @@ import (
 	"io"
 	"math"
 	"math/rand"
+	"unsafe"
 )
 
 // The saved form of an HNSW index (WriteTo, ReadHNSW), little-endian:
 //
 //	magic "TSHNSW\x00\x00", format version (uint32)
 //	dim, M, EfConstruction, EfSearch, ExactLimit (uint32 each), Seed (int64)
+//	Quantization (uint32; version 2 on, absent in version 1: float32)
 //	slots, entry (int32, -1: no graph), top, linked (uint32), levels drawn (uint64, = linked)
-//	per slot: ID (int64), deleted (byte), vector (dim float32),
+//	per slot: ID (int64), deleted (byte),
+//	          vector: dim float32, or with QuantizeInt8 its scale (float32) and dim int8 codes,
 //	          layers (uint32; 0: not linked), per layer: links (uint32), slots (int32 each)
 //	CRC-32C of everything above (uint32)
+//
+// ReadHNSW reads versions 1 and 2; WriteTo writes version 2.
 //
 // Everything read is checked (bounds, links to existing slots, finite
 // vectors, the checksum), so a truncated or corrupt file is an error,
 // never a panic or an index that misbehaves later.
 const (
 	persistMagic = "TSHNSW\x00\x00"
-	// persistVersion is the format version; ReadHNSW rejects others. Bump
-	// it on any change to the layout above.
-	persistVersion = 1
+	// persistVersion is the format version WriteTo writes; ReadHNSW
+	// rejects versions it does not know. Bump it on any change to the
+	// layout above, and keep reading the older ones (or reject them with
+	// ErrCorrupt, which makes the engine rebuild with a log line).
+	persistVersion = 2
 	// maxPersistDim bounds the dimension ReadHNSW accepts (embedding models
 	// have at most a few thousand), so a corrupt header cannot make it
 	// allocate gigabytes per vector.
@@ -57,6 +64,7 @@ func (ix *HNSW) WriteTo(w io.Writer) (int64, error) {
 		cw.u32(uint32(v))
 	}
 	cw.u64(uint64(ix.cfg.Seed))
+	cw.u32(uint32(ix.cfg.Quantization))
 	cw.u32(uint32(len(ix.ids)))
 	cw.u32(uint32(ix.entry))
 	cw.u32(uint32(ix.top))
@@ -69,15 +77,26 @@ func (ix *HNSW) WriteTo(w io.Writer) (int64, error) {
 		} else {
 			cw.bytes([]byte{0})
 		}
-		for _, x := range ix.vec(int32(s)) {
-			cw.u32(math.Float32bits(x))
+		if ix.cfg.Quantization == QuantizeInt8 {
+			cw.u32(math.Float32bits(ix.scales[s]))
+			c := ix.code(int32(s))
+			cw.bytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), len(c)))
+		} else {
+			b := cw.scratch[:0]
+			for _, x := range ix.vec(int32(s)) {
+				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+			}
+			cw.scratch = b
+			cw.bytes(b)
 		}
 		cw.u32(uint32(len(ix.links[s])))
 		for _, layer := range ix.links[s] {
-			cw.u32(uint32(len(layer)))
+			b := binary.LittleEndian.AppendUint32(cw.scratch[:0], uint32(len(layer)))
 			for _, n := range layer {
-				cw.u32(uint32(n))
+				b = binary.LittleEndian.AppendUint32(b, uint32(n))
 			}
+			cw.scratch = b
+			cw.bytes(b)
 		}
 	}
 	sum := cw.crc.Sum32()
@@ -90,13 +109,16 @@ func (ix *HNSW) WriteTo(w io.Writer) (int64, error) {
 }
 
 // countWriter writes little-endian values, counting bytes, hashing them,
-// and keeping the first error.
+// and keeping the first error. Whole vectors and link lists are encoded
+// into scratch and written at once: hashing 4 bytes at a time cost most of
+// the time of saving.
 type countWriter struct {
-	w   io.Writer
-	crc hash.Hash32
-	n   int64
-	err error
-	buf [8]byte
+	w       io.Writer
+	crc     hash.Hash32
+	n       int64
+	err     error
+	buf     [8]byte
+	scratch []byte
 }
 
 func (c *countWriter) bytes(b []byte) {
@@ -154,11 +176,16 @@ func readHNSW(cr *checkReader) (*HNSW, error) {
 	if string(magic) != persistMagic {
 		return nil, corrupt("not a saved HNSW index (magic %q)", magic)
 	}
-	if v := cr.u32(); cr.err == nil && v != persistVersion {
-		return nil, corrupt("format version %d, this build reads %d", v, persistVersion)
+	version := cr.u32()
+	if cr.err == nil && (version < 1 || version > persistVersion) {
+		return nil, corrupt("format version %d, this build reads 1 to %d", version, persistVersion)
 	}
 	dim, m, efc, efs, exact := int(cr.u32()), int(cr.u32()), int(cr.u32()), int(cr.u32()), int(int32(cr.u32()))
 	seed := int64(cr.u64())
+	quant := QuantizeNone
+	if version >= 2 {
+		quant = Quantization(cr.u32())
+	}
 	slots, entry, top, linked := int(cr.u32()), int32(cr.u32()), int(cr.u32()), int(cr.u32())
 	draws := cr.u64()
 	if cr.err != nil {
@@ -175,21 +202,32 @@ func readHNSW(cr *checkReader) (*HNSW, error) {
 		return nil, corrupt("entry point %d at level %d of %d slots", entry, top, slots)
 	case draws != uint64(linked): // one level is drawn per linked slot
 		return nil, corrupt("%d levels drawn for %d linked slots", draws, linked)
+	case quant != QuantizeNone && quant != QuantizeInt8:
+		return nil, corrupt("quantization %d", quant)
 	}
-	ix := NewHNSW(dim, HNSWConfig{M: m, EfConstruction: efc, EfSearch: efs, ExactLimit: exact, Seed: seed})
+	ix := NewHNSW(dim, HNSWConfig{M: m, EfConstruction: efc, EfSearch: efs, ExactLimit: exact, Seed: seed, Quantization: quant})
 	if ix.cfg.M != m || ix.cfg.EfConstruction != efc || ix.cfg.EfSearch != efs {
 		return nil, corrupt("configuration M %d, EfConstruction %d, EfSearch %d", m, efc, efs)
 	}
 	// Slices grow as slots are read, not from the declared count, so a
 	// corrupt count cannot allocate more than the input holds.
 	vec := make([]float32, dim)
+	codes := make([]int8, dim)
+	codeBytes := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(codes))), dim)
 	nLinked := 0
 	for s := range slots {
 		id := int(int64(cr.u64()))
 		var del [1]byte
 		cr.read(del[:])
-		for j := range vec {
-			vec[j] = math.Float32frombits(cr.u32())
+		var scale float32
+		if quant == QuantizeInt8 {
+			scale = math.Float32frombits(cr.u32())
+			cr.read(codeBytes)
+		} else {
+			b := cr.bytes(4 * dim)
+			for j := range vec {
+				vec[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+			}
 		}
 		layers := int(cr.u32())
 		if cr.err != nil {
@@ -198,14 +236,22 @@ func readHNSW(cr *checkReader) (*HNSW, error) {
 		if del[0] > 1 || layers > maxLevel+1 {
 			return nil, corrupt("slot %d: deleted flag %d, %d layers", s, del[0], layers)
 		}
-		if err := checkVector(vec, dim, fmt.Sprintf("slot %d", s)); err != nil {
+		if quant == QuantizeInt8 {
+			if err := checkCodes(codes, scale); err != nil {
+				return nil, corrupt("slot %d: %v", s, err)
+			}
+		} else if err := checkVector(vec, dim, fmt.Sprintf("slot %d", s)); err != nil {
 			return nil, corrupt("%v", err)
 		}
 		prev, had := ix.slot[id]
 		if had && del[0] == 0 {
 			return nil, corrupt("slot %d: ID %d is live twice", s, id)
 		}
-		ix.append(id, vec)
+		if quant == QuantizeInt8 {
+			ix.appendCodes(id, codes, scale)
+		} else {
+			ix.append(id, vec)
+		}
 		if del[0] == 1 { // a tombstone: keep the map's live slot of id, if any
 			ix.deleted[s] = true
 			ix.nDeleted++
@@ -228,12 +274,13 @@ func readHNSW(cr *checkReader) (*HNSW, error) {
 				return nil, corrupt("slot %d layer %d: %d links, at most %d", s, l, n, ix.maxLinks(l))
 			}
 			links := make([]int32, n, ix.maxLinks(l)+1)
+			b := cr.bytes(4 * n)
+			if cr.err != nil {
+				return nil, cr.fail()
+			}
 			for i := range links {
-				links[i] = int32(cr.u32())
+				links[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
 				if links[i] < 0 || int(links[i]) >= slots {
-					if cr.err != nil {
-						return nil, cr.fail()
-					}
 					return nil, corrupt("slot %d layer %d: link to slot %d of %d", s, l, links[i], slots)
 				}
 			}
@@ -274,10 +321,23 @@ func readHNSW(cr *checkReader) (*HNSW, error) {
 // checkReader reads little-endian values, hashing them and keeping the
 // first error.
 type checkReader struct {
-	r   io.Reader
-	crc hash.Hash32
-	err error
-	buf [8]byte
+	r       io.Reader
+	crc     hash.Hash32
+	err     error
+	buf     [8]byte
+	scratch []byte
+}
+
+// bytes reads n bytes into a buffer that the next call reuses (zeros after
+// an error). n is bounded by the caller (a dimension or a link count that
+// was checked), so a corrupt file cannot make it allocate much.
+func (c *checkReader) bytes(n int) []byte {
+	if cap(c.scratch) < n {
+		c.scratch = make([]byte, n)
+	}
+	b := c.scratch[:n]
+	c.read(b)
+	return b
 }
 
 func (c *checkReader) read(b []byte) {

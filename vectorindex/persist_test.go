@@ -2,7 +2,9 @@ package vectorindex
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"testing"
 	"testing/iotest"
@@ -13,9 +15,14 @@ import (
 
 // savedIndex builds a small graph with tombstones and a replaced ID.
 func savedIndex(t testing.TB, n int) (*HNSW, []byte) {
+	return savedIndexQ(t, n, QuantizeNone)
+}
+
+// savedIndexQ is savedIndex with vectors stored as q says.
+func savedIndexQ(t testing.TB, n int, q Quantization) (*HNSW, []byte) {
 	t.Helper()
 	vecs := clusteredVectors(n, 16, max(n/50, 1), 0.1, 1, 2)
-	ix := NewHNSW(16, HNSWConfig{Seed: 3, M: 8})
+	ix := NewHNSW(16, HNSWConfig{Seed: 3, M: 8, Quantization: q})
 	if err := ix.Add(seqIDs(n), vecs); err != nil {
 		t.Fatal(err)
 	}
@@ -35,10 +42,14 @@ func savedIndex(t testing.TB, n int) (*HNSW, []byte) {
 // matters, answers every search the same, and keeps building the same
 // graph as the original when more vectors are added.
 func TestSaveLoad(t *testing.T) {
-	for _, n := range []int{0, 1, 300, 1500} { // 1500: past sequentialBelow
-		ix, data := savedIndex(t, max(n, 7))
+	for _, tc := range []struct {
+		n int
+		q Quantization
+	}{{0, QuantizeNone}, {1, QuantizeNone}, {300, QuantizeNone}, {1500, QuantizeNone}, {0, QuantizeInt8}, {300, QuantizeInt8}, {1500, QuantizeInt8}} { // 1500: past sequentialBelow
+		n := tc.n
+		ix, data := savedIndexQ(t, max(n, 7), tc.q)
 		if n == 0 {
-			ix, data = NewHNSW(16, HNSWConfig{}), nil
+			ix, data = NewHNSW(16, HNSWConfig{Quantization: tc.q}), nil
 			var buf bytes.Buffer
 			if _, err := ix.WriteTo(&buf); err != nil {
 				t.Fatal(err)
@@ -55,6 +66,8 @@ func TestSaveLoad(t *testing.T) {
 		type state struct {
 			IDs     []int
 			Vecs    []float32
+			Codes   []int8
+			Scales  []float32
 			Links   [][][]int32
 			Deleted []bool
 			Slot    map[int]int32
@@ -65,7 +78,7 @@ func TestSaveLoad(t *testing.T) {
 			Draws   uint64
 		}
 		of := func(x *HNSW) state {
-			return state{x.ids, x.vecs, x.links, x.deleted, x.slot, x.entry, x.top, x.linked, x.nDeleted, x.draws}
+			return state{x.ids, x.vecs, x.codes, x.scales, x.links, x.deleted, x.slot, x.entry, x.top, x.linked, x.nDeleted, x.draws}
 		}
 		if diff := cmp.Diff(of(ix), of(got), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("n=%d: loaded index differs (-saved +loaded):\n%s", n, diff)
@@ -98,6 +111,27 @@ func TestSaveLoad(t *testing.T) {
 // saved index is an error wrapping ErrCorrupt, never a panic or an index.
 func TestLoadCorrupt(t *testing.T) {
 	_, data := savedIndex(t, 60)
+	_, data8 := savedIndexQ(t, 60, QuantizeInt8)
+	for _, data := range [][]byte{data, data8} {
+		corruptEvery(t, data)
+	}
+	// Another version is named as such.
+	bad := bytes.Clone(data)
+	bad[len(persistMagic)] = persistVersion + 1
+	if _, err := ReadHNSW(bytes.NewReader(bad)); !errors.Is(err, ErrCorrupt) || !bytes.Contains([]byte(err.Error()), []byte("format version 3")) {
+		t.Errorf("version 3: %v", err)
+	}
+	// A reader's own error is passed on, not called corruption.
+	boom := errors.New("disk on fire")
+	if _, err := ReadHNSW(io.MultiReader(bytes.NewReader(data[:40]), iotest.ErrReader(boom))); !errors.Is(err, boom) || errors.Is(err, ErrCorrupt) {
+		t.Errorf("reader error: %v; want it wrapped, not ErrCorrupt", err)
+	}
+}
+
+// corruptEvery checks that every truncation and every single-byte change of
+// data is ErrCorrupt.
+func corruptEvery(t *testing.T, data []byte) {
+	t.Helper()
 	for i := range len(data) {
 		if ix, err := ReadHNSW(bytes.NewReader(data[:i])); !errors.Is(err, ErrCorrupt) || ix != nil {
 			t.Fatalf("truncated to %d of %d bytes: %v, %v; want ErrCorrupt", i, len(data), ix, err)
@@ -108,16 +142,30 @@ func TestLoadCorrupt(t *testing.T) {
 			t.Fatalf("byte %d changed: %v, %v; want ErrCorrupt", i, ix, err)
 		}
 	}
-	// Another version is named as such.
-	bad := bytes.Clone(data)
-	bad[len(persistMagic)] = 2
-	if _, err := ReadHNSW(bytes.NewReader(bad)); !errors.Is(err, ErrCorrupt) || !bytes.Contains([]byte(err.Error()), []byte("format version 2")) {
-		t.Errorf("version 2: %v", err)
+}
+
+// TestLoadVersion1: a file of the first format (no quantization field,
+// float32 vectors), as an older build saved it, still loads as the same
+// index.
+func TestLoadVersion1(t *testing.T) {
+	ix, data := savedIndex(t, 300)
+	// Version 2 inserted the quantization (uint32) after the seed.
+	const at = len(persistMagic) + 4 + 5*4 + 8
+	if q := binary.LittleEndian.Uint32(data[at:]); q != uint32(QuantizeNone) {
+		t.Fatalf("quantization field %d at offset %d: the layout changed", q, at)
 	}
-	// A reader's own error is passed on, not called corruption.
-	boom := errors.New("disk on fire")
-	if _, err := ReadHNSW(io.MultiReader(bytes.NewReader(data[:40]), iotest.ErrReader(boom))); !errors.Is(err, boom) || errors.Is(err, ErrCorrupt) {
-		t.Errorf("reader error: %v; want it wrapped, not ErrCorrupt", err)
+	body := append(bytes.Clone(data[:at]), data[at+4:len(data)-4]...)
+	binary.LittleEndian.PutUint32(body[len(persistMagic):], 1)
+	v1 := binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, castagnoli))
+	got, err := ReadHNSW(bytes.NewReader(v1))
+	if err != nil {
+		t.Fatalf("ReadHNSW(version 1): %v", err)
+	}
+	q := clusteredVectors(1, 16, 6, 0.1, 1, 9)[0]
+	a, _ := ix.Search(q, 10)
+	b, _ := got.Search(q, 10)
+	if diff := cmp.Diff(a, b); diff != "" || got.Config() != ix.Config() {
+		t.Fatalf("version 1 file loads differently (-saved +loaded):\n%s\nconfig %+v, want %+v", diff, got.Config(), ix.Config())
 	}
 }
 
@@ -126,6 +174,8 @@ func TestLoadCorrupt(t *testing.T) {
 func FuzzReadHNSW(f *testing.F) {
 	_, data := savedIndex(f, 30)
 	f.Add(data)
+	_, data8 := savedIndexQ(f, 30, QuantizeInt8)
+	f.Add(data8)
 	f.Add(data[:100])
 	f.Add([]byte(persistMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {

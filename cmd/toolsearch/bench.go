@@ -29,6 +29,9 @@ import (
 // microseconds, measured by the caller (for --addr: the full gRPC round
 // trip over the client's connection).
 type benchResult struct {
+	// Type is the search type measured, when --type lists several (each
+	// prints its own line); absent otherwise.
+	Type string `json:"type,omitempty"`
 	// Tools is the catalog size searched.
 	Tools int `json:"tools"`
 	// Queries is the number of searches measured (after warm-up).
@@ -47,6 +50,9 @@ type benchResult struct {
 	// RSSMB is the resident set size (VmRSS) at the end of the run, in MiB:
 	// this process's, or --rss-pid's.
 	RSSMB float64 `json:"rss_mb"`
+	// RSSPeakMB is the peak resident set size (VmHWM) over the whole run,
+	// index build included, in MiB: this process's, or --rss-pid's.
+	RSSPeakMB float64 `json:"rss_peak_mb"`
 	// HeapMB is the live Go heap (HeapAlloc right after a garbage
 	// collection) at the end of the run, in MiB, in-process; 0 with --addr.
 	// It is what the catalog keeps, without the garbage RSS also holds; the
@@ -87,7 +93,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", "", "benchmark a running sidecar at host:port over gRPC instead of an in-process engine")
 	conns := fs.Int("conns", 1, "with --addr: gRPC connections the workers share")
 	health := fs.Bool("health", false, "with --addr: call the gRPC health check instead of Search, to measure the transport's round trip alone")
-	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
+	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex; in-process, a comma-separated list measures each in turn on one engine (one JSON line each, with its type)")
 	maxResults := fs.Int("max-results", benchMaxResults, "max_results of every search")
 	concurrency := fs.Int("concurrency", 1, "concurrent searches (workers)")
 	duration := fs.Duration("duration", 10*time.Second, "measure for at most this long (0: no time bound)")
@@ -96,10 +102,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reportEvery := fs.Duration("report-every", 0, "print one JSON line of progress (qps, errors, rss_mb) to stderr this often; 0: none")
 	rssPID := fs.Int("rss-pid", 0, "report the RSS of this process (e.g. the sidecar) instead of this one's")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin or none")
+	cacheDir := fs.String("cache-dir", "", "in-process: keep the embedding cache and the saved vector index in this directory, as the sidecar's --cache-dir does; run twice to measure a warm restart (index_build_ms)")
 	var hnsw search.HNSWConfig
 	fs.IntVar(&hnsw.M, "hnsw-m", 0, "in-process: HNSW links per node (0: the index's default)")
 	fs.IntVar(&hnsw.EfConstruction, "hnsw-ef-construction", 0, "in-process: HNSW build beam (0: the default)")
 	fs.IntVar(&hnsw.EfSearch, "hnsw-ef-search", 0, "in-process: HNSW search beam (0: the default, 128 up to 100k tools and 256 above)")
+	quantize := fs.String("quantize", "", "in-process: store and score the vectors as none (float32) or int8 (empty: float32)")
 	fs.IntVar(&hnsw.ExactLimit, "hnsw-exact-limit", 0, "in-process: search exactly, without a graph, up to this many tools (0: the engine's default, 16384; -1: always build the graph)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	writeCatalog := fs.String("write-catalog", "", "write the --synthetic catalog to this file as JSONL and exit (to start a sidecar on it)")
@@ -139,9 +147,20 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case *duration < 0 || *requests < 0 || *warmup < 0:
 		return usageError{"--duration, --requests and --warmup must not be negative"}
 	}
-	st, err := parseSearchType(*typ)
-	if err != nil {
-		return err
+	typeNames := strings.Split(*typ, ",")
+	if len(typeNames) > 1 && *addr != "" {
+		return usageError{"--type takes one type with --addr"}
+	}
+	var err error
+	types := make([]toolsearchv1.SearchType, len(typeNames))
+	for i, name := range typeNames {
+		if types[i], err = parseSearchType(name); err != nil {
+			return err
+		}
+	}
+	st := types[0]
+	if hnsw.Quantization, err = search.ParseQuantization(*quantize); err != nil {
+		return usageError{"--" + err.Error()}
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -167,7 +186,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var res benchResult
 	res.Concurrency = *concurrency
 	var run benchSearcher
-	var eng *search.Engine // in-process
+	var eng *engine // in-process
 	if *addr != "" {
 		run, res.Tools, err = remoteSearcher(ctx, *addr, *conns, st, *maxResults, *health, stderr)
 		if err != nil {
@@ -180,7 +199,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				return err
 			}
 		}
-		e, err := newEngine(ctx, tools, engineOptions{embedder: *embedder, maxResultsCap: *maxResults, hnsw: hnsw})
+		e, err := newEngine(ctx, tools, engineOptions{embedder: *embedder, maxResultsCap: *maxResults, hnsw: hnsw, cacheDir: *cacheDir})
 		if err != nil {
 			return err
 		}
@@ -189,35 +208,79 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ms := time.Since(start).Milliseconds()
 		res.IndexBuildMs = &ms
 		res.Tools = e.Info().ToolCount
-		mode := modeOf(st)
-		run = func(ctx context.Context, q string) error {
-			_, err := e.Search(ctx, search.Request{Query: q, Mode: mode, MaxResults: *maxResults})
+	}
+	for i, st := range types {
+		if eng != nil {
+			mode := modeOf(st)
+			run = func(ctx context.Context, q string) error {
+				_, err := eng.Search(ctx, search.Request{Query: q, Mode: mode, MaxResults: *maxResults})
+				return err
+			}
+		}
+		r := res
+		if len(types) > 1 {
+			r.Type = typeNames[i]
+		}
+		out, err := measureBench(ctx, benchRun{run: run, eng: eng, res: r, recall: i == 0, st: st, typ: typeNames[i],
+			queryFile: *queryFile, tools: tools, parts: parts, nQueries: *nQueries, seed: *seed,
+			concurrency: *concurrency, duration: *duration, requests: *requests, warmup: *warmup, reportEvery: *reportEvery,
+			rssPID: *rssPID, memProfile: *memProfile, asJSON: *asJSON}, stdout, stderr)
+		if err != nil {
 			return err
 		}
+		res.Recall = out.Recall // a property of the index: measured once
 	}
-	queries, err := benchQueryList(*queryFile, tools, parts, *nQueries, *seed, st == toolsearchv1.SearchType_SEARCH_TYPE_REGEX)
+	return nil
+}
+
+// benchRun is one workload of a bench run: a search type on a built engine
+// (or a remote sidecar).
+type benchRun struct {
+	run              benchSearcher
+	eng              *engine // in-process; nil with --addr
+	res              benchResult
+	recall           bool // measure recall@10 (once per engine)
+	st               toolsearchv1.SearchType
+	typ              string
+	queryFile        string
+	tools            []search.Tool
+	parts            []synthTool
+	nQueries         int
+	seed             int64
+	concurrency      int
+	duration, warmup time.Duration
+	reportEvery      time.Duration
+	requests, rssPID int
+	memProfile       string
+	asJSON           bool
+}
+
+// measureBench runs one workload, prints its result and returns it.
+func measureBench(ctx context.Context, b benchRun, stdout, stderr io.Writer) (benchResult, error) {
+	res, eng, run := b.res, b.eng, b.run
+	queries, err := benchQueryList(b.queryFile, b.tools, b.parts, b.nQueries, b.seed, b.st == toolsearchv1.SearchType_SEARCH_TYPE_REGEX)
 	if err != nil {
-		return err
+		return res, err
 	}
 	if len(queries) == 0 {
-		return usageError{"no queries: give --queries, or --synthetic N so queries can be drawn"}
+		return res, usageError{"no queries: give --queries, or --synthetic N so queries can be drawn"}
 	}
-	if eng != nil && eng.Info().Embedder != "" {
+	if b.recall && eng != nil && eng.Info().Embedder != "" {
 		sample := queries[:min(len(queries), benchRecallQueries)]
 		r, n, err := eng.VectorRecall(ctx, sample, 10)
 		if err != nil {
-			return err
+			return res, err
 		}
 		if n > 0 {
 			res.Recall = &r
 		}
 	}
 
-	if *warmup > 0 {
-		drive(ctx, run, queries, *concurrency, *warmup, 0, 0, nil)
+	if b.warmup > 0 {
+		drive(ctx, run, queries, b.concurrency, b.warmup, 0, 0, nil)
 	}
 	var progress func(done, errs uint64, elapsed time.Duration)
-	if *reportEvery > 0 {
+	if b.reportEvery > 0 {
 		enc := json.NewEncoder(stderr)
 		var lastDone, lastErrs uint64
 		var lastAt time.Duration
@@ -228,14 +291,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				Done     uint64  `json:"done"`
 				Errors   uint64  `json:"errors"`
 				RSSMB    float64 `json:"rss_mb"`
-			}{at.Seconds(), float64(done-lastDone) / (at - lastAt).Seconds(), done, errs - lastErrs, rssMB(*rssPID)}
+			}{at.Seconds(), float64(done-lastDone) / (at - lastAt).Seconds(), done, errs - lastErrs, rssMB(b.rssPID)}
 			lastDone, lastErrs, lastAt = done, errs, at
 			enc.Encode(line)
 		}
 	}
-	h, errs, wall := drive(ctx, run, queries, *concurrency, *duration, *requests, *reportEvery, progress)
+	h, errs, wall := drive(ctx, run, queries, b.concurrency, b.duration, b.requests, b.reportEvery, progress)
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return res, ctx.Err()
 	}
 	res.Queries = int(h.n)
 	res.Errors = int(errs)
@@ -244,7 +307,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	res.P50, res.P90, res.P99 = h.quantile(0.50), h.quantile(0.90), h.quantile(0.99)
 	res.Max = uint64(h.max / time.Microsecond)
-	res.RSSMB = rssMB(*rssPID)
+	res.RSSMB = rssMB(b.rssPID)
+	res.RSSPeakMB = procStatusMB(b.rssPID, "VmHWM:")
 	if eng != nil {
 		runtime.GC()
 		var ms runtime.MemStats
@@ -252,27 +316,27 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res.HeapMB = float64(ms.HeapAlloc) / (1 << 20)
 		runtime.KeepAlive(eng)
 	}
-	if *memProfile != "" {
-		f, err := os.Create(*memProfile)
+	if b.memProfile != "" {
+		f, err := os.Create(b.memProfile)
 		if err != nil {
-			return err
+			return res, err
 		}
 		runtime.GC()
 		err = pprof.WriteHeapProfile(f)
 		f.Close()
 		if err != nil {
-			return err
+			return res, err
 		}
 	}
-	if *asJSON {
-		b, err := json.Marshal(res)
+	if b.asJSON {
+		out, err := json.Marshal(res)
 		if err != nil {
-			return err
+			return res, err
 		}
-		_, err = fmt.Fprintln(stdout, string(b))
-		return err
+		_, err = fmt.Fprintln(stdout, string(out))
+		return res, err
 	}
-	return printBench(stdout, res, *typ)
+	return res, printBench(stdout, res, b.typ)
 }
 
 // drive runs the workload: concurrency workers take queries in turn (cycling
@@ -491,7 +555,11 @@ func writeJSONL(path string, tools []search.Tool) error {
 
 // rssMB returns the VmRSS of process pid (0: this process) in MiB, from
 // /proc; 0 where /proc is not available.
-func rssMB(pid int) float64 {
+func rssMB(pid int) float64 { return procStatusMB(pid, "VmRSS:") }
+
+// procStatusMB reads a size field of /proc/PID/status (this process's
+// when pid is 0), in MiB; 0 when it cannot be read.
+func procStatusMB(pid int, field string) float64 {
 	p := "/proc/self/status"
 	if pid > 0 {
 		p = "/proc/" + strconv.Itoa(pid) + "/status"
@@ -501,7 +569,7 @@ func rssMB(pid int) float64 {
 		return 0
 	}
 	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, field); ok {
 			f := strings.Fields(rest) // "123456 kB"
 			if len(f) > 0 {
 				kb, err := strconv.ParseFloat(f[0], 64)
@@ -531,7 +599,7 @@ func printBench(w io.Writer, r benchResult, typ string) error {
 	fmt.Fprintf(tw, "throughput\t%.0f searches/s\n", r.QPS)
 	fmt.Fprintf(tw, "latency\tp50 %d µs   p90 %d µs   p99 %d µs   max %d µs\n", r.P50, r.P90, r.P99, r.Max)
 	fmt.Fprintf(tw, "index build\t%s\n", build)
-	fmt.Fprintf(tw, "rss\t%.1f MB\n", r.RSSMB)
+	fmt.Fprintf(tw, "rss\t%.1f MB (peak %.1f MB)\n", r.RSSMB, r.RSSPeakMB)
 	fmt.Fprintf(tw, "live heap\t%.1f MB\n", r.HeapMB)
 	fmt.Fprintf(tw, "hnsw recall@10\t%s\n", recall)
 	return tw.Flush()

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 
 // benchKeys are the keys of bench --json, exactly (the contract, plus
 // heap_mb, the memory-budget measurement).
-var benchKeys = []string{"concurrency", "errors", "heap_mb", "hnsw_recall@10", "index_build_ms", "max_us", "p50_us", "p90_us", "p99_us", "qps", "queries", "rss_mb", "tools"}
+var benchKeys = []string{"concurrency", "errors", "heap_mb", "hnsw_recall@10", "index_build_ms", "max_us", "p50_us", "p90_us", "p99_us", "qps", "queries", "rss_mb", "rss_peak_mb", "tools"}
 
 // decodeObject decodes a command's JSON output and checks that its keys are
 // exactly want (sorted).
@@ -152,5 +153,55 @@ func TestLatencyHistogram(t *testing.T) {
 	h.merge(&big)
 	if h.n != 1001 || h.max != 50*time.Millisecond {
 		t.Errorf("merge: n %d, max %v", h.n, h.max)
+	}
+}
+
+// TestBenchCacheDirAndQuantize: with --cache-dir the first run saves the
+// embedding cache and the vector index, and a second run loads them (a warm
+// restart); --quantize int8 stores the vectors as int8, and a bad value is
+// a usage error.
+func TestBenchCacheDirAndQuantize(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"bench", "--synthetic", "300", "--type", "semantic", "--requests", "20", "--warmup", "0", "--json", "--cache-dir", dir, "--quantize", "int8", "--hnsw-exact-limit", "-1"}
+	for run := range 2 {
+		code, out, stderr := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("run %d: exit %d: %s", run, code, stderr)
+		}
+		got := decodeObject(t, out, benchKeys)
+		if got["tools"] != 300.0 || got["errors"] != 0.0 {
+			t.Errorf("run %d: %v", run, got)
+		}
+		if files, _ := filepath.Glob(filepath.Join(dir, "index-*.bin")); len(files) != 1 {
+			t.Fatalf("run %d: index files %v, want one", run, files)
+		}
+	}
+	if code, _, stderr := runCmd(t, "bench", "--synthetic", "10", "--quantize", "int4"); code != 2 || !strings.Contains(stderr, "int4") {
+		t.Errorf("--quantize int4: exit %d, %s", code, stderr)
+	}
+}
+
+// TestBenchTypeList: --type with a list measures each type on one engine
+// and prints one JSON line per type, naming it; with --addr it is a usage
+// error.
+func TestBenchTypeList(t *testing.T) {
+	code, out, stderr := runCmd(t, "bench", "--synthetic", "300", "--type", "semantic,keyword,regex", "--requests", "20", "--warmup", "0", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3:\n%s", len(lines), out)
+	}
+	keys := append(slices.Clone(benchKeys), "type")
+	slices.Sort(keys)
+	for i, want := range []string{"semantic", "keyword", "regex"} {
+		got := decodeObject(t, lines[i], keys)
+		if got["type"] != want || got["queries"] != 20.0 || got["hnsw_recall@10"] != 1.0 {
+			t.Errorf("line %d: type %v, queries %v, recall %v; want %s, 20, 1", i, got["type"], got["queries"], got["hnsw_recall@10"], want)
+		}
+	}
+	if code, _, stderr := runCmd(t, "bench", "--addr", "127.0.0.1:1", "--type", "default,keyword", "--requests", "1"); code != 2 || !strings.Contains(stderr, "one type") {
+		t.Errorf("--addr with two types: exit %d, %s", code, stderr)
 	}
 }

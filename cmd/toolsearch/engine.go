@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/toolsearch/toolsearch/search"
@@ -19,12 +21,33 @@ type engineOptions struct {
 	hnsw search.HNSWConfig
 	// learn turns learning from use on (eval's replay).
 	learn search.LearnConfig
+	// cacheDir, when set, holds the persistent embedding cache and the
+	// saved vector index, as the sidecar's --cache-dir does: a second run
+	// on the same catalog measures a warm restart.
+	cacheDir string
+}
+
+// engine is an in-process engine and the embedding cache it owns (nil
+// without --cache-dir).
+type engine struct {
+	*search.Engine
+	cache io.Closer
+}
+
+// Close stops the engine (which saves its vector index first, when it
+// became ready) and then flushes the embedding cache.
+func (e *engine) Close() error {
+	err := e.Engine.Close()
+	if e.cache != nil {
+		err = errors.Join(err, e.cache.Close())
+	}
+	return err
 }
 
 // openEngine loads catalog files and builds an in-process engine over them,
 // as the sidecar does at start-up, and waits until every tool is embedded.
 // It also returns how long loading and indexing took.
-func openEngine(ctx context.Context, paths []string, o engineOptions) (*search.Engine, time.Duration, error) {
+func openEngine(ctx context.Context, paths []string, o engineOptions) (*engine, time.Duration, error) {
 	start := time.Now()
 	tools, err := search.LoadTools(paths...)
 	if err != nil {
@@ -39,8 +62,9 @@ func openEngine(ctx context.Context, paths []string, o engineOptions) (*search.E
 
 // newEngine builds an in-process engine over tools and waits until every
 // tool is embedded.
-func newEngine(ctx context.Context, tools []search.Tool, o engineOptions) (*search.Engine, error) {
+func newEngine(ctx context.Context, tools []search.Tool, o engineOptions) (*engine, error) {
 	cfg := search.Config{MaxResultsCap: max(o.maxResultsCap, evalDepth), SemanticOnly: o.semanticOnly, HNSW: o.hnsw, Learn: o.learn}
+	var cache io.Closer
 	switch o.embedder {
 	case "", "builtin":
 		b, err := search.BuiltinEmbedder()
@@ -48,14 +72,25 @@ func newEngine(ctx context.Context, tools []search.Tool, o engineOptions) (*sear
 			return nil, err
 		}
 		cfg.Embedder = b
+		if o.cacheDir != "" {
+			c, closer, err := search.CachedEmbedder(b, o.cacheDir)
+			if err != nil {
+				return nil, err
+			}
+			cache, cfg.Embedder, cfg.IndexDir = closer, c, o.cacheDir
+		}
 	case "none":
 	default:
 		return nil, usageError{fmt.Sprintf("--embedder %q: use builtin or none", o.embedder)}
 	}
-	e, err := search.NewFromTools(tools, cfg)
+	se, err := search.NewFromTools(tools, cfg)
 	if err != nil {
+		if cache != nil {
+			cache.Close()
+		}
 		return nil, fmt.Errorf("build engine: %w", err)
 	}
+	e := &engine{Engine: se, cache: cache}
 	if err := e.WaitIndexed(ctx); err != nil {
 		e.Close()
 		return nil, err

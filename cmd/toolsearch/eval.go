@@ -48,6 +48,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	semanticOnly := fs.Bool("semantic-only", false, "in-process: answer default/semantic queries from the vector index alone, without fusion (to measure semantic search on its own)")
 	learnFrom := fs.String("learn-from", "", "in-process replay of learning from use: search each of these labelled queries (JSONL, as --queries) in its own session and report its relevant tools as used, then evaluate --queries without and with what was learned")
 	split := fs.String("split", "", "in-process replay on one file: learn from the \"even\" or \"odd\" half of --queries (by a stable hash of the id) and evaluate the other half")
+	quantize := fs.String("quantize", "", "in-process: store and score the vectors as none (float32, the default) or int8, whatever the catalog's size (to measure quantization's cost on a small catalog)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -63,6 +64,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	st, err := parseSearchType(*typ)
 	if err != nil {
 		return err
+	}
+	q, err := search.ParseQuantization(*quantize)
+	if err != nil {
+		return usageError{"--" + err.Error()}
 	}
 	qs, err := evaluation.LoadQueries(*queries)
 	if err != nil {
@@ -87,14 +92,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer c.Close()
 		r = remoteRanker{c: c, typ: st, addr: *addr}
 	} else {
-		e, took, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly})
+		e, took, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly, hnsw: search.HNSWConfig{Quantization: q}})
 		if err != nil {
 			return err
 		}
 		defer e.Close()
 		info := e.Info()
 		fmt.Fprintf(stderr, "eval: %d tools loaded and indexed in %d ms (embedder %q)\n", info.ToolCount, took.Milliseconds(), info.Embedder)
-		r = localRanker{e: e, mode: modeOf(st)}
+		r = localRanker{e: e.Engine, mode: modeOf(st)}
 	}
 	var run evaluation.Run
 	rejected := 0

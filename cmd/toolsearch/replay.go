@@ -75,7 +75,7 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 		return err
 	}
 	defer e.Close()
-	r := localRanker{e: e, mode: o.mode}
+	r := localRanker{e: e.Engine, mode: o.mode}
 	para := evaluation.Paraphrases(evalQs, learnQs)
 	rep := replayReport{Learned: len(learnQs)}
 	if rep.Without, err = scoreQueries(ctx, r, evalQs); err != nil {
