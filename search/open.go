@@ -16,7 +16,9 @@ type HNSWConfig = vectorindex.HNSWConfig
 
 // ParseQuantization parses how the vector index stores vectors
 // (HNSWConfig.Quantization): "none" (or "") or "int8".
-func ParseQuantization(s string) (vectorindex.Quantization, error) { return vectorindex.ParseQuantization(s) }
+func ParseQuantization(s string) (vectorindex.Quantization, error) {
+	return vectorindex.ParseQuantization(s)
+}
 
 // LoadTools reads catalog files, each given as [SERVER=]PATH as the
 // sidecar's --catalog flag takes them (SERVER= namespaces the file's tools
