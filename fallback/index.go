@@ -513,6 +513,11 @@ func (ix *Index) Name(id int) string {
 	return ix.docs.At(id).doc.Name
 }
 
+// Document returns the document of tool id as given to NewIndex or Apply
+// (0 ≤ id < Len; it panics otherwise). Its slices are the index's own:
+// callers must not modify them.
+func (ix *Index) Document(id int) Document { return ix.docs.At(id).doc }
+
 // name returns the name of tool id (0 ≤ id < Len).
 func (ix *Index) name(id int) string { return ix.docs.At(id).doc.Name }
 

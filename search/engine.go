@@ -229,8 +229,8 @@ func (e *Engine) attach(emb embed.Embedder) error {
 	next := *cur
 	e.vectors = newVectorStore(emb.Dimensions(), e.cfg.HNSW)
 	e.dims.Store(int64(emb.Dimensions()))
-	next.sem = newSemState(e.vectors.index, emb, gate, documentTexts(cur.snap), nil)
-	if vs := e.restoreIndex(emb, &next.sem, gate); vs != nil {
+	next.sem = newSemState(e.vectors.index, emb, gate, cur.documentTexts(), nil)
+	if vs := e.restoreIndex(emb, &next.sem, gate, cur.snap.Version()); vs != nil {
 		e.vectors = vs
 	}
 	e.state.Store(&next)

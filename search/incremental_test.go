@@ -115,7 +115,7 @@ func checkIncrementalState(t *testing.T, step int, e *Engine, deleted []string) 
 			t.Fatalf("step %d: ID %d is %q in the catalog but %q/%q/%q in the indexes", step, id, tl.Name,
 				st.lex.Name(id), st.server.Get(id), st.category.Get(id))
 		}
-		if st.sem.text.Get(id) != documentText(tl) {
+		if st.sem.text.Get(id) != documentText(lexicalDocument(tl)) {
 			t.Fatalf("step %d: ID %d (%s) has a stale document text", step, id, tl.Name)
 		}
 		v := st.sem.vid[id]

@@ -173,8 +173,10 @@ func (e *Engine) loadIndex(emb embed.Embedder) (*vectorStore, indexMeta, error) 
 // restoreIndex loads the saved index for emb, if any, and gives the tools of
 // sem whose text is unchanged their vectors back; vectors no tool uses are
 // deleted. It returns the store to use: the loaded one, or nil when none
-// could be used (then the caller builds a new one). Callers hold e.mu.
-func (e *Engine) restoreIndex(emb embed.Embedder, sem **semState, gate Gate) *vectorStore {
+// could be used (then the caller builds a new one). version is the catalog
+// version of sem: when the file held exactly its vectors, that version
+// counts as saved. Callers hold e.mu.
+func (e *Engine) restoreIndex(emb embed.Embedder, sem **semState, gate Gate, version uint64) *vectorStore {
 	if e.cfg.IndexDir == "" {
 		return nil
 	}
@@ -210,5 +212,10 @@ func (e *Engine) restoreIndex(emb embed.Embedder, sem **semState, gate Gate) *ve
 	*sem = s
 	e.cfg.Log.Info("loaded the saved vector index", "tools", s.embedded, "of", s.text.Len(), "stale_vectors", len(stale),
 		"elapsed", time.Since(start).Round(time.Millisecond).String())
+	if len(stale) == 0 && s.embedded == s.text.Len() {
+		// The file holds exactly this catalog's vectors: saving them
+		// again when the index turns ready would only rewrite it.
+		e.savedVersion = version
+	}
 	return vs
 }

@@ -33,6 +33,17 @@ func TestSavedIndexRestart(t *testing.T) {
 	}
 	first.Close()
 
+	// A restart on the same catalog loads the file and does not write it
+	// again: it holds exactly this catalog's vectors.
+	log.Reset()
+	same := newEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger})
+	waitIndexed(t, same)
+	waitFor(t, func() bool { return same.Info().IndexState == search.IndexReady })
+	same.Close() // the indexer has saved by now, if it was going to
+	if !strings.Contains(log.String(), "loaded the saved vector index") || strings.Contains(log.String(), "saved the vector index") {
+		t.Errorf("a restart on the same catalog should load the index and not save it again:\n%s", log.String())
+	}
+
 	// Restart with one tool changed and one added.
 	changed, _, _, err := snap.Upsert([]search.Tool{
 		{Name: "weather__get_forecast", Server: "weather", Description: "Forecast the weather for the coming days.", InputSchema: []byte(`{"type":"object"}`)},

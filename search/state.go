@@ -77,7 +77,7 @@ func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
 	}
 	var stale []int32
 	if st.sem != nil {
-		next.sem, stale = st.sem.next(st.snap, snap, edited)
+		next.sem, stale = st.sem.next(st.snap, snap, next.lex, edited)
 	}
 	return next, stale
 }
@@ -100,11 +100,12 @@ func serverNames(snap *catalog.Snapshot) []string {
 	return servers
 }
 
-// documentTexts returns the embedding text of every tool of snap, by ID.
-func documentTexts(snap *catalog.Snapshot) pvec.Vec[string] {
+// documentTexts returns the embedding text of every tool of st, by ID,
+// from the keyword index's documents (no schema is parsed again).
+func (st *state) documentTexts() pvec.Vec[string] {
 	var texts pvec.Vec[string]
-	for _, t := range snap.All() {
-		texts.Append(documentText(t))
+	for id := range st.lex.Len() {
+		texts.Append(documentText(st.lex.Document(id)))
 	}
 	texts.Done()
 	return texts

@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/internal/pvec"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
@@ -204,7 +205,9 @@ func (e *semEdit) done() *semState {
 // tool keeps the vector it had under any ID in prev when its document text
 // is unchanged (a delete moves the last tool into the freed ID); otherwise
 // it has none until embedded.
-func (s *semState) next(prev, snap *catalog.Snapshot, edited []int) (*semState, []int32) {
+//
+// lex is the new state's keyword index, which holds each tool's document.
+func (s *semState) next(prev, snap *catalog.Snapshot, lex *fallback.Index, edited []int) (*semState, []int32) {
 	n := snap.Len()
 	e := s.edit()
 	old := map[int32]bool{}
@@ -231,7 +234,7 @@ func (s *semState) next(prev, snap *catalog.Snapshot, edited []int) (*semState, 
 	resize(&text, n, "")
 	for _, i := range edited {
 		t := snap.Tool(i)
-		doc := documentText(t)
+		doc := documentText(lex.Document(i))
 		*text.Mut(i) = doc
 		if j, ok := prev.Lookup(t.Name); ok && s.vid[j] >= 0 && old[s.vid[j]] && s.text.Get(j) == doc {
 			e.set(i, s.vid[j])
@@ -283,19 +286,22 @@ func (s *semState) missing() []int {
 // nDCG@10, averaged): name only 0.250, description only 0.324, name and
 // description 0.357, with parameter names 0.368, with parameter
 // descriptions 0.377, with the name twice 0.395; three times is worse.
-func documentText(t catalog.Tool) string {
+//
+// It is made from the tool's lexical document (lexicalDocument), which
+// holds its parsed parameters, so that a schema is parsed once per change.
+func documentText(d fallback.Document) string {
 	var b strings.Builder
-	b.WriteString(t.Name)
+	b.WriteString(d.Name)
 	b.WriteString(". ")
-	b.WriteString(t.Name)
+	b.WriteString(d.Name)
 	b.WriteString(". ")
-	b.WriteString(t.Description)
-	for _, p := range t.Parameters() {
+	b.WriteString(d.Description)
+	for i, name := range d.ParamNames {
 		b.WriteString(" ")
-		b.WriteString(p.Name)
-		if p.Description != "" {
+		b.WriteString(name)
+		if desc := d.ParamDescs[i]; desc != "" {
 			b.WriteString(" ")
-			b.WriteString(p.Description)
+			b.WriteString(desc)
 		}
 	}
 	return b.String()
