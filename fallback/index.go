@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/analysis"
+	"github.com/toolsearch/toolsearch/internal/par"
 	"github.com/toolsearch/toolsearch/internal/pvec"
 )
 
@@ -131,11 +132,14 @@ func build(docs []Document, o buildOptions) *Index {
 	ix.terms.direct, ix.wordTerm.direct, ix.wordDF.direct = true, true, true
 	ix.pairs.direct, ix.serverKey.direct = true, true
 	ix.pairs.base = map[uint64][]int32{}
-	// Pass 1: every field's words; the dictionary for decompounding names.
+	// Pass 1: every field's words (on every core); the dictionary for
+	// decompounding names.
 	fieldWords := make([][numFields][]string, len(docs))
-	for id := range docs {
-		fieldWords[id] = rawWords(&docs[id])
-	}
+	par.For(len(docs), func(lo, hi int) {
+		for id := lo; id < hi; id++ {
+			fieldWords[id] = rawWords(&docs[id])
+		}
+	})
 	st := o.stats
 	if st == nil {
 		st = &stats{dict: map[string]bool{}}
@@ -200,6 +204,11 @@ func build(docs []Document, o buildOptions) *Index {
 	}
 	ix.refSat = fieldWeight[fieldName] / (bm25K1 + fieldWeight[fieldName])
 
+	// The trigram index needs only the documents, complete from here on:
+	// it is built on another core while this one builds the rest.
+	grams := make(chan *trigramIndex, 1)
+	go func() { grams <- newTrigramIndex(len(docs), ix.regexTexts) }()
+
 	for s := range ix.members.Len() {
 		for t, sat := range ix.serverSats(s) {
 			m := ix.termData.Mut(int(t))
@@ -248,7 +257,7 @@ func build(docs []Document, o buildOptions) *Index {
 		}
 		ix.wordsByLen[n].base = append(ix.wordsByLen[n].base, w)
 	}
-	ix.grams = newTrigramIndex(len(docs), ix.regexTexts)
+	ix.grams = <-grams
 	ix.finish()
 	return ix
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/internal/par"
 	"github.com/toolsearch/toolsearch/internal/pvec"
 )
 
@@ -25,11 +26,16 @@ type state struct {
 }
 
 // newState builds the state of snap from scratch, without a semantic view.
+// The tools' documents (their JSON schemas parsed) are made on every core.
 func newState(snap *catalog.Snapshot) *state {
 	docs := make([]fallback.Document, snap.Len())
+	par.For(len(docs), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			docs[i] = lexicalDocument(snap.Tool(i))
+		}
+	})
 	var server, category pvec.Vec[string]
-	for i, t := range snap.All() {
-		docs[i] = lexicalDocument(t)
+	for _, t := range snap.All() {
 		server.Append(strings.ToLower(t.Server))
 		category.Append(strings.ToLower(t.Category))
 	}
