@@ -301,8 +301,14 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*sea
 	}
 	log.Info("catalog loaded", "files", len(sources), "tools", snap.Len(), "elapsed", time.Since(start).String())
 	// Only a log line, and it costs seconds at 100k tools (every schema
-	// normalized for every provider): off the readiness path.
-	go warnProviderProblems(log, snap.Tools())
+	// normalized for every provider): off the readiness path. The tools are
+	// copied in ID order (the start-up snapshot's IDs are in name order):
+	// snap.Tools() would keep a name-ordered copy for the snapshot's life.
+	tools := make([]catalog.Tool, 0, snap.Len())
+	for _, t := range snap.All() {
+		tools = append(tools, t)
+	}
+	go warnProviderProblems(log, tools)
 	return engine, nil
 }
 
