@@ -282,6 +282,7 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*sea
 		MaxResultsCap:  cfg.maxResultsCap,
 		MaxQueryLength: cfg.maxQueryLength,
 		IndexDir:       cfg.cacheDir,
+		HNSW:           cfg.hnsw,
 		QueryTimeout:   cfg.queryTimeout,
 		Sessions:       search.SessionConfig{MaxSessions: cfg.maxSessions, IdleTTL: cfg.sessionTTL},
 		MaxTools:       cfg.maxTools,

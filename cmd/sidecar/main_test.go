@@ -267,3 +267,18 @@ func TestReadyWhenSemantic(t *testing.T) {
 		t.Fatal("sidecar did not stop")
 	}
 }
+
+// TestQuantizeFlag: --quantize picks the vector store; a value it does not
+// know stops the start-up saying what to use.
+func TestQuantizeFlag(t *testing.T) {
+	cfg, err := parseConfig([]string{"--quantize", "int8"}, env(nil), &bytes.Buffer{})
+	if err != nil || cfg.hnsw.Quantization.String() != "int8" {
+		t.Fatalf("--quantize int8: %v, quantization %v", err, cfg.hnsw.Quantization)
+	}
+	if cfg, err = parseConfig(nil, env(nil), &bytes.Buffer{}); err != nil || cfg.hnsw.Quantization.String() != "none" {
+		t.Fatalf("default: %v, quantization %v; want none", err, cfg.hnsw.Quantization)
+	}
+	if _, err := parseConfig([]string{"--quantize", "int4"}, env(nil), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "use none or int8") {
+		t.Fatalf("--quantize int4: %v, want an error saying to use none or int8", err)
+	}
+}
