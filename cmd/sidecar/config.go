@@ -37,10 +37,10 @@ type config struct {
 	ollamaModel     string
 	cacheDir        string
 	// hnsw configures the vector index: how it stores vectors (--quantize).
-	hnsw search.HNSWConfig
-	queryTimeout    time.Duration
-	maxSessions     int
-	sessionTTL      time.Duration
+	hnsw         search.HNSWConfig
+	queryTimeout time.Duration
+	maxSessions  int
+	sessionTTL   time.Duration
 
 	// Learning from use (learn.go).
 	learn             bool
