@@ -15,8 +15,10 @@ import (
 //
 //	{"tool":"github__create_issue","query":"open a bug report","weight":1.5,"at":"2026-11-23T17:00:00Z"}
 //
-// weight is as of at; a reader decays it to its own clock. scope, when
-// present, is the learning scope ("" or absent: the unscoped one).
+// weight is as of at (required); a reader decays it to its own clock, and
+// leaves out a record already faded below the weight at which learned
+// queries are forgotten. scope, when present, is the learning scope ("" or
+// absent: the unscoped one).
 type Record struct {
 	Scope  string    `json:"scope,omitempty"`
 	Tool   string    `json:"tool"`
@@ -76,8 +78,8 @@ func (s *Store) Import(r io.Reader) (int, error) {
 		if err := json.Unmarshal(b, &rec); err != nil {
 			return 0, fmt.Errorf("learned state line %d: %w", line, err)
 		}
-		if rec.Tool == "" || NormalizeQuery(rec.Query) == "" || !(rec.Weight > 0) {
-			return 0, fmt.Errorf("learned state line %d: want a tool, a query and a positive weight", line)
+		if rec.Tool == "" || NormalizeQuery(rec.Query) == "" || !(rec.Weight > 0) || rec.At.IsZero() {
+			return 0, fmt.Errorf("learned state line %d: want a tool, a query, a positive weight and the time it was learned (at)", line)
 		}
 		recs = append(recs, rec)
 	}

@@ -159,12 +159,18 @@ func (s *Store) Record(u Use) bool {
 // query q, then enforces the per-tool bound. Callers hold mu.
 func (s *Store) add(tool toolKey, q string, w float64, at time.Time, keepMax bool) {
 	now := s.cfg.Now()
+	w = decayed(w, at, now, s.cfg.HalfLife)
 	es := s.tools[tool]
+	if es[q] == nil && w < forgetWeight {
+		// Already faded (an old import, a record without a time): it would
+		// never count, and its weight may have decayed to 0, which an
+		// export could not be imported with.
+		return
+	}
 	if es == nil {
 		es = map[string]*entry{}
 		s.tools[tool] = es
 	}
-	w = decayed(w, at, now, s.cfg.HalfLife)
 	if e := es[q]; e != nil {
 		cur := decayed(e.weight, e.at, now, s.cfg.HalfLife)
 		if keepMax {
