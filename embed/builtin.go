@@ -141,7 +141,7 @@ func (t *builtinTable) embed(text string, acc []float64) []float32 {
 	for j, c := range acc {
 		v[j] = float32(c)
 	}
-	normalize32(v)
+	Normalize(v)
 	return v
 }
 

@@ -131,7 +131,7 @@ func RemoveComponent(v, pc []float32) []float32 {
 			out[i] -= float32(dot) * pc[i]
 		}
 	}
-	normalize32(out)
+	Normalize(out)
 	return out
 }
 
@@ -152,9 +152,9 @@ func normalize64(x []float64) float64 {
 	return n
 }
 
-// normalize32 scales v to unit length in place; a zero vector, or one whose
-// length is not finite, is set to all zeros.
-func normalize32(v []float32) {
+// Normalize scales v to unit length in place; a vector shorter than 1e-6,
+// or one whose length is not finite, is set to all zeros.
+func Normalize(v []float32) {
 	var s float64
 	for _, c := range v {
 		s += float64(c) * float64(c)

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -506,7 +505,9 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, v *learn.Vi
 			return fmt.Errorf("embed learned queries: %d vectors for %d texts", len(vecs), len(part))
 		}
 		for j, vec := range vecs {
-			l.vecs[part[j]] = unit(vec)
+			vec = slices.Clone(vec) // the embedder's (or its cache's) own
+			embed.Normalize(vec)
+			l.vecs[part[j]] = vec
 		}
 	}
 	ix.model = emb.ModelID()
@@ -529,26 +530,10 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, v *learn.Vi
 		for k, x := range c {
 			out[k] = float32(x)
 		}
-		ix.centroid[i] = unit(out)
+		embed.Normalize(out)
+		ix.centroid[i] = out
 	}
 	return nil
-}
-
-// unit returns v scaled to length 1 (a zero vector as is), as a copy.
-func unit(v []float32) []float32 {
-	var n float64
-	for _, x := range v {
-		n += float64(x) * float64(x)
-	}
-	out := make([]float32, len(v))
-	if n == 0 {
-		return out
-	}
-	inv := 1 / math.Sqrt(n)
-	for i, x := range v {
-		out[i] = float32(float64(x) * inv)
-	}
-	return out
 }
 
 // Learned is the provenance of a learned boost on one result.
@@ -604,7 +589,8 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	}
 	if ix.centroid != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {
 		if raw, ok := e.queries.get(text); ok {
-			qv := unit(raw)
+			qv := slices.Clone(raw) // the query cache's own
+			embed.Normalize(qv)
 			for i, c := range ix.centroid {
 				s := clamp01((dot(qv, c) - learnCosineFloor) / (1 - learnCosineFloor))
 				if s > sim[i] {
