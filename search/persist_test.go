@@ -1,17 +1,16 @@
 package search_test
 
 import (
-	"bytes"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed/embedtest"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
@@ -23,7 +22,7 @@ import (
 func TestSavedIndexRestart(t *testing.T) {
 	dir := t.TempDir()
 	snap := loadSnapshot(t, exampleCatalog)
-	var log syncBuffer
+	var log logbuf.Buffer
 	logger := slog.New(slog.NewTextHandler(&log, nil))
 
 	first := savedEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger}, &log)
@@ -91,37 +90,12 @@ func TestSavedIndexRestart(t *testing.T) {
 
 // savedEngine starts an engine over snap and waits until it has saved its
 // vector index (cfg.Log writes to log).
-func savedEngine(t *testing.T, snap *catalog.Snapshot, cfg search.Config, log *syncBuffer) *search.Engine {
+func savedEngine(t *testing.T, snap *catalog.Snapshot, cfg search.Config, log *logbuf.Buffer) *search.Engine {
 	t.Helper()
 	e := newEngine(t, snap, cfg)
 	waitIndexed(t, e)
 	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
 	return e
-}
-
-// syncBuffer is a bytes.Buffer safe for the engine's goroutines to log to
-// while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func (s *syncBuffer) Reset() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.b.Reset()
 }
 
 func waitFor(t *testing.T, cond func() bool) {
@@ -142,7 +116,7 @@ func waitFor(t *testing.T, cond func() bool) {
 func TestSavedIndexOtherQuantization(t *testing.T) {
 	dir := t.TempDir()
 	snap := loadSnapshot(t, exampleCatalog)
-	var log syncBuffer
+	var log logbuf.Buffer
 	logger := slog.New(slog.NewTextHandler(&log, nil))
 	savedEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger}, &log).Close()
 

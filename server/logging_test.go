@@ -1,38 +1,20 @@
 package server_test
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 
-	toolsearch "github.com/toolsearch/toolsearch/clients/go"
-	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
-	"github.com/toolsearch/toolsearch/server"
-	"github.com/toolsearch/toolsearch/server/servertest"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/servertest"
 )
-
-// lockedBuffer is a bytes.Buffer the server's logger and the test share.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // longestRun returns the longest run of query's characters, in characters,
 // found anywhere in line.
@@ -77,7 +59,7 @@ func TestLogsNeverHoldMoreThanTheQueryPrefix(t *testing.T) {
 	const token = "a-long-enough-test-token-0123456789"
 	for _, mode := range []server.QueryLogMode{server.QueryLogPrefix, server.QueryLogHash, server.QueryLogOff} {
 		t.Run(mode.String(), func(t *testing.T) {
-			var logs lockedBuffer
+			var logs logbuf.Buffer
 			srv := server.New(server.Config{Log: slog.New(slog.NewJSONHandler(&logs, nil)), AuthToken: token, QueryLog: mode})
 			srv.Ready(newEngine(t))
 			addr := servertest.Serve(t, srv)

@@ -10,6 +10,7 @@ import (
 
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 	"github.com/toolsearch/toolsearch/learn"
 )
 
@@ -19,7 +20,7 @@ func startLearningSidecar(t *testing.T, args ...string) (c *toolsearch.Client, s
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
-	var stderr syncBuffer
+	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, append([]string{"--listen", "127.0.0.1:0"}, args...), env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, ready)

@@ -7,36 +7,18 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
-	"go.uber.org/goleak"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 )
 
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
-}
-
-// syncBuffer is a bytes.Buffer safe for the sidecar's logger and the test
-// to use at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func env(vars map[string]string) func(string) string {
@@ -46,7 +28,7 @@ func env(vars map[string]string) func(string) string {
 func TestSidecarServesExampleCatalog(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
-	var stderr syncBuffer
+	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"}, env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, ready)
@@ -114,7 +96,7 @@ func TestSidecarStartupErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stderr syncBuffer
+			var stderr logbuf.Buffer
 			code := run(context.Background(), tt.args, env(tt.env), &stderr, nil)
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.code, stderr.String())
@@ -129,7 +111,7 @@ func TestSidecarStartupErrors(t *testing.T) {
 }
 
 func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
-	var stderr syncBuffer
+	var stderr logbuf.Buffer
 	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, nil); code != 0 {
 		t.Fatalf("--help exit code %d", code)
 	}
@@ -186,7 +168,7 @@ func TestOperationsDocListsEveryFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr logbuf.Buffer
 	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, nil); code != 0 {
 		t.Fatalf("--help exit code %d", code)
 	}
@@ -227,7 +209,7 @@ func TestReadyWhenSemantic(t *testing.T) {
 	addr := lis.Addr().String()
 	lis.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr syncBuffer
+	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", addr, "--metrics-listen", "", "--embedder", "ollama", "--ollama-host", deadAddr, "--ready-when", "semantic"},

@@ -15,6 +15,7 @@ import (
 
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 )
 
 // mcpServersDir is where `make mcp-servers` installs the npm reference
@@ -71,7 +72,7 @@ func TestMCPEverythingBar(t *testing.T) {
 	}
 	t.Chdir(dir)
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	r := &running{stderr: &logbuf.Buffer{}, cancel: cancel, done: make(chan int, 1)}
 	ready := make(chan net.Addr, 1)
 	args := []string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--catalog", catalogPath,
 		"--mcp", "everything=npx -y @modelcontextprotocol/server-everything", "--mcp-grace-period", "1m"}
@@ -234,7 +235,7 @@ func TestMCPFlags(t *testing.T) {
 	if err := os.WriteFile(yaml, []byte("servers:\n  - name: fromfile\n    command: [node, s.js]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr logbuf.Buffer
 	cfg, err := parseConfig([]string{"--mcp", "a=X=1 npx -y pkg", "--mcp", "r=https://h.example/mcp",
 		"--mcp-bearer-token-file", "r=" + token, "--mcp-config", yaml},
 		env(map[string]string{"TOOLSEARCH_MCP": "ignored=x"}), &stderr)

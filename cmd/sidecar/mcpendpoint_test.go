@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 )
 
 // The sidecar serves the MCP endpoint on --mcp-listen with the bearer token
@@ -34,7 +36,7 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stderr syncBuffer
+	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--mcp-listen", "127.0.0.1:0",
@@ -120,7 +122,7 @@ func TestSidecarMCPEndpointTLS(t *testing.T) {
 	mcpEndpointReady = addrs
 	t.Cleanup(func() { mcpEndpointReady = nil })
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr syncBuffer
+	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--mcp-listen", "127.0.0.1:0",

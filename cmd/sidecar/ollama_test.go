@@ -24,6 +24,7 @@ import (
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/embed/ollamatest"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 )
 
 // These tests run the whole sidecar (run, as main does) with --embedder
@@ -224,7 +225,7 @@ func documentInputs(calls [][]string, queries ...string) int {
 // testSidecar is a sidecar started with run on 127.0.0.1:0, and a client.
 type testSidecar struct {
 	c      *toolsearch.Client
-	stderr *syncBuffer
+	stderr *logbuf.Buffer
 	cancel context.CancelFunc
 	done   chan int
 }
@@ -235,7 +236,7 @@ type testSidecar struct {
 func startSidecar(t *testing.T, args ...string) *testSidecar {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &testSidecar{stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	s := &testSidecar{stderr: &logbuf.Buffer{}, cancel: cancel, done: make(chan int, 1)}
 	ready := make(chan net.Addr, 1)
 	args = append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"}, args...)
 	go func() { s.done <- run(ctx, args, env(nil), s.stderr, ready) }()

@@ -17,20 +17,22 @@ import (
 	"testing"
 	"time"
 
-	toolsearch "github.com/toolsearch/toolsearch/clients/go"
-	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
+
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 )
 
 // running is a sidecar started with run, in-process, on loopback ports.
 type running struct {
 	addr        string // gRPC
 	metricsAddr string // "" when disabled
-	stderr      *syncBuffer
+	stderr      *logbuf.Buffer
 	cancel      context.CancelFunc
 	done        chan int
 }
@@ -50,7 +52,7 @@ func launch(t *testing.T, args ...string) *running {
 func launchEnv(t *testing.T, vars map[string]string, args ...string) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	r := &running{stderr: &logbuf.Buffer{}, cancel: cancel, done: make(chan int, 1)}
 	ready := make(chan net.Addr, 1)
 	all := append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--catalog", "../../examples/catalog.json"}, args...)
 	go func() { r.done <- run(ctx, all, env(vars), r.stderr, ready) }()
@@ -463,7 +465,7 @@ func TestLimits(t *testing.T) {
 		}
 	})
 	t.Run("catalog size at start-up", func(t *testing.T) {
-		var stderr syncBuffer
+		var stderr logbuf.Buffer
 		code := run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--catalog", "../../examples/catalog.json", "--max-tools", "10"}, env(nil), &stderr, nil)
 		if code != 1 || !strings.Contains(stderr.String(), "67 tools, over the limit of 10") || !strings.Contains(stderr.String(), "--max-tools") {
 			t.Errorf("exit %d, stderr %s; want 1 and the limit", code, stderr.String())
@@ -502,7 +504,7 @@ func TestLimits(t *testing.T) {
 			{"--max-concurrent-streams", "0"}, {"--request-timeout", "-1s"}, {"--tls-cert", "x.pem"},
 			{"--tls-client-ca", "ca.pem"},
 		} {
-			var stderr syncBuffer
+			var stderr logbuf.Buffer
 			if code := run(ctx, args, env(nil), &stderr, nil); code != 2 || !strings.Contains(stderr.String(), args[0]) {
 				t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", args, code, stderr.String(), args[0])
 			}

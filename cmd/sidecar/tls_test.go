@@ -16,10 +16,12 @@ import (
 	"testing"
 	"time"
 
-	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
+
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 )
 
 // testCA is a certificate authority made for one test.
@@ -172,7 +174,7 @@ func TestTLSStartupErrors(t *testing.T) {
 		"missing token":   {"--auth-token-file", filepath.Join(dir, "nope")},
 	} {
 		t.Run(name, func(t *testing.T) {
-			var stderr syncBuffer
+			var stderr logbuf.Buffer
 			code := run(context.Background(), append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", ""}, args...), env(nil), &stderr, nil)
 			if code != 1 {
 				t.Errorf("exit %d, want 1; stderr %s", code, stderr.String())

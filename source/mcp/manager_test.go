@@ -18,9 +18,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/embed/embedtest"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 	"github.com/toolsearch/toolsearch/search"
 	source "github.com/toolsearch/toolsearch/source/mcp"
 )
@@ -34,31 +36,13 @@ func (c engineCatalog) Apply(ctx context.Context, up []catalog.Tool, del []strin
 	return r.CatalogVersion, err
 }
 
-// logBuffer collects log lines; safe for concurrent use.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // fixture is a real search engine (built-in model, embedder calls
 // counted) fed by a manager.
 type fixture struct {
 	engine *search.Engine
 	emb    *embedtest.Counting
 	m      *source.Manager
-	logs   *logBuffer
+	logs   *logbuf.Buffer
 }
 
 func newFixture(t *testing.T, cfg source.Config) *fixture {
@@ -77,7 +61,7 @@ func newFixture(t *testing.T, cfg source.Config) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	logs := &logBuffer{}
+	logs := &logbuf.Buffer{}
 	cfg.Catalog = engineCatalog{e}
 	cfg.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	m, err := source.New(cfg)
