@@ -527,6 +527,12 @@ func (ix *Index) Name(id int) string {
 // callers must not modify them.
 func (ix *Index) Document(id int) Document { return ix.docs.At(id).doc }
 
+// Server returns tool id's server, lowercased ("" if none; 0 ≤ id < Len).
+func (ix *Index) Server(id int) string { return ix.docs.At(id).server }
+
+// Category returns tool id's category, lowercased (0 ≤ id < Len).
+func (ix *Index) Category(id int) string { return ix.docs.At(id).category }
+
 // name returns the name of tool id (0 ≤ id < Len).
 func (ix *Index) name(id int) string { return ix.docs.At(id).doc.Name }
 

@@ -67,7 +67,7 @@ func (e *Engine) List(server, token string, pageSize int) (ListResult, error) {
 	st := e.state.Load()
 	var allow func(int) bool
 	if server = strings.ToLower(strings.TrimSpace(server)); server != "" {
-		allow = func(i int) bool { return st.server.Get(i) == server }
+		allow = func(i int) bool { return st.serverOf(i) == server }
 	}
 	ids, total, next, err := st.page(token, pageSize, allow)
 	if err != nil {

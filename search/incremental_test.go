@@ -105,15 +105,15 @@ func checkIncrementalState(t *testing.T, step int, e *Engine, deleted []string) 
 	st := e.state.Load()
 	snap := st.snap
 	n := snap.Len()
-	if st.lex.Len() != n || st.server.Len() != n || st.category.Len() != n || len(st.sem.vid) != n || st.sem.text.Len() != n {
-		t.Fatalf("step %d: lengths lex %d, server %d, category %d, vid %d, text %d; want %d", step,
-			st.lex.Len(), st.server.Len(), st.category.Len(), len(st.sem.vid), st.sem.text.Len(), n)
+	if st.lex.Len() != n || len(st.sem.vid) != n || st.sem.text.Len() != n {
+		t.Fatalf("step %d: lengths lex %d, vid %d, text %d; want %d", step,
+			st.lex.Len(), len(st.sem.vid), st.sem.text.Len(), n)
 	}
 	used := 0
 	for id, tl := range snap.All() {
-		if st.lex.Name(id) != tl.Name || st.server.Get(id) != strings.ToLower(tl.Server) || st.category.Get(id) != strings.ToLower(tl.Category) {
+		if st.lex.Name(id) != tl.Name || st.serverOf(id) != strings.ToLower(tl.Server) || st.categoryOf(id) != strings.ToLower(tl.Category) {
 			t.Fatalf("step %d: ID %d is %q in the catalog but %q/%q/%q in the indexes", step, id, tl.Name,
-				st.lex.Name(id), st.server.Get(id), st.category.Get(id))
+				st.lex.Name(id), st.serverOf(id), st.categoryOf(id))
 		}
 		if st.sem.text.Get(id) != documentText(lexicalDocument(tl)) {
 			t.Fatalf("step %d: ID %d (%s) has a stale document text", step, id, tl.Name)

@@ -32,7 +32,7 @@ func (st *state) scope(visible []string, category string) (func(int) bool, error
 			}
 		}
 		for i := range allowed {
-			allowed[i] = allowed[i] && (st.server.Get(i) == c || st.category.Get(i) == c)
+			allowed[i] = allowed[i] && (st.serverOf(i) == c || st.categoryOf(i) == c)
 		}
 	}
 	return func(id int) bool { return id >= 0 && id < len(allowed) && allowed[id] }, nil
@@ -60,7 +60,7 @@ func (st *state) allowVisible(allowed []bool, v string) error {
 		}
 		s := strings.ToLower(server)
 		for i := range allowed {
-			if st.server.Get(i) == s {
+			if st.serverOf(i) == s {
 				allowed[i] = true
 			}
 		}

@@ -79,7 +79,7 @@ const distinctShare = 0.001
 func (st *state) distinctive(word, s string) bool {
 	others := 0
 	for _, id := range st.lex.ToolsWith(word) {
-		if st.server.Get(id) != s {
+		if st.serverOf(id) != s {
 			others++
 		}
 	}
@@ -98,8 +98,8 @@ func (st *state) serverInScope(s string, scope func(int) bool) bool {
 	if scope == nil {
 		return true
 	}
-	for i, srv := range st.server.All() {
-		if srv == s && (scope == nil || scope(i)) {
+	for i := range st.snap.Len() {
+		if st.serverOf(i) == s && scope(i) {
 			return true
 		}
 	}
@@ -149,7 +149,7 @@ func (st *state) twinKey(id int) string {
 	if _, rest, ok := strings.Cut(n, "__"); ok {
 		return rest
 	}
-	if s := st.server.Get(id); s != "" && strings.HasPrefix(n, s) {
+	if s := st.serverOf(id); s != "" && strings.HasPrefix(n, s) {
 		return strings.TrimLeft(n[len(s):], "._-:/")
 	}
 	return n

@@ -296,7 +296,7 @@ func TestPreferServers(t *testing.T) {
 			{id: id("slack__send_message"), score: 0.1},
 		}
 	}
-	serverOf := func(i int) string { return st.server.Get(i) }
+	serverOf := st.serverOf
 	tests := []struct {
 		servers []string
 		want    []string

@@ -14,10 +14,9 @@ import (
 // the indexes built from it, all keyed by the snapshot's tool IDs.
 type state struct {
 	snap *catalog.Snapshot
-	lex  *fallback.Index
-	// server and category hold each tool's server and category lowercased,
-	// for category filters.
-	server, category pvec.Vec[string]
+	// lex is the keyword index; it also holds each tool's server and
+	// category lowercased (serverOf, categoryOf), for filters.
+	lex *fallback.Index
 	// serverKeys maps the forms a query may name a server in to the server
 	// (servers.go).
 	serverKeys map[string]string
@@ -34,18 +33,9 @@ func newState(snap *catalog.Snapshot) *state {
 			docs[i] = lexicalDocument(snap.Tool(i))
 		}
 	})
-	var server, category pvec.Vec[string]
-	for _, t := range snap.All() {
-		server.Append(strings.ToLower(t.Server))
-		category.Append(strings.ToLower(t.Category))
-	}
-	server.Done()
-	category.Done()
 	return &state{
 		snap:       snap,
 		lex:        fallback.NewIndex(docs),
-		server:     server,
-		category:   category,
 		serverKeys: serverKeys(serverNames(snap)),
 	}
 }
@@ -60,22 +50,13 @@ func newState(snap *catalog.Snapshot) *state {
 func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
 	n := snap.Len()
 	edits := make([]fallback.Edit, len(edited))
-	server, category := st.server.Edit(), st.category.Edit()
-	resize(&server, n, "")
-	resize(&category, n, "")
 	for k, id := range edited {
 		t := snap.Tool(id)
 		edits[k] = fallback.Edit{ID: id, Doc: lexicalDocument(t)}
-		*server.Mut(id) = strings.ToLower(t.Server)
-		*category.Mut(id) = strings.ToLower(t.Category)
 	}
-	server.Done()
-	category.Done()
 	next := &state{
 		snap:       snap,
 		lex:        st.lex.Apply(n, edits),
-		server:     server,
-		category:   category,
 		serverKeys: st.serverKeys,
 	}
 	if !slices.Equal(serverNames(snap), serverNames(st.snap)) {
@@ -87,6 +68,12 @@ func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
 	}
 	return next, stale
 }
+
+// serverOf returns tool id's server, lowercased ("" if none).
+func (st *state) serverOf(id int) string { return st.lex.Server(id) }
+
+// categoryOf returns tool id's category, lowercased.
+func (st *state) categoryOf(id int) string { return st.lex.Category(id) }
 
 // resize grows v, a copy from Edit, to n elements with fill, or truncates
 // it to n.
