@@ -78,6 +78,37 @@ func (m *omap[K, V]) del(k K) {
 	m.over[k] = oentry[V]{}
 }
 
+// len returns the number of keys.
+func (m *omap[K, V]) len() int {
+	n := len(m.base)
+	for k, e := range m.over {
+		_, inBase := m.base[k]
+		switch {
+		case e.ok && !inBase:
+			n++
+		case !e.ok && inBase:
+			n--
+		}
+	}
+	return n
+}
+
+// all yields every key and its value, in no particular order.
+func (m *omap[K, V]) all() iter.Seq2[K, V] {
+	return func(yield func(K, V) bool) {
+		for k, v := range m.base {
+			if _, hit := m.over[k]; !hit && !yield(k, v) {
+				return
+			}
+		}
+		for k, e := range m.over {
+			if e.ok && !yield(k, e.v) {
+				return
+			}
+		}
+	}
+}
+
 // maxOverlayShare bounds an omap's overlay: once it holds more than
 // 1/maxOverlayShare of the base's entries (plus minOverlay), a writer
 // merges it into a new base. The merge copies the base, so it is amortized

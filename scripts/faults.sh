@@ -41,7 +41,8 @@ tests=(
 	"./catalog/|^(TestParseBad)$"
 	"./server/|^(TestInvalidRequestsAreInvalidArgument|TestHealthWatchAuthenticatedAndBounded|TestAuthUnaryInterceptor|TestGetToolsPages|TestGetToolsOneToolOverLimit|TestAnswersOverLimitNameTheFlag|TestLogsNeverHoldMoreThanTheQueryPrefix|TestChurnNoDeletedToolReturned)$"
 	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings|TestMemoryLimit)$"
-	"./search/|^(TestMemoryBudget|TestMemoryBudgetAtStart)$"
+	"./search/|^(TestMemoryBudget|TestMemoryBudgetAtStart|TestSavedIndexRestart|TestSavedKeywordIndexRestart)$"
+	"./fallback/|^(TestReadIndexRefusesDamage)$"
 )
 for entry in "${tests[@]}"; do
 	pkg=${entry%%|*}

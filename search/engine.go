@@ -70,7 +70,9 @@ type Config struct {
 	Sessions SessionConfig
 	// IndexDir, when set, is where the built vector index is saved whenever
 	// it becomes ready, and loaded from at start-up, so that a restart does
-	// not rebuild the graph (persist.go). "" saves nothing.
+	// not rebuild the graph (persist.go); the start-up catalog's keyword
+	// index is saved there too, and loaded by a start over the same catalog
+	// (lexsave.go). "" saves nothing.
 	IndexDir string
 	// MaxTools, when positive, is the most tools the catalog may hold: an
 	// Upsert that would grow it past the limit changes nothing and returns
@@ -156,6 +158,10 @@ type Engine struct {
 	// saved to Config.IndexDir; guarded by mu.
 	savedVersion uint64
 
+	// saving tracks the background save of the start-up keyword index
+	// (lexsave.go); Close waits for it.
+	saving sync.WaitGroup
+
 	// sessions holds the session reveal sets (session.go).
 	sessions *sessionStore
 
@@ -189,7 +195,7 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 	if err := e.checkStartBudget(snap.Len()); err != nil {
 		return nil, err
 	}
-	e.state.Store(newState(snap))
+	e.state.Store(e.startState(snap))
 	if cfg.Learn.Store != nil {
 		e.learner = newLearner(e, cfg.Learn)
 	}
@@ -197,6 +203,7 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 	switch {
 	case e.cfg.Embedder != nil:
 		if err := e.attach(e.cfg.Embedder); err != nil {
+			e.saving.Wait()
 			return nil, err
 		}
 		e.indexState.Store(int32(IndexWarming))
@@ -211,6 +218,20 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 	e.stop, e.wake, e.done = cancel, make(chan struct{}, 1), make(chan struct{})
 	go e.index(ctx, connect)
 	return e, nil
+}
+
+// startState returns New's first state: with the keyword index saved for
+// snap in Config.IndexDir, if there is one; otherwise built, and then saved
+// there in the background for the next start (lexsave.go).
+func (e *Engine) startState(snap *catalog.Snapshot) *state {
+	if lex := e.loadKeyword(snap); lex != nil {
+		return stateWith(snap, lex)
+	}
+	st := newState(snap)
+	if e.cfg.IndexDir != "" {
+		e.saving.Go(func() { e.saveKeyword(st) })
+	}
+	return st
 }
 
 // attach starts semantic search with emb: it creates the vector store and
@@ -237,7 +258,8 @@ func (e *Engine) attach(emb embed.Embedder) error {
 	return nil
 }
 
-// Close stops the background indexer and waits for it. Searches keep
+// Close stops the background indexer and waits for it, and for the
+// keyword index's save (Config.IndexDir). Searches keep
 // working after Close (with the vectors indexed so far). Close is
 // idempotent.
 func (e *Engine) Close() error {
@@ -248,6 +270,7 @@ func (e *Engine) Close() error {
 	if e.learner != nil {
 		e.learner.stopOnce.Do(e.learner.close)
 	}
+	e.saving.Wait()
 	return nil
 }
 

@@ -89,34 +89,88 @@ func (e *Engine) saveIndex(st *state) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(e.cfg.IndexDir, 0o755); err != nil {
+	return writeAtomic(indexFile(e.cfg.IndexDir, meta.Model), func(w io.Writer) error {
+		writeHeader(w, indexFileMagic, head)
+		_, err := e.vectors.index.WriteTo(w)
+		return err
+	})
+}
+
+// staleTemp is how long a temporary file of writeAtomic must have gone
+// unwritten to count as left by a killed process (a live writer touches it
+// continuously).
+const staleTemp = 10 * time.Minute
+
+// writeHeader starts a saved file: magic, the length of head (u64,
+// little-endian) and head, a JSON header. Errors surface at the writer's
+// flush (see writeAtomic).
+func writeHeader(w io.Writer, magic string, head []byte) {
+	io.WriteString(w, magic)
+	w.Write(binary.LittleEndian.AppendUint64(nil, uint64(len(head))))
+	w.Write(head)
+}
+
+// readHeader reads what writeHeader wrote into meta, refusing another
+// magic, a truncated header or one over 1 GiB.
+func readHeader(r io.Reader, magic string, meta any) error {
+	got := make([]byte, len(magic))
+	if _, err := io.ReadFull(r, got); err != nil || string(got) != magic {
+		return fmt.Errorf("not a %q file", strings.TrimSpace(magic))
+	}
+	var n [8]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
+		return fmt.Errorf("truncated header: %w", err)
+	}
+	size := binary.LittleEndian.Uint64(n[:])
+	if size > 1<<30 {
+		return fmt.Errorf("header of %d bytes", size)
+	}
+	head := make([]byte, size)
+	if _, err := io.ReadFull(r, head); err != nil {
+		return fmt.Errorf("truncated header: %w", err)
+	}
+	if err := json.Unmarshal(head, meta); err != nil {
+		return fmt.Errorf("header: %w", err)
+	}
+	return nil
+}
+
+// writeAtomic writes a file through write, atomically: into a temporary
+// file in the same directory (created if need be), synced, then renamed
+// into place, so a crash leaves the old file or the new one, never part of
+// one. write's writer is buffered; its write errors surface at the end.
+// Temporary files of path that a killed process left (untouched for
+// staleTemp) are removed first: at 300k tools each is hundreds of MB.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	path := indexFile(e.cfg.IndexDir, meta.Model)
-	tmp, err := os.CreateTemp(e.cfg.IndexDir, ".index-*")
+	pattern := "." + filepath.Base(path) + "-*"
+	if left, _ := filepath.Glob(filepath.Join(dir, pattern)); len(left) > 0 {
+		for _, f := range left {
+			if fi, err := os.Stat(f); err == nil && time.Since(fi.ModTime()) > staleTemp {
+				os.Remove(f)
+			}
+		}
+	}
+	tmp, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, a no-op
-	w := bufio.NewWriter(tmp)
-	w.WriteString(indexFileMagic)
-	var n [8]byte
-	binary.LittleEndian.PutUint64(n[:], uint64(len(head)))
-	w.Write(n[:])
-	w.Write(head)
-	if _, err := e.vectors.index.WriteTo(w); err != nil {
-		tmp.Close()
-		return err
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
 	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
+	if err == nil {
+		err = tmp.Sync()
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
+	if err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
@@ -134,25 +188,9 @@ func (e *Engine) loadIndex(emb embed.Embedder) (*vectorStore, indexMeta, error) 
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
-	magic := make([]byte, len(indexFileMagic))
-	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != indexFileMagic {
-		return nil, indexMeta{}, fmt.Errorf("not an index file")
-	}
-	var n [8]byte
-	if _, err := io.ReadFull(r, n[:]); err != nil {
-		return nil, indexMeta{}, fmt.Errorf("truncated header: %w", err)
-	}
-	size := binary.LittleEndian.Uint64(n[:])
-	if size > 1<<30 {
-		return nil, indexMeta{}, fmt.Errorf("header of %d bytes", size)
-	}
-	head := make([]byte, size)
-	if _, err := io.ReadFull(r, head); err != nil {
-		return nil, indexMeta{}, fmt.Errorf("truncated header: %w", err)
-	}
 	var meta indexMeta
-	if err := json.Unmarshal(head, &meta); err != nil {
-		return nil, indexMeta{}, fmt.Errorf("header: %w", err)
+	if err := readHeader(r, indexFileMagic, &meta); err != nil {
+		return nil, indexMeta{}, err
 	}
 	if meta.Version != indexFileVersion || meta.Model != emb.ModelID() || meta.Dims != emb.Dimensions() {
 		return nil, indexMeta{}, fmt.Errorf("%w: version %d, model %q, %d dimensions", errIndexMismatch, meta.Version, meta.Model, meta.Dims)

@@ -1,6 +1,8 @@
 package search_test
 
 import (
+	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -138,5 +140,108 @@ func TestSavedIndexOtherQuantization(t *testing.T) {
 	waitIndexed(t, third)
 	if s := log.String(); !strings.Contains(s, "loaded the saved vector index") {
 		t.Errorf("the int8 index saved over it was not loaded:\n%s", s)
+	}
+}
+
+// TestSavedKeywordIndexRestart: the start-up catalog's keyword index is
+// saved, and a start over the same catalog loads it and answers every mode
+// as a fresh build, and goes on taking changes; a start over another
+// catalog, or with a damaged file, builds it again (and says why).
+func TestSavedKeywordIndexRestart(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "keyword.bin")
+	snap := loadSnapshot(t, exampleCatalog)
+	var log logbuf.Buffer
+	cfg := search.Config{IndexDir: dir, Log: slog.New(slog.NewTextHandler(&log, nil))}
+	newEngine(t, snap, cfg).Close() // Close waits for the save
+	if !strings.Contains(log.String(), "saved the keyword index") {
+		t.Fatalf("the keyword index was not saved:\n%s", log.String())
+	}
+
+	fresh := newEngine(t, snap, search.Config{})
+	requests := []search.Request{
+		{Query: "will it rain tomorrow in Berlin", Mode: search.ModeKeyword},
+		{Query: "send a message to a slack channel"},
+		{Query: "issue", Mode: search.ModeRegex},
+		{Query: "^github__.*(issue|pull)", Mode: search.ModeRegex},
+		{Query: "wether forcast"},
+		{Query: "select:github__create_issue,slack__send_message"},
+	}
+	// same answers every request as fresh does.
+	same := func(e *search.Engine) {
+		t.Helper()
+		for _, r := range requests {
+			got, want := search1(t, e, r), search1(t, fresh, r)
+			if a, b := fmt.Sprint(names(got), got.Metadata.SearchType), fmt.Sprint(names(want), want.Metadata.SearchType); a != b {
+				t.Errorf("%q: %s, a fresh build %s", r.Query, a, b)
+			}
+		}
+	}
+
+	log.Reset()
+	loaded := newEngine(t, snap, cfg)
+	if !strings.Contains(log.String(), "loaded the saved keyword index") {
+		t.Fatalf("a start over the same catalog did not load the keyword index:\n%s", log.String())
+	}
+	same(loaded)
+	light := search.Tool{Name: "lights__turn_off", Server: "lights", Description: "Turn off the lights of a room.", InputSchema: []byte(`{"type":"object"}`)}
+	if _, err := loaded.Upsert(context.Background(), []search.Tool{light}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(search1(t, loaded, search.Request{Query: "turn off the lights", Mode: search.ModeKeyword})); len(got) == 0 || got[0] != light.Name {
+		t.Errorf("after an upsert on a loaded index: %v", got)
+	}
+	loaded.Close()
+	if strings.Contains(log.String(), "saved the keyword index") {
+		t.Errorf("a loaded keyword index was saved again:\n%s", log.String())
+	}
+
+	// Another catalog: built, and saved for it. The save removes the
+	// temporary file a killed process left, not one still being written.
+	stale, live := filepath.Join(dir, ".keyword.bin-killed"), filepath.Join(dir, ".keyword.bin-writing")
+	for _, f := range []string{stale, live} {
+		if err := os.WriteFile(f, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chtimes(stale, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	changed, _, _, err := snap.Upsert([]search.Tool{light})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Reset()
+	newEngine(t, changed, cfg).Close()
+	if s := log.String(); !strings.Contains(s, "not using the saved keyword index") || !strings.Contains(s, "another catalog") || !strings.Contains(s, "saved the keyword index") {
+		t.Fatalf("a start over another catalog should rebuild and save the keyword index:\n%s", s)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("a stale temporary file was kept: %v", err)
+	}
+	if err := os.Remove(live); err != nil {
+		t.Errorf("a temporary file in use was removed: %v", err)
+	}
+
+	// A damaged file (saved for changed): refused by its checksum, built.
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x10
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log.Reset()
+	damaged := newEngine(t, changed, cfg)
+	if s := log.String(); !strings.Contains(s, "not using the saved keyword index") || !strings.Contains(s, "checksum") {
+		t.Fatalf("a damaged keyword file was not refused:\n%s", s)
+	}
+	if got := names(search1(t, damaged, search.Request{Query: "turn off the lights", Mode: search.ModeKeyword})); len(got) == 0 || got[0] != light.Name {
+		t.Errorf("after a damaged file: %v", got)
+	}
+	damaged.Close()
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }

@@ -33,11 +33,13 @@ func newState(snap *catalog.Snapshot) *state {
 			docs[i] = lexicalDocument(snap.Tool(i))
 		}
 	})
-	return &state{
-		snap:       snap,
-		lex:        fallback.NewIndex(docs),
-		serverKeys: serverKeys(serverNames(snap)),
-	}
+	return stateWith(snap, fallback.NewIndex(docs))
+}
+
+// stateWith returns the state of snap with lex, its keyword index (built or
+// loaded), without a semantic view.
+func stateWith(snap *catalog.Snapshot, lex *fallback.Index) *state {
+	return &state{snap: snap, lex: lex, serverKeys: serverKeys(serverNames(snap))}
 }
 
 // next returns the state of snap, a change of st's snapshot that edited the

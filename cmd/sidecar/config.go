@@ -212,7 +212,7 @@ flags:
 	str(&c.ollamaModel, "ollama-model", "nomic-embed-text", "Ollama embedding model, with --embedder ollama (pull it once: ollama pull MODEL)")
 	var quantize string
 	str(&quantize, "quantize", "none", "how the vector index stores vectors: none (float32) or int8 (a quarter of the vectors' memory; recall@10 0.9895 against float32 on clustered vectors, nDCG@10 within 0.0012 on every dev set: docs/benchmarks.md)")
-	str(&c.cacheDir, "cache-dir", "", "directory of the persistent embedding cache and the saved vector index, so a restart re-embeds only changed tools and loads the built graph instead of rebuilding it; empty: nothing persisted")
+	str(&c.cacheDir, "cache-dir", "", "directory of the persistent embedding cache and the saved vector and keyword indexes, so a restart re-embeds only changed tools, loads the built graph instead of rebuilding it, and loads the keyword index when the start-up catalog and the binary are unchanged; empty: nothing persisted")
 	duration(&c.queryTimeout, "query-timeout", search.DefaultQueryTimeout, "budget for embedding one query; past it the search answers with keyword results (fallback_reason embedder_timeout)")
 
 	integer(&c.maxSessions, "max-sessions", search.DefaultMaxSessions, "most agent sessions whose revealed tools are kept (least recently used evicted; an evicted session searches again)")

@@ -102,7 +102,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reportEvery := fs.Duration("report-every", 0, "print one JSON line of progress (qps, errors, rss_mb) to stderr this often; 0: none")
 	rssPID := fs.Int("rss-pid", 0, "report the RSS of this process (e.g. the sidecar) instead of this one's")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin or none")
-	cacheDir := fs.String("cache-dir", "", "in-process: keep the embedding cache and the saved vector index in this directory, as the sidecar's --cache-dir does; run twice to measure a warm restart (index_build_ms)")
+	cacheDir := fs.String("cache-dir", "", "in-process: keep the embedding cache and the saved vector and keyword indexes in this directory, as the sidecar's --cache-dir does; run twice to measure a warm restart (index_build_ms)")
 	var hnsw search.HNSWConfig
 	fs.IntVar(&hnsw.M, "hnsw-m", 0, "in-process: HNSW links per node (0: the index's default)")
 	fs.IntVar(&hnsw.EfConstruction, "hnsw-ef-construction", 0, "in-process: HNSW build beam (0: the default)")

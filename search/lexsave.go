@@ -1,0 +1,167 @@
+package search
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/fallback"
+)
+
+// The keyword index of the start-up catalog is saved in Config.IndexDir
+// too, and loaded by the next start over the same catalog, so that a warm
+// restart analyses no tool: at 300k tools the build takes about 6 s of the
+// start (schemas parsed, every field analysed, posting lists, phrase pairs,
+// trigrams) and the load about 1 s (docs/benchmarks.md).
+//
+// The file is used only by the same program over the same catalog: its
+// header holds a digest of the executable that wrote it (any change to the
+// analysis or the scoring ships in a new executable, so no version number
+// has to be remembered) and a digest of every tool's searched content in
+// ID order. A file that does not match, or that fallback.ReadIndex refuses,
+// is ignored with a log line and the index is built as if there were none.
+// Catalog changes after start-up are not saved: a restart starts from its
+// catalog files again, which is the catalog saved.
+
+// keywordFileMagic starts a keyword file; keywordFileVersion is the layout
+// of its header.
+const (
+	keywordFileMagic   = "toolsearch-keyword-file\n"
+	keywordFileVersion = 1
+	keywordFileName    = "keyword.bin"
+)
+
+// keywordMeta is the header of a keyword file.
+type keywordMeta struct {
+	Version int    `json:"version"`
+	Program string `json:"program"` // programDigest of the writer
+	Catalog string `json:"catalog"` // catalogDigest of its tools
+	Tools   int    `json:"tools"`
+}
+
+// programDigest is the SHA-256 of the running executable, "" when it
+// cannot be read (then no keyword index is saved or loaded).
+var programDigest = sync.OnceValue(func() string {
+	path, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})
+
+// catalogDigest is the SHA-256 of what the keyword index reads of each
+// tool of snap (lexicalDocument: name, server, category, description and
+// input schema), in ID order, each field length-prefixed.
+func catalogDigest(snap *catalog.Snapshot) string {
+	h := sha256.New()
+	var n [8]byte
+	field := func(b []byte) {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	binary.LittleEndian.PutUint64(n[:], uint64(snap.Len()))
+	h.Write(n[:])
+	for id := range snap.Len() {
+		t := snap.Tool(id)
+		field([]byte(t.Name))
+		field([]byte(t.Server))
+		field([]byte(t.Category))
+		field([]byte(t.Description))
+		field(t.InputSchema)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// loadKeyword returns the saved keyword index of snap, or nil (with a log
+// line saying why, unless there is no file) when there is none it can use.
+func (e *Engine) loadKeyword(snap *catalog.Snapshot) *fallback.Index {
+	if e.cfg.IndexDir == "" || programDigest() == "" {
+		return nil
+	}
+	start := time.Now()
+	path := filepath.Join(e.cfg.IndexDir, keywordFileName)
+	ix, err := readKeyword(path, snap)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		e.cfg.Log.Info("not using the saved keyword index; building it", "file", path, "reason", err.Error())
+		return nil
+	}
+	e.cfg.Log.Info("loaded the saved keyword index", "tools", ix.Len(), "elapsed", time.Since(start).Round(time.Millisecond).String())
+	return ix
+}
+
+// readKeyword reads the keyword file at path, if it was written by this
+// program for snap's tools.
+func readKeyword(path string, snap *catalog.Snapshot) (*fallback.Index, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	var meta keywordMeta
+	if err := readHeader(r, keywordFileMagic, &meta); err != nil {
+		return nil, err
+	}
+	switch {
+	case meta.Version != keywordFileVersion:
+		return nil, fmt.Errorf("header version %d, this build reads %d", meta.Version, keywordFileVersion)
+	case meta.Program != programDigest():
+		return nil, errors.New("written by another build of the program")
+	case meta.Tools != snap.Len() || meta.Catalog != catalogDigest(snap):
+		return nil, fmt.Errorf("saved for another catalog (%d tools; now %d)", meta.Tools, snap.Len())
+	}
+	ix, err := fallback.ReadIndex(r)
+	if err != nil {
+		return nil, err
+	}
+	if ix.Len() != snap.Len() {
+		return nil, fmt.Errorf("%w: holds %d tools, its header says %d", fallback.ErrCorrupt, ix.Len(), snap.Len())
+	}
+	return ix, nil
+}
+
+// saveKeyword writes st's keyword index to Config.IndexDir (atomically),
+// logging the outcome; see the top of this file.
+func (e *Engine) saveKeyword(st *state) {
+	if e.cfg.IndexDir == "" || programDigest() == "" {
+		return
+	}
+	start := time.Now()
+	path := filepath.Join(e.cfg.IndexDir, keywordFileName)
+	head, err := json.Marshal(keywordMeta{Version: keywordFileVersion, Program: programDigest(), Catalog: catalogDigest(st.snap), Tools: st.snap.Len()})
+	if err == nil {
+		err = writeAtomic(path, func(w io.Writer) error {
+			writeHeader(w, keywordFileMagic, head)
+			_, err := st.lex.WriteTo(w)
+			return err
+		})
+	}
+	if err != nil {
+		e.cfg.Log.Warn("saving the keyword index failed; the next start-up builds it again", "file", path, "error", err.Error())
+		return
+	}
+	e.cfg.Log.Info("saved the keyword index", "tools", st.snap.Len(), "elapsed", time.Since(start).Round(time.Millisecond).String())
+}
