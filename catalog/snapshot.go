@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolsearch/toolsearch/internal/par"
 	"github.com/toolsearch/toolsearch/internal/pvec"
 )
 
@@ -61,12 +62,14 @@ func NewSnapshot(tools []Tool) (*Snapshot, error) {
 	return &Snapshot{version: 1, tools: pvec.Of(normalized), order: order, servers: serverCounts(counts)}, nil
 }
 
-// normalizeAll normalizes and validates a batch of tools.
+// normalizeAll normalizes (on every core) and validates a batch of tools.
 func normalizeAll(tools []Tool) ([]Tool, error) {
 	normalized := make([]Tool, len(tools))
-	for i, t := range tools {
-		normalized[i] = Normalize(t)
-	}
+	par.For(len(tools), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			normalized[i] = Normalize(tools[i])
+		}
+	})
 	if err := Validate(normalized); err != nil {
 		return nil, err
 	}

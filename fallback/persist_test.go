@@ -21,7 +21,11 @@ func roundTrip(t *testing.T, ix *Index) *Index {
 	if n != int64(buf.Len()) {
 		t.Fatalf("WriteTo reported %d bytes, wrote %d", n, buf.Len())
 	}
-	got, err := ReadIndex(&buf)
+	size := int64(buf.Len())
+	if size%2 == 0 { // both ways of reading
+		size = -1
+	}
+	got, err := ReadIndex(&buf, size)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +115,16 @@ func TestReadIndexRefusesDamage(t *testing.T) {
 		cases[fmt.Sprintf("byte %d altered", at)] = flipped
 	}
 	for name, data := range cases {
-		if _, err := ReadIndex(bytes.NewReader(data)); !errors.Is(err, ErrCorrupt) {
+		if _, err := ReadIndex(bytes.NewReader(data), -1); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: got %v, want ErrCorrupt", name, err)
+		}
+		if _, err := ReadIndex(bytes.NewReader(data), int64(len(data))); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s, size given: got %v, want ErrCorrupt", name, err)
+		}
+	}
+	for _, size := range []int64{int64(len(good)) - 1, int64(len(good)) + 1} {
+		if _, err := ReadIndex(bytes.NewReader(good), size); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("size %d of %d: got %v, want ErrCorrupt", size, len(good), err)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/internal/par"
 )
 
 // The keyword index of the start-up catalog is saved in Config.IndexDir
@@ -71,26 +72,40 @@ var programDigest = sync.OnceValue(func() string {
 // catalogDigest is the SHA-256 of what the keyword index reads of each
 // tool of snap (lexicalDocument: name, server, category, description and
 // input schema), in ID order, each field length-prefixed.
+//
+// The tools are hashed in blocks of digestBlock on every core, and the
+// digest is that of the tool count and the blocks' digests in order.
 func catalogDigest(snap *catalog.Snapshot) string {
+	blocks := (snap.Len() + digestBlock - 1) / digestBlock
+	sums := make([][sha256.Size]byte, blocks)
+	par.For(blocks, func(lo, hi int) {
+		var buf []byte
+		for b := lo; b < hi; b++ {
+			h := sha256.New()
+			for id := b * digestBlock; id < min((b+1)*digestBlock, snap.Len()); id++ {
+				t := snap.Tool(id)
+				buf = buf[:0]
+				for _, f := range []string{t.Name, t.Server, t.Category, t.Description} {
+					buf = binary.LittleEndian.AppendUint64(buf, uint64(len(f)))
+					buf = append(buf, f...)
+				}
+				buf = binary.LittleEndian.AppendUint64(buf, uint64(len(t.InputSchema)))
+				h.Write(buf)
+				h.Write(t.InputSchema)
+			}
+			h.Sum(sums[b][:0])
+		}
+	})
 	h := sha256.New()
-	var n [8]byte
-	field := func(b []byte) {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
-		h.Write(n[:])
-		h.Write(b)
-	}
-	binary.LittleEndian.PutUint64(n[:], uint64(snap.Len()))
-	h.Write(n[:])
-	for id := range snap.Len() {
-		t := snap.Tool(id)
-		field([]byte(t.Name))
-		field([]byte(t.Server))
-		field([]byte(t.Category))
-		field([]byte(t.Description))
-		field(t.InputSchema)
+	h.Write(binary.LittleEndian.AppendUint64(nil, uint64(snap.Len())))
+	for _, s := range sums {
+		h.Write(s[:])
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// digestBlock is how many tools catalogDigest hashes as one block.
+const digestBlock = 1024
 
 // loadKeyword returns the saved keyword index of snap, or nil (with a log
 // line saying why, unless there is no file) when there is none it can use.
@@ -133,7 +148,17 @@ func readKeyword(path string, snap *catalog.Snapshot) (*fallback.Index, error) {
 	case meta.Tools != snap.Len() || meta.Catalog != catalogDigest(snap):
 		return nil, fmt.Errorf("saved for another catalog (%d tools; now %d)", meta.Tools, snap.Len())
 	}
-	ix, err := fallback.ReadIndex(r)
+	// What is left of the file after the header: its size less the file
+	// offset, plus what r has read ahead.
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pos, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := fallback.ReadIndex(r, fi.Size()-pos+int64(r.Buffered()))
 	if err != nil {
 		return nil, err
 	}
