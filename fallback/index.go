@@ -247,6 +247,14 @@ func build(docs []Document, o buildOptions) *Index {
 		ix.words.base = append(ix.words.base, w)
 	}
 	slices.Sort(ix.words.base)
+	ix.groupWordsByLen()
+	ix.grams = <-grams
+	ix.finish()
+	return ix
+}
+
+// groupWordsByLen fills wordsByLen from words (a build or a load).
+func (ix *Index) groupWordsByLen() {
 	for _, w := range ix.words.base {
 		if t, _ := ix.wordTerm.get(w); t < 0 {
 			continue
@@ -257,9 +265,6 @@ func build(docs []Document, o buildOptions) *Index {
 		}
 		ix.wordsByLen[n].base = append(ix.wordsByLen[n].base, w)
 	}
-	ix.grams = <-grams
-	ix.finish()
-	return ix
 }
 
 // finish ends a build or an Apply: every part becomes read-only.

@@ -1,13 +1,15 @@
 package fallback
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"iter"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/toolsearch/toolsearch/analysis"
 	"github.com/toolsearch/toolsearch/internal/pvec"
@@ -16,7 +18,7 @@ import (
 // An Index can be saved (WriteTo) and read back (ReadIndex), so that a
 // restart over an unchanged catalog loads its keyword index instead of
 // analysing every tool again: at 300k tools the build takes about 6 s on two
-// cores and the load about 1 s (docs/benchmarks.md).
+// cores and the load 1.1–1.2 s (docs/benchmarks.md).
 //
 // The layout, all integers little-endian:
 //
@@ -26,17 +28,19 @@ import (
 //	offset and length in the strings (u32 each)
 //	CRC-32C of everything before it (u32)
 //
-// A saved index holds exactly what the Index holds, so a loaded one answers
-// every query as the saved one did and Apply continues from it (the
-// statistics frozen at its last full build included). Only what the index
-// derives from those parts in finish (term ID slices, idf tables) and its
-// name maps (from the documents) are made again on load.
+// A saved index holds what the Index holds, so a loaded one answers every
+// query as the saved one did and Apply continues from it (the statistics
+// frozen at its last full build included). What follows from the rest is
+// made again on load, as a build makes it: the name maps (from the
+// documents), the sorted vocabularies (the keys of their maps) and the
+// words by length, the number of servers, the decompounder (from its
+// dictionary), and what finish derives (term ID slices, idf tables).
 
 // persistMagic starts a saved index; persistVersion is its layout, raised
 // whenever the layout or the meaning of a part changes.
 const (
 	persistMagic   = "toolsearch-keyword\n"
-	persistVersion = 1
+	persistVersion = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -55,6 +59,9 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	// parts, referring to them.
 	strs := &encoder{strs: map[string]uint32{}}
 	ix.encode(strs)
+	if strs.err != nil {
+		return 0, strs.err
+	}
 	e := &encoder{w: w, strs: strs.strs, crc: crc32.New(castagnoli)}
 	e.bytes([]byte(persistMagic))
 	e.u32(persistVersion)
@@ -76,8 +83,10 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 // at a million tools saves several seconds of copying a growing one. Data of
 // another layout version, truncated, longer than size, or failing its
 // checksum is refused with an error wrapping ErrCorrupt; so is data whose
-// parts do not fit together (an ID out of range), so a bad file never makes
-// an index that panics.
+// parts do not fit together (an ID out of range, a tool missing from its
+// server's list, a server override without its posting), so that a damaged
+// file does not make an index that panics. (The checks are those every
+// query and Apply rely on; FuzzDecodeIndex exercises them.)
 func ReadIndex(r io.Reader, size int64) (*Index, error) {
 	var data []byte
 	var err error
@@ -169,21 +178,14 @@ func (ix *Index) encode(e *encoder) {
 		e.postings(ti.srvPostings)
 	}
 	encodeMap(e, &ix.terms, e.str, e.i32)
-	e.strSeq(ix.sortedTerms.from(""))
-	e.strSeq(ix.words.from(""))
 	encodeMap(e, &ix.wordTerm, e.str, e.i32)
 	encodeMap(e, &ix.wordDF, e.str, func(v int) { e.u64(uint64(v)) })
-	e.u32(uint32(len(ix.wordsByLen)))
-	for i := range ix.wordsByLen {
-		e.strSeq(ix.wordsByLen[i].from(""))
-	}
 	encodeMap(e, &ix.pairs, e.u64, e.i32s)
 	encodeMap(e, &ix.serverKey, e.str, e.i32)
 	e.u32(uint32(ix.members.Len()))
 	for _, m := range ix.members.All() {
 		e.i32s(m)
 	}
-	e.u32(uint32(ix.numServers))
 	e.u32(uint32(len(ix.srvSat)))
 	for s, sats := range ix.srvSat {
 		e.i32(s)
@@ -247,14 +249,8 @@ func (ix *Index) decode(d *decoder) {
 		ti.srvPostings = d.postings()
 	}
 	ix.terms.base = decodeMap(d, 12, d.str, d.i32)
-	ix.sortedTerms.base = d.strList()
-	ix.words.base = d.strList()
 	ix.wordTerm.base = decodeMap(d, 12, d.str, d.i32)
 	ix.wordDF.base = decodeMap(d, 16, d.str, func() int { return int(d.u64()) })
-	ix.wordsByLen = make([]slist, d.count(4))
-	for i := range ix.wordsByLen {
-		ix.wordsByLen[i].base = d.strList()
-	}
 	ix.pairs.base = decodeMap(d, 12, d.u64, d.i32s)
 	ix.serverKey.base = decodeMap(d, 12, d.str, d.i32)
 	ns := d.count(4)
@@ -262,7 +258,6 @@ func (ix *Index) decode(d *decoder) {
 	for s := range members {
 		members[s] = d.i32s()
 	}
-	ix.numServers = int(d.u32())
 	if k := d.count(8); k > 0 {
 		ix.srvSat = make(map[int32]map[int32]float32, k)
 		ix.srvOver = make([]bool, ns)
@@ -276,9 +271,6 @@ func (ix *Index) decode(d *decoder) {
 			ix.srvSat[s] = sats
 			if d.in(s, ns) {
 				ix.srvOver[s] = true
-			}
-			for t := range sats {
-				d.in(t, nt)
 			}
 		}
 	}
@@ -339,8 +331,34 @@ func (ix *Index) decode(d *decoder) {
 	for _, s := range ix.serverKey.base {
 		d.in(s, ns)
 	}
-	for _, ids := range members {
-		d.allIn(ids, n)
+	// Each tool is in exactly its server's list, which is ascending.
+	listed := 0
+	for s, ids := range members {
+		for i, id := range ids {
+			if !d.in(id, n) || docs[id].serverID != int32(s) || i > 0 && ids[i-1] >= id {
+				d.fail("server %d's tool list does not match its tools", s)
+				break
+			}
+		}
+		listed += len(ids)
+		if len(ids) > 0 {
+			ix.numServers++
+		}
+	}
+	if listed != n {
+		d.fail("%d tools in server lists, %d tools", listed, n)
+	}
+	// An override changes a posting that exists (see updateServers).
+	for s, sats := range ix.srvSat {
+		for t := range sats {
+			if !d.in(t, nt) {
+				break
+			}
+			ps := terms[t].srvPostings
+			if _, ok := slices.BinarySearchFunc(ps, s, func(p posting, s int32) int { return cmp.Compare(p.doc, s) }); !ok {
+				d.fail("server %d's override of term %d has no posting", s, t)
+			}
+		}
 	}
 	if len(g.offs) != len(g.list)+1 || g.offs[0] != 0 || int(g.offs[len(g.offs)-1]) != len(g.ids) {
 		d.fail("trigram offsets do not cover the lists")
@@ -366,6 +384,10 @@ func (ix *Index) decode(d *decoder) {
 	ix.docs = pvec.Of(docs)
 	ix.termData = pvec.Of(terms)
 	ix.members = pvec.Of(members)
+	// The sorted vocabularies are their maps' keys, as a build makes them.
+	ix.sortedTerms.base = slices.Sorted(maps.Keys(ix.terms.base))
+	ix.words.base = slices.Sorted(maps.Keys(ix.wordTerm.base))
+	ix.groupWordsByLen()
 	// The name maps come from the documents, as a build makes them.
 	ix.byName.direct, ix.byLower.direct, ix.dups.direct = true, true, true
 	for id := range docs {
@@ -477,7 +499,11 @@ func (e *encoder) postings(ps []posting) {
 // adds it to them).
 func (e *encoder) str(s string) {
 	if e.w == nil {
-		if _, ok := e.strs[s]; !ok {
+		if _, ok := e.strs[s]; !ok && e.err == nil {
+			if uint64(e.size)+uint64(len(s)) > math.MaxUint32 {
+				e.err = errors.New("fallback: the index's strings exceed 4 GiB, which the saved layout cannot address")
+				return
+			}
 			e.strs[s] = uint32(e.size)
 			e.order = append(e.order, s)
 			e.size += len(s)
@@ -493,14 +519,6 @@ func (e *encoder) strList(ss []string) {
 	for _, s := range ss {
 		e.str(s)
 	}
-}
-
-func (e *encoder) strSeq(seq iter.Seq[string]) {
-	var ss []string
-	for s := range seq {
-		ss = append(ss, s)
-	}
-	e.strList(ss)
 }
 
 // decoder reads the parts of an index from data. Its first error sticks:

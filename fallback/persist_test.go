@@ -154,7 +154,13 @@ func FuzzDecodeIndex(f *testing.F) {
 			}
 			return
 		}
-		snapshot(t, ix, []string{"get weather", "+issue -github", "server:slack send", "wether", "get_*"})
-		ix.Apply(ix.Len()+1, []Edit{{ID: ix.Len(), Doc: Document{Name: "x", Description: "get weather"}}})
+		qs := []string{"get weather", "+issue -github", "server:slack send", "wether", "get_*", "weath", "find pho", "photographs"}
+		snapshot(t, ix, qs)
+		ix = ix.Apply(ix.Len()+1, []Edit{{ID: ix.Len(), Doc: Document{Name: "x", Server: "slack", Description: "get weather"}}})
+		if n := ix.Len(); n > 1 { // an update, then a swap-remove
+			ix = ix.Apply(n, []Edit{{ID: 0, Doc: Document{Name: "y", Server: "github", Description: "list issues"}}})
+			ix = ix.Apply(n-1, []Edit{{ID: 0, Doc: ix.Document(n - 1)}})
+		}
+		snapshot(t, ix, qs)
 	})
 }

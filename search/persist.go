@@ -146,15 +146,15 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	pattern := "." + filepath.Base(path) + "-*"
-	if left, _ := filepath.Glob(filepath.Join(dir, pattern)); len(left) > 0 {
-		for _, f := range left {
-			if fi, err := os.Stat(f); err == nil && time.Since(fi.ModTime()) > staleTemp {
-				os.Remove(f)
+	prefix := "." + filepath.Base(path) + "-"
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, de := range entries {
+			if fi, err := de.Info(); err == nil && strings.HasPrefix(de.Name(), prefix) && time.Since(fi.ModTime()) > staleTemp {
+				os.Remove(filepath.Join(dir, de.Name()))
 			}
 		}
 	}
-	tmp, err := os.CreateTemp(dir, pattern)
+	tmp, err := os.CreateTemp(dir, prefix+"*")
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ type engineOptions struct {
 	// learn turns learning from use on (eval's replay).
 	learn search.LearnConfig
 	// cacheDir, when set, holds the persistent embedding cache and the
-	// saved vector index, as the sidecar's --cache-dir does: a second run
+	// saved vector and keyword indexes, as the sidecar's --cache-dir does: a second run
 	// on the same catalog measures a warm restart.
 	cacheDir string
 }
