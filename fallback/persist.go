@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"maps"
@@ -422,7 +423,7 @@ func decodeMap[K comparable, V any](d *decoder, minEntry int, key func() K, val 
 // distinct strings (pass 1).
 type encoder struct {
 	w   io.Writer
-	crc hash32
+	crc hash.Hash32
 	n   int64
 	err error
 	buf []byte
@@ -430,11 +431,6 @@ type encoder struct {
 	strs  map[string]uint32 // string → offset
 	order []string          // the strings in offset order
 	size  int               // their total length
-}
-
-type hash32 interface {
-	io.Writer
-	Sum32() uint32
 }
 
 func (e *encoder) write(b []byte) {

@@ -224,12 +224,13 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 // snap in Config.IndexDir, if there is one; otherwise built, and then saved
 // there in the background for the next start (lexsave.go).
 func (e *Engine) startState(snap *catalog.Snapshot) *state {
-	if lex := e.loadKeyword(snap); lex != nil {
+	lex, digest := e.loadKeyword(snap)
+	if lex != nil {
 		return stateWith(snap, lex)
 	}
 	st := newState(snap)
 	if e.cfg.IndexDir != "" {
-		e.saving.Go(func() { e.saveKeyword(st) })
+		e.saving.Go(func() { e.saveKeyword(st, digest) })
 	}
 	return st
 }

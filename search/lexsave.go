@@ -109,45 +109,65 @@ const digestBlock = 1024
 
 // loadKeyword returns the saved keyword index of snap, or nil (with a log
 // line saying why, unless there is no file) when there is none it can use.
-func (e *Engine) loadKeyword(snap *catalog.Snapshot) *fallback.Index {
+// It also returns snap's catalogDigest when it computed one ("" if not), so
+// that saveKeyword need not compute it again.
+func (e *Engine) loadKeyword(snap *catalog.Snapshot) (*fallback.Index, string) {
 	if e.cfg.IndexDir == "" || programDigest() == "" {
-		return nil
+		return nil, ""
 	}
 	start := time.Now()
 	path := filepath.Join(e.cfg.IndexDir, keywordFileName)
-	ix, err := readKeyword(path, snap)
+	ix, digest, err := readKeyword(path, snap)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil
+		return nil, digest
 	case err != nil:
 		e.cfg.Log.Info("not using the saved keyword index; building it", "file", path, "reason", err.Error())
-		return nil
+		return nil, digest
 	}
 	e.cfg.Log.Info("loaded the saved keyword index", "tools", ix.Len(), "elapsed", time.Since(start).Round(time.Millisecond).String())
-	return ix
+	return ix, digest
 }
 
 // readKeyword reads the keyword file at path, if it was written by this
-// program for snap's tools.
-func readKeyword(path string, snap *catalog.Snapshot) (*fallback.Index, error) {
+// program for snap's tools. It returns snap's catalogDigest if it computed
+// it: only a file of this program and of as many tools asks for it.
+func readKeyword(path string, snap *catalog.Snapshot) (*fallback.Index, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
 	var meta keywordMeta
 	if err := readHeader(r, keywordFileMagic, &meta); err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	digest := ""
 	switch {
 	case meta.Version != keywordFileVersion:
-		return nil, fmt.Errorf("header version %d, this build reads %d", meta.Version, keywordFileVersion)
+		return nil, "", fmt.Errorf("header version %d, this build reads %d", meta.Version, keywordFileVersion)
 	case meta.Program != programDigest():
-		return nil, errors.New("written by another build of the program")
-	case meta.Tools != snap.Len() || meta.Catalog != catalogDigest(snap):
-		return nil, fmt.Errorf("saved for another catalog (%d tools; now %d)", meta.Tools, snap.Len())
+		return nil, "", errors.New("written by another build of the program")
+	case meta.Tools == snap.Len():
+		digest = catalogDigest(snap)
 	}
+	if digest == "" || meta.Catalog != digest {
+		return nil, digest, fmt.Errorf("saved for another catalog (%d tools; now %d)", meta.Tools, snap.Len())
+	}
+	ix, err := readKeywordIndex(f, r)
+	if err != nil {
+		return nil, digest, err
+	}
+	if ix.Len() != snap.Len() {
+		return nil, digest, fmt.Errorf("%w: holds %d tools, its header says %d", fallback.ErrCorrupt, ix.Len(), snap.Len())
+	}
+	return ix, digest, nil
+}
+
+// readKeywordIndex reads the index that follows the header, read through r
+// from f.
+func readKeywordIndex(f *os.File, r *bufio.Reader) (*fallback.Index, error) {
 	// What is left of the file after the header: its size less the file
 	// offset, plus what r has read ahead.
 	fi, err := f.Stat()
@@ -158,25 +178,22 @@ func readKeyword(path string, snap *catalog.Snapshot) (*fallback.Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix, err := fallback.ReadIndex(r, fi.Size()-pos+int64(r.Buffered()))
-	if err != nil {
-		return nil, err
-	}
-	if ix.Len() != snap.Len() {
-		return nil, fmt.Errorf("%w: holds %d tools, its header says %d", fallback.ErrCorrupt, ix.Len(), snap.Len())
-	}
-	return ix, nil
+	return fallback.ReadIndex(r, fi.Size()-pos+int64(r.Buffered()))
 }
 
 // saveKeyword writes st's keyword index to Config.IndexDir (atomically),
-// logging the outcome; see the top of this file.
-func (e *Engine) saveKeyword(st *state) {
+// logging the outcome; see the top of this file. digest is st's
+// catalogDigest, or "" to compute it.
+func (e *Engine) saveKeyword(st *state, digest string) {
 	if e.cfg.IndexDir == "" || programDigest() == "" {
 		return
 	}
 	start := time.Now()
+	if digest == "" {
+		digest = catalogDigest(st.snap)
+	}
 	path := filepath.Join(e.cfg.IndexDir, keywordFileName)
-	head, err := json.Marshal(keywordMeta{Version: keywordFileVersion, Program: programDigest(), Catalog: catalogDigest(st.snap), Tools: st.snap.Len()})
+	head, err := json.Marshal(keywordMeta{Version: keywordFileVersion, Program: programDigest(), Catalog: digest, Tools: st.snap.Len()})
 	if err == nil {
 		err = writeAtomic(path, func(w io.Writer) error {
 			writeHeader(w, keywordFileMagic, head)
