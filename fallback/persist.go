@@ -19,7 +19,7 @@ import (
 // An Index can be saved (WriteTo) and read back (ReadIndex), so that a
 // restart over an unchanged catalog loads its keyword index instead of
 // analysing every tool again: at 300k tools the build takes about 6 s on two
-// cores and the load 1.1–1.2 s (docs/benchmarks.md).
+// cores and the load about 1 s (docs/benchmarks.md).
 //
 // The layout, all integers little-endian:
 //

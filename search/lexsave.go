@@ -23,7 +23,7 @@ import (
 // too, and loaded by the next start over the same catalog, so that a warm
 // restart analyses no tool: at 300k tools the build takes about 6 s of the
 // start (schemas parsed, every field analysed, posting lists, phrase pairs,
-// trigrams) and the load 1.1–1.2 s (docs/benchmarks.md).
+// trigrams) and the load about 1 s (docs/benchmarks.md).
 //
 // The file is used only by the same program over the same catalog: its
 // header holds a digest of the executable that wrote it (any change to the
