@@ -77,9 +77,9 @@ func splitCamel(t string) []string {
 	start := 0
 	prev := rune(-1)
 	for i, r := range t {
-		if i > start && unicode.IsUpper(r) {
+		if i > start && upperCased(r) {
 			split := unicode.IsLower(prev) || unicode.IsDigit(prev)
-			if !split && unicode.IsUpper(prev) {
+			if !split && upperCased(prev) {
 				_, size := utf8.DecodeRuneInString(t[i:])
 				next, _ := utf8.DecodeRuneInString(t[i+size:])
 				split = unicode.IsLower(next)
@@ -96,6 +96,13 @@ func splitCamel(t string) []string {
 	}
 	return append(parts, t[start:])
 }
+
+// upperCased reports whether r is an upper-case letter with a lower-case
+// form. Only those mark camelCase boundaries: an upper-case letter without
+// one ('ϓ') is unchanged by lowercasing, so a boundary before it would
+// split a lowercased word differently from the original, and Standard
+// would not be word-local over Words (FuzzAnalyze).
+func upperCased(r rune) bool { return unicode.IsUpper(r) && unicode.ToLower(r) != r }
 
 // StopWords is a set of words removed by [StopFilter]. Words are lowercase.
 // A StopWords value is read-only after construction and safe for concurrent
