@@ -77,11 +77,11 @@ func newLogger(cfg config, w io.Writer) *slog.Logger {
 // serve listens, loads the catalog, reports SERVING, and on ctx's end
 // drains calls in flight within the shutdown timeout.
 func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.Addr) error {
-	opts, err := grpcOptions(cfg)
+	opts := append(grpcOptions(cfg), testServerOptions...)
+	tc, err := tlsConfig(cfg)
 	if err != nil {
 		return err
 	}
-	opts = append(opts, testServerOptions...)
 	token, err := readToken(cfg.authTokenFile)
 	if err != nil {
 		return err
@@ -108,6 +108,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.A
 		DefaultDeadline: cfg.requestTimeout,
 		QueryLog:        cfg.queryLog,
 		MaxMessageSize:  cfg.maxMessageSize,
+		TLS:             tc,
 	})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
