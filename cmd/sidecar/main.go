@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
@@ -63,14 +64,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 }
 
 // newLogger writes to w in the configured format and level, with repeated
-// warnings rate-limited (logging.go).
+// warnings rate-limited (logging.go), and the trace_id and parent_id of a
+// call's W3C trace context in its log lines.
 func newLogger(cfg config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.logLevel}
 	var h slog.Handler = slog.NewJSONHandler(w, opts)
 	if cfg.logFormat == "text" {
 		h = slog.NewTextHandler(w, opts)
 	}
-	return slog.New(newRateLimited(h, logRepeatWindow, logRepeatBurst))
+	return slog.New(tracecontext.LogHandler(newRateLimited(h, logRepeatWindow, logRepeatBurst)))
 }
 
 // errStopped ends a start-up that a signal interrupted: the sidecar exits
