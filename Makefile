@@ -150,7 +150,8 @@ checkdeps: ## Check the import-direction rules of DESIGN.md
 		    if (dt == "cmd") bad = "nothing may import cmd/"; \
 		    else if (dt == "server" && pt != "cmd") bad = "only cmd/ may import server"; \
 		    else if (dt == "mcpserver" && pt != "cmd") bad = "only cmd/ may import mcpserver"; \
-		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis")) bad = pt " must not import " dt; \
+		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis" || pt == "query")) bad = pt " must not import " dt; \
+		    else if (pt == "query" && dt != "analysis") bad = "query may import only analysis"; \
 		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
 		END { exit fail }'
 	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|learn|clients/go)(/|$$)' || true)"; \

@@ -15,6 +15,7 @@ import (
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/learn"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // Learning from use. With Config.Learn.Store set, the engine remembers
@@ -234,13 +235,13 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 	if !l.limit.Allow(u.SessionID) {
 		return UseReport{}, fmt.Errorf("session %q reports tool uses faster than %.3g per second: %w", u.SessionID, l.rate, ErrRateLimited)
 	}
-	query := ""
+	normalized := ""
 	if u.Query != "" {
-		q, err := fallback.ParseQuery(u.Query)
+		q, err := query.Parse(u.Query)
 		if err != nil {
 			return UseReport{}, invalid(fmt.Errorf("query: %w", err))
 		}
-		query = learn.NormalizeQuery(rankingText(q))
+		normalized = learn.NormalizeQuery(q.RankingText())
 	}
 	w := outcomeWeight(u.Outcome)
 	if w == 0 {
@@ -248,7 +249,7 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 		// shares its query with the tools used after it.
 		return UseReport{Reason: ReasonErrorOutcome}, nil
 	}
-	credits, found := e.sessions.attribute(u.SessionID, u.Tool, query)
+	credits, found := e.sessions.attribute(u.SessionID, u.Tool, normalized)
 	switch {
 	case !found:
 		return UseReport{Reason: ReasonUnknownSession}, nil
@@ -318,7 +319,7 @@ func (e *Engine) recordSearch(req Request, p *plan, res Result, scope string) {
 	for i, r := range res.References {
 		names[i] = r.Name
 	}
-	e.sessions.recordSearch(req.SessionID, scope, learn.NormalizeQuery(rankingText(p.query)), names)
+	e.sessions.recordSearch(req.SessionID, scope, learn.NormalizeQuery(p.query.RankingText()), names)
 }
 
 // learner holds the engine's learning side: the store, the rate limiter,
@@ -575,13 +576,13 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	if ix == nil || len(ix.names) == 0 {
 		return m
 	}
-	text := rankingText(p.query)
+	text := p.query.RankingText()
 	if text == "" {
 		return m
 	}
 	sim := make([]float64, len(ix.names))
 	signal := make([]string, len(ix.names))
-	if q, err := fallback.ParseQuery(text); err == nil {
+	if q, err := query.Parse(text); err == nil {
 		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth})
 		for _, h := range r.Hits {
 			sim[h.ID], signal[h.ID] = h.Score*r.Coverage, SignalLearnedQueries
