@@ -71,12 +71,13 @@ func New(cfg Config) *Server {
 	if limit <= 0 {
 		limit = DefaultMaxMessageSize
 	}
-	// Order: recover outermost; metrics and logging see every outcome,
+	// Order: recover outermost; the trace context is in the context of
+	// every log line after it; metrics and logging see every outcome,
 	// UNAUTHENTICATED included; the deadline applies to the handler alone.
 	// A request the codec could not decode is refused after authentication
 	// (an unauthenticated caller learns nothing about its request), and the
 	// size limit applies to the handler's answer.
-	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log, cfg.QueryLog)}
+	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), TraceInterceptor(), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log, cfg.QueryLog)}
 	stream := []grpc.StreamServerInterceptor{MetricsStreamInterceptor(cfg.Metrics)}
 	if cfg.AuthToken != "" {
 		unary = append(unary, AuthUnaryInterceptor(cfg.AuthToken))

@@ -27,12 +27,8 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	serverSide, clientSide := mcp.NewInMemoryTransports()
-	mcpStdioTransport = func() mcp.Transport { return serverSide }
 	addrs := make(chan net.Addr, 1)
-	mcpEndpointReady = addrs
-	t.Cleanup(func() {
-		mcpStdioTransport, mcpEndpointReady = func() mcp.Transport { return &mcp.StdioTransport{} }, nil
-	})
+	h := hooks{mcpReady: addrs, stdioTransport: func() mcp.Transport { return serverSide }}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -40,7 +36,7 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--mcp-listen", "127.0.0.1:0",
-			"--mcp-stdio", "--auth-token-file", tokenFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, nil)
+			"--mcp-stdio", "--auth-token-file", tokenFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, h)
 	}()
 	var addr net.Addr
 	select {
@@ -151,14 +147,12 @@ func TestSidecarMCPEndpointTLS(t *testing.T) {
 	srvCert, srvKey := ca.issue(t, "toolsearch", true)
 	certFile, keyFile := writeFile(t, dir, "server.pem", srvCert), writeFile(t, dir, "server-key.pem", srvKey)
 	addrs := make(chan net.Addr, 1)
-	mcpEndpointReady = addrs
-	t.Cleanup(func() { mcpEndpointReady = nil })
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--mcp-listen", "127.0.0.1:0",
-			"--tls-cert", certFile, "--tls-key", keyFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, nil)
+			"--tls-cert", certFile, "--tls-key", keyFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, hooks{mcpReady: addrs})
 	}()
 	defer func() {
 		cancel()

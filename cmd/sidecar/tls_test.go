@@ -175,7 +175,7 @@ func TestTLSStartupErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var stderr logbuf.Buffer
-			code := run(context.Background(), append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", ""}, args...), env(nil), &stderr, nil)
+			code := run(context.Background(), append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", ""}, args...), env(nil), &stderr, hooks{})
 			if code != 1 {
 				t.Errorf("exit %d, want 1; stderr %s", code, stderr.String())
 			}
