@@ -240,11 +240,11 @@ $(MCP_CLIENT_DIR)/node_modules/.package-lock.json: $(MCP_CLIENT_DIR)/package-loc
 	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: mcp-client-test
-mcp-client-test: mcp-client mcp-servers ## Run the MCP endpoint against the official TypeScript SDK client (HTTP, stdio, server-everything)
+mcp-client-test: mcp-client mcp-servers ## Run the MCP endpoint against the official TypeScript SDK client (HTTP, stdio) and the Go SDK client at 2026-07-28, with server-everything
 	CI=true $(GO) test $(RACE) -count=1 -run 'TestNodeClient|TestEverythingEndToEnd' -v ./mcpserver
 
 .PHONY: mcp-endpoint-e2e
-mcp-endpoint-e2e: mcp-client mcp-servers ## The MCP endpoint's bar: a sidecar with livemcpbench and a live server-everything, driven by the TypeScript SDK client over HTTP and stdio
+mcp-endpoint-e2e: mcp-client mcp-servers ## The MCP endpoint's bar: a sidecar with livemcpbench and a live server-everything, driven by the TypeScript SDK client over HTTP and stdio and the Go SDK client at 2026-07-28
 	scripts/mcp-endpoint-e2e.sh
 
 .PHONY: node-example
