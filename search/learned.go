@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // The learned stage of ranking. With Config.Learn.Store set, the engine
@@ -121,13 +122,13 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	if ix == nil || len(ix.names) == 0 {
 		return m
 	}
-	text := rankingText(p.query)
+	text := p.query.RankingText()
 	if text == "" {
 		return m
 	}
 	sim := make([]float64, len(ix.names))
 	signal := make([]string, len(ix.names))
-	if q, err := fallback.ParseQuery(text); err == nil {
+	if q, err := query.Parse(text); err == nil {
 		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth})
 		for _, h := range r.Hits {
 			sim[h.ID], signal[h.ID] = h.Score*r.Coverage, SignalLearnedQueries

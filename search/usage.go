@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/learn"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // The usage-report API of learning from use: how it is configured
@@ -163,13 +163,13 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 	if !l.limit.Allow(u.SessionID) {
 		return UseReport{}, fmt.Errorf("session %q reports tool uses faster than %.3g per second: %w", u.SessionID, l.rate, ErrRateLimited)
 	}
-	query := ""
+	normalized := ""
 	if u.Query != "" {
-		q, err := fallback.ParseQuery(u.Query)
+		q, err := query.Parse(u.Query)
 		if err != nil {
 			return UseReport{}, invalid(fmt.Errorf("query: %w", err))
 		}
-		query = learn.NormalizeQuery(rankingText(q))
+		normalized = learn.NormalizeQuery(q.RankingText())
 	}
 	w := outcomeWeight(u.Outcome)
 	if w == 0 {
@@ -177,7 +177,7 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 		// shares its query with the tools used after it.
 		return UseReport{Reason: ReasonErrorOutcome}, nil
 	}
-	credits, found := e.sessions.attribute(u.SessionID, u.Tool, query)
+	credits, found := e.sessions.attribute(u.SessionID, u.Tool, normalized)
 	switch {
 	case !found:
 		return UseReport{Reason: ReasonUnknownSession}, nil
@@ -247,7 +247,7 @@ func (e *Engine) recordSearch(req Request, p *plan, res Result, scope string) {
 	for i, r := range res.References {
 		names[i] = r.Name
 	}
-	e.sessions.recordSearch(req.SessionID, scope, learn.NormalizeQuery(rankingText(p.query)), names)
+	e.sessions.recordSearch(req.SessionID, scope, learn.NormalizeQuery(p.query.RankingText()), names)
 }
 
 // LearnedView returns what the engine has learned, as of now (nil when

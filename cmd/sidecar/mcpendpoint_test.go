@@ -50,19 +50,26 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	// Over HTTP, with the token.
 	hc := &http.Client{Transport: endpointBearer{"tok3n"}}
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", HTTPClient: hc}, sessionMode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkEndpointFlow(t, cs)
 	cs.Close()
+	// The same endpoint in stateless mode (the go-sdk's default version).
+	modern, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStatelessFlow(t, modern)
+	modern.Close()
 	// Without the token: refused.
 	if _, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", MaxRetries: -1}, nil); err == nil {
 		t.Error("connected without the bearer token")
 	}
 
 	// Over stdio; the sidecar stops when the session ends.
-	ss, err := c.Connect(ctx, clientSide, nil)
+	ss, err := c.Connect(ctx, clientSide, sessionMode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +103,31 @@ func checkEndpointFlow(t *testing.T, cs *mcp.ClientSession) {
 	second, err := cs.ListTools(ctx, nil)
 	if err != nil || len(second.Tools) != 2 {
 		t.Fatalf("second tools/list = %+v, %v; want tool_search and the found tool", second, err)
+	}
+}
+
+// sessionMode asks for the newest MCP version with sessions (the go-sdk's
+// default is the stateless 2026-07-28).
+var sessionMode = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+
+// checkStatelessFlow lists, searches, calls and lists again in stateless
+// mode: the list is the two meta-tools before and after.
+func checkStatelessFlow(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	ctx := context.Background()
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("negotiated %s, want 2026-07-28", v)
+	}
+	first, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Tools) != 2 || first.Tools[0].Name != "tool_search" || first.Tools[1].Name != "call_tool" {
+		t.Fatalf("stateless tools/list = %d tools, want tool_search and call_tool", len(first.Tools))
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "send a slack message", "max_results": 1}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"inputSchema"`) {
+		t.Fatalf("tool_search = %+v, %v; want the found tool's definition", res, err)
 	}
 }
 
@@ -140,7 +172,7 @@ func TestSidecarMCPEndpointTLS(t *testing.T) {
 	roots.AppendCertsFromPEM(ca.pem)
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}}}
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "https://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "https://" + addr.String() + "/mcp", HTTPClient: hc}, sessionMode)
 	if err != nil {
 		t.Fatal(err)
 	}
