@@ -231,6 +231,17 @@ postgres: ## Install PostgreSQL (Debian postgresql) for the fleet-store tests, i
 docker-verify: ## Run the Dockerfile's build steps without a Docker engine, check the binary (scripts/docker-verify.sh)
 	scripts/docker-verify.sh
 
+# The OCI image without a Docker daemon: buildah (vfs storage) builds
+# deploy/image/Containerfile, FROM scratch, into bin/image (an OCI layout);
+# scripts/image.sh installs buildah and umoci from Debian when missing.
+.PHONY: image
+image: ## Build the sidecar's OCI image into bin/image without a Docker daemon (buildah, FROM scratch)
+	scripts/image.sh
+
+.PHONY: image-verify
+image-verify: ## Build the image, unpack it (umoci) and run its entrypoint until health says SERVING
+	VERIFY=1 scripts/image.sh
+
 .PHONY: deploy-validate
 deploy-validate: ## Validate deploy/kubernetes and deploy/compose (Go checks, and the Kubernetes JSON schemas via npm)
 	$(GO) test -count=1 ./deploy/
