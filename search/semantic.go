@@ -85,7 +85,7 @@ func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hi
 		}
 		return nil, stages, ReasonIndexWarming, nil
 	}
-	text := rankingText(p.query)
+	text := p.query.RankingText()
 	embedStart := time.Now()
 	raw, ok := e.queries.get(text)
 	if !ok {
