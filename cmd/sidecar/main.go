@@ -152,11 +152,11 @@ func (s *sidecar) steps() []step {
 // listen opens the gRPC port (health says NOT_SERVING until readiness).
 func (s *sidecar) listen(context.Context) (func(), error) {
 	cfg, log := s.cfg, s.log
-	opts, err := grpcOptions(cfg)
+	opts := append(grpcOptions(cfg), s.hooks.serverOptions...)
+	tc, err := tlsConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
-	opts = append(opts, s.hooks.serverOptions...)
 	if s.token, err = readToken(cfg.authTokenFile); err != nil {
 		return nil, err
 	}
@@ -182,6 +182,7 @@ func (s *sidecar) listen(context.Context) (func(), error) {
 		DefaultDeadline: cfg.requestTimeout,
 		QueryLog:        cfg.queryLog,
 		MaxMessageSize:  cfg.maxMessageSize,
+		TLS:             tc,
 	})
 	s.served = make(chan struct{})
 	go func() {
