@@ -175,6 +175,8 @@ checkdeps: ## Check the import-direction rules of DESIGN.md
 		    else if (dt == "mcpserver" && pt != "cmd") bad = "only cmd/ may import mcpserver"; \
 		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis" || pt == "query")) bad = pt " must not import " dt; \
 		    else if (pt == "query" && dt != "analysis") bad = "query may import only analysis"; \
+		    else if (dt == "store" && pt != "cmd") bad = "only cmd/ may import store/"; \
+		    else if (pt == "store" && dt != "catalog" && dt != "internal") bad = "store/ imports catalog types only"; \
 		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
 		END { exit fail }'
 	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|learn|clients/go)(/|$$)' || true)"; \
@@ -239,6 +241,14 @@ $(GRPCURL):
 .PHONY: ollama
 ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build); installs the Debian packages nlohmann-json3-dev and libstb-dev if missing
 	scripts/ollama/build.sh
+
+.PHONY: postgres
+postgres: ## Install PostgreSQL (Debian postgresql) for the fleet-store tests, if missing; they start their own throwaway server
+	@if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then \
+		echo "postgres: $$(ls -d /usr/lib/postgresql/*/bin | tail -1) is installed"; \
+	else \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql; \
+	fi
 
 .PHONY: docker-verify
 docker-verify: ## Run the Dockerfile's build steps without a Docker engine, check the binary (scripts/docker-verify.sh)
