@@ -63,8 +63,9 @@ var table = []row{
 	{"cmd/toolsearch", append(slices.Clone(libraries), "clients/go")},
 	{"cmd/embedmodel", []string{"embed"}},
 	{"cmd/ollamamodel", []string{"embed"}},
-	// Not in DESIGN.md's table: the deployment manifests' tests and this
-	// command.
+	// Not in DESIGN.md's table: test-only packages (the Agent helpers'
+	// conformance suite, the deployment manifests' checks) and this command.
+	{"clients/conformance", nil},
 	{"deploy", nil},
 	{"scripts", nil},
 }
