@@ -11,6 +11,7 @@ import (
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/learn"
 )
 
@@ -32,7 +33,7 @@ func startLearningSidecar(t *testing.T, args ...string) (c *toolsearch.Client, s
 		cancel()
 		t.Fatalf("sidecar exited with %d before serving: %s", code, stderr.String())
 	}
-	c, err := toolsearch.Dial(addr.String())
+	c, err := toolsearch.Dial(addr.String(), toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

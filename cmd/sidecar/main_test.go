@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
+	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
@@ -38,10 +38,10 @@ func TestSidecarServesExampleCatalog(t *testing.T) {
 	case addr = <-ready:
 	case code := <-done:
 		t.Fatalf("sidecar exited with %d before serving: %s", code, stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("sidecar not ready after 30 s")
+	case <-time.After(testenv.HangGuard(t)):
+		t.Fatal("sidecar not ready (hang guard)")
 	}
-	c, err := toolsearch.Dial(addr.String())
+	c, err := toolsearch.Dial(addr.String(), toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestSidecarServesExampleCatalog(t *testing.T) {
 		if code != 0 {
 			t.Errorf("exit code %d after shutdown, want 0; log: %s", code, stderr.String())
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal("sidecar did not stop")
 	}
 	log := stderr.String()
@@ -215,14 +215,8 @@ func TestReadyWhenSemantic(t *testing.T) {
 		done <- run(ctx, []string{"--listen", addr, "--metrics-listen", "", "--embedder", "ollama", "--ollama-host", deadAddr, "--ready-when", "semantic"},
 			env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, hooks{})
 	}()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(stderr.String(), "answering lexically") {
-		if time.Now().After(deadline) {
-			t.Fatalf("sidecar did not start answering: %s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	c, err := toolsearch.Dial(addr)
+	testenv.WaitFor(t, "the sidecar answering lexically", func() bool { return strings.Contains(stderr.String(), "answering lexically") })
+	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +239,7 @@ func TestReadyWhenSemantic(t *testing.T) {
 		if code != 0 {
 			t.Errorf("exit code %d, want 0; log: %s", code, stderr.String())
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal("sidecar did not stop")
 	}
 }
