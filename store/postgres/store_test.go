@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"slices"
@@ -18,9 +19,19 @@ import (
 	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/store/postgres"
 	"github.com/toolsearch/toolsearch/store/postgres/pgtest"
+	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+// TestMain runs the tests on a shared server (pgtest.Main) and fails them
+// if a goroutine outlives them.
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m)
+	if err := goleak.Find(); code == 0 && err != nil {
+		fmt.Fprintln(os.Stderr, "goleak:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
 
 // received collects what a store's handlers were given.
 type received struct {
