@@ -158,9 +158,7 @@ func normalizeSchema(tool string, schema json.RawMessage) (json.RawMessage, []Ch
 	n.topLevel(root)
 	out := n.walk(root, "").(map[string]any)
 	for _, k := range []string{"definitions", "$defs"} {
-		if _, ok := out[k]; ok {
-			delete(out, k)
-		}
+		delete(out, k)
 	}
 	if len(n.changes) == 0 {
 		return schema, nil

@@ -396,7 +396,7 @@ func TestOllamaSidecarStartupAndWarmCache(t *testing.T) {
 	// Warm restart: the vectors come from the cache.
 	proxy.reset()
 	sc = startSidecar(t, args...)
-	info, took = sc.waitIndexed(t)
+	_, took = sc.waitIndexed(t)
 	calls := proxy.embedCalls()
 	t.Logf("warm restart: index ready in %v; /api/embed calls: %q", took.Round(time.Millisecond), calls)
 	if n := documentInputs(calls); n != 0 {
