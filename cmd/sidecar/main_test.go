@@ -92,7 +92,7 @@ func TestSidecarStartupErrors(t *testing.T) {
 		{name: "bad log level", args: []string{"--log-level", "loud"}, code: 2, contains: []string{"--log-level"}},
 		{name: "bad log-queries", args: []string{"--log-queries", "sometimes"}, code: 2, contains: []string{"--log-queries", "prefix", "hash", "off"}},
 		{name: "stray argument", args: []string{"catalog.json"}, code: 2, contains: []string{"--catalog"}},
-		{name: "busy port", args: []string{"--listen", "256.0.0.1:1"}, code: 1, contains: []string{"listen on 256.0.0.1:1"}},
+		{name: "busy port", args: []string{"--listen", "256.0.0.1:1", "--metrics-listen", ""}, code: 1, contains: []string{"listen on 256.0.0.1:1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,7 +118,7 @@ func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
 	help := stderr.String()
 	var flags []string
 	for _, line := range strings.Split(help, "\n") {
-		if name, ok := strings.CutPrefix(line, "  -"); ok {
+		if name, ok := strings.CutPrefix(line, "  --"); ok {
 			flags = append(flags, strings.Fields(name)[0])
 		}
 	}
@@ -174,7 +174,7 @@ func TestOperationsDocListsEveryFlag(t *testing.T) {
 	}
 	n := 0
 	for _, line := range strings.Split(stderr.String(), "\n") {
-		name, ok := strings.CutPrefix(line, "  -")
+		name, ok := strings.CutPrefix(line, "  --")
 		if !ok {
 			continue
 		}
@@ -256,5 +256,54 @@ func TestQuantizeFlag(t *testing.T) {
 	}
 	if _, err := parseConfig([]string{"--quantize", "int4"}, env(nil), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "use none or int8") {
 		t.Fatalf("--quantize int4: %v, want an error saying to use none or int8", err)
+	}
+}
+
+// TestHelpGroupsEveryFlag: --help lists every flag under its group, as
+// docs/operations.md does, and none under "other".
+func TestHelpGroupsEveryFlag(t *testing.T) {
+	var stderr logbuf.Buffer
+	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, hooks{}); code != 0 {
+		t.Fatalf("--help exit code %d", code)
+	}
+	help := stderr.String()
+	if strings.Contains(help, "\nother:\n") {
+		t.Errorf("--help lists flags under \"other\"; add them to flagGroups (usage.go):\n%s", help[strings.Index(help, "\nother:\n"):])
+	}
+	for _, g := range flagGroups {
+		if !strings.Contains(help, "\n"+g.title+":\n") {
+			t.Errorf("--help lacks the group %q", g.title)
+		}
+		for _, name := range g.flags {
+			if !strings.Contains(help, "\n  --"+name+" ") && !strings.Contains(help, "\n  --"+name+"\n") {
+				t.Errorf("group %q names --%s, which --help does not list", g.title, name)
+			}
+		}
+	}
+}
+
+// TestUsageErrors: a mistyped flag is named with the closest one, without
+// the whole usage; --version prints the version.
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--listn", "127.0.0.1:0"}, 2, "sidecar: unknown flag --listn; did you mean --listen?"},
+		{[]string{"--max-tool", "3"}, 2, "did you mean --max-tools?"},
+		{[]string{"-catalgo", "x.json"}, 2, "did you mean --catalog?"},
+		{[]string{"--zzz"}, 2, "sidecar: unknown flag --zzz (sidecar --help lists every flag)"},
+		{[]string{"--max-tools", "many"}, 2, `invalid value "many" for --max-tools`},
+		{[]string{"--version"}, 0, "sidecar dev\n"},
+		{[]string{"--listen", "127.0.0.1:0", "-version"}, 0, "sidecar dev\n"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stderr logbuf.Buffer
+			code := run(context.Background(), tc.args, env(nil), &stderr, hooks{})
+			if code != tc.code || !strings.Contains(stderr.String(), tc.want) || strings.Contains(stderr.String(), "usage:") {
+				t.Errorf("exit %d, stderr %q; want %d, %q and no usage", code, stderr.String(), tc.code, tc.want)
+			}
+		})
 	}
 }
