@@ -150,7 +150,10 @@ checkdeps: ## Check the import-direction rules of DESIGN.md
 		    if (dt == "cmd") bad = "nothing may import cmd/"; \
 		    else if (dt == "server" && pt != "cmd") bad = "only cmd/ may import server"; \
 		    else if (dt == "mcpserver" && pt != "cmd") bad = "only cmd/ may import mcpserver"; \
-		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis")) bad = pt " must not import " dt; \
+		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis" || pt == "query")) bad = pt " must not import " dt; \
+		    else if (pt == "query" && dt != "analysis") bad = "query may import only analysis"; \
+		    else if (dt == "store" && pt != "cmd") bad = "only cmd/ may import store/"; \
+		    else if (pt == "store" && dt != "catalog" && dt != "internal") bad = "store/ imports catalog types only"; \
 		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
 		END { exit fail }'
 	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|learn|clients/go)(/|$$)' || true)"; \
@@ -216,9 +219,28 @@ $(GRPCURL):
 ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build); installs the Debian packages nlohmann-json3-dev and libstb-dev if missing
 	scripts/ollama/build.sh
 
+.PHONY: postgres
+postgres: ## Install PostgreSQL (Debian postgresql) for the fleet-store tests, if missing; they start their own throwaway server
+	@if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then \
+		echo "postgres: $$(ls -d /usr/lib/postgresql/*/bin | tail -1) is installed"; \
+	else \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql; \
+	fi
+
 .PHONY: docker-verify
 docker-verify: ## Run the Dockerfile's build steps without a Docker engine, check the binary (scripts/docker-verify.sh)
 	scripts/docker-verify.sh
+
+# The OCI image without a Docker daemon: buildah (vfs storage) builds
+# deploy/image/Containerfile, FROM scratch, into bin/image (an OCI layout);
+# scripts/image.sh installs buildah and umoci from Debian when missing.
+.PHONY: image
+image: ## Build the sidecar's OCI image into bin/image without a Docker daemon (buildah, FROM scratch)
+	scripts/image.sh
+
+.PHONY: image-verify
+image-verify: ## Build the image, unpack it (umoci) and run its entrypoint until health says SERVING
+	VERIFY=1 scripts/image.sh
 
 .PHONY: deploy-validate
 deploy-validate: ## Validate deploy/kubernetes and deploy/compose (Go checks, and the Kubernetes JSON schemas via npm)
@@ -239,11 +261,11 @@ $(MCP_CLIENT_DIR)/node_modules/.package-lock.json: $(MCP_CLIENT_DIR)/package-loc
 	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: mcp-client-test
-mcp-client-test: mcp-client mcp-servers ## Run the MCP endpoint against the official TypeScript SDK client (HTTP, stdio, server-everything)
+mcp-client-test: mcp-client mcp-servers ## Run the MCP endpoint against the official TypeScript SDK client (HTTP, stdio) and the Go SDK client at 2026-07-28, with server-everything
 	CI=true $(GO) test $(RACE) -count=1 -run 'TestNodeClient|TestEverythingEndToEnd' -v ./mcpserver
 
 .PHONY: mcp-endpoint-e2e
-mcp-endpoint-e2e: mcp-client mcp-servers ## The MCP endpoint's bar: a sidecar with livemcpbench and a live server-everything, driven by the TypeScript SDK client over HTTP and stdio
+mcp-endpoint-e2e: mcp-client mcp-servers ## The MCP endpoint's bar: a sidecar with livemcpbench and a live server-everything, driven by the TypeScript SDK client over HTTP and stdio and the Go SDK client at 2026-07-28
 	scripts/mcp-endpoint-e2e.sh
 
 .PHONY: node-example

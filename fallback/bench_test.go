@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // benchCatalog is the StableToolBench catalog (2,479 tools), the size the
@@ -84,9 +85,9 @@ var benchQueries = []string{
 
 func BenchmarkKeyword(b *testing.B) {
 	ix := NewIndex(loadBenchDocs(b, benchCatalog))
-	qs := make([]Query, len(benchQueries))
+	qs := make([]query.Query, len(benchQueries))
 	for i, s := range benchQueries {
-		q, err := ParseQuery(s)
+		q, err := query.Parse(s)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -110,9 +111,9 @@ func BenchmarkKeywordLatency(b *testing.B) {
 // measureKeywordLatency times every StableToolBench dev query on ix, round
 // after round, and reports the p50 and p99 per query.
 func measureKeywordLatency(b *testing.B, ix *Index) {
-	var qs []Query
+	var qs []query.Query
 	for _, text := range loadBenchQueryTexts(b, "stabletoolbench/queries.jsonl") {
-		q, err := ParseQuery(text)
+		q, err := query.Parse(text)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // scratch is per-query working memory, pooled by the Index.
@@ -106,7 +108,7 @@ type seqWord struct {
 
 // plan resolves q's terms to index terms. It marks the plan's terms in
 // s.termPos and keeps its buffers in s (putScratch releases them).
-func (ix *Index) plan(s *scratch, q Query) plan {
+func (ix *Index) plan(s *scratch, q query.Query) plan {
 	p := plan{terms: s.terms[:0], seq: s.seq[:0]}
 	s.chunks = ix.termWords(s.chunks, q.Terms)
 	slot := 0
@@ -200,7 +202,7 @@ func (ix *Index) hasAll(id int, ts []int32) bool {
 }
 
 // inScope reports whether tool id passes q's server: and category: filters.
-func (ix *Index) inScope(q *Query, id int) bool {
+func (ix *Index) inScope(q *query.Query, id int) bool {
 	if len(q.Servers) == 0 && len(q.Categories) == 0 {
 		return true
 	}
@@ -220,18 +222,15 @@ func (ix *Index) inScope(q *Query, id int) bool {
 
 // ExactName is the exact-name rule, the one every search mode uses: it
 // returns the tool that the whole query names, if any. The query is
-// trimmed of spaces and of one level of surrounding quotes or backticks,
-// then looked up as by Lookup: exactly, else ignoring case, so
+// trimmed as by query.ExactText (spaces, one level of surrounding quotes or
+// backticks), then looked up as by Lookup: exactly, else ignoring case, so
 // "GITHUB__CREATE_ISSUE" and "`github__create_issue`" both name
 // github__create_issue.
 func (ix *Index) ExactName(raw string) (int, bool) {
 	if ix == nil {
 		return 0, false
 	}
-	s := strings.TrimSpace(raw)
-	if len(s) >= 2 && (s[0] == '"' || s[0] == '`') && s[len(s)-1] == s[0] {
-		s = strings.TrimSpace(s[1 : len(s)-1])
-	}
+	s := query.ExactText(raw)
 	// A name has at most maxName bytes, and so does its lowercase form;
 	// lowercasing maps every rune (or invalid byte) to at least one byte.
 	// So a query of more runes names no tool, and a long request need not
@@ -278,7 +277,7 @@ func (ix *Index) ExactName(raw string) (int, bool) {
 // caller's step, the same in every mode. A query with
 // no ranking words (only filters, or empty) lists every tool that passes its
 // filters, in name order, with score 1. Keyword never panics.
-func (ix *Index) Keyword(q Query, o Options) Result {
+func (ix *Index) Keyword(q query.Query, o Options) Result {
 	if ix == nil || ix.Len() == 0 {
 		return Result{}
 	}

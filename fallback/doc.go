@@ -1,14 +1,14 @@
 // Package fallback holds toolsearch's lexical search over a tool catalog:
 // keyword search (BM25F over name parts, description, parameters, server and
 // category), regex search (narrowed by a trigram index), fuzzy (typo-tolerant) search and exact selection
-// by name, plus the query syntax they share (+term, -term, server:NAME,
-// category:NAME, select:a,b).
+// by name. Its matchers consume queries parsed by package query (+term,
+// -term, server:NAME, category:NAME), as every other mode does.
 //
 // An Index never changes once built; Index.Apply derives an updated one in
 // time proportional to the change (see update.go), sharing the rest.
 //
 // It works over tool IDs (positions in the []Document given to NewIndex) and
-// strings, imports only the standard library and analysis, and knows nothing
+// strings, imports only the standard library, analysis and query, and knows nothing
 // of catalogs, embeddings or gRPC: the search engine translates.
 //
 // Every mode returns hits with scores in [0, 1], higher is better, in a total

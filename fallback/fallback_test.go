@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // testDocs is a small catalog in the shapes the benches use: MCP names,
@@ -33,52 +35,13 @@ func names(ix *Index, r Result) []string {
 	return out
 }
 
-func mustParse(t *testing.T, s string) Query {
+func mustParse(t *testing.T, s string) query.Query {
 	t.Helper()
-	q, err := ParseQuery(s)
+	q, err := query.Parse(s)
 	if err != nil {
-		t.Fatalf("ParseQuery(%q): %v", s, err)
+		t.Fatalf("query.Parse(%q): %v", s, err)
 	}
 	return q
-}
-
-func TestParseQuery(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    Query
-		wantErr error
-	}{
-		{in: "send slack", want: Query{Terms: []Term{{Text: "send"}, {Text: "slack", Prefix: true}}}},
-		{in: "send slack ", want: Query{Terms: []Term{{Text: "send"}, {Text: "slack"}}}},
-		{in: "weather?", want: Query{Terms: []Term{{Text: "weather?"}}}},
-		{in: `+crypto -"nft art" price`, want: Query{Terms: []Term{{Text: "crypto", Required: true}, {Text: "nft art", Excluded: true}, {Text: "price", Prefix: true}}}},
-		{in: "a = 3, b = -11 +1 555", want: Query{Terms: []Term{{Text: "a"}, {Text: "="}, {Text: "3,"}, {Text: "b"}, {Text: "="}, {Text: "-11"}, {Text: "+1"}, {Text: "555", Prefix: true}}}},
-		{in: "issue server:github Category:Developer", want: Query{Terms: []Term{{Text: "issue"}}, Servers: []string{"github"}, Categories: []string{"Developer"}}},
-		{in: `server:"Bing CN" search`, want: Query{Terms: []Term{{Text: "search", Prefix: true}}, Servers: []string{"Bing CN"}}},
-		{in: "select:get_weather, send_message", want: Query{Select: []string{"get_weather"}, Terms: []Term{{Text: "send_message", Prefix: true}}}},
-		{in: "select:a,b,,c", want: Query{Select: []string{"a", "b", "c"}}},
-		{in: "`slack__send_message`", want: Query{Terms: []Term{{Text: "slack__send_message"}}}},
-		{in: `"unterminated quote`, want: Query{Terms: []Term{{Text: "unterminated quote"}}}},
-		{in: "Category: books", want: Query{Terms: []Term{{Text: "Category:"}, {Text: "books", Prefix: true}}}},
-		{in: "", want: Query{}},
-		{in: "select:", wantErr: ErrInvalidQuery},
-		{in: "select:, ,", wantErr: ErrInvalidQuery},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := ParseQuery(tt.in)
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("ParseQuery(%q) error = %v, want %v", tt.in, err, tt.wantErr)
-			}
-			if err != nil {
-				return
-			}
-			tt.want.Raw = tt.in
-			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("ParseQuery(%q) (-want +got):\n%s", tt.in, diff)
-			}
-		})
-	}
 }
 
 func TestKeyword(t *testing.T) {
@@ -310,7 +273,7 @@ func TestSelect(t *testing.T) {
 
 func TestEmptyIndex(t *testing.T) {
 	for _, ix := range []*Index{nil, {}, NewIndex(nil)} {
-		q := Query{Raw: "x", Terms: []Term{{Text: "x"}}}
+		q := query.Query{Raw: "x", Terms: []query.Term{{Text: "x"}}}
 		if r := ix.Keyword(q, Options{}); len(r.Hits) != 0 {
 			t.Errorf("Keyword on empty index: %v", r)
 		}
@@ -326,11 +289,10 @@ func TestEmptyIndex(t *testing.T) {
 	}
 }
 
-// FuzzParseQuery checks that parsing never panics, that errors wrap
-// ErrInvalidQuery, that terms are non-empty and never both required and
-// excluded, that at most the last term is a prefix, and that searching with
-// any parsed query never panics and keeps the score contract.
-func FuzzParseQuery(f *testing.F) {
+// FuzzKeyword checks that searching with any parsed query never panics and
+// keeps the score contract in keyword, fuzzy and regex search (query's
+// FuzzParse checks the parser itself).
+func FuzzKeyword(f *testing.F) {
 	for _, s := range []string{
 		"send slack", `+crypto -"nft art" price`, "server:github issue", "select:a,b", "select:",
 		"`slack__send_message`", `"unterminated`, "a = 3, b = -11", "category:\"x y\" +", "-", "+\"", "搜索 sla",
@@ -339,20 +301,9 @@ func FuzzParseQuery(f *testing.F) {
 	}
 	ix := NewIndex(testDocs)
 	f.Fuzz(func(t *testing.T, s string) {
-		q, err := ParseQuery(s)
+		q, err := query.Parse(s)
 		if err != nil {
-			if !errors.Is(err, ErrInvalidQuery) {
-				t.Fatalf("ParseQuery(%q) error %v does not wrap ErrInvalidQuery", s, err)
-			}
 			return
-		}
-		if q.Raw != s {
-			t.Fatalf("Raw = %q, want %q", q.Raw, s)
-		}
-		for i, term := range q.Terms {
-			if term.Text == "" || term.Required && term.Excluded || term.Prefix && i != len(q.Terms)-1 {
-				t.Fatalf("ParseQuery(%q): bad term %d %+v", s, i, term)
-			}
 		}
 		res := ix.Keyword(q, Options{Limit: 5})
 		checkScores(t, ix, res)
@@ -420,7 +371,7 @@ func TestKeywordConcurrentCache(t *testing.T) {
 		"multiply numbers", "搜索关键词", "log out user", "+weather -forecast", "sla",
 		"Weather? forecast!", "getorderbyid please", "unknownword weather",
 	}
-	qs := make([]Query, len(queries))
+	qs := make([]query.Query, len(queries))
 	want := make([]Result, len(queries))
 	for i, s := range queries {
 		qs[i] = mustParse(t, s)

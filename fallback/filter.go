@@ -1,5 +1,7 @@
 package fallback
 
+import "github.com/toolsearch/toolsearch/query"
+
 // Filter returns the filter that q's operators impose — +term (the tool
 // must contain the term), -term (tools with all the term's words are
 // dropped), server: and category: — as a predicate over tool IDs, exactly
@@ -7,7 +9,7 @@ package fallback
 // their own matches the same way. It returns nil when q has no filters. A
 // +term found nowhere in the catalog rejects every tool. The predicate is
 // safe for concurrent use and does not retain q.
-func (ix *Index) Filter(q Query) func(id int) bool {
+func (ix *Index) Filter(q query.Query) func(id int) bool {
 	if ix == nil || ix.Len() == 0 {
 		return nil
 	}
@@ -22,7 +24,7 @@ func (ix *Index) Filter(q Query) func(id int) bool {
 	if !impossible && len(required) == 0 && len(excluded) == 0 && len(servers) == 0 && len(categories) == 0 {
 		return nil
 	}
-	scope := Query{Servers: servers, Categories: categories}
+	scope := query.Query{Servers: servers, Categories: categories}
 	return func(id int) bool {
 		if impossible || id < 0 || id >= ix.Len() || !ix.inScope(&scope, id) {
 			return false

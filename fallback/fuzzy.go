@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/analysis"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // fuzzyPenalty scales the scores of fuzzy hits: a result found by guessing
@@ -40,7 +41,7 @@ func maxEdits(n int) int {
 // for "wether"), or the tool name when the whole query was a misspelt name,
 // or "" when nothing was corrected — then the Result is empty too, and the
 // caller keeps its keyword result.
-func (ix *Index) Fuzzy(q Query, o Options) (Result, string) {
+func (ix *Index) Fuzzy(q query.Query, o Options) (Result, string) {
 	if ix == nil || ix.Len() == 0 {
 		return Result{}, ""
 	}
@@ -104,7 +105,7 @@ func (ix *Index) Fuzzy(q Query, o Options) (Result, string) {
 
 // fuzzyName finds the tool whose name is nearest to a one-word query, within
 // maxEdits of the separator-free lowercase names ("getwether" ~ "get_weather").
-func (ix *Index) fuzzyName(q Query, o Options) (int, bool) {
+func (ix *Index) fuzzyName(q query.Query, o Options) (int, bool) {
 	if len(q.Terms) != 1 || q.Terms[0].Required || q.Terms[0].Excluded {
 		return 0, false
 	}

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/toolsearch/toolsearch/analysis"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // maxCachedChunks bounds the query-word cache of an Index (see
@@ -47,7 +48,7 @@ type wordCache struct {
 // modify them. They are cached per Index (bounded by maxCachedChunks),
 // since requests repeat their words; the cache only memoizes, so results
 // never depend on it. One read lock serves the whole query.
-func (ix *Index) termWords(dst [][]queryWord, terms []Term) [][]queryWord {
+func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord {
 	dst = dst[:0]
 	missing := false
 	ix.cache.mu.RLock()

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
-	"strings"
+
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // MaxPatternLength is the longest regex pattern accepted, in bytes. RE2 runs
@@ -78,11 +79,11 @@ func (ix *Index) regex(pattern string, o Options, useIndex bool) (Result, error)
 	}
 	var re *regexp.Regexp
 	var parsed *syntax.Regexp
-	glob := isGlob(pattern)
+	glob := query.IsGlob(pattern)
 	var err error
 	if glob {
-		re = regexp.MustCompile(globToRegex(pattern))
-		parsed, err = syntax.Parse(globToRegex(pattern), syntax.Perl)
+		re = regexp.MustCompile(query.GlobToRegex(pattern))
+		parsed, err = syntax.Parse(query.GlobToRegex(pattern), syntax.Perl)
 	} else {
 		if parsed, err = syntax.Parse(pattern, syntax.Perl); err != nil {
 			return Result{}, &PatternError{Pattern: pattern, Err: err}
@@ -163,41 +164,4 @@ func tierScore(re *regexp.Regexp, text string, base float64) (float64, bool) {
 	}
 	cover := float64(loc[1]-loc[0]) / float64(len(text))
 	return base + regexTierSpan*cover, true
-}
-
-// isGlob reports whether pattern is a glob rather than a regex: only name
-// characters (letters, digits, "_", "-", ":", "/") and at least one "*".
-// Such a pattern would be an odd regex ("get_*" means "get" followed by any
-// number of underscores, "*_issue" does not parse), so the glob reading wins;
-// "get_.*" (with a dot) stays a regex.
-func isGlob(pattern string) bool {
-	wild := false
-	for i := 0; i < len(pattern); i++ {
-		c := pattern[i]
-		switch {
-		case c == '*':
-			wild = true
-		case c == '_' || c == '-' || c == ':' || c == '/',
-			'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		default:
-			return false
-		}
-	}
-	return wild
-}
-
-// globToRegex turns a glob into an anchored, case-insensitive regex.
-func globToRegex(glob string) string {
-	var b strings.Builder
-	b.WriteString("(?i)^")
-	for _, c := range glob {
-		switch c {
-		case '*':
-			b.WriteString(".*")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	b.WriteString("$")
-	return b.String()
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // synthVocab is the vocabulary of synthDoc: verbs and nouns that tool
@@ -197,7 +199,7 @@ func snapshot(t *testing.T, ix *Index, qs []string) []string {
 		}
 	}
 	for _, s := range qs {
-		q, err := ParseQuery(s)
+		q, err := query.Parse(s)
 		if err != nil {
 			add("parse %q: %v", s, err)
 			continue
@@ -373,7 +375,7 @@ func TestApplyLeavesOldIndex(t *testing.T) {
 				default:
 				}
 				for _, s := range qs {
-					q, _ := ParseQuery(s)
+					q, _ := query.Parse(s)
 					base.Keyword(q, Options{Limit: 5, Explain: true})
 					base.Regex(s, Options{})
 					base.Fuzzy(q, Options{})

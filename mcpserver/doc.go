@@ -1,8 +1,10 @@
 // Package mcpserver holds the MCP endpoint: the sidecar as an MCP server
 // (official go-sdk, over streamable HTTP or stdio) that gives any MCP host
-// tool search with progressive disclosure.
+// tool search, in two modes on one URL chosen by the protocol version the
+// client asks for.
 //
-// A connection starts with a short tools/list: tool_search and the
+// Session mode (MCP 2025-11-25 and older; server.go, session.go) reveals
+// found tools to the session. A connection starts with a short tools/list: tool_search and the
 // always-loaded tools. Each tool_search call answers in the reference
 // format (as text and as structuredContent), records the tools it found as
 // revealed for the connection's MCP session, and sends
@@ -23,7 +25,16 @@
 // A catalog change (a live server adding or removing tools) that changes a
 // session's list sends it notifications/tools/list_changed as well.
 //
-// Each connection may narrow what it sees (visible tools) and choose its
+// Stateless mode (MCP 2026-07-28 and newer; stateless.go, found.go,
+// calltool.go, handle.go) has no sessions and a tools/list that never
+// changes as a side effect: tool_search, call_tool, then the always-loaded
+// tools. tool_search returns the found tools' definitions with the
+// reference format and a search handle; call_tool {name, arguments,
+// handle} forwards a found tool to its live server and credits the use to
+// the search the handle names. Clients listening with subscriptions/listen
+// are told when a catalog change changes the list.
+//
+// Each connection (stateless: each request) may narrow what it sees (visible tools) and choose its
 // always-loaded tools, with HTTP headers or query parameters (scope.go), so
 // one sidecar serves several agents with different tool sets.
 package mcpserver

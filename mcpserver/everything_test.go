@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/mcpserver"
@@ -111,6 +113,29 @@ func TestEverythingEndToEnd(t *testing.T) {
 			"call":       map[string]any{"name": "everything__echo", "arguments": map[string]any{"message": "hello from node"}, "expectText": "Echo: hello from node"},
 			"unrevealed": "everything__get-sum",
 		})
+	})
+	// The bar of stateless mode: a go-sdk client negotiated to 2026-07-28
+	// lists tool_search and call_tool, the same before and after a
+	// search; the search returns everything__echo with its input schema;
+	// call_tool runs it on server-everything.
+	t.Run("go client 2026-07-28", func(t *testing.T) {
+		before := listFresh(t, url, nil)
+		if diff := cmp.Diff([]string{"tool_search", "call_tool"}, toolNames(before)); diff != "" {
+			t.Fatalf("tools/list (-want +got):\n%s", diff)
+		}
+		c := connectVersion(t, url, nil, mcpserver.StatelessProtocolVersion)
+		got := c.searchStateless(t, map[string]any{"query": "echo back a message"})
+		i := slices.IndexFunc(got.Tools, func(d foundTool) bool { return d.Name == "everything__echo" })
+		if i < 0 || !strings.Contains(string(got.Tools[i].InputSchema), `"message"`) {
+			t.Fatalf("tool_search found %+v, want everything__echo with its input schema", got.Tools)
+		}
+		if diff := cmp.Diff(encode(t, before), encode(t, listFresh(t, url, nil))); diff != "" {
+			t.Errorf("tools/list changed with a search (-before +after):\n%s", diff)
+		}
+		txt, isErr := c.call(t, "call_tool", map[string]any{"name": "everything__echo", "arguments": map[string]any{"message": "hello in 2026"}, "handle": got.Handle})
+		if isErr || txt != "Echo: hello in 2026" {
+			t.Errorf("call_tool everything__echo = %q (isError %v), want \"Echo: hello in 2026\"", txt, isErr)
+		}
 	})
 	t.Run("progress", func(t *testing.T) {
 		c := connect(t, url, nil)

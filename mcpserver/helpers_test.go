@@ -260,9 +260,23 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return h.base.RoundTrip(r)
 }
 
-// connect opens an MCP session over streamable HTTP to url, sending header
-// on every request, and closes it when the test ends.
+// sessionVersion is the newest MCP version with sessions, which the
+// session-mode tests' go-sdk clients ask for (the SDK's default is the
+// stateless 2026-07-28).
+const sessionVersion = "2025-11-25"
+
+// connect opens an MCP session of protocol sessionVersion over streamable
+// HTTP to url, sending header on every request, and closes it when the
+// test ends.
 func connect(t *testing.T, url string, header http.Header) *client {
+	t.Helper()
+	return connectVersion(t, url, header, sessionVersion)
+}
+
+// connectVersion is connect asking for protocol version (the go-sdk
+// client negotiates from it: server/discover for 2026-07-28, initialize
+// before).
+func connectVersion(t *testing.T, url string, header http.Header, version string) *client {
 	t.Helper()
 	c := &client{listChanged: make(chan struct{}, 16), progress: make(chan *mcp.ProgressNotificationParams, 16)}
 	mc := mcp.NewClient(&mcp.Implementation{Name: "test-host", Version: "1"}, &mcp.ClientOptions{
@@ -272,11 +286,14 @@ func connect(t *testing.T, url string, header http.Header) *client {
 		},
 	})
 	tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: headerTransport{header, http.DefaultTransport}}}
-	cs, err := mc.Connect(context.Background(), tr, nil)
+	cs, err := mc.Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
+	if got := cs.InitializeResult().ProtocolVersion; got != version {
+		t.Fatalf("negotiated protocol version %s, want %s", got, version)
+	}
 	c.ClientSession = cs
 	return c
 }

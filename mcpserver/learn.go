@@ -7,15 +7,16 @@ import (
 	"github.com/toolsearch/toolsearch/search"
 )
 
-// reportUse tells the engine that this session's model called tool, when
+// reportUse tells the engine that the model of engine session sessionID
+// (an MCP session, or a stateless search handle) called tool, when
 // the engine learns from use (search.Engine.ReportToolUse): the endpoint
 // sees the call itself, so MCP clients teach the sidecar without doing
 // anything. A call the server answered is a success unless its result is
 // a tool error; a call that never reached a server (cancelled, no live
 // server, timed out) is an error and teaches nothing. A refused report
 // (rate limit) is logged at debug level: it never fails the call.
-func (sess *session) reportUse(ctx context.Context, tool string, res *mcp.CallToolResult, err error) {
-	e := sess.srv.cfg.Engine
+func (s *Server) reportUse(ctx context.Context, sessionID, tool string, res *mcp.CallToolResult, err error) {
+	e := s.cfg.Engine
 	if !e.Learning() {
 		return
 	}
@@ -23,7 +24,7 @@ func (sess *session) reportUse(ctx context.Context, tool string, res *mcp.CallTo
 	if err != nil || res == nil || res.IsError {
 		outcome = search.OutcomeError
 	}
-	if _, rerr := e.ReportToolUse(context.WithoutCancel(ctx), search.ToolUse{SessionID: sess.id, Tool: tool, Outcome: outcome}); rerr != nil {
-		sess.srv.log.Debug("mcp: reporting a tool use", "tool", tool, "error", rerr.Error())
+	if _, rerr := e.ReportToolUse(context.WithoutCancel(ctx), search.ToolUse{SessionID: sessionID, Tool: tool, Outcome: outcome}); rerr != nil {
+		s.log.Debug("mcp: reporting a tool use", "tool", tool, "error", rerr.Error())
 	}
 }

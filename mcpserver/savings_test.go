@@ -56,7 +56,7 @@ func TestFirstListTokenSavings(t *testing.T) {
 		t.Cleanup(hs.Close)
 		t.Cleanup(srv.Close)
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "savings", Version: "1"}, nil).
-			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil)
+			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: sessionVersion})
 		if err != nil {
 			t.Fatal(err)
 		}

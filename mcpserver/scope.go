@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/toolsearch/toolsearch/catalog"
@@ -53,10 +54,14 @@ var ErrInvalidScope = errors.New("invalid scope")
 // error wrapping ErrInvalidScope. With none given, the scope is empty (the
 // server's defaults apply).
 func ScopeFromRequest(r *http.Request) (Scope, error) {
-	q := r.URL.Query()
+	return scopeFrom(r.Header, r.URL.Query())
+}
+
+// scopeFrom is ScopeFromRequest over a request's headers and query.
+func scopeFrom(h http.Header, q url.Values) (Scope, error) {
 	sc := Scope{
-		Visible:      splitList(append(r.Header.Values(HeaderVisibleTools), q[QueryVisibleTools]...)),
-		AlwaysLoaded: splitList(append(r.Header.Values(HeaderAlwaysLoaded), q[QueryAlwaysLoaded]...)),
+		Visible:      splitList(append(h.Values(HeaderVisibleTools), q[QueryVisibleTools]...)),
+		AlwaysLoaded: splitList(append(h.Values(HeaderAlwaysLoaded), q[QueryAlwaysLoaded]...)),
 	}
 	return sc, sc.validate()
 }

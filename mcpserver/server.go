@@ -72,6 +72,8 @@ type Server struct {
 	// base answers the go-sdk handler's look-ups for requests of existing
 	// sessions (it holds no session).
 	base *mcp.Server
+	// modern serves stateless requests (MCP 2026-07-28 and newer).
+	modern *stateless
 	// live counts HTTP sessions, for MaxSessions.
 	live atomic.Int64
 	// mu guards open: the live sessions (HTTP ones with their go-sdk
@@ -118,6 +120,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: cfg.Log, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
 		open: map[*session]*mcp.ServerSession{}, toolsets: toolset.NewCache(0)}
 	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.sdkLog})
+	s.modern = newStateless(s)
 	s.stop, s.watched = make(chan struct{}), make(chan struct{})
 	go s.watchCatalog()
 	return s, nil
@@ -157,25 +160,29 @@ func (s *Server) watchCatalog() {
 		for _, sess := range sessions {
 			sess.catalogChanged()
 		}
+		s.modern.catalogChanged()
 	}
 }
 
-// sessionProtocolVersion is the first MCP version without sessions
-// (2026-07-28, stateless requests): revealed tools belong to a session,
-// and list_changed reaches a session, so the endpoint speaks the versions
-// before it (the SDK answers a newer client's initialize with the newest
-// of these, and clients negotiate down).
-const sessionProtocolVersion = "2026-07-28"
-
-// sessionVersions is the SDK's versions that have sessions.
+// sessionVersions is the SDK's versions that have sessions (before
+// StatelessProtocolVersion): session mode's servers speak these, and
+// answer a newer client's initialize with the newest of them.
 func sessionVersions() []string {
 	var out []string
 	for _, v := range mcp.SupportedProtocolVersions() {
-		if v < sessionProtocolVersion {
+		if v < StatelessProtocolVersion {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// isStateless reports whether r is a request of the stateless protocol: its
+// Mcp-Protocol-Version header, which MCP 2026-07-28 requires on every
+// request (server/discover included), names that version or a newer one.
+// Session mode's clients send an older version, or none on initialize.
+func isStateless(r *http.Request) bool {
+	return r.Header.Get("Mcp-Protocol-Version") >= StatelessProtocolVersion
 }
 
 func (s *Server) implementation() *mcp.Implementation {
@@ -203,19 +210,50 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return sess.mcp.Run(ctx, t)
 }
 
-// Handler is the streamable HTTP endpoint. The request that opens a
-// session (the initialize POST) sets its scope (ScopeFromRequest); a
-// malformed scope is 400, a missing or wrong bearer token 401 (with
-// AuthToken set), a new session past MaxSessions 503.
+// Handler is the streamable HTTP endpoint, serving both protocols on one
+// URL. A request whose Mcp-Protocol-Version is StatelessProtocolVersion or
+// newer is served in stateless mode: its scope is read from each request
+// (ScopeFromRequest; a malformed one is 400), and an unknown newer version
+// gets the SDK's UnsupportedProtocolVersion error with the supported
+// list. Any other request is session mode's: the request that opens a
+// session (the initialize POST) sets its scope, and a new session past
+// MaxSessions is 503. With AuthToken set, a missing or wrong bearer token
+// is 401 in both.
 func (s *Server) Handler() http.Handler {
 	sdk := mcp.NewStreamableHTTPHandler(s.serverFor, &mcp.StreamableHTTPOptions{
 		SessionTimeout: s.cfg.SessionTimeout,
 		Logger:         s.sdkLog,
 	})
+	modern := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.modern.mcp }, &mcp.StreamableHTTPOptions{
+		Stateless: true,
+		Logger:    s.sdkLog,
+		// A client that goes away cancels its search or forwarded call.
+		PropagateRequestCancellation: true,
+	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolsearch"`)
 			http.Error(w, "missing or invalid bearer token: send \"Authorization: Bearer TOKEN\" with the token of the sidecar's --auth-token-file", http.StatusUnauthorized)
+			return
+		}
+		if isStateless(r) {
+			if _, err := ScopeFromRequest(r); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			// The stateless server reads the scope from the request's
+			// headers, the only part of it the SDK passes on: the
+			// query's scope parameters join them (the two add up).
+			if q := r.URL.Query(); len(q[QueryVisibleTools]) > 0 || len(q[QueryAlwaysLoaded]) > 0 {
+				r = r.Clone(r.Context())
+				for _, v := range q[QueryVisibleTools] {
+					r.Header.Add(HeaderVisibleTools, v)
+				}
+				for _, v := range q[QueryAlwaysLoaded] {
+					r.Header.Add(HeaderAlwaysLoaded, v)
+				}
+			}
+			modern.ServeHTTP(w, r)
 			return
 		}
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
@@ -285,13 +323,7 @@ const sessionIDPrefix = "mcp-"
 // newSession makes a session's go-sdk server. conn's fields replace the
 // default scope's where set.
 func (s *Server) newSession(conn Scope) (*session, error) {
-	sc := s.cfg.Scope
-	if len(conn.Visible) > 0 {
-		sc.Visible = conn.Visible
-	}
-	if len(conn.AlwaysLoaded) > 0 {
-		sc.AlwaysLoaded = conn.AlwaysLoaded
-	}
+	sc := s.scopeWith(conn)
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
@@ -310,6 +342,18 @@ func (s *Server) newSession(conn Scope) (*session, error) {
 	})
 	sess.mcp.AddReceivingMiddleware(sess.middleware)
 	return sess, nil
+}
+
+// scopeWith is the default scope with the fields conn sets replacing it.
+func (s *Server) scopeWith(conn Scope) Scope {
+	sc := s.cfg.Scope
+	if len(conn.Visible) > 0 {
+		sc.Visible = conn.Visible
+	}
+	if len(conn.AlwaysLoaded) > 0 {
+		sc.AlwaysLoaded = conn.AlwaysLoaded
+	}
+	return sc
 }
 
 // Close stops the catalog watcher and closes every HTTP session (their

@@ -373,7 +373,8 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Errorf("engine sessions = %d, want 1", n)
 	}
 	mc := mcp.NewClient(&mcp.Implementation{Name: "second", Version: "1"}, nil)
-	if _, err := mc.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: f.url, MaxRetries: -1}, nil); err == nil ||
+	if _, err := mc.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: f.url, MaxRetries: -1},
+		&mcp.ClientSessionOptions{ProtocolVersion: sessionVersion}); err == nil ||
 		!strings.Contains(err.Error(), "503") && !strings.Contains(err.Error(), "Service Unavailable") {
 		t.Errorf("second session past MaxSessions 1: err = %v, want 503", err)
 	}

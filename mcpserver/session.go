@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -88,37 +87,17 @@ func (sess *session) build() (listing, error) {
 	if err != nil {
 		return listing{}, err
 	}
-	var defs []struct {
-		Name         string          `json:"name"`
-		Title        string          `json:"title"`
-		Description  string          `json:"description"`
-		InputSchema  json.RawMessage `json:"inputSchema"`
-		OutputSchema json.RawMessage `json:"outputSchema"`
-		Annotations  json.RawMessage `json:"annotations"`
+	defs, err := decodeMCPTools(ts.Tools)
+	if err != nil {
+		return listing{}, err
 	}
-	if err := json.Unmarshal(ts.Tools, &defs); err != nil {
-		return listing{}, fmt.Errorf("mcpserver: decode toolset: %w", err)
-	}
-	l := listing{tools: make([]*mcp.Tool, len(defs)), loaded: make(map[string]bool, len(ts.Loaded)), names: ts.Names, prompt: ts.SystemPrompt}
-	for i, d := range defs {
-		t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
-		if len(d.OutputSchema) > 0 {
-			// A live server's tool keeps its outputSchema: its
-			// structuredContent is passed through as is.
-			t.OutputSchema = d.OutputSchema
-		}
-		if len(d.Annotations) > 0 {
-			var a mcp.ToolAnnotations
-			if json.Unmarshal(d.Annotations, &a) == nil && a != (mcp.ToolAnnotations{}) {
-				t.Annotations = &a
-			}
-		}
+	l := listing{tools: defs, loaded: make(map[string]bool, len(ts.Loaded)), names: ts.Names, prompt: ts.SystemPrompt}
+	for _, t := range defs {
 		// toolset renames a catalog tool called tool_search, so this
 		// name is the search tool's.
-		if d.Name == toolset.SearchToolName && ts.Deferring {
+		if t.Name == toolset.SearchToolName && ts.Deferring {
 			t.OutputSchema = json.RawMessage(referenceFormatSchema)
 		}
-		l.tools[i] = t
 	}
 	for _, n := range ts.Loaded {
 		l.loaded[n] = true
@@ -191,7 +170,7 @@ func (sess *session) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	switch {
 	case l.loaded[catalogName]:
 		res, err := sess.srv.forward(ctx, req, catalogName)
-		sess.reportUse(ctx, catalogName, res, err)
+		sess.srv.reportUse(ctx, sess.id, catalogName, res, err)
 		return res, err
 	case name == toolset.SearchToolName:
 		return sess.search(ctx, req)

@@ -8,7 +8,11 @@
 # tools/list_changed arrives, the new list holds it with its schema, the call
 # goes through to server-everything and answers "Echo: …", and an unrevealed
 # tool is refused with "search first". Then the same over stdio
-# (--mcp-stdio, the sidecar launched by the client as a host does).
+# (--mcp-stdio, the sidecar launched by the client as a host does). Between
+# the two, the stateless mode of MCP 2026-07-28 on the same URL with the Go
+# SDK client (mcpserver/testdata/goclient): tools/list holds tool_search and
+# call_tool before and after a search, tool_search returns everything__echo
+# with its input schema, call_tool runs it.
 # Needs node and npm, and ../shared/bench beside the clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +53,9 @@ flow() { # flow TRANSPORT_JSON: the bar's flow over one transport
     \"unrevealed\": \"everything__get-sum\"}"
 }
 flow "\"url\": \"$url\", \"headers\": {\"Authorization\": \"Bearer $token\"}"
+# Stateless mode (MCP 2026-07-28) on the same URL, with the official Go SDK client.
+go run ./mcpserver/testdata/goclient "$url" "$token" "echo back a message" everything__echo \
+  '{"message": "hello in 2026"}' "Echo: hello in 2026"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
   --data '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}' "$url")
 [ "$code" = 401 ] || { echo "mcp-endpoint-e2e: a request without the token got HTTP $code, want 401" >&2; exit 1; }

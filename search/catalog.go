@@ -90,7 +90,9 @@ type ChangeResult struct {
 	ToolCount int
 }
 
-// Upsert inserts or replaces tools: Apply with nothing to delete. An
+// Upsert inserts or replaces tools: Apply with nothing to delete; with
+// Config.Fleet set, the change is also shared with the fleet (Apply alone,
+// which catalog sources and the fleet's own changes use, shares nothing). An
 // invalid batch (duplicate names, empty or over-long names, non-object
 // schemas) changes nothing and returns an error wrapping ErrInvalidArgument
 // that lists every problem.
@@ -98,17 +100,26 @@ func (e *Engine) Upsert(ctx context.Context, tools []Tool) (ChangeResult, error)
 	if len(tools) == 0 {
 		return ChangeResult{}, invalid(errors.New("no tools given; pass one or more tool definitions"))
 	}
-	return e.Apply(ctx, tools, nil)
+	res, err := e.Apply(ctx, tools, nil)
+	if err == nil && e.cfg.Fleet != nil {
+		e.cfg.Fleet.PublishChange(tools, nil)
+	}
+	return res, err
 }
 
-// Delete removes tools by exact name: Apply with nothing to upsert. Any
+// Delete removes tools by exact name: Apply with nothing to upsert, shared
+// with the fleet like Upsert. Any
 // unknown name changes nothing and returns an error wrapping ErrNotFound
 // that lists the unknown names.
 func (e *Engine) Delete(ctx context.Context, names []string) (ChangeResult, error) {
 	if len(names) == 0 {
 		return ChangeResult{}, invalid(errors.New("no tool names given; pass one or more exact names"))
 	}
-	return e.Apply(ctx, nil, names)
+	res, err := e.Apply(ctx, nil, names)
+	if err == nil && e.cfg.Fleet != nil {
+		e.cfg.Fleet.PublishChange(nil, names)
+	}
+	return res, err
 }
 
 // UpsertEmbedTimeout bounds how long Upsert waits for the embedder to embed
@@ -118,17 +129,19 @@ func (e *Engine) Delete(ctx context.Context, names []string) (ChangeResult, erro
 const UpsertEmbedTimeout = 10 * time.Second
 
 // apply swaps in the state of snapshot next, which replaces cur. Tools whose
-// text is unchanged keep their vectors; changed and new tools are embedded
-// here (only them), and vectors nothing uses any more are deleted after the
-// swap. Callers hold e.mu.
-func (e *Engine) apply(ctx context.Context, cur *state, next *catalog.Snapshot, edited []int) {
+// text is unchanged keep their vectors; changed and new tools take theirs
+// from pre (raw vectors by document text, embedChanged), and those it lacks
+// are left to the background indexer; vectors nothing uses any more are
+// deleted after the swap. Callers hold e.mu.
+func (e *Engine) apply(cur *state, next *catalog.Snapshot, edited []int, pre map[string][]float32) {
 	st, stale := cur.next(next, edited)
-	if st.sem != nil {
-		if missing := st.sem.missing(); len(missing) > 0 {
-			if err := e.embedInto(ctx, st, missing); err != nil {
-				e.cfg.Log.Warn("embedding changed tools failed; they are searchable lexically until the indexer embeds them",
-					"tools", len(missing), "error", err.Error())
-			}
+	if st.sem != nil && len(pre) > 0 {
+		sem, err := e.fill(st.sem, pre)
+		if err != nil {
+			e.cfg.Log.Warn("indexing changed tools failed; they are searchable lexically until the indexer embeds them",
+				"tools", len(pre), "error", err.Error())
+		} else {
+			st.sem = sem
 		}
 	}
 	e.state.Store(st)
@@ -140,33 +153,47 @@ func (e *Engine) apply(ctx context.Context, cur *state, next *catalog.Snapshot, 
 	}
 }
 
-// embedInto embeds the given tools of st, which is not yet published, and
-// records their vectors in it.
-func (e *Engine) embedInto(ctx context.Context, st *state, tools []int) error {
+// embedChanged embeds the document texts of the tools a change edits that
+// base has no vector for, without the writers' lock, and returns the raw
+// vectors by text. On an embedder error or past UpsertEmbedTimeout it logs
+// and returns nil: the change is applied with those tools searchable
+// lexically, and the indexer embeds them when it can.
+func (e *Engine) embedChanged(ctx context.Context, base *state, ch change) map[string][]float32 {
+	if base.sem == nil {
+		return nil
+	}
+	seen := make(map[string]bool, len(ch.counts.Edited))
+	var texts []string
+	for _, id := range ch.counts.Edited {
+		t := ch.next.Tool(id)
+		doc := documentText(lexicalDocument(t))
+		if j, ok := base.snap.Lookup(t.Name); ok && base.sem.vid[j] >= 0 && base.sem.text.Get(j) == doc {
+			continue // unchanged text: apply keeps its vector
+		}
+		if !seen[doc] {
+			seen[doc] = true
+			texts = append(texts, doc)
+		}
+	}
+	if len(texts) == 0 {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, UpsertEmbedTimeout)
 	defer cancel()
-	texts := make([]string, len(tools))
-	for k, i := range tools {
-		texts[k] = st.sem.text.Get(i)
+	raw, err := base.sem.embedder.Embed(ctx, embed.Document, texts)
+	if err == nil && len(raw) != len(texts) {
+		err = errors.New("embedder returned a different number of vectors than texts")
 	}
-	raw, err := st.sem.embedder.Embed(ctx, embed.Document, texts)
 	if err != nil {
-		return err
+		e.cfg.Log.Warn("embedding changed tools failed; they are searchable lexically until the indexer embeds them",
+			"tools", len(texts), "error", err.Error())
+		return nil
 	}
-	if len(raw) != len(texts) {
-		return errors.New("embedder returned a different number of vectors than texts")
+	out := make(map[string][]float32, len(texts))
+	for k, t := range texts {
+		out[t] = raw[k]
 	}
-	ids, err := e.vectors.add(raw)
-	if err != nil {
-		return err
-	}
-	ed := st.sem.edit()
-	ed.s.pc = e.vectors.pc
-	for k, i := range tools {
-		ed.set(i, ids[k])
-	}
-	st.sem = ed.done()
-	return nil
+	return out
 }
 
 // Info describes the catalog and the engine's indexes.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/embed/embedtest"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -55,5 +56,54 @@ func TestApplyIsOneVersionAndEmbedsOnlyChangedTools(t *testing.T) {
 	}
 	if seen := c.Seen(); len(seen) != 0 {
 		t.Errorf("failed changes embedded %q", seen)
+	}
+}
+
+// signalling tells on entered when a document embedding starts.
+type signalling struct {
+	embed.Embedder
+	entered chan struct{}
+}
+
+func (s signalling) Embed(ctx context.Context, kind embed.Kind, texts []string) ([][]float32, error) {
+	if kind == embed.Document {
+		select {
+		case s.entered <- struct{}{}:
+		default:
+		}
+	}
+	return s.Embedder.Embed(ctx, kind, texts)
+}
+
+// An upsert waiting on the embedder does not hold the writers' lock: a
+// change applied meanwhile completes, and the upsert then lands on top of
+// it with its vector.
+func TestApplyEmbedsBeforeTakingTheWritersLock(t *testing.T) {
+	faulty := &embedtest.Faulty{Inner: builtin(t)}
+	emb := signalling{Embedder: faulty, entered: make(chan struct{}, 1)}
+	snap := loadSnapshot(t, exampleCatalog)
+	e := newEngine(t, snap, search.Config{Embedder: emb})
+	waitIndexed(t, e)
+	v0 := e.Info().CatalogVersion
+	release := faulty.HoldDocuments()
+	defer release()
+	upserted := make(chan error, 1)
+	go func() {
+		_, err := e.Upsert(context.Background(), []search.Tool{{Name: "pager__page_oncall", Description: "Page the on-call engineer."}})
+		upserted <- err
+	}()
+	<-emb.entered // the upsert is now waiting on the embedder
+	gone := snap.Tool(1).Name
+	if _, err := e.Delete(context.Background(), []string{gone}); err != nil {
+		t.Fatalf("Delete while an upsert embeds: %v", err)
+	}
+	release()
+	if err := <-upserted; err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	info := e.Info()
+	if info.CatalogVersion != v0+2 || info.ToolCount != snap.Len() || info.IndexedTools != snap.Len() {
+		t.Errorf("after delete then upsert: version %d, %d tools, %d indexed; want %d, %d, %d",
+			info.CatalogVersion, info.ToolCount, info.IndexedTools, v0+2, snap.Len(), snap.Len())
 	}
 }

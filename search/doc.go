@@ -8,9 +8,11 @@
 // (lexical.go), or vector and keyword candidates behind the confidence gate,
 // fused (semantic.go, confidence.go, fusion.go); with learning from use
 // on, the learned stage lifts the candidates that agents used for similar
-// queries (learned.go, over package learn's store); and the result stage
-// (result.go) applies the named-server rule (servers.go), exact-first
-// (exact.go), calibration (calibration.go), the top band and the limit.
+// queries (learned.go; the background learner builds its index from
+// package learn's store, learner.go; reports arrive through usage.go); and
+// the result stage (result.go) applies the named-server rule (servers.go),
+// exact-first (exact.go), calibration (calibration.go), the top band and
+// the limit.
 //
 // The engine knows nothing of gRPC. It translates catalog tools into the
 // IDs and strings that the lexical scorers (package fallback), the embedders

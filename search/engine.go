@@ -78,7 +78,7 @@ type Config struct {
 	// Upsert that would grow it past the limit changes nothing and returns
 	// an error wrapping ErrCatalogFull. 0 means no limit.
 	MaxTools int
-	// Learn turns learning from use on (learned.go); the zero value leaves
+	// Learn turns learning from use on (usage.go); the zero value leaves
 	// it off, and the engine then ranks exactly as without it.
 	Learn LearnConfig
 	// MemoryBudget, when positive, is the memory in bytes the catalog may
@@ -88,6 +88,10 @@ type Config struct {
 	// error wrapping ErrCatalogFull that says how many tools fit. 0 means no
 	// budget.
 	MemoryBudget int64
+	// Fleet, when set, shares this engine's catalog changes (Upsert,
+	// Delete) and learning with a fleet of sidecars (fleet.go); nil shares
+	// nothing.
+	Fleet Fleet
 }
 
 // DefaultQueryTimeout is the default budget for embedding a query: the
@@ -165,7 +169,7 @@ type Engine struct {
 	// sessions holds the session reveal sets (session.go).
 	sessions *sessionStore
 
-	// learner is the learning side (learned.go); nil when learning is off.
+	// learner is the learning side (learner.go); nil when learning is off.
 	learner *learner
 
 	// The memory estimate's inputs (memory.go), written under mu and read
@@ -269,7 +273,7 @@ func (e *Engine) Close() error {
 		<-e.done
 	}
 	if e.learner != nil {
-		e.learner.stopOnce.Do(e.learner.close)
+		e.learner.close()
 	}
 	e.saving.Wait()
 	return nil

@@ -138,43 +138,50 @@ func (e *Engine) embedMissing(ctx context.Context, missing []int) error {
 // state where every tool with one of those texts has its vector. Texts that
 // no tool has any more (the catalog changed meanwhile) are dropped.
 func (e *Engine) commitVectors(texts []string, raw [][]float32) error {
+	byText := make(map[string][]float32, len(texts))
+	for i, t := range texts {
+		byText[t] = raw[i]
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	cur := e.state.Load()
-	want := make(map[string]int, len(texts))
-	for i, t := range texts {
-		want[t] = i
-	}
-	var idx []int  // tool indexes to set
-	var from []int // their vector's position in raw
-	for i, id := range cur.sem.vid {
-		if id >= 0 {
-			continue
-		}
-		if j, ok := want[cur.sem.text.Get(i)]; ok {
-			idx, from = append(idx, i), append(from, j)
-		}
-	}
-	if len(idx) == 0 {
-		return nil
-	}
-	sel := make([][]float32, len(from))
-	for k, j := range from {
-		sel[k] = raw[j]
-	}
-	ids, err := e.vectors.add(sel)
-	if err != nil {
+	sem, err := e.fill(cur.sem, byText)
+	if err != nil || sem == cur.sem {
 		return err
 	}
 	next := *cur
-	ed := cur.sem.edit()
+	next.sem = sem
+	e.state.Store(&next)
+	return nil
+}
+
+// fill returns sem with a vector for every tool that has none and whose
+// document text has a raw vector in byText, adding those vectors to the
+// index; sem itself when no tool needs one. Callers hold e.mu.
+func (e *Engine) fill(sem *semState, byText map[string][]float32) (*semState, error) {
+	var idx []int       // tool indexes to set
+	var sel [][]float32 // their raw vectors
+	for i, id := range sem.vid {
+		if id >= 0 {
+			continue
+		}
+		if v, ok := byText[sem.text.Get(i)]; ok {
+			idx, sel = append(idx, i), append(sel, v)
+		}
+	}
+	if len(idx) == 0 {
+		return sem, nil
+	}
+	ids, err := e.vectors.add(sel)
+	if err != nil {
+		return nil, err
+	}
+	ed := sem.edit()
 	ed.s.pc = e.vectors.pc
 	for k, i := range idx {
 		ed.set(i, ids[k])
 	}
-	next.sem = ed.done()
-	e.state.Store(&next)
-	return nil
+	return ed.done(), nil
 }
 
 // WaitIndexed blocks until every tool of the current catalog has a vector,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -210,5 +211,29 @@ func TestLearningScopes(t *testing.T) {
 				t.Errorf("another scope lifted = %v, want %v", got, shared)
 			}
 		})
+	}
+}
+
+// Close is idempotent and safe to call from several goroutines at once,
+// with learning on; searches keep working after it, and a synchronous
+// report still rebuilds the learned index in the caller.
+func TestCloseIdempotentWithLearning(t *testing.T) {
+	e := learningEngine(t, learn.NewStore(learn.Config{}))
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if err := e.Close(); err != nil {
+				t.Errorf("Close = %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := e.Close(); err != nil {
+		t.Fatalf("Close again = %v", err)
+	}
+	teach(t, e, 2, "notion__append_block")
+	res := search1(t, e, search.Request{Query: meetingQuery, MaxResults: 10})
+	if len(res.References) == 0 || res.References[0].Name != "notion__append_block" {
+		t.Errorf("after Close, %q ranks %v first, want notion__append_block learned", meetingQuery, res.References)
 	}
 }

@@ -3,10 +3,8 @@ package search
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // plan is a request resolved against one state: the query parsed once,
@@ -28,7 +26,7 @@ type plan struct {
 	raw string
 	// query holds the parsed operators and terms. In regex mode its Terms
 	// are only the +/- filter terms; the rest of the query is pattern.
-	query fallback.Query
+	query query.Query
 	// pattern is the regular expression of a regex-mode query, without its
 	// operators.
 	pattern string
@@ -106,14 +104,14 @@ func (st *state) newPlan(req Request, lim limits) (*plan, error) {
 	}
 	text := strings.TrimSpace(req.Query)
 	if req.Mode == ModeRegex {
-		p.pattern, p.query, err = parseRegexQuery(text)
+		p.pattern, p.query, err = query.ParseRegex(text)
 	} else {
-		p.query, err = fallback.ParseQuery(text)
+		p.query, err = query.Parse(text)
 	}
 	if err != nil {
 		return nil, invalid(fmt.Errorf("query %q: %w", truncate(text, 80), err))
 	}
-	p.filtered = hasFilters(p.query)
+	p.filtered = p.query.HasFilters()
 	p.allow = scope
 	if p.filtered {
 		p.allow = both(scope, st.lex.Filter(p.query))
@@ -136,78 +134,4 @@ func both(a, b func(int) bool) func(int) bool {
 		return a
 	}
 	return func(id int) bool { return a(id) && b(id) }
-}
-
-// hasFilters reports whether q restricts which tools may match: +term,
-// -term, server: or category:.
-func hasFilters(q fallback.Query) bool {
-	if len(q.Servers) > 0 || len(q.Categories) > 0 {
-		return true
-	}
-	for _, t := range q.Terms {
-		if t.Required || t.Excluded {
-			return true
-		}
-	}
-	return false
-}
-
-// rankingText is the query's ranking words (not its operators, filters or
-// excluded terms), as the embedder sees them.
-func rankingText(q fallback.Query) string {
-	words := make([]string, 0, len(q.Terms))
-	for _, t := range q.Terms {
-		if !t.Excluded {
-			words = append(words, t.Text)
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-// parseRegexQuery splits a regex-mode query into its pattern and its
-// operators. The query is split at white space; a word that is an operator
-// of the query syntax — select:NAMES, server:NAME, category:NAME, +word or
-// -word (a "+" or "-" directly before a letter) — is taken out, and the
-// remaining words, joined by single spaces, are the pattern. So
-//
-//	+github create|open            pattern "create|open", only tools with "github"
-//	issue -jira                    pattern "issue", no tool with "jira"
-//	select:github__create_issue    the tool, by name (no pattern)
-//
-// A pattern word that would read as an operator is written with a
-// backslash: `\-verbose` matches "-verbose", `\+1` matches "+1" ("+" alone
-// before a letter is not a valid RE2 pattern anyway). Operator values
-// cannot hold spaces in regex mode.
-func parseRegexQuery(s string) (string, fallback.Query, error) {
-	var pattern, ops []string
-	for _, w := range strings.Fields(s) {
-		if isOperatorWord(w) {
-			ops = append(ops, w)
-		} else {
-			pattern = append(pattern, w)
-		}
-	}
-	q, err := fallback.ParseQuery(strings.Join(ops, " "))
-	q.Raw = s
-	return strings.Join(pattern, " "), q, err
-}
-
-// isOperatorWord reports whether one white-space-free word of a regex-mode
-// query is an operator of the query syntax.
-func isOperatorWord(w string) bool {
-	if len(w) > 1 && (w[0] == '+' || w[0] == '-') {
-		r, _ := utf8.DecodeRuneInString(w[1:])
-		return unicode.IsLetter(r)
-	}
-	key, value, ok := strings.Cut(w, ":")
-	if !ok {
-		return false
-	}
-	switch strings.ToLower(key) {
-	case "select":
-		return true
-	case "server", "category":
-		return value != ""
-	}
-	return false
 }

@@ -26,7 +26,7 @@ const (
 	ModeKeyword Mode = "keyword"
 	// ModeRegex matches an RE2 pattern (or a glob) against names,
 	// descriptions and parameter names; the query's operators, words of
-	// their own beside the pattern, filter the matches (parseRegexQuery).
+	// their own beside the pattern, filter the matches (query.ParseRegex).
 	ModeRegex Mode = "regex"
 	// ModeSelect answers "select:a,b": the named tools, in the order asked.
 	ModeSelect Mode = "select"

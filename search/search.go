@@ -13,6 +13,8 @@ import (
 //	                      (lexical.go), or vector and keyword candidates
 //	                      fused behind the confidence gate (semantic.go,
 //	                      fusion.go, confidence.go)
+//	learned (learned.go)  with learning from use on, the candidates agents
+//	                      used for similar queries are lifted
 //	result (result.go)    exact-first, calibrated scores, top band, limit,
 //	                      the reference format
 //

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // A query that names a server — a word equal to a server's name that other
@@ -49,7 +49,7 @@ func serverKeys(servers []string) map[string]string {
 
 // mentionedServers returns the servers, lowercased, that a ranking word of
 // q names and that have a tool in scope (nil: all), in query order.
-func (st *state) mentionedServers(q fallback.Query, scope func(int) bool) []string {
+func (st *state) mentionedServers(q query.Query, scope func(int) bool) []string {
 	var out []string
 	for _, t := range q.Terms {
 		if t.Excluded {

@@ -91,7 +91,7 @@ type session struct {
 	revealed []string
 	seen     map[string]struct{}
 	// searches are the session's latest searches, oldest first, kept only
-	// when learning is on (learned.go): attribution needs each search's
+	// when learning is on (usage.go): attribution needs each search's
 	// query and returned tools.
 	searches []learn.Search
 }

@@ -175,48 +175,6 @@ func TestCalibrate(t *testing.T) {
 	}
 }
 
-func TestParseRegexQuery(t *testing.T) {
-	tests := []struct {
-		in, pattern string
-		required    []string
-		excluded    []string
-		servers     []string
-		selected    []string
-	}{
-		{in: "get_.*", pattern: "get_.*"},
-		{in: "+github create|open", pattern: "create|open", required: []string{"github"}},
-		{in: "issue -jira server:github", pattern: "issue", excluded: []string{"jira"}, servers: []string{"github"}},
-		{in: "select:github__create_issue", selected: []string{"github__create_issue"}},
-		{in: `\-verbose a+b`, pattern: `\-verbose a+b`},
-		{in: "send  message|post", pattern: "send message|post"},
-		{in: "server: x", pattern: "server: x"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			pattern, q, err := parseRegexQuery(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var req, exc []string
-			for _, term := range q.Terms {
-				switch {
-				case term.Required:
-					req = append(req, term.Text)
-				case term.Excluded:
-					exc = append(exc, term.Text)
-				default:
-					t.Errorf("plain term %q among the operators", term.Text)
-				}
-			}
-			got := []any{pattern, req, exc, q.Servers, q.Select}
-			want := []any{tt.pattern, tt.required, tt.excluded, tt.servers, tt.selected}
-			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("parseRegexQuery(%q) (-want +got):\n%s", tt.in, diff)
-			}
-		})
-	}
-}
-
 // testState builds a lexical state over tools given as "server__name: description".
 func testState(t *testing.T, tools ...catalog.Tool) *state {
 	t.Helper()

@@ -7,11 +7,13 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
 )
@@ -131,5 +133,47 @@ func TestParseQueryLogMode(t *testing.T) {
 	}
 	if _, err := server.ParseQueryLogMode("sometimes"); err == nil {
 		t.Error("ParseQueryLogMode(sometimes) succeeded, want an error")
+	}
+}
+
+// TestLogsCarryTraceContext: a call's traceparent metadata puts its trace
+// and parent IDs in the call's log line; a call without one, or with an
+// invalid one, logs none.
+func TestLogsCarryTraceContext(t *testing.T) {
+	var logs logbuf.Buffer
+	srv := server.New(server.Config{Log: slog.New(tracecontext.LogHandler(slog.NewJSONHandler(&logs, nil)))})
+	srv.Ready(newEngine(t))
+	addr := servertest.Serve(t, srv)
+	c, err := toolsearch.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tests := []struct {
+		name, traceparent string
+		want              string // the trace_id logged; "" for none
+	}{
+		{"traced", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "4bf92f3577b34da6a3ce929d0e0e4736"},
+		{"invalid", "00-not-a-trace", ""},
+		{"untraced", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			logs.Reset()
+			cctx := ctx(t)
+			if tt.traceparent != "" {
+				cctx = metadata.AppendToOutgoingContext(cctx, "traceparent", tt.traceparent)
+			}
+			if _, err := c.Search(cctx, "send a message"); err != nil {
+				t.Fatal(err)
+			}
+			line := logs.String()
+			if tt.want != "" && !strings.Contains(line, `"trace_id":"`+tt.want+`","parent_id":"00f067aa0ba902b7"`) {
+				t.Errorf("log %s, want trace_id %s and parent_id", line, tt.want)
+			}
+			if tt.want == "" && strings.Contains(line, "trace_id") {
+				t.Errorf("log %s, want no trace_id", line)
+			}
+		})
 	}
 }

@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
+	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"sync/atomic"
 	"time"
 
@@ -45,19 +48,33 @@ type Config struct {
 	// QueryLog says how much of a search query the request log shows; the
 	// zero value is QueryLogPrefix.
 	QueryLog QueryLogMode
+	// TLS, when not nil, makes Serve accept TLS only, for gRPC and JSON over
+	// HTTP alike (it must not also be in ServerOptions as grpc.Creds); its
+	// NextProtos are replaced with "http/1.1" and "h2" (listen.go).
+	TLS *tls.Config
 }
 
 // Server is the gRPC server of the sidecar: the search service, the
 // standard health service and server reflection, with the recover and
-// logging interceptors. It starts NOT_SERVING; Ready makes it SERVING. It is
-// safe for concurrent use.
+// logging interceptors; the same port serves the unary methods as JSON
+// over HTTP (connect.go, listen.go). It starts NOT_SERVING; Ready makes it
+// SERVING. It is safe for concurrent use.
 type Server struct {
-	grpc     *grpc.Server
-	health   *health.Server
-	service  *Service
-	log      *slog.Logger
-	metrics  *Metrics
+	grpc    *grpc.Server
+	http    *http.Server
+	health  *health.Server
+	service *Service
+	log     *slog.Logger
+	metrics *Metrics
+	tls     *tls.Config
+	// unary is the interceptor chain of unary calls, gRPC and JSON alike.
+	unary grpc.UnaryServerInterceptor
+	// limit is the message limit in bytes.
+	limit    int
 	stopping atomic.Bool
+	// stop is cancelled by Shutdown: Serve's listener closes.
+	stop       context.Context
+	cancelStop context.CancelFunc
 }
 
 // New builds a server. Call Ready once the engine can answer, Serve to
@@ -71,12 +88,13 @@ func New(cfg Config) *Server {
 	if limit <= 0 {
 		limit = DefaultMaxMessageSize
 	}
-	// Order: recover outermost; metrics and logging see every outcome,
+	// Order: recover outermost; the trace context is in the context of
+	// every log line after it; metrics and logging see every outcome,
 	// UNAUTHENTICATED included; the deadline applies to the handler alone.
 	// A request the codec could not decode is refused after authentication
 	// (an unauthenticated caller learns nothing about its request), and the
 	// size limit applies to the handler's answer.
-	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log, cfg.QueryLog)}
+	unary := []grpc.UnaryServerInterceptor{RecoverInterceptor(log), TraceInterceptor(), MetricsUnaryInterceptor(cfg.Metrics), LoggingInterceptor(log, cfg.QueryLog)}
 	stream := []grpc.StreamServerInterceptor{MetricsStreamInterceptor(cfg.Metrics)}
 	if cfg.AuthToken != "" {
 		unary = append(unary, AuthUnaryInterceptor(cfg.AuthToken))
@@ -99,6 +117,16 @@ func New(cfg Config) *Server {
 		service: svc,
 		log:     log,
 		metrics: cfg.Metrics,
+		tls:     cfg.TLS,
+		unary:   chainUnary(unary),
+		limit:   limit,
+	}
+	s.stop, s.cancelStop = context.WithCancel(context.Background())
+	s.http = &http.Server{
+		Handler:           s.connectHandler(),
+		ReadHeaderTimeout: sniffTimeout,
+		IdleTimeout:       httpIdleTimeout,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
 	toolsearchv1.RegisterToolSearchServiceServer(s.grpc, s.service)
 	healthpb.RegisterHealthServer(s.grpc, s.health)
@@ -127,37 +155,84 @@ func (s *Server) Answer(e *search.Engine) {
 	s.metrics.setEngine(e)
 }
 
-// Serve accepts connections on lis until Shutdown; it returns nil after a
-// shutdown.
+// httpIdleTimeout is how long an idle HTTP/1.1 keep-alive connection of a
+// JSON caller stays open: long enough for an agent's turns to reuse it.
+const httpIdleTimeout = 2 * time.Minute
+
+// chainUnary chains interceptors, the first outermost, as
+// grpc.ChainUnaryInterceptor does.
+func chainUnary(chain []grpc.UnaryServerInterceptor) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		next := handler
+		for i := len(chain) - 1; i >= 0; i-- {
+			ic, inner := chain[i], next
+			next = func(ctx context.Context, req any) (any, error) { return ic(ctx, req, info, inner) }
+		}
+		return next(ctx, req)
+	}
+}
+
+// Serve accepts connections on lis until Shutdown, gRPC and JSON over HTTP
+// on the one port (with Config.TLS, over TLS); it returns nil after a
+// shutdown. Call it once.
 func (s *Server) Serve(lis net.Listener) error {
-	err := s.grpc.Serve(lis)
-	if err == grpc.ErrServerStopped {
+	m := newPortMux(lis, s.tls, s.log)
+	defer s.stopAfter(m)()
+	served := make(chan error, 2)
+	go func() { served <- s.grpc.Serve(m.grpc) }()
+	go func() { served <- s.http.Serve(m.http) }()
+	err := m.serve()
+	m.close()
+	if !s.stopping.Load() {
+		// The listener failed: stop both servers hard.
+		s.grpc.Stop()
+		s.http.Close()
+	}
+	// After a Shutdown, both return once it has drained them.
+	for range 2 {
+		if e := <-served; e != nil && e != grpc.ErrServerStopped && e != http.ErrServerClosed && !errors.Is(e, net.ErrClosed) {
+			err = e
+		}
+	}
+	if s.stopping.Load() {
 		return nil
 	}
 	return err
 }
 
+// stopAfter closes m once Shutdown begins; the returned function stops
+// waiting.
+func (s *Server) stopAfter(m *portMux) func() {
+	stop := context.AfterFunc(s.stop, m.close)
+	return func() { stop() }
+}
+
 // Shutdown reports NOT_SERVING, then stops gracefully: it stops accepting
-// connections and waits for calls in flight, until ctx is done, when it
-// stops hard (in-flight calls are cancelled). It reports whether the stop
-// was graceful.
+// connections and waits for calls in flight, gRPC and JSON, until ctx is
+// done, when it stops hard (in-flight calls are cancelled). It reports
+// whether the stop was graceful.
 func (s *Server) Shutdown(ctx context.Context) bool {
 	s.stopping.Store(true)
 	s.health.Shutdown()
-	done := make(chan struct{})
+	s.cancelStop()
+	grpcDone := make(chan struct{})
 	go func() {
 		s.grpc.GracefulStop()
-		close(done)
+		close(grpcDone)
 	}()
+	httpErr := s.http.Shutdown(ctx)
 	select {
-	case <-done:
-		return true
+	case <-grpcDone:
+		if httpErr == nil {
+			return true
+		}
 	case <-ctx.Done():
-		s.log.Warn("graceful stop timed out; stopping hard")
-		s.grpc.Stop()
-		<-done
-		return false
 	}
+	s.log.Warn("graceful stop timed out; stopping hard")
+	s.grpc.Stop()
+	s.http.Close()
+	<-grpcDone
+	return false
 }
 
 // DefaultShutdownTimeout is how long Shutdown waits for calls in flight by

@@ -23,7 +23,7 @@ func startLearningSidecar(t *testing.T, args ...string) (c *toolsearch.Client, s
 	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, append([]string{"--listen", "127.0.0.1:0"}, args...), env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, ready)
+		done <- run(ctx, append([]string{"--listen", "127.0.0.1:0"}, args...), env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, hooks{ready: ready})
 	}()
 	var addr net.Addr
 	select {

@@ -19,26 +19,28 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
-	"google.golang.org/grpc"
+	mcp "github.com/toolsearch/toolsearch/source/mcp"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stderr, nil))
+	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stderr, hooks{}))
 }
 
 // run starts the sidecar and blocks until ctx is done (a signal) or serving
-// fails. It returns the exit code. When ready is not nil it receives the
-// listening address once the catalog is searchable (tests use it).
-func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, ready chan<- net.Addr) int {
+// fails. It returns the exit code. h is production's zero value, or what a
+// test observes and steers.
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer, h hooks) int {
 	cfg, err := parseConfig(args, getenv, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -53,7 +55,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 			log.Warn("--stop-with-parent is not available here; stop the sidecar with SIGTERM or Ctrl-C", "error", err.Error())
 		}
 	}
-	if err := serve(ctx, cfg, log, ready); err != nil {
+	if err := serve(ctx, cfg, log, h); err != nil {
 		log.Error("sidecar stopped", "error", err.Error())
 		fmt.Fprintf(stderr, "sidecar: %v\n", err)
 		return 1
@@ -62,175 +64,280 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 }
 
 // newLogger writes to w in the configured format and level, with repeated
-// warnings rate-limited (logging.go).
+// warnings rate-limited (logging.go), and the trace_id and parent_id of a
+// call's W3C trace context in its log lines.
 func newLogger(cfg config, w io.Writer) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.logLevel}
 	var h slog.Handler = slog.NewJSONHandler(w, opts)
 	if cfg.logFormat == "text" {
 		h = slog.NewTextHandler(w, opts)
 	}
-	return slog.New(newRateLimited(h, logRepeatWindow, logRepeatBurst))
+	return slog.New(tracecontext.LogHandler(newRateLimited(h, logRepeatWindow, logRepeatBurst)))
 }
 
-// serve listens, loads the catalog, reports SERVING, and on ctx's end
-// drains calls in flight within the shutdown timeout.
-func serve(ctx context.Context, cfg config, log *slog.Logger, ready chan<- net.Addr) error {
-	opts, err := grpcOptions(cfg)
-	if err != nil {
+// errStopped ends a start-up that a signal interrupted: the sidecar exits
+// cleanly (code 0), as from a signal while serving.
+var errStopped = errors.New("stopped during start-up")
+
+// serve starts the sidecar's parts in order (sidecar.steps), serves until
+// ctx's end (a signal), serving failing or the MCP stdio session ending,
+// then stops the parts in reverse: readiness drops and the calls in flight
+// drain within the shutdown timeout first, the listeners close last.
+func serve(ctx context.Context, cfg config, log *slog.Logger, h hooks) error {
+	s := &sidecar{cfg: cfg, log: log, hooks: h}
+	lc := &lifecycle{log: log}
+	defer lc.stop()
+	if err := lc.start(ctx, s.steps()); err != nil {
+		if errors.Is(err, errStopped) {
+			return nil
+		}
 		return err
 	}
-	opts = append(opts, testServerOptions...)
-	token, err := readToken(cfg.authTokenFile)
-	if err != nil {
-		return err
+	select {
+	case <-s.served:
+		return s.serveErr
+	case <-ctx.Done():
+	case err := <-s.ep.stdioEnded():
+		log.Info("the MCP stdio session ended", "error", fmt.Sprint(err))
 	}
-	var metrics *server.Metrics
+	log.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
+	return nil
+}
+
+// sidecar is what the start-up steps bring up, each step using what the
+// ones before it set. Only serve's goroutine uses it.
+type sidecar struct {
+	cfg   config
+	log   *slog.Logger
+	hooks hooks
+
+	token   string
+	metrics *server.Metrics // nil without --metrics-listen
+	srv     *server.Server
+	addr    net.Addr
+	// served is closed when srv.Serve returned, with serveErr.
+	served   chan struct{}
+	serveErr error
+	// drain stops srv gracefully within the shutdown timeout, once.
+	drain  func()
+	status *mcpStatus
+	em     *embedders
+	limit  memoryLimit
+	budget int64
+	// engineStart is when the engine's load began, for the index build
+	// time metric.
+	engineStart time.Time
+	engine      *search.Engine
+	manager     *mcp.Manager // nil without --mcp servers
+	ep          *mcpEndpoint // nil without --mcp-listen or --mcp-stdio
+}
+
+// steps is the start-up, in order; each stops in reverse.
+func (s *sidecar) steps() []step {
+	return []step{
+		{"grpc listener", s.listen},
+		{"metrics listener", s.serveMetrics},
+		{"embedders", s.embedders},
+		{"memory limit", s.memoryLimit},
+		{"engine", s.loadEngine},
+		{"learning", s.startLearning},
+		{"mcp servers", s.startMCP},
+		{"lexical answers", s.answerLexically},
+		{"mcp endpoint", s.startMCPEndpoint},
+		{"readiness", s.ready},
+		{"index build metric", s.measureIndexBuild},
+	}
+}
+
+// listen opens the gRPC port (health says NOT_SERVING until readiness).
+func (s *sidecar) listen(context.Context) (func(), error) {
+	cfg, log := s.cfg, s.log
+	opts := append(grpcOptions(cfg), s.hooks.serverOptions...)
+	tc, err := tlsConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if s.token, err = readToken(cfg.authTokenFile); err != nil {
+		return nil, err
+	}
 	if cfg.metricsListen != "" {
-		metrics = server.NewMetrics(version)
+		s.metrics = server.NewMetrics(version)
 		for name, v := range map[string]int{
 			"max_tools": cfg.maxTools, "max_query_length": cfg.maxQueryLength, "max_results_cap": cfg.maxResultsCap,
 			"max_message_size_bytes": cfg.maxMessageSize, "max_concurrent_streams": cfg.maxConcurrentStreams,
 		} {
-			metrics.SetLimit(name, float64(v))
+			s.metrics.SetLimit(name, float64(v))
 		}
 	}
 	lis, err := net.Listen("tcp", cfg.listen)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w (is another sidecar running? pick another port with --listen)", cfg.listen, err)
+		return nil, fmt.Errorf("listen on %s: %w (is another sidecar running? pick another port with --listen)", cfg.listen, err)
 	}
-	srv := server.New(server.Config{
+	s.addr = lis.Addr()
+	s.srv = server.New(server.Config{
 		Log:             log,
 		ServerOptions:   opts,
-		Metrics:         metrics,
-		AuthToken:       token,
+		Metrics:         s.metrics,
+		AuthToken:       s.token,
 		DefaultDeadline: cfg.requestTimeout,
 		QueryLog:        cfg.queryLog,
 		MaxMessageSize:  cfg.maxMessageSize,
+		TLS:             tc,
 	})
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(lis) }()
-	log.Info("listening", "addr", lis.Addr().String(), "version", version, "tls", cfg.tlsCert != "",
-		"mutual_tls", cfg.tlsClientCA != "", "auth_token", token != "", "health", "NOT_SERVING until the catalog is loaded")
-	if token != "" && len(token) < minTokenLength {
-		log.Warn("the bearer token of --auth-token-file is short enough to guess; use a random token of at least 16 characters, e.g. openssl rand -hex 32",
-			"length", len(token), "min_length", minTokenLength)
-	}
-	if !isLoopback(cfg.listen) && cfg.tlsCert == "" && token == "" {
-		log.Warn("listening beyond loopback in plaintext with no --auth-token-file: anything that reaches this address can search and change the catalog",
-			"addr", lis.Addr().String())
-	}
-	status := &mcpStatus{}
-	stopHTTP, err := serveHTTP(cfg, srv, status, log)
-	if err != nil {
-		srv.Shutdown(context.Background())
-		<-served
-		return err
-	}
-	defer stopHTTP()
-
-	em := &embedders{cfg: cfg, log: log, metrics: metrics}
-	defer func() {
-		if err := em.close(); err != nil {
-			log.Error("closing the embedding cache", "error", err.Error())
-		}
+	s.served = make(chan struct{})
+	go func() {
+		defer close(s.served)
+		s.serveErr = s.srv.Serve(lis)
 	}()
-	limit, err := resolveMemoryLimit(cfg.memoryLimit, cfg.gomemlimit, readFile)
-	if err != nil {
-		srv.Shutdown(context.Background())
-		<-served
-		return err
+	s.drain = sync.OnceFunc(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+		defer cancel()
+		graceful := s.srv.Shutdown(ctx)
+		<-s.served
+		log.Info("stopped", "graceful", graceful)
+	})
+	log.Info("listening", "addr", s.addr.String(), "version", version, "tls", cfg.tlsCert != "",
+		"mutual_tls", cfg.tlsClientCA != "", "auth_token", s.token != "", "health", "NOT_SERVING until the catalog is loaded")
+	if s.token != "" && len(s.token) < minTokenLength {
+		log.Warn("the bearer token of --auth-token-file is short enough to guess; use a random token of at least 16 characters, e.g. openssl rand -hex 32",
+			"length", len(s.token), "min_length", minTokenLength)
 	}
-	budget, err := memoryBudget(limit)
-	if err != nil {
-		srv.Shutdown(context.Background())
-		<-served
-		return err
+	if !isLoopback(cfg.listen) && cfg.tlsCert == "" && s.token == "" {
+		log.Warn("listening beyond loopback in plaintext with no --auth-token-file: anything that reaches this address can search and change the catalog",
+			"addr", s.addr.String())
 	}
-	defer setGoMemoryLimit(limit, cfg.gomemlimit)()
-	metrics.SetLimit("memory_limit_bytes", float64(limit.bytes))
-	metrics.SetLimit("memory_budget_bytes", float64(budget))
-	engineStart := time.Now()
-	engine, err := loadEngine(cfg, log, em, budget)
-	if err != nil {
-		srv.Shutdown(context.Background())
-		<-served
-		return err
-	}
-	defer engine.Close()
-	defer startLearning(ctx, cfg, engine, log)()
-	logMemory(log, limit, engine.Memory())
-	manager, err := startMCP(ctx, cfg, log, engine, metrics)
-	if err != nil {
-		srv.Shutdown(context.Background())
-		<-served
-		return err
-	}
-	if manager != nil {
-		// Deferred after engine.Close, so it runs first: the servers stop
-		// (no child outlives the sidecar) before the engine closes.
-		defer func() {
-			manager.Close()
-			log.Info("mcp servers stopped")
-		}()
-		status.m.Store(manager)
-	}
-	if cfg.readyWhen == readySemantic {
-		srv.Answer(engine)
-		log.Info("answering lexically; health says SERVING once the semantic index is ready (--ready-when semantic)")
-		if err := engine.WaitIndexed(ctx); err != nil {
-			srv.Shutdown(context.Background())
-			<-served
-			return nil // stopped (a signal) before the index was ready
+	return s.drain, nil
+}
+
+// serveMetrics starts the metrics and probes listener (--metrics-listen).
+func (s *sidecar) serveMetrics(context.Context) (func(), error) {
+	s.status = &mcpStatus{}
+	return serveHTTP(s.cfg, s.srv, s.status, s.log)
+}
+
+// embedders sets up the embedder's maker; its stop closes the embedding
+// cache.
+func (s *sidecar) embedders(context.Context) (func(), error) {
+	s.em = &embedders{cfg: s.cfg, log: s.log, metrics: s.metrics}
+	return func() {
+		if err := s.em.close(); err != nil {
+			s.log.Error("closing the embedding cache", "error", err.Error())
 		}
+	}, nil
+}
+
+// memoryLimit resolves --memory-limit into the engine's budget and sets the
+// Go runtime's soft limit; its stop restores the runtime's.
+func (s *sidecar) memoryLimit(context.Context) (func(), error) {
+	readFile := s.hooks.readFile
+	if readFile == nil {
+		readFile = os.ReadFile
 	}
-	srv.Ready(engine)
-	info := engine.Info()
-	log.Info("serving", "addr", lis.Addr().String(), "tools", info.ToolCount, "servers", len(info.Servers), "catalog_version", info.CatalogVersion)
-	if ready != nil {
-		ready <- lis.Addr()
-	}
-	// The MCP endpoint forwards calls of live servers' tools to the
-	// manager (a nil manager must not become a non-nil Caller). Its stop
-	// is deferred after the manager's, so it runs first.
-	var caller mcpserver.Caller
-	if manager != nil {
-		caller = manager
-	}
-	ep, err := startMCPEndpoint(ctx, cfg, engine, caller, token, log)
+	limit, err := resolveMemoryLimit(s.cfg.memoryLimit, s.cfg.gomemlimit, readFile)
 	if err != nil {
-		srv.Shutdown(context.Background())
-		<-served
-		return err
+		return nil, err
 	}
-	defer ep.stop(cfg.shutdownTimeout)
-	if mcpEndpointReady != nil && ep != nil && ep.addr != nil {
-		mcpEndpointReady <- ep.addr
+	if s.budget, err = memoryBudget(limit); err != nil {
+		return nil, err
 	}
-	// The start-up index build time, for toolsearch_index_build_seconds.
-	wctx, wcancel := context.WithCancel(ctx)
+	s.limit = limit
+	s.metrics.SetLimit("memory_limit_bytes", float64(limit.bytes))
+	s.metrics.SetLimit("memory_budget_bytes", float64(s.budget))
+	return setGoMemoryLimit(limit, s.cfg.gomemlimit), nil
+}
+
+// loadEngine loads the catalog and builds the engine (embedding goes on in
+// the background).
+func (s *sidecar) loadEngine(context.Context) (func(), error) {
+	s.engineStart = time.Now()
+	engine, err := loadEngine(s.cfg, s.log, s.em, s.budget)
+	if err != nil {
+		return nil, err
+	}
+	s.engine = engine
+	logMemory(s.log, s.limit, engine.Memory())
+	return func() { _ = engine.Close() }, nil
+}
+
+// startLearning saves learned state and pulls --learn-from in the
+// background; its stop saves a last time.
+func (s *sidecar) startLearning(ctx context.Context) (func(), error) {
+	return startLearning(ctx, s.cfg, s.engine, s.log), nil
+}
+
+// startMCP starts the live MCP servers (--mcp); its stop stops them, so no
+// child outlives the sidecar.
+func (s *sidecar) startMCP(ctx context.Context) (func(), error) {
+	m, err := startMCP(ctx, s.cfg, s.log, s.engine, s.metrics)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	s.manager = m
+	s.status.m.Store(m)
+	return func() {
+		m.Close()
+		s.log.Info("mcp servers stopped")
+	}, nil
+}
+
+// answerLexically, with --ready-when semantic, answers searches lexically
+// while health says NOT_SERVING until the semantic index is ready. A
+// signal meanwhile ends the start-up cleanly.
+func (s *sidecar) answerLexically(ctx context.Context) (func(), error) {
+	if s.cfg.readyWhen != readySemantic {
+		return nil, nil
+	}
+	s.srv.Answer(s.engine)
+	s.log.Info("answering lexically; health says SERVING once the semantic index is ready (--ready-when semantic)")
+	if err := s.engine.WaitIndexed(ctx); err != nil {
+		return s.drain, errStopped
+	}
+	return s.drain, nil
+}
+
+// startMCPEndpoint serves the MCP endpoint (--mcp-listen, --mcp-stdio),
+// forwarding calls of live servers' tools to the manager.
+func (s *sidecar) startMCPEndpoint(ctx context.Context) (func(), error) {
+	// A nil manager must not become a non-nil Caller.
+	var caller mcpserver.Caller
+	if s.manager != nil {
+		caller = s.manager
+	}
+	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.hooks.stdioTransport)
+	if err != nil || ep == nil {
+		return nil, err
+	}
+	s.ep = ep
+	if s.hooks.mcpReady != nil && ep.addr != nil {
+		s.hooks.mcpReady <- ep.addr
+	}
+	return func() { ep.stop(s.cfg.shutdownTimeout) }, nil
+}
+
+// ready reports SERVING; its stop drops readiness and drains the calls in
+// flight before anything else stops.
+func (s *sidecar) ready(context.Context) (func(), error) {
+	s.srv.Ready(s.engine)
+	info := s.engine.Info()
+	s.log.Info("serving", "addr", s.addr.String(), "tools", info.ToolCount, "servers", len(info.Servers), "catalog_version", info.CatalogVersion)
+	if s.hooks.ready != nil {
+		s.hooks.ready <- s.addr
+	}
+	return s.drain, nil
+}
+
+// measureIndexBuild records the start-up index build time in
+// toolsearch_index_build_seconds once the catalog is embedded.
+func (s *sidecar) measureIndexBuild(ctx context.Context) (func(), error) {
+	wctx, cancel := context.WithCancel(ctx)
 	indexed := make(chan struct{})
 	go func() {
 		defer close(indexed)
-		if cfg.embedder != "none" && engine.WaitIndexed(wctx) == nil {
-			metrics.SetIndexBuild(time.Since(engineStart))
+		if s.cfg.embedder != "none" && s.engine.WaitIndexed(wctx) == nil {
+			s.metrics.SetIndexBuild(time.Since(s.engineStart))
 		}
 	}()
-	defer func() { wcancel(); <-indexed }()
-
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	case err := <-ep.stdioEnded():
-		log.Info("the MCP stdio session ended", "error", fmt.Sprint(err))
-	}
-	log.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
-	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
-	defer cancel()
-	graceful := srv.Shutdown(sctx)
-	<-served
-	log.Info("stopped", "graceful", graceful)
-	return nil
+	return func() { cancel(); <-indexed }, nil
 }
 
 // serveHTTP starts the metrics and probes listener (--metrics-listen), if
@@ -312,14 +419,6 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*sea
 	go warnProviderProblems(log, tools)
 	return engine, nil
 }
-
-// mcpEndpointReady, when not nil, receives the MCP listener's address once it
-// serves (tests set it).
-var mcpEndpointReady chan<- net.Addr
-
-// testServerOptions are added to the gRPC server's options; only tests set
-// them (an interceptor that holds searches in flight, to test draining).
-var testServerOptions []grpc.ServerOption
 
 // version is the sidecar's version, stamped at build time with
 // -ldflags "-X main.version=…" (make build does it); "dev" otherwise.

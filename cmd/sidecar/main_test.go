@@ -31,7 +31,7 @@ func TestSidecarServesExampleCatalog(t *testing.T) {
 	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"}, env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, ready)
+		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"}, env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, hooks{ready: ready})
 	}()
 	var addr net.Addr
 	select {
@@ -97,7 +97,7 @@ func TestSidecarStartupErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr logbuf.Buffer
-			code := run(context.Background(), tt.args, env(tt.env), &stderr, nil)
+			code := run(context.Background(), tt.args, env(tt.env), &stderr, hooks{})
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.code, stderr.String())
 			}
@@ -112,7 +112,7 @@ func TestSidecarStartupErrors(t *testing.T) {
 
 func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
 	var stderr logbuf.Buffer
-	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, nil); code != 0 {
+	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, hooks{}); code != 0 {
 		t.Fatalf("--help exit code %d", code)
 	}
 	help := stderr.String()
@@ -169,7 +169,7 @@ func TestOperationsDocListsEveryFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr logbuf.Buffer
-	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, nil); code != 0 {
+	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, hooks{}); code != 0 {
 		t.Fatalf("--help exit code %d", code)
 	}
 	n := 0
@@ -213,7 +213,7 @@ func TestReadyWhenSemantic(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", addr, "--metrics-listen", "", "--embedder", "ollama", "--ollama-host", deadAddr, "--ready-when", "semantic"},
-			env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, nil)
+			env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, hooks{})
 	}()
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(stderr.String(), "answering lexically") {

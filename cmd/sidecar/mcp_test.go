@@ -77,7 +77,7 @@ func TestMCPEverythingBar(t *testing.T) {
 	args := []string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--catalog", catalogPath,
 		"--mcp", "everything=npx -y @modelcontextprotocol/server-everything", "--mcp-grace-period", "1m"}
 	start := time.Now()
-	go func() { r.done <- run(ctx, args, env(nil), r.stderr, ready) }()
+	go func() { r.done <- run(ctx, args, env(nil), r.stderr, hooks{ready: ready}) }()
 	select {
 	case a := <-ready:
 		r.addr = a.String()

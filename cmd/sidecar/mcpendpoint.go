@@ -17,9 +17,6 @@ import (
 // mcpPath is the URL path of the streamable HTTP endpoint on --mcp-listen.
 const mcpPath = "/mcp"
 
-// mcpStdioTransport is the transport of --mcp-stdio; tests replace it.
-var mcpStdioTransport = func() mcp.Transport { return &mcp.StdioTransport{} }
-
 // mcpEndpoint is the running MCP endpoint: its HTTP listener (if any) and
 // the end of its stdio session (if any).
 type mcpEndpoint struct {
@@ -35,9 +32,11 @@ type mcpEndpoint struct {
 
 // startMCPEndpoint starts the MCP endpoint over engine: streamable HTTP on
 // --mcp-listen (with the gRPC port's TLS and bearer token) and one stdio
-// session with --mcp-stdio. Without either it returns nil. caller forwards
-// calls to live MCP servers (nil: none).
-func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, caller mcpserver.Caller, token string, log *slog.Logger) (*mcpEndpoint, error) {
+// session with --mcp-stdio over the transport stdio makes (nil: the
+// process's stdin and stdout). Without either it returns nil. caller
+// forwards calls to live MCP servers (nil: none).
+func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, caller mcpserver.Caller, token string, log *slog.Logger,
+	stdio func() mcp.Transport) (*mcpEndpoint, error) {
 	if cfg.mcpListen == "" && !cfg.mcpStdio {
 		return nil, nil
 	}
@@ -94,8 +93,12 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 		}
 	}
 	if cfg.mcpStdio {
+		var t mcp.Transport = &mcp.StdioTransport{}
+		if stdio != nil {
+			t = stdio()
+		}
 		ep.stdioDone = make(chan error, 1)
-		go func() { ep.stdioDone <- srv.Run(ctx, mcpStdioTransport()) }()
+		go func() { ep.stdioDone <- srv.Run(ctx, t) }()
 		log.Info("mcp serving on stdio")
 	}
 	return ep, nil

@@ -27,12 +27,8 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	serverSide, clientSide := mcp.NewInMemoryTransports()
-	mcpStdioTransport = func() mcp.Transport { return serverSide }
 	addrs := make(chan net.Addr, 1)
-	mcpEndpointReady = addrs
-	t.Cleanup(func() {
-		mcpStdioTransport, mcpEndpointReady = func() mcp.Transport { return &mcp.StdioTransport{} }, nil
-	})
+	h := hooks{mcpReady: addrs, stdioTransport: func() mcp.Transport { return serverSide }}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -40,7 +36,7 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--mcp-listen", "127.0.0.1:0",
-			"--mcp-stdio", "--auth-token-file", tokenFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, nil)
+			"--mcp-stdio", "--auth-token-file", tokenFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, h)
 	}()
 	var addr net.Addr
 	select {
@@ -54,19 +50,26 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	// Over HTTP, with the token.
 	hc := &http.Client{Transport: endpointBearer{"tok3n"}}
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", HTTPClient: hc}, sessionMode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkEndpointFlow(t, cs)
 	cs.Close()
+	// The same endpoint in stateless mode (the go-sdk's default version).
+	modern, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStatelessFlow(t, modern)
+	modern.Close()
 	// Without the token: refused.
 	if _, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr.String() + "/mcp", MaxRetries: -1}, nil); err == nil {
 		t.Error("connected without the bearer token")
 	}
 
 	// Over stdio; the sidecar stops when the session ends.
-	ss, err := c.Connect(ctx, clientSide, nil)
+	ss, err := c.Connect(ctx, clientSide, sessionMode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +106,31 @@ func checkEndpointFlow(t *testing.T, cs *mcp.ClientSession) {
 	}
 }
 
+// sessionMode asks for the newest MCP version with sessions (the go-sdk's
+// default is the stateless 2026-07-28).
+var sessionMode = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+
+// checkStatelessFlow lists, searches, calls and lists again in stateless
+// mode: the list is the two meta-tools before and after.
+func checkStatelessFlow(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	ctx := context.Background()
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("negotiated %s, want 2026-07-28", v)
+	}
+	first, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Tools) != 2 || first.Tools[0].Name != "tool_search" || first.Tools[1].Name != "call_tool" {
+		t.Fatalf("stateless tools/list = %d tools, want tool_search and call_tool", len(first.Tools))
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "send a slack message", "max_results": 1}})
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"inputSchema"`) {
+		t.Fatalf("tool_search = %+v, %v; want the found tool's definition", res, err)
+	}
+}
+
 type endpointBearer struct{ token string }
 
 func (b endpointBearer) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -119,14 +147,12 @@ func TestSidecarMCPEndpointTLS(t *testing.T) {
 	srvCert, srvKey := ca.issue(t, "toolsearch", true)
 	certFile, keyFile := writeFile(t, dir, "server.pem", srvCert), writeFile(t, dir, "server-key.pem", srvKey)
 	addrs := make(chan net.Addr, 1)
-	mcpEndpointReady = addrs
-	t.Cleanup(func() { mcpEndpointReady = nil })
 	ctx, cancel := context.WithCancel(context.Background())
 	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--mcp-listen", "127.0.0.1:0",
-			"--tls-cert", certFile, "--tls-key", keyFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, nil)
+			"--tls-cert", certFile, "--tls-key", keyFile, "--catalog", "../../examples/catalog.json"}, env(nil), &stderr, hooks{mcpReady: addrs})
 	}()
 	defer func() {
 		cancel()
@@ -146,7 +172,7 @@ func TestSidecarMCPEndpointTLS(t *testing.T) {
 	roots.AppendCertsFromPEM(ca.pem)
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}}}
 	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "https://" + addr.String() + "/mcp", HTTPClient: hc}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "https://" + addr.String() + "/mcp", HTTPClient: hc}, sessionMode)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -161,6 +160,3 @@ func logMemory(log *slog.Logger, limit memoryLimit, m search.MemoryInfo) {
 
 // mib is n bytes in MiB, rounded to a tenth.
 func mib(n int64) float64 { return math.Round(float64(n)/(1<<20)*10) / 10 }
-
-// readFile reads the cgroup files; tests replace it.
-var readFile = os.ReadFile

@@ -160,7 +160,7 @@ func TestMemoryLimit(t *testing.T) {
 	t.Run("catalog past the budget at start-up", func(t *testing.T) {
 		var stderr logbuf.Buffer
 		code := run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--catalog", "../../examples/catalog.json", "--memory-limit", "65736Ki"},
-			env(map[string]string{"GOMEMLIMIT": "4GiB"}), &stderr, nil)
+			env(map[string]string{"GOMEMLIMIT": "4GiB"}), &stderr, hooks{})
 		if code != 1 || !strings.Contains(stderr.String(), "the catalog of 67 tools needs an estimated") || !strings.Contains(stderr.String(), "--memory-limit") {
 			t.Errorf("exit %d, stderr %s; want 1, the estimate and --memory-limit", code, stderr.String())
 		}
@@ -168,12 +168,12 @@ func TestMemoryLimit(t *testing.T) {
 	t.Run("bad values", func(t *testing.T) {
 		for _, v := range []string{"lots", "-1Gi", "0"} {
 			var stderr logbuf.Buffer
-			if code := run(ctx, []string{"--memory-limit", v}, env(nil), &stderr, nil); code != 2 || !strings.Contains(stderr.String(), "--memory-limit") {
+			if code := run(ctx, []string{"--memory-limit", v}, env(nil), &stderr, hooks{}); code != 2 || !strings.Contains(stderr.String(), "--memory-limit") {
 				t.Errorf("--memory-limit %s: exit %d, stderr %q; want 2 naming --memory-limit", v, code, stderr.String())
 			}
 		}
 		var stderr logbuf.Buffer
-		if code := run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--memory-limit", "32Mi"}, env(nil), &stderr, nil); code != 1 || !strings.Contains(stderr.String(), "below the sidecar's base") {
+		if code := run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--memory-limit", "32Mi"}, env(nil), &stderr, hooks{}); code != 1 || !strings.Contains(stderr.String(), "below the sidecar's base") {
 			t.Errorf("--memory-limit 32Mi: exit %d, stderr %q; want 1 naming the base", code, stderr.String())
 		}
 	})

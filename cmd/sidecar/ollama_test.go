@@ -239,7 +239,7 @@ func startSidecar(t *testing.T, args ...string) *testSidecar {
 	s := &testSidecar{stderr: &logbuf.Buffer{}, cancel: cancel, done: make(chan int, 1)}
 	ready := make(chan net.Addr, 1)
 	args = append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"}, args...)
-	go func() { s.done <- run(ctx, args, env(nil), s.stderr, ready) }()
+	go func() { s.done <- run(ctx, args, env(nil), s.stderr, hooks{ready: ready}) }()
 	select {
 	case addr := <-ready:
 		c, err := toolsearch.Dial(addr.String())

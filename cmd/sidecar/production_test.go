@@ -51,11 +51,18 @@ func launch(t *testing.T, args ...string) *running {
 // launchEnv is launch with the environment vars.
 func launchEnv(t *testing.T, vars map[string]string, args ...string) *running {
 	t.Helper()
+	return launchHooks(t, hooks{}, vars, args...)
+}
+
+// launchHooks is launchEnv with the test's hooks (its ready is set here).
+func launchHooks(t *testing.T, h hooks, vars map[string]string, args ...string) *running {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{stderr: &logbuf.Buffer{}, cancel: cancel, done: make(chan int, 1)}
 	ready := make(chan net.Addr, 1)
 	all := append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--catalog", "../../examples/catalog.json"}, args...)
-	go func() { r.done <- run(ctx, all, env(vars), r.stderr, ready) }()
+	h.ready = ready
+	go func() { r.done <- run(ctx, all, env(vars), r.stderr, h) }()
 	select {
 	case a := <-ready:
 		r.addr = a.String()
@@ -279,9 +286,7 @@ func (h *holdSearches) intercept(ctx context.Context, req any, info *grpc.UnaryS
 // with OK, and that the stop is graceful.
 func TestShutdownDrainsSearchesInFlight(t *testing.T) {
 	h := &holdSearches{release: make(chan struct{})}
-	testServerOptions = []grpc.ServerOption{grpc.ChainUnaryInterceptor(h.intercept)}
-	t.Cleanup(func() { testServerOptions = nil })
-	r := launch(t)
+	r := launchHooks(t, hooks{serverOptions: []grpc.ServerOption{grpc.ChainUnaryInterceptor(h.intercept)}}, nil)
 	c := r.dial(t, toolsearch.WithTimeout(0))
 
 	const n = 100
@@ -466,7 +471,7 @@ func TestLimits(t *testing.T) {
 	})
 	t.Run("catalog size at start-up", func(t *testing.T) {
 		var stderr logbuf.Buffer
-		code := run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--catalog", "../../examples/catalog.json", "--max-tools", "10"}, env(nil), &stderr, nil)
+		code := run(ctx, []string{"--listen", "127.0.0.1:0", "--metrics-listen", "", "--catalog", "../../examples/catalog.json", "--max-tools", "10"}, env(nil), &stderr, hooks{})
 		if code != 1 || !strings.Contains(stderr.String(), "67 tools, over the limit of 10") || !strings.Contains(stderr.String(), "--max-tools") {
 			t.Errorf("exit %d, stderr %s; want 1 and the limit", code, stderr.String())
 		}
@@ -505,7 +510,7 @@ func TestLimits(t *testing.T) {
 			{"--tls-client-ca", "ca.pem"},
 		} {
 			var stderr logbuf.Buffer
-			if code := run(ctx, args, env(nil), &stderr, nil); code != 2 || !strings.Contains(stderr.String(), args[0]) {
+			if code := run(ctx, args, env(nil), &stderr, hooks{}); code != 2 || !strings.Contains(stderr.String(), args[0]) {
 				t.Errorf("%v: exit %d, stderr %q; want 2 naming %s", args, code, stderr.String(), args[0])
 			}
 		}

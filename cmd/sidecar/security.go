@@ -10,26 +10,18 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/keepalive"
 )
 
-// grpcOptions turns the limits and TLS flags into server options.
-func grpcOptions(cfg config) ([]grpc.ServerOption, error) {
-	opts := []grpc.ServerOption{
+// grpcOptions turns the limits into server options. TLS is not among
+// them: the server terminates it for gRPC and JSON alike (server.Config.TLS).
+func grpcOptions(cfg config) []grpc.ServerOption {
+	return []grpc.ServerOption{
 		grpc.MaxSendMsgSize(cfg.maxMessageSize),
 		grpc.MaxConcurrentStreams(uint32(cfg.maxConcurrentStreams)),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: cfg.keepaliveMinTime, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: cfg.keepaliveTime, Timeout: keepaliveTimeout}),
 	}
-	tc, err := tlsConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if tc != nil {
-		opts = append(opts, grpc.Creds(credentials.NewTLS(tc)))
-	}
-	return opts, nil
 }
 
 // keepaliveTimeout is how long the sidecar waits for a keepalive ping's

@@ -9,10 +9,13 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
 	"math/big"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,6 +121,35 @@ func tlsSearch(t *testing.T, r *running, ca *testCA, certPEM, keyPEM []byte) err
 	return err
 }
 
+// tlsJSONSearch is tlsSearch over JSON (the Connect protocol) on the same
+// port, with a client that offers HTTP/2 and HTTP/1.1 as curl does; it
+// returns the HTTP status, or the error of the request.
+func tlsJSONSearch(t *testing.T, r *running, ca *testCA, certPEM, keyPEM []byte) (int, error) {
+	t.Helper()
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(ca.pem)
+	tc := &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	if certPEM != nil {
+		pair, err := tls.X509KeyPair(certPEM, keyPEM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc.Certificates = []tls.Certificate{pair}
+	}
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: tc, ForceAttemptHTTP2: true}, Timeout: 5 * time.Second}
+	defer hc.CloseIdleConnections()
+	resp, err := hc.Post("https://"+r.addr+"/toolsearch.v1.ToolSearchService/Search", "application/json", strings.NewReader(`{"query":"send slack message"}`))
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode == http.StatusOK && !strings.Contains(string(body), `"tool_name":"slack__send_message"`) {
+		t.Errorf("JSON search over TLS answered %s, want slack__send_message", body)
+	}
+	return resp.StatusCode, nil
+}
+
 func TestTLS(t *testing.T) {
 	dir := t.TempDir()
 	ca := newCA(t, "toolsearch test CA")
@@ -127,6 +159,9 @@ func TestTLS(t *testing.T) {
 
 	if err := tlsSearch(t, r, ca, nil, nil); err != nil {
 		t.Errorf("search over TLS: %v", err)
+	}
+	if code, err := tlsJSONSearch(t, r, ca, nil, nil); code != http.StatusOK {
+		t.Errorf("JSON search over TLS on the same port: status %d, %v; want 200", code, err)
 	}
 	other := newCA(t, "another CA")
 	if err := tlsSearch(t, r, other, nil, nil); status.Code(err) != codes.Unavailable {
@@ -153,6 +188,12 @@ func TestMutualTLS(t *testing.T) {
 	if err := tlsSearch(t, r, ca, cliCert, cliKey); err != nil {
 		t.Errorf("client with a certificate of the CA: %v", err)
 	}
+	if code, err := tlsJSONSearch(t, r, ca, cliCert, cliKey); code != http.StatusOK {
+		t.Errorf("JSON client with a certificate of the CA: status %d, %v; want 200", code, err)
+	}
+	if _, err := tlsJSONSearch(t, r, ca, nil, nil); err == nil {
+		t.Error("JSON client without a certificate: answered, want the handshake refused")
+	}
 	if err := tlsSearch(t, r, ca, nil, nil); status.Code(err) != codes.Unavailable {
 		t.Errorf("client without a certificate: %v, want Unavailable (handshake refused)", err)
 	}
@@ -175,7 +216,7 @@ func TestTLSStartupErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var stderr logbuf.Buffer
-			code := run(context.Background(), append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", ""}, args...), env(nil), &stderr, nil)
+			code := run(context.Background(), append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", ""}, args...), env(nil), &stderr, hooks{})
 			if code != 1 {
 				t.Errorf("exit %d, want 1; stderr %s", code, stderr.String())
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/internal/tracecontext"
 )
 
 // CallTool forwards tools/call for the catalog tool named name (the
@@ -19,7 +20,9 @@ import (
 // receives that call's progress notifications, one at a time, never after
 // CallTool returns (a notification the SDK had not dispatched when the
 // result arrived is dropped: the result supersedes it); cancelling ctx
-// cancels the call at the server (notifications/cancelled). Errors wrap
+// cancels the call at the server (notifications/cancelled). A W3C trace
+// context in ctx (internal/tracecontext) is sent on in the request's _meta
+// ("traceparent", "tracestate"), as MCP's trace propagation has it. Errors wrap
 // ErrServerUnavailable (server down or not connected) or ErrUnknownTool (no
 // live server provides that tool); a tool's own failure is a result with
 // IsError set, not an error.
@@ -35,6 +38,11 @@ func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any
 		return nil, fmt.Errorf("tool %q: mcp server %q is %s: %w", name, s.cfg.Name, state, ErrServerUnavailable)
 	}
 	params := &mcp.CallToolParams{Name: own, Arguments: args}
+	if tc, ok := tracecontext.FromContext(ctx); ok {
+		for k, v := range tc.Fields() {
+			params.Meta = setMeta(params.Meta, k, v)
+		}
+	}
 	if onProgress != nil {
 		token := "toolsearch-" + strconv.FormatUint(m.nextToken.Add(1), 10)
 		params.SetProgressToken(token)
@@ -62,6 +70,15 @@ func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any
 		return nil, fmt.Errorf("tool %q on mcp server %q: %w", name, s.cfg.Name, err)
 	}
 	return res, nil
+}
+
+// setMeta sets key in meta, allocating it when nil.
+func setMeta(meta mcp.Meta, key string, v any) mcp.Meta {
+	if meta == nil {
+		meta = mcp.Meta{}
+	}
+	meta[key] = v
+	return meta
 }
 
 // Serves reports whether a live MCP server known to the manager (connected

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net"
@@ -23,6 +24,7 @@ import (
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/embed/embedtest"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/search"
 	source "github.com/toolsearch/toolsearch/source/mcp"
 )
@@ -471,5 +473,46 @@ func TestDeadServersDoNotBlockTheOthers(t *testing.T) {
 	}
 	if st := f.status(t, "hung"); !strings.Contains(st.LastError, "raise --mcp-timeout") {
 		t.Errorf("hung: error %q does not say which knob to raise", st.LastError)
+	}
+}
+
+func TestCallToolTraceContext(t *testing.T) {
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{selfServer("tr", "meta")}})
+	const parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	tc, ok := tracecontext.FromHeaders(func(k string) string {
+		return map[string]string{tracecontext.Header: parent, tracecontext.StateHeader: "congo=t61rcWkgMzE"}[k]
+	})
+	if !ok {
+		t.Fatal("the test's traceparent does not parse")
+	}
+	tests := []struct {
+		name string
+		ctx  context.Context
+		want string
+	}{
+		{"traced", tracecontext.NewContext(context.Background(), tc), `{"traceparent":"` + parent + `","tracestate":"congo=t61rcWkgMzE"}`},
+		{"untraced", context.Background(), `{}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := f.m.CallTool(tt.ctx, "tr__meta", nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The SDK adds its own keys (client info, protocol version).
+			var meta map[string]any
+			if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &meta); err != nil {
+				t.Fatal(err)
+			}
+			trace := map[string]any{}
+			for _, k := range []string{tracecontext.Header, tracecontext.StateHeader} {
+				if v, ok := meta[k]; ok {
+					trace[k] = v
+				}
+			}
+			if got, _ := json.Marshal(trace); string(got) != tt.want {
+				t.Errorf("the server saw trace context %s in _meta, want %s", got, tt.want)
+			}
+		})
 	}
 }

@@ -25,7 +25,7 @@ import (
 
 // Environment of a test server process.
 const (
-	envKind      = "TOOLSEARCH_MCP_TEST_SERVER"     // many | dynamic | garbage
+	envKind      = "TOOLSEARCH_MCP_TEST_SERVER"     // many | dynamic | garbage | meta
 	envTools     = "TOOLSEARCH_MCP_TEST_TOOLS"      // many: how many tools; dynamic: how many filler tools
 	envFailFile  = "TOOLSEARCH_MCP_TEST_FAIL_FILE"  // exit at start while this file exists
 	envChildFile = "TOOLSEARCH_MCP_TEST_CHILD_FILE" // start a grandchild (sleep) and write its pid here
@@ -88,6 +88,15 @@ func newTestServer(kind string, n int) *mcp.Server {
 			s.AddTool(&mcp.Tool{Name: fmt.Sprintf("filler_%04d", i), Description: fmt.Sprintf("Filler tool %d: it handles record %d.", i, i),
 				InputSchema: json.RawMessage(`{"type":"object"}`)}, echoHandler)
 		}
+		return s
+	case "meta":
+		// One tool that answers with the _meta of its call, as JSON.
+		s := mcp.NewServer(&mcp.Implementation{Name: "meta", Version: "1"}, nil)
+		s.AddTool(&mcp.Tool{Name: "meta", Description: "Test control: the _meta of this call.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				b, err := json.Marshal(req.Params.Meta)
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, err
+			})
 		return s
 	case "garbage":
 		s := mcp.NewServer(&mcp.Implementation{Name: "garbage", Version: "1"}, nil)

@@ -1,4 +1,4 @@
-package fallback
+package query
 
 import (
 	"errors"
@@ -8,9 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// ErrInvalidQuery is wrapped by ParseQuery's errors: the query syntax is
-// malformed (e.g. "select:" with no names).
-var ErrInvalidQuery = errors.New("invalid query")
+// ErrInvalid is wrapped by Parse's and ParseRegex's errors: the query
+// syntax is malformed (e.g. "select:" with no names).
+var ErrInvalid = errors.New("invalid query")
 
 // Term is one word (or quoted phrase) of a query.
 type Term struct {
@@ -26,7 +26,8 @@ type Term struct {
 	Prefix bool
 }
 
-// Query is a parsed query. The zero value is the empty query.
+// Query is a parsed query. The zero value is the empty query. A Query is a
+// value: it is safe for concurrent reads, and nothing retains it.
 type Query struct {
 	// Raw is the query as given.
 	Raw string
@@ -36,12 +37,12 @@ type Query struct {
 	// servers / categories (case-insensitive); from server:NAME and
 	// category:NAME.
 	Servers, Categories []string
-	// Select lists exact tool names from select:a,b — the caller should
-	// answer with Index.Select.
+	// Select lists exact tool names from select:a,b — the caller answers
+	// with those tools.
 	Select []string
 }
 
-// ParseQuery parses the query syntax:
+// Parse parses the query syntax:
 //
 //	word                 a term that ranks
 //	"two words", `name`  a quoted term (quotes and backticks are equivalent)
@@ -58,10 +59,10 @@ type Query struct {
 // Keys are case-insensitive. Anything else is a plain term, so natural
 // language parses as plain terms. An unterminated quote runs to the end of
 // the query. A server: or category: key with no value is a plain term (as
-// in the prose "Category: books"). ParseQuery never panics; its only error
-// (wrapping ErrInvalidQuery) is a select: with no names ("select:",
+// in the prose "Category: books"). Parse never panics; its only error
+// (wrapping ErrInvalid) is a select: with no names ("select:",
 // "select:,").
-func ParseQuery(s string) (Query, error) {
+func Parse(s string) (Query, error) {
 	q := Query{Raw: s}
 	rest := s
 	for {
@@ -77,7 +78,7 @@ func ParseQuery(s string) (Query, error) {
 			}
 		}
 		if op == 0 {
-			if key, ok := queryKey(rest); ok {
+			if key, ok := operatorKey(rest); ok {
 				value, after := readValue(rest[len(key)+1:])
 				if strings.TrimSpace(value) != "" || strings.EqualFold(key, "select") {
 					if err := q.addKey(strings.ToLower(key), value); err != nil {
@@ -121,8 +122,8 @@ func ParseQuery(s string) (Query, error) {
 
 func isQuote(r rune) bool { return r == '"' || r == '`' }
 
-// queryKey returns the key of a "key:value" word if it is a known key.
-func queryKey(s string) (string, bool) {
+// operatorKey returns the key of a "key:value" word if it is a known key.
+func operatorKey(s string) (string, bool) {
 	i := strings.IndexByte(s, ':')
 	if i <= 0 || i > len("category") {
 		return "", false
@@ -163,20 +164,46 @@ func (q *Query) addKey(key, value string) error {
 			}
 		}
 		if n == 0 {
-			return fmt.Errorf("%w: select: needs tool names, e.g. select:get_weather,send_email", ErrInvalidQuery)
+			return fmt.Errorf("%w: select: needs tool names, e.g. select:get_weather,send_email", ErrInvalid)
 		}
 	case "server":
 		if value == "" {
-			return fmt.Errorf("%w: server: needs a server name, e.g. server:github", ErrInvalidQuery)
+			return fmt.Errorf("%w: server: needs a server name, e.g. server:github", ErrInvalid)
 		}
 		q.Servers = append(q.Servers, value)
 	case "category":
 		if value == "" {
-			return fmt.Errorf("%w: category: needs a category name, e.g. category:finance", ErrInvalidQuery)
+			return fmt.Errorf("%w: category: needs a category name, e.g. category:finance", ErrInvalid)
 		}
 		q.Categories = append(q.Categories, value)
 	}
 	return nil
+}
+
+// HasFilters reports whether q restricts which tools may match: +term,
+// -term, server: or category:.
+func (q Query) HasFilters() bool {
+	if len(q.Servers) > 0 || len(q.Categories) > 0 {
+		return true
+	}
+	for _, t := range q.Terms {
+		if t.Required || t.Excluded {
+			return true
+		}
+	}
+	return false
+}
+
+// RankingText is the query's ranking words (not its operators, filters or
+// excluded terms) joined by spaces, as an embedder sees them.
+func (q Query) RankingText() string {
+	words := make([]string, 0, len(q.Terms))
+	for _, t := range q.Terms {
+		if !t.Excluded {
+			words = append(words, t.Text)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // String renders q back in the query syntax (normalized spacing and quoting).

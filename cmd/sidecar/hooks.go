@@ -1,0 +1,27 @@
+package main
+
+import (
+	"net"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/grpc"
+)
+
+// hooks are what a test passes to run to observe and steer one sidecar,
+// so that tests can run side by side; the zero value is production's.
+type hooks struct {
+	// ready, when not nil, receives the gRPC address once the sidecar
+	// reports SERVING.
+	ready chan<- net.Addr
+	// mcpReady, when not nil, receives the MCP listener's address once it
+	// serves.
+	mcpReady chan<- net.Addr
+	// serverOptions are added to the gRPC server's options (an interceptor
+	// that holds searches in flight, to test draining).
+	serverOptions []grpc.ServerOption
+	// stdioTransport makes --mcp-stdio's transport; nil: the process's
+	// stdin and stdout.
+	stdioTransport func() mcp.Transport
+	// readFile reads the cgroup's memory-limit files; nil: os.ReadFile.
+	readFile func(string) ([]byte, error)
+}

@@ -1,0 +1,237 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/learn"
+)
+
+// learner holds the engine's learning side: the store, the rate limiter,
+// and the current learned index, rebuilt from the store's View by a
+// background goroutine (loop) that close stops. It is safe for concurrent
+// use: searches read the index through an atomic pointer; rebuilds are
+// serialized by mu; close is idempotent.
+type learner struct {
+	cfg   LearnConfig
+	store *learn.Store
+	limit *learn.Limiter
+	rate  float64
+	index atomic.Pointer[learnedIndexes]
+
+	mu sync.Mutex
+	// vecs caches learned queries' unit vectors by text and embedder
+	// model; guarded by mu.
+	vecs     map[string][]float32
+	vecModel string
+
+	wake     chan struct{}
+	stop     context.CancelFunc
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+// learnedIndexes are the learned indexes of every scope of a learn.View
+// against one catalog snapshot; immutable.
+type learnedIndexes struct {
+	version, snapVersion uint64
+	// embedded: the centroids were computed (an embedder was connected).
+	embedded bool
+	byScope  map[string]*learnedIndex
+}
+
+// learnedIndex is an immutable index of one scope of a learn.View.
+type learnedIndex struct {
+	// names are the learning tools by document ID of kw.
+	names    []string
+	kw       *fallback.Index
+	evidence []float64
+	// centroid is each tool's unit learned-query centroid (nil without an
+	// embedder); model is the embedder that made them.
+	centroid [][]float32
+	model    string
+}
+
+// learnRebuildInterval is the least time between two background rebuilds:
+// a busy sidecar's reports are batched into one rebuild a second.
+const learnRebuildInterval = time.Second
+
+func newLearner(e *Engine, cfg LearnConfig) *learner {
+	l := &learner{
+		cfg: cfg, store: cfg.Store, rate: cfg.ReportRate,
+		limit: learn.NewLimiter(cfg.ReportRate, cfg.ReportBurst, cfg.Now),
+		vecs:  map[string][]float32{},
+		wake:  make(chan struct{}, 1),
+		done:  make(chan struct{}),
+	}
+	if l.rate <= 0 {
+		l.rate = learn.DefaultReportRate
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l.stop = cancel
+	go l.loop(ctx, e)
+	l.nudge()
+	return l
+}
+
+func (l *learner) nudge() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// close stops the background rebuild and waits for it. It is idempotent
+// and safe for concurrent use; a rebuild requested after it (Sync, or
+// RefreshLearned) still runs in the caller.
+func (l *learner) close() {
+	l.stopOnce.Do(func() {
+		l.stop()
+		<-l.done
+	})
+}
+
+// loop rebuilds the learned index when nudged, at most once per
+// learnRebuildInterval.
+func (l *learner) loop(ctx context.Context, e *Engine) {
+	defer close(l.done)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-l.wake:
+		}
+		if err := l.rebuild(ctx, e); err != nil && ctx.Err() == nil {
+			e.cfg.Log.Warn("rebuilding the learned index failed; searches use the previous one", "error", err.Error())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(learnRebuildInterval):
+		}
+	}
+}
+
+// rebuild drops what deleted tools learned and indexes the store's
+// current view against the current snapshot.
+func (l *learner) rebuild(ctx context.Context, e *Engine) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := e.state.Load()
+	l.store.Retain(func(t string) bool { _, ok := st.snap.Lookup(t); return ok })
+	v := l.store.View()
+	var emb embed.Embedder
+	if st.sem != nil {
+		emb = st.sem.embedder
+	}
+	ixs := &learnedIndexes{version: v.Version, snapVersion: st.snap.Version(), embedded: emb != nil, byScope: map[string]*learnedIndex{}}
+	for _, scope := range v.Scopes() {
+		ix, err := l.build(ctx, emb, v, scope)
+		if err != nil {
+			return err
+		}
+		ixs.byScope[scope] = ix
+	}
+	// Forget the vectors of queries no longer learned (bounded memory).
+	live := map[string]bool{}
+	for _, scope := range v.Scopes() {
+		for _, t := range v.Tools(scope) {
+			for _, q := range v.Tool(scope, t).Queries {
+				live[q.Text] = true
+			}
+		}
+	}
+	maps.DeleteFunc(l.vecs, func(text string, _ []float32) bool { return !live[text] })
+	l.index.Store(ixs)
+	return nil
+}
+
+// build indexes one scope of v. Callers hold mu.
+func (l *learner) build(ctx context.Context, emb embed.Embedder, v *learn.View, scope string) (*learnedIndex, error) {
+	ix := &learnedIndex{}
+	docs := make([]fallback.Document, 0, len(v.Tools(scope)))
+	for _, t := range v.Tools(scope) {
+		tv := v.Tool(scope, t)
+		texts := make([]string, len(tv.Queries))
+		for i, q := range tv.Queries {
+			texts[i] = q.Text
+		}
+		ix.names = append(ix.names, t)
+		ix.evidence = append(ix.evidence, tv.Weight)
+		docs = append(docs, fallback.Document{Description: strings.Join(texts, ". ")})
+	}
+	ix.kw = fallback.NewIndex(docs)
+	if emb != nil && len(ix.names) > 0 {
+		if err := l.centroids(ctx, emb, v, scope, ix); err != nil {
+			return nil, err
+		}
+	}
+	return ix, nil
+}
+
+// centroids fills ix.centroid with each tool's weighted mean learned-query
+// vector, embedding the queries not cached yet.
+func (l *learner) centroids(ctx context.Context, emb embed.Embedder, v *learn.View, scope string, ix *learnedIndex) error {
+	if l.vecModel != emb.ModelID() {
+		clear(l.vecs)
+		l.vecModel = emb.ModelID()
+	}
+	var missing []string
+	seen := map[string]bool{}
+	for _, t := range ix.names {
+		for _, q := range v.Tool(scope, t).Queries {
+			if _, ok := l.vecs[q.Text]; !ok && !seen[q.Text] {
+				seen[q.Text] = true
+				missing = append(missing, q.Text)
+			}
+		}
+	}
+	const batch = 256
+	for i := 0; i < len(missing); i += batch {
+		part := missing[i:min(i+batch, len(missing))]
+		vecs, err := emb.Embed(ctx, embed.Query, part)
+		if err != nil {
+			return fmt.Errorf("embed learned queries: %w", err)
+		}
+		if len(vecs) != len(part) {
+			return fmt.Errorf("embed learned queries: %d vectors for %d texts", len(vecs), len(part))
+		}
+		for j, vec := range vecs {
+			vec = slices.Clone(vec) // the embedder's (or its cache's) own
+			embed.Normalize(vec)
+			l.vecs[part[j]] = vec
+		}
+	}
+	ix.model = emb.ModelID()
+	ix.centroid = make([][]float32, len(ix.names))
+	for i, t := range ix.names {
+		var c []float64
+		for _, q := range v.Tool(scope, t).Queries {
+			vec := l.vecs[q.Text]
+			if vec == nil {
+				continue
+			}
+			if c == nil {
+				c = make([]float64, len(vec))
+			}
+			for k, x := range vec {
+				c[k] += q.Weight * float64(x)
+			}
+		}
+		out := make([]float32, len(c))
+		for k, x := range c {
+			out[k] = float32(x)
+		}
+		embed.Normalize(out)
+		ix.centroid[i] = out
+	}
+	return nil
+}
