@@ -13,6 +13,13 @@ GO ?= go
 MODULE := github.com/toolsearch/toolsearch
 CLIENT_DIR := clients/go
 GEN_DIR := $(CLIENT_DIR)/toolsearchv1
+# The Python client (clients/python): generated with Debian's protoc and its
+# gRPC Python plugin, run on Debian's python3-grpcio and python3-protobuf
+# (/usr/bin/python3, where apt installs them), installed by python-deps.
+PYTHON_DIR := clients/python
+PYTHON_GEN_DIR := $(PYTHON_DIR)/src/toolsearch/v1
+PYTHON := /usr/bin/python3
+PYTHON_DEBS := python3 python3-grpcio python3-protobuf protobuf-compiler protobuf-compiler-grpc
 
 # Local tools. Each is installed once, with `go install` at the pinned version,
 # and recorded by a stamp file whose name carries the version: changing a
@@ -75,10 +82,19 @@ run: ## Run the sidecar on the example catalog (extra flags: ARGS='...'); Ctrl-C
 # The tests' npm packages (the reference MCP servers, the MCP TypeScript SDK
 # client) are installed first, from their lockfiles, so that `make test` on a
 # fresh clone runs every test; the Ollama tests skip until `make ollama`.
-test: mcp-servers mcp-client ## Run all tests with the race detector, in both modules (installs the tests' npm packages first)
+test: mcp-servers mcp-client python-deps ## Run all tests with the race detector, in both modules, and the Python client's (installs the tests' npm and Debian packages first)
 	$(if $(RACE),,@echo 'test: no C compiler (cgo disabled): running without -race' >&2)
 	$(GO) test $(RACE) ./...
 	cd $(CLIENT_DIR) && $(GO) test $(RACE) ./...
+	$(MAKE) python-test
+
+.PHONY: python-deps
+python-deps: ## Install the Python client's Debian packages when missing (python3-grpcio, python3-protobuf, protoc and its gRPC plugin)
+	@scripts/apt-install.sh $(PYTHON_DEBS)
+
+.PHONY: python-test
+python-test: python-deps ## The Python client's unit tests (the loops against a sidecar are clients/conformance's)
+	cd $(PYTHON_DIR) && PYTHONPATH=src $(PYTHON) -m unittest discover -s tests
 
 .PHONY: bench
 bench: ## Run Go benchmarks (BENCH=regexp BENCHTIME=1s COUNT=1)
@@ -101,7 +117,7 @@ lint: $(BUF) checkdeps ## buf lint and format, go vet and gofmt in both modules,
 # Generates into .tmp/gen first, then swaps the *.pb.go files in: a failed or
 # interrupted run leaves the committed code in place, and a removed .proto
 # leaves no stale file behind.
-generate: $(TOOLS) ## Lint the proto files and regenerate clients/go/toolsearchv1
+generate: $(TOOLS) python-deps ## Lint the proto files and regenerate clients/go/toolsearchv1 and the Python client's code
 	buf lint
 	rm -rf $(TMP)/gen
 	buf generate -o $(TMP)/gen
@@ -109,11 +125,18 @@ generate: $(TOOLS) ## Lint the proto files and regenerate clients/go/toolsearchv
 	cp -R $(TMP)/gen/$(CLIENT_DIR)/. $(CLIENT_DIR)/
 	rm -rf $(TMP)/gen
 	@echo 'generate: wrote $(GEN_DIR)'
+	mkdir -p $(TMP)/gen-python
+	protoc -I proto --python_out=$(TMP)/gen-python --pyi_out=$(TMP)/gen-python --grpc_python_out=$(TMP)/gen-python \
+		--plugin=protoc-gen-grpc_python=$$(command -v grpc_python_plugin) $$(find proto -name '*.proto' | sort)
+	rm -f $(PYTHON_GEN_DIR)/*_pb2*.py $(PYTHON_GEN_DIR)/*_pb2*.pyi
+	cp $(TMP)/gen-python/toolsearch/v1/* $(PYTHON_GEN_DIR)/
+	rm -rf $(TMP)/gen-python
+	@echo 'generate: wrote $(PYTHON_GEN_DIR)'
 
 # Fails when regenerating changes the tree: stale or uncommitted generated
 # code, or uncommitted proto changes. Compares against the committed state
 # (git status also reports untracked generated files).
-GENERATED_PATHS := proto buf.yaml buf.gen.yaml $(GEN_DIR)
+GENERATED_PATHS := proto buf.yaml buf.gen.yaml $(GEN_DIR) $(PYTHON_GEN_DIR)
 .PHONY: checkgenerate
 checkgenerate: generate ## Fail if generated code differs from the committed state
 	@if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
