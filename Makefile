@@ -169,43 +169,15 @@ checkgenerate: generate ## Fail if generated code differs from the committed sta
 	fi
 	@echo 'checkgenerate: generated code is up to date'
 
-# Import direction (DESIGN.md, STYLE.md habit 12), from `go list -deps`:
-#   - clients/go imports nothing from the root module;
-#   - nothing outside server/ and cmd/ depends on server (nor on mcpserver); nothing depends on cmd/;
-#   - embed, vectorindex, fallback and analysis never depend on catalog or search;
-#   - cmd/toolsearch imports only public APIs: search, evaluation, learn, clients/go;
-#   - no production package depends on a test helper package (a name ending in "test").
+# Import direction (DESIGN.md's package table, STYLE.md habit 12): every
+# package imports only what its row allows; clients/go imports nothing from
+# the root module; embed, vectorindex, fallback, learn, query and analysis
+# never depend on catalog or search; only server and cmd/ import gRPC; no
+# production package depends on a test helper package. The table and the
+# rules are in scripts/checkdeps/main.go.
 .PHONY: checkdeps
-checkdeps: ## Check the import-direction rules of DESIGN.md
-	@bad="$$(cd $(CLIENT_DIR) && $(GO) list -deps ./... | grep '^$(MODULE)/' | grep -v '^$(MODULE)/clients/go\(/\|$$\)' || true)"; \
-	if [ -n "$$bad" ]; then \
-		echo 'checkdeps: clients/go must import nothing from the root module, but depends on:' >&2; \
-		echo "$$bad" >&2; exit 1; \
-	fi
-	@$(GO) list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk -v m='$(MODULE)/' ' \
-		function top(p) { if (index(p, m) != 1) return ""; sub(m, "", p); sub("/.*", "", p); return p } \
-		{ pt = top($$1); \
-		  for (i = 2; i <= NF; i++) { dt = top($$i); if (dt == "" || dt == pt) continue; \
-		    bad = ""; \
-		    if (dt == "cmd") bad = "nothing may import cmd/"; \
-		    else if (dt == "server" && pt != "cmd") bad = "only cmd/ may import server"; \
-		    else if (dt == "mcpserver" && pt != "cmd") bad = "only cmd/ may import mcpserver"; \
-		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis" || pt == "query")) bad = pt " must not import " dt; \
-		    else if (pt == "query" && dt != "analysis") bad = "query may import only analysis"; \
-		    else if (dt == "store" && pt != "cmd") bad = "only cmd/ may import store/"; \
-		    else if (pt == "store" && dt != "catalog" && dt != "internal") bad = "store/ imports catalog types only"; \
-		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
-		END { exit fail }'
-	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|learn|clients/go)(/|$$)' || true)"; \
-	if [ -n "$$bad" ]; then \
-		echo 'checkdeps: cmd/toolsearch uses public APIs only (search, evaluation, learn, clients/go), but imports:' >&2; \
-		echo "$$bad" >&2; exit 1; \
-	fi
-	@bad="$$($(GO) list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk '$$1 !~ /test$$/ { for (i = 2; i <= NF; i++) if ($$i ~ /^github.com\/toolsearch\/.*test$$/) print $$1 " imports " $$i }')"; \
-	if [ -n "$$bad" ]; then \
-		echo 'checkdeps: production packages must not import test helper packages (*test):' >&2; \
-		echo "$$bad" >&2; exit 1; \
-	fi
+checkdeps: ## Check the import-direction rules of DESIGN.md (scripts/checkdeps)
+	$(GO) run ./scripts/checkdeps
 
 # Breaking-change check of the API (buf.yaml: FILE rules) against a git ref,
 # e.g. `make breaking AGAINST='.git#tag=v0.1.0'`. Not part of CI while the
