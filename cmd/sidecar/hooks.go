@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/toolsearch/toolsearch/embed"
 	"net"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,4 +25,7 @@ type hooks struct {
 	stdioTransport func() mcp.Transport
 	// readFile reads the cgroup's memory-limit files; nil: os.ReadFile.
 	readFile func(string) ([]byte, error)
+	// wrapEmbedder, when not nil, wraps the embedding model inside the
+	// caches (a slow embedder, for the fleet's start-up measurement).
+	wrapEmbedder func(embed.Embedder) embed.Embedder
 }
