@@ -12,8 +12,8 @@
 #   scripts/image.sh                 # VERSION=git describe
 #   VERIFY=1 scripts/image.sh        # build, unpack, run, check (CI)
 #
-# Needs buildah and umoci (Debian packages; installed here with apt-get
-# when missing and running as root), Go, python3 and curl.
+# Needs buildah and umoci (Debian packages, installed by
+# scripts/apt-install.sh when missing), Go, python3 and curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -21,19 +21,7 @@ VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo de
 OUT=${OUT:-$repo/bin/image}
 GO=${GO:-go}
 
-need=()
-command -v buildah >/dev/null || need+=(buildah)
-command -v umoci >/dev/null || need+=(umoci)
-[ -f /etc/ssl/certs/ca-certificates.crt ] || need+=(ca-certificates)
-if [ ${#need[@]} -gt 0 ]; then
-  if [ "$(id -u)" != 0 ]; then
-    echo "image: install the Debian packages ${need[*]} (apt-get install ${need[*]})" >&2
-    exit 1
-  fi
-  echo "image: installing ${need[*]} (apt-get)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null ||
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; }
-fi
+scripts/apt-install.sh buildah umoci ca-certificates
 
 tmp=$(mktemp -d)
 pid=
