@@ -82,6 +82,7 @@ func (sess *session) build() (listing, error) {
 		AlwaysLoaded:      sess.scope.AlwaysLoaded,
 		DeferralThreshold: sess.srv.cfg.DeferralThreshold,
 		MaxResults:        e.MaxResultsCap(),
+		Cache:             sess.srv.toolsets,
 	})
 	if err != nil {
 		return listing{}, err
