@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/catalog"
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
