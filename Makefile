@@ -13,6 +13,13 @@ GO ?= go
 MODULE := github.com/toolsearch/toolsearch
 CLIENT_DIR := clients/go
 GEN_DIR := $(CLIENT_DIR)/toolsearchv1
+# The Python client (clients/python): generated with Debian's protoc and its
+# gRPC Python plugin, run on Debian's python3-grpcio and python3-protobuf
+# (/usr/bin/python3, where apt installs them), installed by python-deps.
+PYTHON_DIR := clients/python
+PYTHON_GEN_DIR := $(PYTHON_DIR)/src/toolsearch/v1
+PYTHON := /usr/bin/python3
+PYTHON_DEBS := python3 python3-grpcio python3-protobuf protobuf-compiler protobuf-compiler-grpc
 
 # Local tools. Each is installed once, with `go install` at the pinned version,
 # and recorded by a stamp file whose name carries the version: changing a
@@ -75,10 +82,19 @@ run: ## Run the sidecar on the example catalog (extra flags: ARGS='...'); Ctrl-C
 # The tests' npm packages (the reference MCP servers, the MCP TypeScript SDK
 # client) are installed first, from their lockfiles, so that `make test` on a
 # fresh clone runs every test; the Ollama tests skip until `make ollama`.
-test: mcp-servers mcp-client ## Run all tests with the race detector, in both modules (installs the tests' npm packages first)
+test: mcp-servers mcp-client python-deps ## Run all tests with the race detector, in both modules, and the Python client's (installs the tests' npm and Debian packages first)
 	$(if $(RACE),,@echo 'test: no C compiler (cgo disabled): running without -race' >&2)
 	$(GO) test $(RACE) ./...
 	cd $(CLIENT_DIR) && $(GO) test $(RACE) ./...
+	$(MAKE) python-test
+
+.PHONY: python-deps
+python-deps: ## Install the Python client's Debian packages when missing (python3-grpcio, python3-protobuf, protoc and its gRPC plugin)
+	@scripts/apt-install.sh $(PYTHON_DEBS)
+
+.PHONY: python-test
+python-test: python-deps ## The Python client's unit tests (the loops against a sidecar are clients/conformance's)
+	cd $(PYTHON_DIR) && PYTHONPATH=src $(PYTHON) -m unittest discover -s tests
 
 .PHONY: bench
 bench: ## Run Go benchmarks (BENCH=regexp BENCHTIME=1s COUNT=1)
@@ -101,7 +117,7 @@ lint: $(BUF) checkdeps ## buf lint and format, go vet and gofmt in both modules,
 # Generates into .tmp/gen first, then swaps the *.pb.go files in: a failed or
 # interrupted run leaves the committed code in place, and a removed .proto
 # leaves no stale file behind.
-generate: $(TOOLS) ## Lint the proto files and regenerate clients/go/toolsearchv1
+generate: $(TOOLS) python-deps ## Lint the proto files and regenerate clients/go/toolsearchv1 and the Python client's code
 	buf lint
 	rm -rf $(TMP)/gen
 	buf generate -o $(TMP)/gen
@@ -109,11 +125,18 @@ generate: $(TOOLS) ## Lint the proto files and regenerate clients/go/toolsearchv
 	cp -R $(TMP)/gen/$(CLIENT_DIR)/. $(CLIENT_DIR)/
 	rm -rf $(TMP)/gen
 	@echo 'generate: wrote $(GEN_DIR)'
+	mkdir -p $(TMP)/gen-python
+	protoc -I proto --python_out=$(TMP)/gen-python --pyi_out=$(TMP)/gen-python --grpc_python_out=$(TMP)/gen-python \
+		--plugin=protoc-gen-grpc_python=$$(command -v grpc_python_plugin) $$(find proto -name '*.proto' | sort)
+	rm -f $(PYTHON_GEN_DIR)/*_pb2*.py $(PYTHON_GEN_DIR)/*_pb2*.pyi
+	cp $(TMP)/gen-python/toolsearch/v1/* $(PYTHON_GEN_DIR)/
+	rm -rf $(TMP)/gen-python
+	@echo 'generate: wrote $(PYTHON_GEN_DIR)'
 
 # Fails when regenerating changes the tree: stale or uncommitted generated
 # code, or uncommitted proto changes. Compares against the committed state
 # (git status also reports untracked generated files).
-GENERATED_PATHS := proto buf.yaml buf.gen.yaml $(GEN_DIR)
+GENERATED_PATHS := proto buf.yaml buf.gen.yaml $(GEN_DIR) $(PYTHON_GEN_DIR)
 .PHONY: checkgenerate
 checkgenerate: generate ## Fail if generated code differs from the committed state
 	@if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
@@ -129,41 +152,15 @@ checkgenerate: generate ## Fail if generated code differs from the committed sta
 	fi
 	@echo 'checkgenerate: generated code is up to date'
 
-# Import direction (DESIGN.md, STYLE.md habit 12), from `go list -deps`:
-#   - clients/go imports nothing from the root module;
-#   - nothing outside server/ and cmd/ depends on server (nor on mcpserver); nothing depends on cmd/;
-#   - embed, vectorindex, fallback and analysis never depend on catalog or search;
-#   - cmd/toolsearch imports only public APIs: search, evaluation, learn, clients/go;
-#   - no production package depends on a test helper package (a name ending in "test").
+# Import direction (DESIGN.md's package table, STYLE.md habit 12): every
+# package imports only what its row allows; clients/go imports nothing from
+# the root module; embed, vectorindex, fallback, learn, query and analysis
+# never depend on catalog or search; only server and cmd/ import gRPC; no
+# production package depends on a test helper package. The table and the
+# rules are in scripts/checkdeps/main.go.
 .PHONY: checkdeps
-checkdeps: ## Check the import-direction rules of DESIGN.md
-	@bad="$$(cd $(CLIENT_DIR) && $(GO) list -deps ./... | grep '^$(MODULE)/' | grep -v '^$(MODULE)/clients/go\(/\|$$\)' || true)"; \
-	if [ -n "$$bad" ]; then \
-		echo 'checkdeps: clients/go must import nothing from the root module, but depends on:' >&2; \
-		echo "$$bad" >&2; exit 1; \
-	fi
-	@$(GO) list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk -v m='$(MODULE)/' ' \
-		function top(p) { if (index(p, m) != 1) return ""; sub(m, "", p); sub("/.*", "", p); return p } \
-		{ pt = top($$1); \
-		  for (i = 2; i <= NF; i++) { dt = top($$i); if (dt == "" || dt == pt) continue; \
-		    bad = ""; \
-		    if (dt == "cmd") bad = "nothing may import cmd/"; \
-		    else if (dt == "server" && pt != "cmd") bad = "only cmd/ may import server"; \
-		    else if (dt == "mcpserver" && pt != "cmd") bad = "only cmd/ may import mcpserver"; \
-		    else if ((dt == "catalog" || dt == "search") && (pt == "embed" || pt == "vectorindex" || pt == "fallback" || pt == "analysis" || pt == "query")) bad = pt " must not import " dt; \
-		    else if (pt == "query" && dt != "analysis") bad = "query may import only analysis"; \
-		    if (bad != "") { printf "checkdeps: %s depends on %s (%s)\n", $$1, $$i, bad > "/dev/stderr"; fail = 1 } } } \
-		END { exit fail }'
-	@bad="$$($(GO) list -f '{{join .Imports "\n"}}' ./cmd/toolsearch | grep '^$(MODULE)/' | grep -Ev '^$(MODULE)/(search|evaluation|learn|clients/go)(/|$$)' || true)"; \
-	if [ -n "$$bad" ]; then \
-		echo 'checkdeps: cmd/toolsearch uses public APIs only (search, evaluation, learn, clients/go), but imports:' >&2; \
-		echo "$$bad" >&2; exit 1; \
-	fi
-	@bad="$$($(GO) list -f '{{.ImportPath}} {{join .Deps " "}}' ./... | awk '$$1 !~ /test$$/ { for (i = 2; i <= NF; i++) if ($$i ~ /^github.com\/toolsearch\/.*test$$/) print $$1 " imports " $$i }')"; \
-	if [ -n "$$bad" ]; then \
-		echo 'checkdeps: production packages must not import test helper packages (*test):' >&2; \
-		echo "$$bad" >&2; exit 1; \
-	fi
+checkdeps: ## Check the import-direction rules of DESIGN.md (scripts/checkdeps)
+	$(GO) run ./scripts/checkdeps
 
 # Breaking-change check of the API (buf.yaml: FILE rules) against a git ref,
 # e.g. `make breaking AGAINST='.git#tag=v0.1.0'`. Not part of CI while the
@@ -217,9 +214,28 @@ $(GRPCURL):
 ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or reuse the cached build); installs the Debian packages nlohmann-json3-dev and libstb-dev if missing
 	scripts/ollama/build.sh
 
+.PHONY: postgres
+postgres: ## Install PostgreSQL (Debian postgresql) for the fleet-store tests, if missing; they start their own throwaway server
+	@if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then \
+		echo "postgres: $$(ls -d /usr/lib/postgresql/*/bin | tail -1) is installed"; \
+	else \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql; \
+	fi
+
 .PHONY: docker-verify
 docker-verify: ## Run the Dockerfile's build steps without a Docker engine, check the binary (scripts/docker-verify.sh)
 	scripts/docker-verify.sh
+
+# The OCI image without a Docker daemon: buildah (vfs storage) builds
+# deploy/image/Containerfile, FROM scratch, into bin/image (an OCI layout);
+# scripts/image.sh installs buildah and umoci from Debian when missing.
+.PHONY: image
+image: ## Build the sidecar's OCI image into bin/image without a Docker daemon (buildah, FROM scratch)
+	scripts/image.sh
+
+.PHONY: image-verify
+image-verify: ## Build the image, unpack it (umoci) and run its entrypoint until health says SERVING
+	VERIFY=1 scripts/image.sh
 
 .PHONY: deploy-validate
 deploy-validate: ## Validate deploy/kubernetes and deploy/compose (Go checks, and the Kubernetes JSON schemas via npm)

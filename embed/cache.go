@@ -65,6 +65,11 @@ type CacheStats struct {
 	// by a broken embedder or an older version. They were dropped from the
 	// file, and their texts are embedded again when next asked for.
 	Invalid int
+	// SharedHits is the number of texts answered by the shared tier
+	// (CacheShared), SharedInvalid the number of its vectors dropped as
+	// unusable (and deleted from it), and SharedErrors the number of calls
+	// to it that failed (the texts were then embedded here).
+	SharedHits, SharedInvalid, SharedErrors uint64
 }
 
 // CacheOption configures NewCached.
@@ -111,6 +116,10 @@ type Cached struct {
 	hits     uint64
 	misses   uint64
 	uncached uint64
+	// shared is the second tier (CacheShared), nil without one; its
+	// counters are guarded by mu.
+	shared                                  SharedCache
+	sharedHits, sharedInvalid, sharedErrors uint64
 }
 
 var _ Embedder = (*Cached)(nil)
@@ -192,7 +201,8 @@ func (c *Cached) Stats() CacheStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return CacheStats{Hits: c.hits, Misses: c.misses, Uncached: c.uncached, Entries: len(c.entries),
-		Corrupted: c.corrupted, TruncatedBytes: c.truncated, Invalid: c.invalid}
+		Corrupted: c.corrupted, TruncatedBytes: c.truncated, Invalid: c.invalid,
+		SharedHits: c.sharedHits, SharedInvalid: c.sharedInvalid, SharedErrors: c.sharedErrors}
 }
 
 // Embed returns one vector per text, in order, as the inner embedder would.
@@ -244,16 +254,28 @@ func (c *Cached) Embed(ctx context.Context, kind Kind, texts []string) ([][]floa
 		return out, nil
 	}
 
-	vecs, err := c.inner.Embed(ctx, kind, missTexts)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.check(vecs, len(missTexts)); err != nil {
-		return nil, err
+	vecs := make([][]float32, len(missTexts))
+	innerAt := c.fromShared(ctx, missKeys, vecs)
+	if len(innerAt) > 0 {
+		texts := make([]string, len(innerAt))
+		for k, j := range innerAt {
+			texts[k] = missTexts[j]
+		}
+		computed, err := c.inner.Embed(ctx, kind, texts)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.check(computed, len(texts)); err != nil {
+			return nil, err
+		}
+		for k, j := range innerAt {
+			vecs[j] = computed[k]
+		}
+		c.toShared(ctx, missKeys, vecs, innerAt)
 	}
 
 	c.mu.Lock()
-	c.misses += uint64(len(missTexts))
+	c.misses += uint64(len(innerAt))
 	var rec []byte
 	for j, k := range missKeys {
 		if _, ok := c.entries[k]; ok {

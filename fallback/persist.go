@@ -2,17 +2,15 @@ package fallback
 
 import (
 	"cmp"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
-	"hash/crc32"
 	"io"
 	"maps"
 	"math"
 	"slices"
 
 	"github.com/toolsearch/toolsearch/analysis"
+	"github.com/toolsearch/toolsearch/internal/binfmt"
 	"github.com/toolsearch/toolsearch/internal/pvec"
 )
 
@@ -21,12 +19,12 @@ import (
 // analysing every tool again: at 300k tools the build takes about 6 s on two
 // cores and the load about 1 s (docs/benchmarks.md).
 //
-// The layout, all integers little-endian:
+// The layout, all integers little-endian (internal/binfmt):
 //
 //	magic "toolsearch-keyword\n", version (u32)
 //	strings: their total length (u64) and bytes, each string once
-//	the index's parts, in the order of (*Index).encode; a string is its
-//	offset and length in the strings (u32 each)
+//	the sections of the index, in the order of the sections table below;
+//	a string is its offset and length in the strings (u32 each)
 //	CRC-32C of everything before it (u32)
 //
 // A saved index holds what the Index holds, so a loaded one answers every
@@ -38,17 +36,44 @@ import (
 // dictionary), and what finish derives (term ID slices, idf tables).
 
 // persistMagic starts a saved index; persistVersion is its layout, raised
-// whenever the layout or the meaning of a part changes.
+// whenever the layout or the meaning of a section changes.
 const (
 	persistMagic   = "toolsearch-keyword\n"
 	persistVersion = 2
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // ErrCorrupt is wrapped by ReadIndex's errors about the content of the
 // data (as opposed to errors reading it).
 var ErrCorrupt = errors.New("not a valid saved keyword index")
+
+// A section is one part of a saved index: how it is written, read back
+// into a loader, and checked once every section is read (so that a
+// damaged file does not make an index that panics: the checks are those
+// every query and Apply rely on; FuzzDecodeIndex exercises them). Each
+// section's three functions sit side by side below, so a field added to
+// the writer is added to the reader in the same place; a change of layout
+// raises persistVersion, so that an older file is rebuilt, never misread.
+type section struct {
+	write func(*Index, *encoder)
+	read  func(*loader)
+	check func(*loader) // nil: nothing to check
+}
+
+// sections lists the parts of a saved index in their order in the file.
+var sections = []section{
+	{writeDocs, readDocs, checkDocs},
+	{writeTerms, readTerms, checkTerms},
+	{writeTermMap, readTermMap, checkTermMap},
+	{writeWordTerms, readWordTerms, checkWordTerms},
+	{writeWordDF, readWordDF, nil},
+	{writePairs, readPairs, checkPairs},
+	{writeServerKeys, readServerKeys, checkServerKeys},
+	{writeMembers, readMembers, checkMembers},
+	{writeServerSats, readServerSats, checkServerSats},
+	{writeTrigrams, readTrigrams, checkTrigrams},
+	{writeStats, readStats, nil},
+	{writeCounters, readCounters, nil},
+}
 
 // WriteTo writes the index in the layout above. It reads the index only, so
 // it is safe to call while others search it.
@@ -57,25 +82,25 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		ix = NewIndex(nil) // the zero value: an empty index
 	}
 	// Pass 1 collects the distinct strings, pass 2 writes them and then the
-	// parts, referring to them.
-	strs := &encoder{strs: map[string]uint32{}}
-	ix.encode(strs)
+	// sections, referring to them.
+	strs := newStringTable()
+	dry := &encoder{strs: strs}
+	for _, s := range sections {
+		s.write(ix, dry)
+	}
 	if strs.err != nil {
 		return 0, strs.err
 	}
-	e := &encoder{w: w, strs: strs.strs, crc: crc32.New(castagnoli)}
-	e.bytes([]byte(persistMagic))
-	e.u32(persistVersion)
-	e.u64(uint64(strs.size))
+	e := &encoder{Writer: binfmt.NewWriter(w), strs: strs}
+	e.Header(persistMagic, persistVersion)
+	e.U64(uint64(strs.size))
 	for _, s := range strs.order {
-		e.bytes([]byte(s))
+		e.Raw([]byte(s))
 	}
-	ix.encode(e)
-	e.flushAt(0)
-	if e.err == nil {
-		e.write(binary.LittleEndian.AppendUint32(nil, e.crc.Sum32()))
+	for _, s := range sections {
+		s.write(ix, e)
 	}
-	return e.n, e.err
+	return e.Finish()
 }
 
 // ReadIndex reads an index written by WriteTo from r, whose remaining
@@ -84,10 +109,8 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 // at a million tools saves several seconds of copying a growing one. Data of
 // another layout version, truncated, longer than size, or failing its
 // checksum is refused with an error wrapping ErrCorrupt; so is data whose
-// parts do not fit together (an ID out of range, a tool missing from its
-// server's list, a server override without its posting), so that a damaged
-// file does not make an index that panics. (The checks are those every
-// query and Apply rely on; FuzzDecodeIndex exercises them.)
+// sections do not fit together (an ID out of range, a tool missing from its
+// server's list, a server override without its posting).
 func ReadIndex(r io.Reader, size int64) (*Index, error) {
 	var data []byte
 	var err error
@@ -99,17 +122,18 @@ func ReadIndex(r io.Reader, size int64) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < len(persistMagic)+4+8+4 || string(data[:len(persistMagic)]) != persistMagic {
+	h := binfmt.NewBytesReader(data, ErrCorrupt)
+	if len(data) < len(persistMagic)+4+8+4 || !h.Magic(persistMagic) {
 		return nil, fmt.Errorf("%w: no keyword index header", ErrCorrupt)
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if v := binary.LittleEndian.Uint32(data[len(persistMagic):]); v != persistVersion {
+	if v := h.U32(); v != persistVersion {
 		return nil, fmt.Errorf("%w: layout version %d, this build reads %d", ErrCorrupt, v, persistVersion)
 	}
-	if crc32.Checksum(body, castagnoli) != sum {
+	body, ok := binfmt.SplitTrailer(data)
+	if !ok {
 		return nil, fmt.Errorf("%w: checksum mismatch (truncated or damaged)", ErrCorrupt)
 	}
-	return decodeIndex(body[len(persistMagic)+4:])
+	return decodeIndex(body[h.Offset():])
 }
 
 // readExactly reads the size bytes left in r, refusing fewer or more.
@@ -130,30 +154,71 @@ func readExactly(r io.Reader, size int64) ([]byte, error) {
 	return data, nil
 }
 
-// decodeIndex reads the strings and the parts (the data between the header
-// and the checksum).
+// decodeIndex reads the strings and the sections (the data between the
+// header and the checksum), checks them, and makes the index.
 func decodeIndex(data []byte) (*Index, error) {
-	d := &decoder{data: data}
-	size := d.u64()
-	if d.err == nil && size > uint64(len(d.data)-d.pos) {
-		return nil, fmt.Errorf("%w: strings of %d bytes in %d", ErrCorrupt, size, len(d.data)-d.pos)
+	d := &decoder{Reader: binfmt.NewBytesReader(data, ErrCorrupt)}
+	size := d.U64()
+	if left := d.Remaining(); d.Err() == nil && size > uint64(left) {
+		return nil, fmt.Errorf("%w: strings of %d bytes in %d", ErrCorrupt, size, left)
 	}
-	d.strs = string(d.take(int(size)))
-	ix := &Index{}
-	ix.decode(d)
-	if d.err == nil && d.pos != len(d.data) {
-		d.fail("%d bytes left over", len(d.data)-d.pos)
+	d.strs = string(d.Bytes(int(size)))
+	l := &loader{decoder: d, ix: &Index{}}
+	for _, s := range sections {
+		s.read(l)
 	}
-	if d.err != nil {
-		return nil, d.err
+	if left := d.Remaining(); d.Err() == nil && left != 0 {
+		d.Failf("%d bytes left over", left)
 	}
-	return ix, nil
+	for _, s := range sections {
+		if d.Err() != nil {
+			return nil, d.Err()
+		}
+		if s.check != nil {
+			s.check(l)
+		}
+	}
+	if d.Err() != nil {
+		return nil, d.Err()
+	}
+	l.finish()
+	return l.ix, nil
 }
 
-// encode writes (or, in pass 1, visits the strings of) every part of ix.
-// decode reads them back in the same order.
-func (ix *Index) encode(e *encoder) {
-	e.u32(uint32(ix.docs.Len()))
+// loader is a saved index being read: the Index, and the per-ID parts that
+// become its persistent vectors once every section is read and checked.
+type loader struct {
+	*decoder
+	ix      *Index
+	docs    []docInfo
+	terms   []termInfo
+	members [][]int32
+}
+
+// finish makes the index from checked sections: the parts kept as read,
+// and those a build derives, derived the same way.
+func (l *loader) finish() {
+	ix := l.ix
+	ix.docs = pvec.Of(l.docs)
+	ix.termData = pvec.Of(l.terms)
+	ix.members = pvec.Of(l.members)
+	// The sorted vocabularies are their maps' keys, as a build makes them.
+	ix.sortedTerms.base = slices.Sorted(maps.Keys(ix.terms.base))
+	ix.words.base = slices.Sorted(maps.Keys(ix.wordTerm.base))
+	ix.groupWordsByLen()
+	// The name maps come from the documents, as a build makes them.
+	ix.byName.direct, ix.byLower.direct, ix.dups.direct = true, true, true
+	for id := range l.docs {
+		ix.addName(l.docs[id].doc.Name, int32(id))
+	}
+	ix.finish()
+}
+
+// Section docs: per tool, its document as given and what the index keeps
+// of it (docInfo).
+
+func writeDocs(ix *Index, e *encoder) {
+	e.U32(uint32(ix.docs.Len()))
 	for _, di := range ix.docs.All() {
 		e.str(di.doc.Name)
 		e.str(di.doc.Server)
@@ -165,483 +230,308 @@ func (ix *Index) encode(e *encoder) {
 		e.str(di.nameKey)
 		e.str(di.server)
 		e.str(di.category)
-		e.i32(di.serverID)
+		e.I32(di.serverID)
 		for _, ts := range di.terms {
-			e.i32s(ts)
+			e.Int32List(ts)
 		}
 	}
-	e.u32(uint32(ix.termData.Len()))
+}
+
+func readDocs(l *loader) {
+	l.docs = make([]docInfo, l.Count(4*8+4+4+4+int(numFields)*4))
+	for id := range l.docs {
+		di := &l.docs[id]
+		di.doc.Name = l.str()
+		di.doc.Server = l.str()
+		di.doc.Category = l.str()
+		di.doc.Description = l.str()
+		di.doc.ParamNames = l.strList()
+		di.doc.ParamDescs = l.strList()
+		di.paramNames = l.str()
+		di.nameKey = l.str()
+		di.server = l.str()
+		di.category = l.str()
+		di.serverID = l.I32()
+		for f := range di.terms {
+			di.terms[f] = l.Int32List()
+		}
+	}
+}
+
+func checkDocs(l *loader) {
+	for _, di := range l.docs {
+		l.in(di.serverID, len(l.members))
+		for _, ts := range di.terms {
+			l.allIn(ts, len(l.terms))
+		}
+	}
+}
+
+// Section terms: per term ID, its text, postings, variants and server
+// postings (termInfo).
+
+func writeTerms(ix *Index, e *encoder) {
+	e.U32(uint32(ix.termData.Len()))
 	for _, ti := range ix.termData.All() {
 		e.str(ti.text)
 		e.postings(ti.postings)
-		e.f32(ti.maxSat)
-		e.i32s(ti.variants)
+		e.F32(ti.maxSat)
+		e.Int32List(ti.variants)
 		e.postings(ti.srvPostings)
 	}
-	encodeMap(e, &ix.terms, e.str, e.i32)
-	encodeMap(e, &ix.wordTerm, e.str, e.i32)
-	encodeMap(e, &ix.wordDF, e.str, func(v int) { e.u64(uint64(v)) })
-	encodeMap(e, &ix.pairs, e.u64, e.i32s)
-	encodeMap(e, &ix.serverKey, e.str, e.i32)
-	e.u32(uint32(ix.members.Len()))
-	for _, m := range ix.members.All() {
-		e.i32s(m)
-	}
-	e.u32(uint32(len(ix.srvSat)))
-	for s, sats := range ix.srvSat {
-		e.i32(s)
-		e.u32(uint32(len(sats)))
-		for t, sat := range sats {
-			e.i32(t)
-			e.f32(sat)
-		}
-	}
-	g := ix.grams
-	e.u32(uint32(len(g.list)))
-	for k, l := range g.list {
-		e.u32(k)
-		e.i32(l)
-	}
-	e.i32s(g.offs)
-	e.i32s(g.ids)
-	encodeMap(e, &g.extra, e.u32, e.i32s)
-	for f := range numFields {
-		e.f64(ix.st.avg[f])
-		e.f64(ix.st.srvAvg[f])
-	}
-	e.u32(uint32(len(ix.st.dict)))
-	for w := range ix.st.dict {
-		e.str(w)
-	}
-	e.u64(uint64(ix.changed))
-	e.f64(ix.refSat)
 }
 
-// decode reads the parts encode wrote into ix, a new Index, and checks
-// that they fit together.
-func (ix *Index) decode(d *decoder) {
-	n := d.count(4*8 + 4 + 4 + 4 + int(numFields)*4)
-	docs := make([]docInfo, n)
-	for id := range docs {
-		di := &docs[id]
-		di.doc.Name = d.str()
-		di.doc.Server = d.str()
-		di.doc.Category = d.str()
-		di.doc.Description = d.str()
-		di.doc.ParamNames = d.strList()
-		di.doc.ParamDescs = d.strList()
-		di.paramNames = d.str()
-		di.nameKey = d.str()
-		di.server = d.str()
-		di.category = d.str()
-		di.serverID = d.i32()
-		for f := range di.terms {
-			di.terms[f] = d.i32s()
-		}
+func readTerms(l *loader) {
+	l.terms = make([]termInfo, l.Count(4+4+4+4+4))
+	for t := range l.terms {
+		ti := &l.terms[t]
+		ti.text = l.str()
+		ti.postings = l.postings()
+		ti.maxSat = l.F32()
+		ti.variants = l.Int32List()
+		ti.srvPostings = l.postings()
 	}
-	nt := d.count(4 + 4 + 4 + 4 + 4)
-	terms := make([]termInfo, nt)
-	for t := range terms {
-		ti := &terms[t]
-		ti.text = d.str()
-		ti.postings = d.postings()
-		ti.maxSat = d.f32()
-		ti.variants = d.i32s()
-		ti.srvPostings = d.postings()
-	}
-	ix.terms.base = decodeMap(d, 12, d.str, d.i32)
-	ix.wordTerm.base = decodeMap(d, 12, d.str, d.i32)
-	ix.wordDF.base = decodeMap(d, 16, d.str, func() int { return int(d.u64()) })
-	ix.pairs.base = decodeMap(d, 12, d.u64, d.i32s)
-	ix.serverKey.base = decodeMap(d, 12, d.str, d.i32)
-	ns := d.count(4)
-	members := make([][]int32, ns)
-	for s := range members {
-		members[s] = d.i32s()
-	}
-	if k := d.count(8); k > 0 {
-		ix.srvSat = make(map[int32]map[int32]float32, k)
-		ix.srvOver = make([]bool, ns)
-		for range k {
-			s := d.i32()
-			sats := make(map[int32]float32)
-			for range d.count(8) {
-				t := d.i32()
-				sats[t] = d.f32()
-			}
-			ix.srvSat[s] = sats
-			if d.in(s, ns) {
-				ix.srvOver[s] = true
-			}
-		}
-	}
-	g := &trigramIndex{}
-	k := d.count(8)
-	g.list = make(map[uint32]int32, k)
-	for range k {
-		k := d.u32()
-		g.list[k] = d.i32()
-	}
-	g.offs = d.i32s()
-	g.ids = d.i32s()
-	g.extra.base = decodeMap(d, 8, d.u32, d.i32s)
-	ix.grams = g
-	st := &stats{dict: map[string]bool{}}
-	for f := range numFields {
-		st.avg[f] = d.f64()
-		st.srvAvg[f] = d.f64()
-	}
-	for range d.count(8) {
-		st.dict[d.str()] = true
-	}
-	st.dec = analysis.Decompound(func(w string) bool { return st.dict[w] })
-	ix.st = st
-	ix.changed = int(d.u64())
-	ix.refSat = d.f64()
-	if d.err != nil {
-		return
-	}
+}
 
-	// Every ID must be in range: a query indexes with them.
-	for _, di := range docs {
-		d.in(di.serverID, ns)
-		for _, ts := range di.terms {
-			d.allIn(ts, nt)
-		}
-	}
-	for _, ti := range terms {
+func checkTerms(l *loader) {
+	for _, ti := range l.terms {
 		for _, p := range ti.postings {
-			d.in(p.doc, n)
+			l.in(p.doc, len(l.docs))
 		}
 		for _, p := range ti.srvPostings {
-			d.in(p.doc, ns)
+			l.in(p.doc, len(l.members))
 		}
-		d.allIn(ti.variants, nt)
+		l.allIn(ti.variants, len(l.terms))
 	}
-	for _, t := range ix.terms.base {
-		d.in(t, nt)
+}
+
+// Section term map: analyzed term → term ID.
+
+func writeTermMap(ix *Index, e *encoder) { writeMap(e, &ix.terms, e.str, e.I32) }
+func readTermMap(l *loader)              { l.ix.terms.base = readMap(l.decoder, 12, l.str, l.I32) }
+func checkTermMap(l *loader) {
+	for _, t := range l.ix.terms.base {
+		l.in(t, len(l.terms))
 	}
-	for _, t := range ix.wordTerm.base {
+}
+
+// Section word terms: surface word → term ID (-1: a stop word).
+
+func writeWordTerms(ix *Index, e *encoder) { writeMap(e, &ix.wordTerm, e.str, e.I32) }
+func readWordTerms(l *loader)              { l.ix.wordTerm.base = readMap(l.decoder, 12, l.str, l.I32) }
+func checkWordTerms(l *loader) {
+	for _, t := range l.ix.wordTerm.base {
 		if t != -1 {
-			d.in(t, nt)
+			l.in(t, len(l.terms))
 		}
 	}
-	for _, ids := range ix.pairs.base {
-		d.allIn(ids, n)
+}
+
+// Section word DF: surface word → number of tools using it.
+
+func writeWordDF(ix *Index, e *encoder) {
+	writeMap(e, &ix.wordDF, e.str, func(v int) { e.U64(uint64(v)) })
+}
+
+func readWordDF(l *loader) {
+	l.ix.wordDF.base = readMap(l.decoder, 16, l.str, func() int { return int(l.U64()) })
+}
+
+// Section pairs: adjacent term pair → the tools that have it.
+
+func writePairs(ix *Index, e *encoder) { writeMap(e, &ix.pairs, e.U64, e.Int32List) }
+func readPairs(l *loader)              { l.ix.pairs.base = readMap(l.decoder, 12, l.U64, l.Int32List) }
+func checkPairs(l *loader) {
+	for _, ids := range l.ix.pairs.base {
+		l.allIn(ids, len(l.docs))
 	}
-	for _, s := range ix.serverKey.base {
-		d.in(s, ns)
+}
+
+// Section server keys: server key → server ID.
+
+func writeServerKeys(ix *Index, e *encoder) { writeMap(e, &ix.serverKey, e.str, e.I32) }
+func readServerKeys(l *loader)              { l.ix.serverKey.base = readMap(l.decoder, 12, l.str, l.I32) }
+func checkServerKeys(l *loader) {
+	for _, s := range l.ix.serverKey.base {
+		l.in(s, len(l.members))
 	}
-	// Each tool is in exactly its server's list, which is ascending.
+}
+
+// Section members: per server ID, its tools, ascending.
+
+func writeMembers(ix *Index, e *encoder) {
+	e.U32(uint32(ix.members.Len()))
+	for _, m := range ix.members.All() {
+		e.Int32List(m)
+	}
+}
+
+func readMembers(l *loader) {
+	l.members = make([][]int32, l.Count(4))
+	for s := range l.members {
+		l.members[s] = l.Int32List()
+	}
+}
+
+// checkMembers checks that each tool is in exactly its server's list,
+// which is ascending, and counts the servers with tools.
+func checkMembers(l *loader) {
 	listed := 0
-	for s, ids := range members {
+	for s, ids := range l.members {
 		for i, id := range ids {
-			if !d.in(id, n) || docs[id].serverID != int32(s) || i > 0 && ids[i-1] >= id {
-				d.fail("server %d's tool list does not match its tools", s)
+			if !l.in(id, len(l.docs)) || l.docs[id].serverID != int32(s) || i > 0 && ids[i-1] >= id {
+				l.Failf("server %d's tool list does not match its tools", s)
 				break
 			}
 		}
 		listed += len(ids)
 		if len(ids) > 0 {
-			ix.numServers++
+			l.ix.numServers++
 		}
 	}
-	if listed != n {
-		d.fail("%d tools in server lists, %d tools", listed, n)
+	if listed != len(l.docs) {
+		l.Failf("%d tools in server lists, %d tools", listed, len(l.docs))
 	}
-	// An override changes a posting that exists (see updateServers).
+}
+
+// Section server sats: the servers' overridden sats (srvSat; srvOver
+// follows from it).
+
+func writeServerSats(ix *Index, e *encoder) {
+	e.U32(uint32(len(ix.srvSat)))
 	for s, sats := range ix.srvSat {
+		e.I32(s)
+		e.U32(uint32(len(sats)))
+		for t, sat := range sats {
+			e.I32(t)
+			e.F32(sat)
+		}
+	}
+}
+
+func readServerSats(l *loader) {
+	k := l.Count(8)
+	if k == 0 {
+		return
+	}
+	ix := l.ix
+	ix.srvSat = make(map[int32]map[int32]float32, k)
+	ix.srvOver = make([]bool, len(l.members))
+	for range k {
+		s := l.I32()
+		sats := make(map[int32]float32)
+		for range l.Count(8) {
+			t := l.I32()
+			sats[t] = l.F32()
+		}
+		ix.srvSat[s] = sats
+		if l.in(s, len(l.members)) {
+			ix.srvOver[s] = true
+		}
+	}
+}
+
+// checkServerSats checks that an override changes a posting that exists
+// (see updateServers).
+func checkServerSats(l *loader) {
+	for s, sats := range l.ix.srvSat {
 		for t := range sats {
-			if !d.in(t, nt) {
+			if !l.in(t, len(l.terms)) {
 				break
 			}
-			ps := terms[t].srvPostings
+			ps := l.terms[t].srvPostings
 			if _, ok := slices.BinarySearchFunc(ps, s, func(p posting, s int32) int { return cmp.Compare(p.doc, s) }); !ok {
-				d.fail("server %d's override of term %d has no posting", s, t)
+				l.Failf("server %d's override of term %d has no posting", s, t)
 			}
 		}
 	}
+}
+
+// Section trigrams: the regex index (trigramIndex).
+
+func writeTrigrams(ix *Index, e *encoder) {
+	g := ix.grams
+	e.U32(uint32(len(g.list)))
+	for k, l := range g.list {
+		e.U32(k)
+		e.I32(l)
+	}
+	e.Int32List(g.offs)
+	e.Int32List(g.ids)
+	writeMap(e, &g.extra, e.U32, e.Int32List)
+}
+
+func readTrigrams(l *loader) {
+	g := &trigramIndex{}
+	k := l.Count(8)
+	g.list = make(map[uint32]int32, k)
+	for range k {
+		k := l.U32()
+		g.list[k] = l.I32()
+	}
+	g.offs = l.Int32List()
+	g.ids = l.Int32List()
+	g.extra.base = readMap(l.decoder, 8, l.U32, l.Int32List)
+	l.ix.grams = g
+}
+
+func checkTrigrams(l *loader) {
+	g := l.ix.grams
 	if len(g.offs) != len(g.list)+1 || g.offs[0] != 0 || int(g.offs[len(g.offs)-1]) != len(g.ids) {
-		d.fail("trigram offsets do not cover the lists")
+		l.Failf("trigram offsets do not cover the lists")
 	}
 	for i := 1; i < len(g.offs); i++ {
 		if g.offs[i] < g.offs[i-1] {
-			d.fail("trigram offsets decrease")
+			l.Failf("trigram offsets decrease")
 		}
 	}
-	for _, l := range g.list {
-		d.in(l, len(g.list))
+	for _, n := range g.list {
+		l.in(n, len(g.list))
 	}
 	// The trigram lists may hold tools removed since (see trigramIndex):
 	// regex mode skips IDs ≥ Len.
-	d.allIn(g.ids, math.MaxInt32)
+	l.allIn(g.ids, math.MaxInt32)
 	for _, ids := range g.extra.base {
-		d.allIn(ids, math.MaxInt32)
-	}
-	if d.err != nil {
-		return
-	}
-
-	ix.docs = pvec.Of(docs)
-	ix.termData = pvec.Of(terms)
-	ix.members = pvec.Of(members)
-	// The sorted vocabularies are their maps' keys, as a build makes them.
-	ix.sortedTerms.base = slices.Sorted(maps.Keys(ix.terms.base))
-	ix.words.base = slices.Sorted(maps.Keys(ix.wordTerm.base))
-	ix.groupWordsByLen()
-	// The name maps come from the documents, as a build makes them.
-	ix.byName.direct, ix.byLower.direct, ix.dups.direct = true, true, true
-	for id := range docs {
-		ix.addName(docs[id].doc.Name, int32(id))
-	}
-	ix.finish()
-}
-
-// encodeMap writes an omap's entries: their number, then each key and
-// value.
-func encodeMap[K comparable, V any](e *encoder, m *omap[K, V], key func(K), val func(V)) {
-	e.u32(uint32(m.len()))
-	for k, v := range m.all() {
-		key(k)
-		val(v)
+		l.allIn(ids, math.MaxInt32)
 	}
 }
 
-// decodeMap reads what encodeMap wrote, as a map; minEntry is the fewest
-// bytes an entry takes (to refuse a count the data cannot hold).
-func decodeMap[K comparable, V any](d *decoder, minEntry int, key func() K, val func() V) map[K]V {
-	k := d.count(minEntry)
-	m := make(map[K]V, k)
-	for range k {
-		kk := key()
-		m[kk] = val()
+// Section stats: the statistics frozen at the last full build (the
+// decompounder follows from the dictionary).
+
+func writeStats(ix *Index, e *encoder) {
+	for f := range numFields {
+		e.F64(ix.st.avg[f])
+		e.F64(ix.st.srvAvg[f])
 	}
-	return m
-}
-
-// encoder writes the parts of an index. With w nil it only collects the
-// distinct strings (pass 1).
-type encoder struct {
-	w   io.Writer
-	crc hash.Hash32
-	n   int64
-	err error
-	buf []byte
-
-	strs  map[string]uint32 // string → offset
-	order []string          // the strings in offset order
-	size  int               // their total length
-}
-
-func (e *encoder) write(b []byte) {
-	if e.err != nil || e.w == nil {
-		return
-	}
-	e.crc.Write(b)
-	n, err := e.w.Write(b)
-	e.n += int64(n)
-	e.err = err
-}
-
-// flushAt writes the buffered bytes once they reach size bytes.
-func (e *encoder) flushAt(size int) {
-	if len(e.buf) >= size {
-		e.write(e.buf)
-		e.buf = e.buf[:0]
+	e.U32(uint32(len(ix.st.dict)))
+	for w := range ix.st.dict {
+		e.str(w)
 	}
 }
 
-func (e *encoder) bytes(b []byte) {
-	e.flushAt(0)
-	e.write(b)
+func readStats(l *loader) {
+	st := &stats{dict: map[string]bool{}}
+	for f := range numFields {
+		st.avg[f] = l.F64()
+		st.srvAvg[f] = l.F64()
+	}
+	for range l.Count(8) {
+		st.dict[l.str()] = true
+	}
+	st.dec = analysis.Decompound(func(w string) bool { return st.dict[w] })
+	l.ix.st = st
 }
 
-func (e *encoder) u32(v uint32) {
-	if e.w == nil {
-		return
-	}
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, v)
-	e.flushAt(1 << 16)
+// Section counters: the tools changed since the last full build, and the
+// reference sat.
+
+func writeCounters(ix *Index, e *encoder) {
+	e.U64(uint64(ix.changed))
+	e.F64(ix.refSat)
 }
 
-func (e *encoder) u64(v uint64) {
-	if e.w == nil {
-		return
-	}
-	e.buf = binary.LittleEndian.AppendUint64(e.buf, v)
-	e.flushAt(1 << 16)
-}
-
-func (e *encoder) i32(v int32)   { e.u32(uint32(v)) }
-func (e *encoder) f32(v float32) { e.u32(math.Float32bits(v)) }
-func (e *encoder) f64(v float64) { e.u64(math.Float64bits(v)) }
-
-func (e *encoder) i32s(vs []int32) {
-	e.u32(uint32(len(vs)))
-	for _, v := range vs {
-		e.i32(v)
-	}
-}
-
-func (e *encoder) postings(ps []posting) {
-	e.u32(uint32(len(ps)))
-	for _, p := range ps {
-		e.i32(p.doc)
-		e.f32(p.sat)
-	}
-}
-
-// str writes a string as its offset and length in the strings (pass 1:
-// adds it to them).
-func (e *encoder) str(s string) {
-	if e.w == nil {
-		if _, ok := e.strs[s]; !ok && e.err == nil {
-			if uint64(e.size)+uint64(len(s)) > math.MaxUint32 {
-				e.err = errors.New("fallback: the index's strings exceed 4 GiB, which the saved layout cannot address")
-				return
-			}
-			e.strs[s] = uint32(e.size)
-			e.order = append(e.order, s)
-			e.size += len(s)
-		}
-		return
-	}
-	e.u32(e.strs[s])
-	e.u32(uint32(len(s)))
-}
-
-func (e *encoder) strList(ss []string) {
-	e.u32(uint32(len(ss)))
-	for _, s := range ss {
-		e.str(s)
-	}
-}
-
-// decoder reads the parts of an index from data. Its first error sticks:
-// later reads return zero values, so decode checks once at the end.
-type decoder struct {
-	data []byte
-	pos  int
-	strs string // the strings, which every decoded string is part of
-	err  error
-}
-
-func (d *decoder) fail(format string, args ...any) {
-	if d.err == nil {
-		d.err = fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
-	}
-}
-
-// take returns the next n bytes, or nil (and fails) if there are fewer.
-func (d *decoder) take(n int) []byte {
-	if d.err != nil {
-		return nil
-	}
-	if n < 0 || n > len(d.data)-d.pos {
-		d.fail("truncated at byte %d", d.pos)
-		return nil
-	}
-	b := d.data[d.pos : d.pos+n]
-	d.pos += n
-	return b
-}
-
-func (d *decoder) u32() uint32 {
-	if b := d.take(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
-func (d *decoder) u64() uint64 {
-	if b := d.take(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
-}
-
-func (d *decoder) i32() int32   { return int32(d.u32()) }
-func (d *decoder) f32() float32 { return math.Float32frombits(d.u32()) }
-func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }
-
-// count reads a number of items of at least minSize bytes each, refusing
-// one the remaining data cannot hold (so no huge allocation on bad data).
-func (d *decoder) count(minSize int) int {
-	k := int(d.u32())
-	if d.err == nil && k > (len(d.data)-d.pos)/minSize {
-		d.fail("%d items of at least %d bytes in the %d bytes left", k, minSize, len(d.data)-d.pos)
-	}
-	if d.err != nil {
-		return 0
-	}
-	return k
-}
-
-// i32s reads a list written by encoder.i32s. Its capacity is its length,
-// so an append by Apply never writes into data another list could share.
-func (d *decoder) i32s() []int32 {
-	k := d.count(4)
-	if k == 0 {
-		return nil
-	}
-	b := d.take(4 * k)
-	out := make([]int32, k)
-	for i := range out {
-		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return out
-}
-
-func (d *decoder) postings() []posting {
-	k := d.count(8)
-	if k == 0 {
-		return nil
-	}
-	b := d.take(8 * k)
-	out := make([]posting, k)
-	for i := range out {
-		out[i] = posting{doc: int32(binary.LittleEndian.Uint32(b[8*i:])), sat: math.Float32frombits(binary.LittleEndian.Uint32(b[8*i+4:]))}
-	}
-	return out
-}
-
-func (d *decoder) str() string {
-	off, n := d.u32(), d.u32()
-	if d.err != nil {
-		return ""
-	}
-	if uint64(off)+uint64(n) > uint64(len(d.strs)) {
-		d.fail("string at %d of %d bytes past the strings' end", off, n)
-		return ""
-	}
-	return d.strs[off : off+n]
-}
-
-func (d *decoder) strList() []string {
-	k := d.count(8)
-	if k == 0 {
-		return nil
-	}
-	out := make([]string, k)
-	for i := range out {
-		out[i] = d.str()
-	}
-	return out
-}
-
-// in checks 0 ≤ id < n.
-func (d *decoder) in(id int32, n int) bool {
-	if id < 0 || int(id) >= n {
-		d.fail("ID %d out of range [0, %d)", id, n)
-		return false
-	}
-	return true
-}
-
-func (d *decoder) allIn(ids []int32, n int) {
-	for _, id := range ids {
-		if !d.in(id, n) {
-			return
-		}
-	}
+func readCounters(l *loader) {
+	l.ix.changed = int(l.U64())
+	l.ix.refSat = l.F64()
 }

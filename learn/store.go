@@ -73,6 +73,10 @@ type Use struct {
 	// Weight is the use's weight before the session bound, in (0, 1]:
 	// 1 for a success attributed wholly to Query.
 	Weight float64
+	// At is when the use was learned; the zero time, or a time after the
+	// store's clock, means now. A fleet's pods record each other's uses
+	// with the time the first pod learned them, so that they decay alike.
+	At time.Time
 }
 
 // Store is the learned state of one sidecar: per scope and tool, weighted
@@ -150,7 +154,11 @@ func (s *Store) Record(u Use) bool {
 		return false
 	}
 	su.weight += w
-	s.add(toolKey{u.Scope, u.Tool}, q, w, s.cfg.Now(), false)
+	at := s.cfg.Now()
+	if !u.At.IsZero() && u.At.Before(at) {
+		at = u.At
+	}
+	s.add(toolKey{u.Scope, u.Tool}, q, w, at, false)
 	s.version++
 	return true
 }

@@ -4,8 +4,9 @@ import "fmt"
 
 // Score calibration: relevance_score means the same in every mode and for
 // every query. Each mode's raw score (keyword: BM25F against an ideal tool;
-// hybrid: fused semantic and keyword; fuzzy: string similarity) is first
-// discounted for how much of the query the catalog understood, then mapped
+// hybrid: fused semantic and keyword; fuzzy: keyword scores of the query
+// with its typos corrected) is first discounted for how much of the query
+// the catalog understood (for fuzzy, the corrected query), then mapped
 // so that confidentScore is the calibrated threshold in every mode:
 //
 //	x = raw × coverage² × (fuzzyDiscount for fuzzy matches)

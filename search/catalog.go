@@ -90,7 +90,9 @@ type ChangeResult struct {
 	ToolCount int
 }
 
-// Upsert inserts or replaces tools: Apply with nothing to delete. An
+// Upsert inserts or replaces tools: Apply with nothing to delete; with
+// Config.Fleet set, the change is also shared with the fleet (Apply alone,
+// which catalog sources and the fleet's own changes use, shares nothing). An
 // invalid batch (duplicate names, empty or over-long names, non-object
 // schemas) changes nothing and returns an error wrapping ErrInvalidArgument
 // that lists every problem.
@@ -98,17 +100,26 @@ func (e *Engine) Upsert(ctx context.Context, tools []Tool) (ChangeResult, error)
 	if len(tools) == 0 {
 		return ChangeResult{}, invalid(errors.New("no tools given; pass one or more tool definitions"))
 	}
-	return e.Apply(ctx, tools, nil)
+	res, err := e.Apply(ctx, tools, nil)
+	if err == nil && e.cfg.Fleet != nil {
+		e.cfg.Fleet.PublishChange(tools, nil)
+	}
+	return res, err
 }
 
-// Delete removes tools by exact name: Apply with nothing to upsert. Any
+// Delete removes tools by exact name: Apply with nothing to upsert, shared
+// with the fleet like Upsert. Any
 // unknown name changes nothing and returns an error wrapping ErrNotFound
 // that lists the unknown names.
 func (e *Engine) Delete(ctx context.Context, names []string) (ChangeResult, error) {
 	if len(names) == 0 {
 		return ChangeResult{}, invalid(errors.New("no tool names given; pass one or more exact names"))
 	}
-	return e.Apply(ctx, nil, names)
+	res, err := e.Apply(ctx, nil, names)
+	if err == nil && e.cfg.Fleet != nil {
+		e.cfg.Fleet.PublishChange(nil, names)
+	}
+	return res, err
 }
 
 // UpsertEmbedTimeout bounds how long Upsert waits for the embedder to embed

@@ -35,6 +35,11 @@ func (e *Engine) Apply(ctx context.Context, upsert []Tool, del []string) (Change
 	if err != nil {
 		return ChangeResult{}, err
 	}
+	if len(ch.counts.Edited) == 0 && ch.counts.Deleted == 0 {
+		// Every tool is already as given (a fleet's change coming back to
+		// the pod that made it): nothing to swap, no new version.
+		return ChangeResult{CatalogVersion: base.snap.Version(), ToolCount: base.snap.Len()}, nil
+	}
 	pre := e.embedChanged(ctx, base, ch)
 	e.mu.Lock()
 	defer e.mu.Unlock()

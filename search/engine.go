@@ -88,6 +88,10 @@ type Config struct {
 	// error wrapping ErrCatalogFull that says how many tools fit. 0 means no
 	// budget.
 	MemoryBudget int64
+	// Fleet, when set, shares this engine's catalog changes (Upsert,
+	// Delete) and learning with a fleet of sidecars (fleet.go); nil shares
+	// nothing.
+	Fleet Fleet
 }
 
 // DefaultQueryTimeout is the default budget for embedding a query: the

@@ -28,20 +28,28 @@ func (st *state) keywordMatches(p *plan, depth int) matches {
 	}
 	if fm, ok := st.fuzzyMatches(p, depth); ok {
 		fm.reason = ReasonNoKeywordMatch
-		fm.unmatched, fm.coverage = r.Unmatched, r.Coverage
+		fm.unmatched = r.Unmatched
 		return fm
 	}
 	return m
 }
 
 // fuzzyMatches runs typo-tolerant matching; ok is false when it finds
-// nothing.
+// nothing. The matches' coverage is the corrected query's (the share of
+// its words that the catalog knows once the typos are fixed), so fuzzy
+// scores are calibrated like keyword scores of the corrected query, with
+// fuzzyDiscount; a match of the whole query to a misspelt tool name alone
+// counts as full coverage.
 func (st *state) fuzzyMatches(p *plan, depth int) (matches, bool) {
 	r, suggestion := st.lex.Fuzzy(p.query, fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug})
 	if len(r.Hits) == 0 {
 		return matches{}, false
 	}
-	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeFuzzy, suggestion: suggestion, coverage: 1}, true
+	coverage := r.Coverage
+	if coverage == 0 {
+		coverage = 1
+	}
+	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeFuzzy, suggestion: suggestion, coverage: coverage}, true
 }
 
 // regexMatches matches the plan's pattern; the query's +term, -term,

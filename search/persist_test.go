@@ -123,7 +123,7 @@ func TestSavedIndexOtherQuantization(t *testing.T) {
 	savedEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger}, &log).Close()
 
 	log.Reset()
-	quantized := search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger, HNSW: search.HNSWConfig{Quantization: vectorindex.QuantizeInt8}}
+	quantized := search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger, HNSW: vectorindex.HNSWConfig{Quantization: vectorindex.QuantizeInt8}}
 	second := newEngine(t, snap, quantized)
 	waitIndexed(t, second)
 	if s := log.String(); !strings.Contains(s, "ignoring the saved vector index") || !strings.Contains(s, "vectors stored as none, configured int8") {

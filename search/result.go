@@ -107,6 +107,14 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	}
 	var confident bool
 	hits, confident = calibrate(hits, m, p.exact)
+	if m.mode != ModeSelect {
+		// Calibration keeps the order but may make scores equal (both 0,
+		// or clamped to 1): equal scores are listed by name, as promised.
+		for i := range hits {
+			hits[i].score = clamp01(hits[i].score)
+		}
+		sortHits(hits, st.name)
+	}
 	res.Metadata.NoConfidentMatch = len(hits) > 0 && !confident
 	hits = topBand(hits, p.topBand)
 	if !m.unlimited && len(hits) > p.limit {

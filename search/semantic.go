@@ -49,7 +49,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 		}
 		if fm, ok := st.fuzzyMatches(p, fusionDepth); ok {
 			fm.cosine = cosine
-			fm.reason, fm.confidence, fm.unmatched, fm.coverage, fm.stages = ReasonLowConfidence, conf, kw.Unmatched, kw.Coverage, stages
+			fm.reason, fm.confidence, fm.unmatched, fm.stages = ReasonLowConfidence, conf, kw.Unmatched, stages
 			return fm, nil
 		}
 	}
@@ -163,8 +163,13 @@ func (st *state) nearest(qv []float32, allow func(int) bool, debug bool) []hit {
 	return out
 }
 
-// keep returns the hits that allow admits, in order.
+// keep returns the hits that allow admits, in order; nil allows all. (A
+// query may have filters that exclude nothing: "-jira" over a catalog
+// without the word has no filter to apply.)
 func keep(hs []hit, allow func(int) bool) []hit {
+	if allow == nil {
+		return hs
+	}
 	out := hs[:0:0]
 	for _, h := range hs {
 		if allow(h.id) {

@@ -186,9 +186,11 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 	}
 	rep := UseReport{}
 	for _, c := range credits {
-		if l.store.Record(learn.Use{Scope: c.Scope, Tool: u.Tool, Query: c.Query, Session: u.SessionID, Weight: w * c.Weight}) {
+		use := learn.Use{Scope: c.Scope, Tool: u.Tool, Query: c.Query, Session: u.SessionID, Weight: w * c.Weight}
+		if l.store.Record(use) {
 			rep.Recorded = true
 			rep.Queries = append(rep.Queries, c.Query)
+			e.publishUse(use)
 		}
 	}
 	if !rep.Recorded {
@@ -209,6 +211,9 @@ func (e *Engine) ResetLearned(ctx context.Context, tool string) (int, error) {
 		n = e.learner.store.ResetAll()
 	} else if e.learner.store.Reset(tool) {
 		n = 1
+	}
+	if e.cfg.Fleet != nil {
+		e.cfg.Fleet.PublishReset(tool, e.learner.now())
 	}
 	return n, e.learnChanged(ctx)
 }

@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"github.com/toolsearch/toolsearch/learn"
@@ -24,11 +26,11 @@ import (
 // indexed at once) and returns a client of it and the store.
 func learningSidecar(t *testing.T, lc search.LearnConfig, paths ...string) (*toolsearch.Client, *search.Engine) {
 	t.Helper()
-	tools, err := search.LoadTools(paths...)
+	tools, err := catalog.Load(catalog.ParseSources(paths...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, err := search.BuiltinEmbedder()
+	emb, err := embed.NewBuiltin()
 	if err != nil {
 		t.Fatal(err)
 	}

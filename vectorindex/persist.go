@@ -1,30 +1,30 @@
 package vectorindex
 
 import (
-	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
-	"hash/crc32"
 	"io"
 	"math"
 	"math/rand"
 	"unsafe"
+
+	"github.com/toolsearch/toolsearch/internal/binfmt"
 )
 
-// The saved form of an HNSW index (WriteTo, ReadHNSW), little-endian:
+// The saved form of an HNSW index (WriteTo, ReadHNSW), little-endian
+// (internal/binfmt):
 //
 //	magic "TSHNSW\x00\x00", format version (uint32)
-//	dim, M, EfConstruction, EfSearch, ExactLimit (uint32 each), Seed (int64)
-//	Quantization (uint32; version 2 on, absent in version 1: float32)
-//	slots, entry (int32, -1: no graph), top, linked (uint32), levels drawn (uint64, = linked)
+//	head: dim, M, EfConstruction, EfSearch, ExactLimit (uint32 each), Seed (int64)
+//	      Quantization (uint32; version 2 on, absent in version 1: float32)
+//	      slots, entry (int32, -1: no graph), top, linked (uint32), levels drawn (uint64, = linked)
 //	per slot: ID (int64), deleted (byte),
 //	          vector: dim float32, or with QuantizeInt8 its scale (float32) and dim int8 codes,
 //	          layers (uint32; 0: not linked), per layer: links (uint32), slots (int32 each)
 //	CRC-32C of everything above (uint32)
 //
-// ReadHNSW reads versions 1 and 2; WriteTo writes version 2.
+// ReadHNSW reads versions 1 and 2; WriteTo writes version 2. Each part's
+// writer and reader sit side by side below (head, slot).
 //
 // Everything read is checked (bounds, links to existing slots, finite
 // vectors, the checksum), so a truncated or corrupt file is an error,
@@ -48,8 +48,6 @@ const (
 // truncation. Callers branch on it with errors.Is (e.g. to rebuild).
 var ErrCorrupt = errors.New("corrupt saved index")
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // WriteTo writes the index (configuration, vectors, graph and the state of
 // the level generator) to w in the format ReadHNSW reads, and returns the
 // number of bytes written. It holds the read lock: searches continue,
@@ -57,90 +55,13 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 func (ix *HNSW) WriteTo(w io.Writer) (int64, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	cw := &countWriter{w: bufio.NewWriterSize(w, 1<<16), crc: crc32.New(castagnoli)}
-	cw.bytes([]byte(persistMagic))
-	cw.u32(persistVersion)
-	for _, v := range []int{ix.dim, ix.cfg.M, ix.cfg.EfConstruction, ix.cfg.EfSearch, ix.cfg.ExactLimit} {
-		cw.u32(uint32(v))
+	bw := binfmt.NewWriter(w)
+	bw.Header(persistMagic, persistVersion)
+	ix.writeHead(bw)
+	for s := range ix.ids {
+		ix.writeSlot(bw, int32(s))
 	}
-	cw.u64(uint64(ix.cfg.Seed))
-	cw.u32(uint32(ix.cfg.Quantization))
-	cw.u32(uint32(len(ix.ids)))
-	cw.u32(uint32(ix.entry))
-	cw.u32(uint32(ix.top))
-	cw.u32(uint32(ix.linked))
-	cw.u64(ix.draws)
-	for s, id := range ix.ids {
-		cw.u64(uint64(id))
-		if ix.deleted[s] {
-			cw.bytes([]byte{1})
-		} else {
-			cw.bytes([]byte{0})
-		}
-		if ix.cfg.Quantization == QuantizeInt8 {
-			cw.u32(math.Float32bits(ix.scales[s]))
-			c := ix.code(int32(s))
-			cw.bytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), len(c)))
-		} else {
-			b := cw.scratch[:0]
-			for _, x := range ix.vec(int32(s)) {
-				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
-			}
-			cw.scratch = b
-			cw.bytes(b)
-		}
-		cw.u32(uint32(len(ix.links[s])))
-		for _, layer := range ix.links[s] {
-			b := binary.LittleEndian.AppendUint32(cw.scratch[:0], uint32(len(layer)))
-			for _, n := range layer {
-				b = binary.LittleEndian.AppendUint32(b, uint32(n))
-			}
-			cw.scratch = b
-			cw.bytes(b)
-		}
-	}
-	sum := cw.crc.Sum32()
-	cw.crc = nil
-	cw.u32(sum)
-	if cw.err == nil {
-		cw.err = cw.w.(*bufio.Writer).Flush()
-	}
-	return cw.n, cw.err
-}
-
-// countWriter writes little-endian values, counting bytes, hashing them,
-// and keeping the first error. Whole vectors and link lists are encoded
-// into scratch and written at once: hashing 4 bytes at a time cost most of
-// the time of saving.
-type countWriter struct {
-	w       io.Writer
-	crc     hash.Hash32
-	n       int64
-	err     error
-	buf     [8]byte
-	scratch []byte
-}
-
-func (c *countWriter) bytes(b []byte) {
-	if c.err != nil {
-		return
-	}
-	if c.crc != nil {
-		c.crc.Write(b)
-	}
-	n, err := c.w.Write(b)
-	c.n += int64(n)
-	c.err = err
-}
-
-func (c *countWriter) u32(v uint32) {
-	binary.LittleEndian.PutUint32(c.buf[:4], v)
-	c.bytes(c.buf[:4])
-}
-
-func (c *countWriter) u64(v uint64) {
-	binary.LittleEndian.PutUint64(c.buf[:8], v)
-	c.bytes(c.buf[:8])
+	return bw.Finish()
 }
 
 // ReadHNSW reads an index that WriteTo wrote. The result is the same index:
@@ -149,227 +70,243 @@ func (c *countWriter) u64(v uint64) {
 // (another format version, truncated, altered) returns an error wrapping
 // ErrCorrupt; a read error of r is returned wrapped as it is.
 func ReadHNSW(r io.Reader) (*HNSW, error) {
-	cr := &checkReader{r: bufio.NewReaderSize(r, 1<<16), crc: crc32.New(castagnoli)}
-	ix, err := readHNSW(cr)
-	if err != nil {
-		return nil, err
+	br := binfmt.NewReader(r, ErrCorrupt)
+	magic := br.Magic(persistMagic)
+	if br.Err() != nil {
+		return nil, br.Err()
 	}
-	sum := cr.crc.Sum32()
-	cr.crc = nil
-	if got := cr.u32(); cr.err != nil {
-		return nil, cr.fail()
-	} else if got != sum {
-		return nil, fmt.Errorf("%w: checksum %08x, want %08x", ErrCorrupt, got, sum)
+	if !magic {
+		return nil, corrupt("not a saved HNSW index")
 	}
-	return ix, nil
-}
-
-func readHNSW(cr *checkReader) (*HNSW, error) {
-	corrupt := func(format string, args ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
-	}
-	magic := make([]byte, len(persistMagic))
-	cr.read(magic)
-	if cr.err != nil {
-		return nil, cr.fail()
-	}
-	if string(magic) != persistMagic {
-		return nil, corrupt("not a saved HNSW index (magic %q)", magic)
-	}
-	version := cr.u32()
-	if cr.err == nil && (version < 1 || version > persistVersion) {
+	version := br.U32()
+	if br.Err() == nil && (version < 1 || version > persistVersion) {
 		return nil, corrupt("format version %d, this build reads 1 to %d", version, persistVersion)
 	}
-	dim, m, efc, efs, exact := int(cr.u32()), int(cr.u32()), int(cr.u32()), int(cr.u32()), int(int32(cr.u32()))
-	seed := int64(cr.u64())
-	quant := QuantizeNone
-	if version >= 2 {
-		quant = Quantization(cr.u32())
+	h := readHead(br, version)
+	if br.Err() != nil {
+		return nil, br.Err()
 	}
-	slots, entry, top, linked := int(cr.u32()), int32(cr.u32()), int(cr.u32()), int(cr.u32())
-	draws := cr.u64()
-	if cr.err != nil {
-		return nil, cr.fail()
+	if err := h.check(); err != nil {
+		return nil, err
 	}
-	switch {
-	case dim <= 0 || dim > maxPersistDim:
-		return nil, corrupt("dimension %d", dim)
-	case m < 2 || m > 1<<12 || efc < m || efc > 1<<20 || efs > 1<<20:
-		return nil, corrupt("configuration M %d, EfConstruction %d, EfSearch %d", m, efc, efs)
-	case slots < 0 || slots > math.MaxInt32 || linked > slots:
-		return nil, corrupt("%d slots, %d linked", slots, linked)
-	case entry < -1 || int(entry) >= slots || top > maxLevel:
-		return nil, corrupt("entry point %d at level %d of %d slots", entry, top, slots)
-	case draws != uint64(linked): // one level is drawn per linked slot
-		return nil, corrupt("%d levels drawn for %d linked slots", draws, linked)
-	case quant != QuantizeNone && quant != QuantizeInt8:
-		return nil, corrupt("quantization %d", quant)
-	}
-	ix := NewHNSW(dim, HNSWConfig{M: m, EfConstruction: efc, EfSearch: efs, ExactLimit: exact, Seed: seed, Quantization: quant})
-	if ix.cfg.M != m || ix.cfg.EfConstruction != efc || ix.cfg.EfSearch != efs {
-		return nil, corrupt("configuration M %d, EfConstruction %d, EfSearch %d", m, efc, efs)
+	ix := NewHNSW(h.dim, HNSWConfig{M: h.m, EfConstruction: h.efc, EfSearch: h.efs, ExactLimit: h.exact, Seed: h.seed, Quantization: h.quant})
+	if ix.cfg.M != h.m || ix.cfg.EfConstruction != h.efc || ix.cfg.EfSearch != h.efs {
+		return nil, corrupt("configuration M %d, EfConstruction %d, EfSearch %d", h.m, h.efc, h.efs)
 	}
 	// Slices grow as slots are read, not from the declared count, so a
 	// corrupt count cannot allocate more than the input holds.
-	vec := make([]float32, dim)
-	codes := make([]int8, dim)
-	codeBytes := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(codes))), dim)
-	nLinked := 0
-	for s := range slots {
-		id := int(int64(cr.u64()))
-		var del [1]byte
-		cr.read(del[:])
-		var scale float32
-		if quant == QuantizeInt8 {
-			scale = math.Float32frombits(cr.u32())
-			cr.read(codeBytes)
-		} else {
-			b := cr.bytes(4 * dim)
-			for j := range vec {
-				vec[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
-			}
-		}
-		layers := int(cr.u32())
-		if cr.err != nil {
-			return nil, cr.fail()
-		}
-		if del[0] > 1 || layers > maxLevel+1 {
-			return nil, corrupt("slot %d: deleted flag %d, %d layers", s, del[0], layers)
-		}
-		if quant == QuantizeInt8 {
-			if err := checkCodes(codes, scale); err != nil {
-				return nil, corrupt("slot %d: %v", s, err)
-			}
-		} else if err := checkVector(vec, dim, fmt.Sprintf("slot %d", s)); err != nil {
-			return nil, corrupt("%v", err)
-		}
-		prev, had := ix.slot[id]
-		if had && del[0] == 0 {
-			return nil, corrupt("slot %d: ID %d is live twice", s, id)
-		}
-		if quant == QuantizeInt8 {
-			ix.appendCodes(id, codes, scale)
-		} else {
-			ix.append(id, vec)
-		}
-		if del[0] == 1 { // a tombstone: keep the map's live slot of id, if any
-			ix.deleted[s] = true
-			ix.nDeleted++
-			if had {
-				ix.slot[id] = prev
-			} else {
-				delete(ix.slot, id)
-			}
-		}
-		if layers > 0 {
-			nLinked++
-			ix.links[s] = make([][]int32, layers)
-		}
-		for l := range layers {
-			n := int(cr.u32())
-			if cr.err != nil {
-				return nil, cr.fail()
-			}
-			if n > ix.maxLinks(l) {
-				return nil, corrupt("slot %d layer %d: %d links, at most %d", s, l, n, ix.maxLinks(l))
-			}
-			links := make([]int32, n, ix.maxLinks(l)+1)
-			b := cr.bytes(4 * n)
-			if cr.err != nil {
-				return nil, cr.fail()
-			}
-			for i := range links {
-				links[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
-				if links[i] < 0 || int(links[i]) >= slots {
-					return nil, corrupt("slot %d layer %d: link to slot %d of %d", s, l, links[i], slots)
-				}
-			}
-			ix.links[s][l] = links
+	sr := newSlotReader(br, ix)
+	for s := range h.slots {
+		if err := sr.read(int32(s)); err != nil {
+			return nil, err
 		}
 	}
-	if cr.err != nil {
-		return nil, cr.fail()
+	if err := ix.checkGraph(h, sr.linked); err != nil {
+		return nil, err
 	}
-	// The graph must be consistent: links only to nodes that reach that
-	// layer, and the entry point at the top level.
+	br.Checksum()
+	if br.Err() != nil {
+		return nil, br.Err()
+	}
+	ix.entry, ix.top, ix.linked = h.entry, h.top, h.linked
+	// Linked slots were checked against the slots actually read, so this
+	// loop is bounded by the input's size.
+	ix.rng = rand.New(rand.NewSource(h.seed))
+	for range h.draws {
+		ix.rng.Float64()
+	}
+	ix.draws = h.draws
+	return ix, nil
+}
+
+// corrupt returns an error wrapping ErrCorrupt.
+func corrupt(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+}
+
+// head is the saved configuration and graph state, after the version.
+type head struct {
+	dim, m, efc, efs, exact int
+	seed                    int64
+	quant                   Quantization
+	slots                   int
+	entry                   int32
+	top, linked             int
+	draws                   uint64
+}
+
+func (ix *HNSW) writeHead(w *binfmt.Writer) {
+	for _, v := range []int{ix.dim, ix.cfg.M, ix.cfg.EfConstruction, ix.cfg.EfSearch, ix.cfg.ExactLimit} {
+		w.U32(uint32(v))
+	}
+	w.I64(ix.cfg.Seed)
+	w.U32(uint32(ix.cfg.Quantization))
+	w.U32(uint32(len(ix.ids)))
+	w.I32(ix.entry)
+	w.U32(uint32(ix.top))
+	w.U32(uint32(ix.linked))
+	w.U64(ix.draws)
+}
+
+func readHead(r *binfmt.Reader, version uint32) head {
+	var h head
+	h.dim, h.m, h.efc, h.efs, h.exact = int(r.U32()), int(r.U32()), int(r.U32()), int(r.U32()), int(r.I32())
+	h.seed = r.I64()
+	h.quant = QuantizeNone
+	if version >= 2 {
+		h.quant = Quantization(r.U32())
+	}
+	h.slots, h.entry, h.top, h.linked = int(r.U32()), r.I32(), int(r.U32()), int(r.U32())
+	h.draws = r.U64()
+	return h
+}
+
+// check refuses a head that no index has (or that would make ReadHNSW
+// allocate without bound).
+func (h head) check() error {
+	switch {
+	case h.dim <= 0 || h.dim > maxPersistDim:
+		return corrupt("dimension %d", h.dim)
+	case h.m < 2 || h.m > 1<<12 || h.efc < h.m || h.efc > 1<<20 || h.efs > 1<<20:
+		return corrupt("configuration M %d, EfConstruction %d, EfSearch %d", h.m, h.efc, h.efs)
+	case h.slots < 0 || h.slots > math.MaxInt32 || h.linked > h.slots:
+		return corrupt("%d slots, %d linked", h.slots, h.linked)
+	case h.entry < -1 || int(h.entry) >= h.slots || h.top > maxLevel:
+		return corrupt("entry point %d at level %d of %d slots", h.entry, h.top, h.slots)
+	case h.draws != uint64(h.linked): // one level is drawn per linked slot
+		return corrupt("%d levels drawn for %d linked slots", h.draws, h.linked)
+	case h.quant != QuantizeNone && h.quant != QuantizeInt8:
+		return corrupt("quantization %d", h.quant)
+	}
+	return nil
+}
+
+// writeSlot writes slot s: its ID, tombstone, vector and links.
+func (ix *HNSW) writeSlot(w *binfmt.Writer, s int32) {
+	w.I64(int64(ix.ids[s]))
+	if ix.deleted[s] {
+		w.U8(1)
+	} else {
+		w.U8(0)
+	}
+	if ix.cfg.Quantization == QuantizeInt8 {
+		w.F32(ix.scales[s])
+		w.Raw(int8Bytes(ix.code(s)))
+	} else {
+		w.Float32s(ix.vec(s))
+	}
+	w.U32(uint32(len(ix.links[s])))
+	for _, layer := range ix.links[s] {
+		w.Int32List(layer)
+	}
+}
+
+// slotReader reads slots into ix, reusing one vector's buffers.
+type slotReader struct {
+	r      *binfmt.Reader
+	ix     *HNSW
+	vec    []float32
+	codes  []int8
+	linked int // slots read that are linked
+}
+
+func newSlotReader(r *binfmt.Reader, ix *HNSW) *slotReader {
+	return &slotReader{r: r, ix: ix, vec: make([]float32, ix.dim), codes: make([]int8, ix.dim)}
+}
+
+// read reads slot s, which writeSlot wrote, and appends it to the index.
+func (sr *slotReader) read(s int32) error {
+	r, ix := sr.r, sr.ix
+	quant := ix.cfg.Quantization
+	id := int(r.I64())
+	del := r.U8()
+	var scale float32
+	if quant == QuantizeInt8 {
+		scale = r.F32()
+		copy(int8Bytes(sr.codes), r.Bytes(len(sr.codes)))
+	} else {
+		r.Float32s(sr.vec)
+	}
+	layers := int(r.U32())
+	if r.Err() != nil {
+		return r.Err()
+	}
+	if del > 1 || layers > maxLevel+1 {
+		return corrupt("slot %d: deleted flag %d, %d layers", s, del, layers)
+	}
+	if quant == QuantizeInt8 {
+		if err := checkCodes(sr.codes, scale); err != nil {
+			return corrupt("slot %d: %v", s, err)
+		}
+	} else if err := checkVector(sr.vec, ix.dim, fmt.Sprintf("slot %d", s)); err != nil {
+		return corrupt("%v", err)
+	}
+	prev, had := ix.slot[id]
+	if had && del == 0 {
+		return corrupt("slot %d: ID %d is live twice", s, id)
+	}
+	if quant == QuantizeInt8 {
+		ix.appendCodes(id, sr.codes, scale)
+	} else {
+		ix.append(id, sr.vec)
+	}
+	if del == 1 { // a tombstone: keep the map's live slot of id, if any
+		ix.deleted[s] = true
+		ix.nDeleted++
+		if had {
+			ix.slot[id] = prev
+		} else {
+			delete(ix.slot, id)
+		}
+	}
+	if layers > 0 {
+		sr.linked++
+		ix.links[s] = make([][]int32, layers)
+	}
+	for l := range layers {
+		n := int(r.U32())
+		if r.Err() != nil {
+			return r.Err()
+		}
+		if n > ix.maxLinks(l) {
+			return corrupt("slot %d layer %d: %d links, at most %d", s, l, n, ix.maxLinks(l))
+		}
+		links := make([]int32, n, ix.maxLinks(l)+1)
+		r.Int32s(links)
+		if r.Err() != nil {
+			return r.Err()
+		}
+		ix.links[s][l] = links
+	}
+	return nil
+}
+
+// checkGraph checks the graph read under h: links only to slots that
+// exist and reach that layer, as many linked slots as h says, and the
+// entry point at the top level.
+func (ix *HNSW) checkGraph(h head, linked int) error {
 	for s, layers := range ix.links {
 		for l, links := range layers {
 			for _, n := range links {
+				if n < 0 || int(n) >= len(ix.links) {
+					return corrupt("slot %d layer %d: link to slot %d of %d", s, l, n, len(ix.links))
+				}
 				if l >= len(ix.links[n]) {
-					return nil, corrupt("slot %d layer %d: link to slot %d, which has %d layers", s, l, n, len(ix.links[n]))
+					return corrupt("slot %d layer %d: link to slot %d, which has %d layers", s, l, n, len(ix.links[n]))
 				}
 			}
 		}
 	}
 	switch {
-	case nLinked != linked:
-		return nil, corrupt("%d slots linked, header says %d", nLinked, linked)
-	case entry < 0 && linked > 0, entry >= 0 && len(ix.links[entry]) != top+1:
-		return nil, corrupt("entry point %d at level %d", entry, top)
+	case linked != h.linked:
+		return corrupt("%d slots linked, header says %d", linked, h.linked)
+	case h.entry < 0 && h.linked > 0, h.entry >= 0 && len(ix.links[h.entry]) != h.top+1:
+		return corrupt("entry point %d at level %d", h.entry, h.top)
 	}
-	ix.entry, ix.top, ix.linked = entry, top, linked
-	// Linked slots were checked against the slots actually read, so this
-	// loop is bounded by the input's size.
-	ix.rng = rand.New(rand.NewSource(seed))
-	for range draws {
-		ix.rng.Float64()
-	}
-	ix.draws = draws
-	return ix, nil
+	return nil
 }
 
-// checkReader reads little-endian values, hashing them and keeping the
-// first error.
-type checkReader struct {
-	r       io.Reader
-	crc     hash.Hash32
-	err     error
-	buf     [8]byte
-	scratch []byte
-}
-
-// bytes reads n bytes into a buffer that the next call reuses (zeros after
-// an error). n is bounded by the caller (a dimension or a link count that
-// was checked), so a corrupt file cannot make it allocate much.
-func (c *checkReader) bytes(n int) []byte {
-	if cap(c.scratch) < n {
-		c.scratch = make([]byte, n)
-	}
-	b := c.scratch[:n]
-	c.read(b)
-	return b
-}
-
-func (c *checkReader) read(b []byte) {
-	if c.err != nil {
-		clear(b)
-		return
-	}
-	if _, err := io.ReadFull(c.r, b); err != nil {
-		c.err = err
-		clear(b)
-		return
-	}
-	if c.crc != nil {
-		c.crc.Write(b)
-	}
-}
-
-func (c *checkReader) u32() uint32 {
-	c.read(c.buf[:4])
-	return binary.LittleEndian.Uint32(c.buf[:4])
-}
-
-func (c *checkReader) u64() uint64 {
-	c.read(c.buf[:8])
-	return binary.LittleEndian.Uint64(c.buf[:8])
-}
-
-// fail returns the reader's error: truncation is corruption, anything else
-// is the underlying reader's error.
-func (c *checkReader) fail() error {
-	if errors.Is(c.err, io.EOF) || errors.Is(c.err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: truncated", ErrCorrupt)
-	}
-	return fmt.Errorf("reading saved index: %w", c.err)
+// int8Bytes is c's memory as bytes (no copy).
+func int8Bytes(c []int8) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c))), len(c))
 }

@@ -156,7 +156,7 @@ func TestLoadVersion1(t *testing.T) {
 	}
 	body := append(bytes.Clone(data[:at]), data[at+4:len(data)-4]...)
 	binary.LittleEndian.PutUint32(body[len(persistMagic):], 1)
-	v1 := binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, castagnoli))
+	v1 := binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
 	got, err := ReadHNSW(bytes.NewReader(v1))
 	if err != nil {
 		t.Fatalf("ReadHNSW(version 1): %v", err)

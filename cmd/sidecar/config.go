@@ -14,6 +14,7 @@ import (
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	mcp "github.com/toolsearch/toolsearch/source/mcp"
+	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
 // config is the sidecar's configuration: flags, whose defaults come from
@@ -37,7 +38,7 @@ type config struct {
 	ollamaModel     string
 	cacheDir        string
 	// hnsw configures the vector index: how it stores vectors (--quantize).
-	hnsw         search.HNSWConfig
+	hnsw         vectorindex.HNSWConfig
 	queryTimeout time.Duration
 	maxSessions  int
 	sessionTTL   time.Duration
@@ -272,7 +273,7 @@ flags:
 	if c.queryLog, err = server.ParseQueryLogMode(queryLog); err != nil {
 		return c, fmt.Errorf("--log-queries %w", err)
 	}
-	if c.hnsw.Quantization, err = search.ParseQuantization(quantize); err != nil {
+	if c.hnsw.Quantization, err = vectorindex.ParseQuantization(quantize); err != nil {
 		return c, fmt.Errorf("--quantize %q: use none or int8", quantize)
 	}
 	if c.readyWhen != readyCatalog && c.readyWhen != readySemantic {

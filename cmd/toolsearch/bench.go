@@ -19,10 +19,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
 // benchResult is what toolsearch bench prints. Latencies are per search, in
@@ -103,7 +105,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rssPID := fs.Int("rss-pid", 0, "report the RSS of this process (e.g. the sidecar) instead of this one's")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin or none")
 	cacheDir := fs.String("cache-dir", "", "in-process: keep the embedding cache and the saved vector and keyword indexes in this directory, as the sidecar's --cache-dir does; run twice to measure a warm restart (index_build_ms)")
-	var hnsw search.HNSWConfig
+	var hnsw vectorindex.HNSWConfig
 	fs.IntVar(&hnsw.M, "hnsw-m", 0, "in-process: HNSW links per node (0: the index's default)")
 	fs.IntVar(&hnsw.EfConstruction, "hnsw-ef-construction", 0, "in-process: HNSW build beam (0: the default)")
 	fs.IntVar(&hnsw.EfSearch, "hnsw-ef-search", 0, "in-process: HNSW search beam (0: the default, 128 up to 100k tools and 256 above)")
@@ -159,7 +161,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	st := types[0]
-	if hnsw.Quantization, err = search.ParseQuantization(*quantize); err != nil {
+	if hnsw.Quantization, err = vectorindex.ParseQuantization(*quantize); err != nil {
 		return usageError{"--" + err.Error()}
 	}
 	if *cpuProfile != "" {
@@ -195,7 +197,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else {
 		start := time.Now()
 		if len(catalogs) > 0 {
-			if tools, err = search.LoadTools(catalogs...); err != nil {
+			if tools, err = catalog.Load(catalog.ParseSources(catalogs...)...); err != nil {
 				return err
 			}
 		}
@@ -526,7 +528,7 @@ func catalogQueries(tools []search.Tool, n int, seed int64) []string {
 	return out
 }
 
-// writeJSONL writes tools as a JSONL catalog that the sidecar and search.LoadTools read back.
+// writeJSONL writes tools as a JSONL catalog that the sidecar and catalog.Load read back.
 func writeJSONL(path string, tools []search.Tool) error {
 	f, err := os.Create(path)
 	if err != nil {

@@ -7,7 +7,10 @@ import (
 	"io"
 	"time"
 
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
 // engineOptions configures an in-process engine.
@@ -18,7 +21,7 @@ type engineOptions struct {
 	// semanticOnly turns fusion off, to measure semantic search alone.
 	semanticOnly bool
 	// hnsw tunes the vector index; the zero value uses its defaults.
-	hnsw search.HNSWConfig
+	hnsw vectorindex.HNSWConfig
 	// learn turns learning from use on (eval's replay).
 	learn search.LearnConfig
 	// cacheDir, when set, holds the persistent embedding cache and the
@@ -49,7 +52,7 @@ func (e *engine) Close() error {
 // It also returns how long loading and indexing took.
 func openEngine(ctx context.Context, paths []string, o engineOptions) (*engine, time.Duration, error) {
 	start := time.Now()
-	tools, err := search.LoadTools(paths...)
+	tools, err := catalog.Load(catalog.ParseSources(paths...)...)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -67,17 +70,17 @@ func newEngine(ctx context.Context, tools []search.Tool, o engineOptions) (*engi
 	var cache io.Closer
 	switch o.embedder {
 	case "", "builtin":
-		b, err := search.BuiltinEmbedder()
+		b, err := embed.NewBuiltin()
 		if err != nil {
 			return nil, err
 		}
 		cfg.Embedder = b
 		if o.cacheDir != "" {
-			c, closer, err := search.CachedEmbedder(b, o.cacheDir)
+			c, err := embed.NewCached(b, o.cacheDir)
 			if err != nil {
 				return nil, err
 			}
-			cache, cfg.Embedder, cfg.IndexDir = closer, c, o.cacheDir
+			cache, cfg.Embedder, cfg.IndexDir = c, c, o.cacheDir
 		}
 	case "none":
 	default:

@@ -13,6 +13,7 @@ import (
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/vectorindex"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -65,7 +66,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	q, err := search.ParseQuantization(*quantize)
+	q, err := vectorindex.ParseQuantization(*quantize)
 	if err != nil {
 		return usageError{"--" + err.Error()}
 	}
@@ -92,7 +93,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer c.Close()
 		r = remoteRanker{c: c, typ: st, addr: *addr}
 	} else {
-		e, took, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly, hnsw: search.HNSWConfig{Quantization: q}})
+		e, took, err := openEngine(ctx, catalogs, engineOptions{embedder: *embedder, semanticOnly: *semanticOnly, hnsw: vectorindex.HNSWConfig{Quantization: q}})
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/learn"
 	"github.com/toolsearch/toolsearch/search"
@@ -65,7 +66,7 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 		return usageError{fmt.Sprintf("--split %q: use even or odd", o.split)}
 	}
 	store := learn.NewStore(learn.Config{})
-	tools, err := search.LoadTools(o.catalogs...)
+	tools, err := catalog.Load(catalog.ParseSources(o.catalogs...)...)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,110 @@
+package search
+
+import (
+	"context"
+	"time"
+
+	"github.com/toolsearch/toolsearch/learn"
+)
+
+// Fleet shares what this engine changes with the other sidecars of a
+// fleet (store/postgres implements it): catalog changes made through
+// Upsert and Delete, uses learned through ReportToolUse, and resets. Its
+// methods must not block — implementations buffer and write in the
+// background — and must be safe for concurrent use. What other pods shared
+// comes back through Apply (catalog) and LearnFromFleet (learning).
+type Fleet interface {
+	// PublishChange shares an Upsert (upsert) or a Delete (del).
+	PublishChange(upsert []Tool, del []string)
+	// PublishUse shares a use the engine learned (learn.Use's fields) at
+	// time at.
+	PublishUse(scope, tool, query, session string, weight float64, at time.Time)
+	// PublishReset shares ResetLearned(tool) ("" is everything).
+	PublishReset(tool string, at time.Time)
+}
+
+// FleetEvent is a use or a reset another pod of the fleet learned.
+type FleetEvent struct {
+	// Reset marks a reset of Tool ("" resets everything); the other
+	// fields but At are then empty.
+	Reset bool
+	// Session, Scope, Tool, Query and Weight are the use (learn.Use).
+	Session, Scope, Tool, Query string
+	Weight                      float64
+	// At is when the other pod learned it.
+	At time.Time
+}
+
+// fleetClockSkew is how far in the future an event's time may be (pods'
+// clocks differ a little); an event further ahead is refused, so that a
+// bad row cannot make a use count as fresh for longer than it should.
+const fleetClockSkew = time.Minute
+
+// FleetStats says what LearnFromFleet did with a batch of events.
+type FleetStats struct {
+	// Recorded counts uses that taught something and Resets the resets
+	// applied.
+	Recorded, Resets int
+	// Ignored counts uses that taught nothing under the session bounds
+	// (the session already gave its one vote, on this pod or another).
+	Ignored int
+	// RateLimited counts uses over their session's report rate, which
+	// counts every pod's reports; Refused counts invalid events (no tool
+	// or query, a weight outside (0, 1], a time in the future).
+	RateLimited, Refused int
+}
+
+// LearnFromFleet records what other pods learned, in order, under the same
+// rules as this pod's own reports: one session is one vote per tool
+// however many pods it reported to (learn.Store.Record keeps the count per
+// session), and a session's uses on other pods take from its report rate
+// here, so the rate limits count the fleet. Invalid events (what a
+// database row could hold that no pod writes) are refused. With learning
+// off it does nothing. Safe for concurrent use.
+func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (FleetStats, error) {
+	var st FleetStats
+	l := e.learner
+	if l == nil || len(events) == 0 {
+		return st, nil
+	}
+	now := l.now()
+	for _, ev := range events {
+		switch {
+		case ev.At.After(now.Add(fleetClockSkew)):
+			st.Refused++
+		case ev.Reset && ev.Tool == "":
+			l.store.ResetAll()
+			st.Resets++
+		case ev.Reset:
+			l.store.Reset(ev.Tool)
+			st.Resets++
+		case ev.Tool == "" || learn.NormalizeQuery(ev.Query) == "" || !(ev.Weight > 0 && ev.Weight <= 1):
+			st.Refused++
+		case !l.limit.Allow(ev.Session):
+			st.RateLimited++
+		case l.store.Record(learn.Use{Scope: ev.Scope, Tool: ev.Tool, Query: ev.Query, Session: ev.Session, Weight: ev.Weight, At: ev.At}):
+			st.Recorded++
+		default:
+			st.Ignored++
+		}
+	}
+	if st.Recorded+st.Resets == 0 {
+		return st, nil
+	}
+	return st, e.learnChanged(ctx)
+}
+
+// publishUse shares a use this engine learned with the fleet, if any.
+func (e *Engine) publishUse(u learn.Use) {
+	if e.cfg.Fleet != nil {
+		e.cfg.Fleet.PublishUse(u.Scope, u.Tool, u.Query, u.Session, u.Weight, e.learner.now())
+	}
+}
+
+// now is the learner's clock (LearnConfig.Now, or time.Now).
+func (l *learner) now() time.Time {
+	if l.cfg.Now != nil {
+		return l.cfg.Now()
+	}
+	return time.Now()
+}

@@ -1,0 +1,181 @@
+package search_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/rand"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// fuzzServers and fuzzWords are what fuzzCatalog builds tools from: server
+// names that are also everyday words, and the words of names and
+// descriptions.
+var (
+	fuzzServers = []string{"slack", "jira", "github", "weather", "git", "google-calendar", "a"}
+	fuzzWords   = []string{"send", "message", "create", "issue", "get", "forecast", "list", "channels", "add", "log", "search", "the", "a", "of", "weather", "slack", "jira"}
+)
+
+// fuzzCatalog builds a small catalog (1–8 tools) from seed, its tools named
+// in every way hosts write them: mcp__SERVER__tool, SERVER__tool,
+// SERVER.tool, SERVER/tool and a bare name, with or without a server field.
+func fuzzCatalog(seed int64) (*catalog.Snapshot, error) {
+	r := rand.New(rand.NewSource(seed))
+	n := 1 + r.Intn(8)
+	seen := map[string]bool{}
+	var tools []catalog.Tool
+	for range n {
+		server := fuzzServers[r.Intn(len(fuzzServers))]
+		local := fuzzWords[r.Intn(len(fuzzWords))] + "_" + fuzzWords[r.Intn(len(fuzzWords))]
+		var name string
+		switch r.Intn(5) {
+		case 0:
+			name = "mcp__" + server + "__" + local
+		case 1:
+			name = server + "__" + local
+		case 2:
+			name = server + "." + local
+		case 3:
+			name = server + "/" + local
+		default:
+			name = local
+		}
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		t := catalog.Tool{Name: name, Description: fmt.Sprintf("%s the %s %s.", fuzzWords[r.Intn(len(fuzzWords))], fuzzWords[r.Intn(len(fuzzWords))], fuzzWords[r.Intn(len(fuzzWords))])}
+		if r.Intn(3) == 0 {
+			t.Server = server
+		}
+		if r.Intn(4) == 0 {
+			t.Category = fuzzWords[r.Intn(len(fuzzWords))]
+		}
+		tools = append(tools, t)
+	}
+	return catalog.NewSnapshot(tools)
+}
+
+var (
+	fuzzEmbedderOnce sync.Once
+	fuzzEmbedder     embed.Embedder
+	fuzzEmbedderErr  error
+)
+
+// FuzzSearch searches random queries, operators included, over small random
+// catalogs named the ways hosts name tools, in every mode, with and without
+// a visible set: a search never panics, fails only with ErrInvalidArgument,
+// and keeps the reference format's contract (scores in [0, 1], sorted,
+// ties by name, at most max_results unless select:, only visible tools).
+func FuzzSearch(f *testing.F) {
+	for _, s := range []struct {
+		seed  int64
+		query string
+	}{
+		{1, "create issue -jira"}, {2, "server:slack"}, {3, "+slack message"}, {4, "select:git__add, git__log"},
+		{5, "a"}, {6, "???"}, {7, "weather__get_*"}, {8, "^git__(add|commit)$"}, {9, "wether"}, {10, "-jira -slack"},
+		{11, "+"}, {12, "the a of"}, {13, `"mcp__slack__send_message"`}, {14, "category:send get"}, {15, "select: x"},
+	} {
+		f.Add(s.seed, s.query, uint8(0))
+	}
+	fuzzEmbedderOnce.Do(func() { fuzzEmbedder, fuzzEmbedderErr = embed.NewBuiltin() })
+	if fuzzEmbedderErr != nil {
+		f.Fatal(fuzzEmbedderErr)
+	}
+	f.Fuzz(func(t *testing.T, seed int64, query string, opts uint8) {
+		snap, err := fuzzCatalog(seed)
+		if err != nil {
+			t.Skip(err) // a catalog the generator cannot make valid is not the engine's input
+		}
+		e, err := search.New(snap, search.Config{Embedder: fuzzEmbedder, Log: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := e.WaitIndexed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var visible []string
+		if opts&1 != 0 {
+			visible = []string{snap.Tool(0).Name}
+		}
+		if opts&2 != 0 && snap.Tool(0).Server != "" {
+			visible = append(visible, "server:"+snap.Tool(0).Server)
+		}
+		allowed := map[string]bool{}
+		for _, t := range snap.Tools() {
+			allowed[t.Name] = len(visible) == 0 || t.Name == snap.Tool(0).Name || (opts&2 != 0 && t.Server == snap.Tool(0).Server && t.Server != "")
+		}
+		limit := 1 + int(opts>>4)%5
+		for _, mode := range []search.Mode{search.ModeDefault, search.ModeSemantic, search.ModeKeyword, search.ModeRegex} {
+			res, err := e.Search(ctx, search.Request{Query: query, Mode: mode, MaxResults: limit, Visible: visible, SessionID: "fuzz", TopBand: float64(opts>>2&3) / 4})
+			if err != nil {
+				if !errors.Is(err, search.ErrInvalidArgument) {
+					t.Fatalf("%s %q: error %v is not ErrInvalidArgument", mode, query, err)
+				}
+				continue
+			}
+			checkResult(t, mode, query, res, limit, allowed)
+		}
+	})
+}
+
+// checkResult checks the reference format's contract on one result.
+func checkResult(t *testing.T, mode search.Mode, query string, res search.Result, limit int, allowed map[string]bool) {
+	t.Helper()
+	selected := res.Metadata.SearchType == search.ModeSelect
+	if !selected && len(res.References) > limit {
+		t.Fatalf("%s %q: %d results, max_results %d", mode, query, len(res.References), limit)
+	}
+	for i, r := range res.References {
+		if math.IsNaN(r.Score) || r.Score < 0 || r.Score > 1 {
+			t.Fatalf("%s %q: %s scores %v", mode, query, r.Name, r.Score)
+		}
+		if !allowed[r.Name] {
+			t.Fatalf("%s %q: %s is outside the visible set", mode, query, r.Name)
+		}
+		if i > 0 && !selected {
+			prev := res.References[i-1]
+			if r.Score > prev.Score || r.Score == prev.Score && r.Name < prev.Name {
+				t.Fatalf("%s %q: %s (%v) after %s (%v): not sorted by score, then name", mode, query, r.Name, r.Score, prev.Name, prev.Score)
+			}
+		}
+	}
+	if res.TotalMatches < len(res.References) && !selected {
+		t.Fatalf("%s %q: total_matches %d < %d results", mode, query, res.TotalMatches, len(res.References))
+	}
+}
+
+// TestFilterThatExcludesNothing is the query that FuzzSearch found: on a
+// catalog named the Claude Code way, "-jira" names no word of the catalog's
+// text, so the query has a filter that keeps every tool; fusion must not
+// dereference the nil filter (it answered INTERNAL).
+func TestFilterThatExcludesNothing(t *testing.T) {
+	snap, err := catalog.NewSnapshot([]catalog.Tool{
+		{Name: "mcp__slack__send_message", Description: "Send a message to a Slack channel."},
+		{Name: "mcp__jira__create_issue", Description: "Create an issue."},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newSemanticEngine(t, snap)
+	for _, mode := range []search.Mode{search.ModeDefault, search.ModeSemantic, search.ModeKeyword, search.ModeRegex} {
+		t.Run(string(mode), func(t *testing.T) {
+			res, err := e.Search(context.Background(), search.Request{Query: "create issue -jira", Mode: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkResult(t, mode, "create issue -jira", res, search.DefaultMaxResults, map[string]bool{"mcp__slack__send_message": true, "mcp__jira__create_issue": true})
+		})
+	}
+}

@@ -1,0 +1,315 @@
+// Package pgtest starts a throwaway PostgreSQL server for tests: Debian's
+// postgresql binaries, initdb into a temporary directory (as the postgres
+// user when the test runs as root, since initdb refuses root), a free
+// loopback port, password authentication. A test package shares one server
+// (Shared, stopped by Main) and gives each test its own database (NewDB);
+// fault tests start their own server (Start) and kill -9 and restart it.
+//
+// Without the binaries the tests skip, except under CI=true, where they fail:
+// CI must run them (.ci/run installs the postgresql package).
+package pgtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// BinDir is where Debian's postgresql-15 package installs the server
+// binaries; PGTEST_BINDIR overrides it.
+const BinDir = "/usr/lib/postgresql/15/bin"
+
+// Password is the superuser's password on every test server.
+const Password = "pgtest-secret"
+
+// startTimeout bounds a server's start (a hang guard, not a verdict: a
+// loaded 2-core machine starts PostgreSQL in seconds).
+const startTimeout = 2 * time.Minute
+
+// Server is one running test PostgreSQL. Its methods are safe for
+// concurrent use.
+type Server struct {
+	dir  string
+	port int
+	bin  string
+	cred *syscall.Credential
+
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	done chan struct{}
+	log  *os.File
+}
+
+// binDir is PGTEST_BINDIR, else BinDir when it exists, else the newest
+// /usr/lib/postgresql/*/bin (another Debian release's version).
+func binDir() string {
+	if d := os.Getenv("PGTEST_BINDIR"); d != "" {
+		return d
+	}
+	if _, err := os.Stat(filepath.Join(BinDir, "postgres")); err == nil {
+		return BinDir
+	}
+	if dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin"); len(dirs) > 0 {
+		return dirs[len(dirs)-1]
+	}
+	return BinDir
+}
+
+// Available reports why PostgreSQL cannot be started here ("" when it can).
+func Available() string {
+	if _, err := os.Stat(filepath.Join(binDir(), "postgres")); err != nil {
+		return "PostgreSQL binaries not found in " + binDir() + " (apt-get install postgresql, or make postgres)"
+	}
+	if os.Geteuid() == 0 {
+		if _, err := user.Lookup("postgres"); err != nil {
+			return "running as root and there is no postgres user to run initdb as"
+		}
+	}
+	return ""
+}
+
+// Require skips t when PostgreSQL cannot be started here, and fails it
+// under CI=true.
+func Require(t testing.TB) {
+	t.Helper()
+	if why := Available(); why != "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true and %s", why)
+		}
+		t.Skip(why)
+	}
+}
+
+// Start starts a new server for t alone and stops it when t ends.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	Require(t)
+	s, err := start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+var (
+	sharedOnce sync.Once
+	shared     *Server
+	sharedErr  error
+	dbSeq      atomic.Int64
+)
+
+// Shared returns the package's shared server, starting it on first use;
+// Main stops it.
+func Shared(t testing.TB) *Server {
+	t.Helper()
+	Require(t)
+	sharedOnce.Do(func() { shared, sharedErr = start() })
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return shared
+}
+
+// Main runs a test package's tests and stops the shared server after them:
+// call it from TestMain as os.Exit(pgtest.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	if shared != nil {
+		shared.Stop()
+	}
+	return code
+}
+
+// NewDB creates an empty database on the shared server for t and returns
+// its URL; it is dropped when t ends.
+func NewDB(t testing.TB) string {
+	t.Helper()
+	s := Shared(t)
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), dbSeq.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, s.URL("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, s.URL("postgres"))
+		if err != nil {
+			return // the server is gone: nothing to drop
+		}
+		defer conn.Close(context.Background())
+		_, _ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+	})
+	return s.URL(name)
+}
+
+// URL returns the connection URL of database db.
+func (s *Server) URL(db string) string {
+	return fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/%s?sslmode=disable", Password, s.port, db)
+}
+
+// Port returns the server's TCP port.
+func (s *Server) Port() int { return s.port }
+
+func start() (*Server, error) {
+	s := &Server{bin: binDir()}
+	dir, err := os.MkdirTemp("", "pgtest-")
+	if err != nil {
+		return nil, err
+	}
+	s.dir = dir
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			return nil, err
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		s.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+		if err := os.Chown(dir, uid, gid); err != nil {
+			return nil, err
+		}
+	}
+	pwfile := filepath.Join(dir, "pw")
+	if err := os.WriteFile(pwfile, []byte(Password+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	if s.cred != nil {
+		if err := os.Chown(pwfile, int(s.cred.Uid), int(s.cred.Gid)); err != nil {
+			return nil, err
+		}
+	}
+	initdb := exec.Command(filepath.Join(s.bin, "initdb"), "-D", filepath.Join(dir, "data"), "-U", "postgres",
+		"--auth=scram-sha-256", "--pwfile="+pwfile, "--no-sync", "-E", "UTF8", "--locale=C")
+	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
+	if out, err := initdb.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
+	}
+	// A free port can be taken between choosing and binding it: retry.
+	for attempt := 0; ; attempt++ {
+		if s.port, err = freePort(); err == nil {
+			if err = s.Restart(); err == nil {
+				return s, nil
+			}
+		}
+		if attempt == 4 {
+			s.Stop()
+			return nil, err
+		}
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Restart starts the server again after Kill (or for the first time) on
+// the same port and data, and waits until it accepts connections.
+func (s *Server) Restart() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd != nil {
+		return errors.New("pgtest: server already running")
+	}
+	logf, err := os.OpenFile(filepath.Join(s.dir, "server.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(filepath.Join(s.bin, "postgres"), "-D", filepath.Join(s.dir, "data"),
+		"-p", strconv.Itoa(s.port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+s.dir,
+		"-c", "fsync=off", "-c", "max_connections=200", "-c", "shared_buffers=16MB")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred, Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return err
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	s.cmd, s.done, s.log = cmd, done, logf
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	for {
+		conn, err := pgx.Connect(ctx, s.URL("postgres"))
+		if err == nil {
+			conn.Close(context.Background())
+			return nil
+		}
+		select {
+		case <-done:
+			s.cmd = nil
+			logf.Close()
+			tail, _ := os.ReadFile(filepath.Join(s.dir, "server.log"))
+			return fmt.Errorf("postgres exited at start-up: %s", lastLines(string(tail), 10))
+		case <-ctx.Done():
+			s.killLocked()
+			return fmt.Errorf("postgres did not accept connections within %s: %v", startTimeout, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// Kill kills the server and all its processes with SIGKILL (a crash: no
+// shutdown checkpoint) and waits for them to exit.
+func (s *Server) Kill() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.killLocked()
+}
+
+func (s *Server) killLocked() {
+	if s.cmd == nil {
+		return
+	}
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	<-s.done
+	// Backends are in the process group too; wait until none is left, so
+	// that a restart finds the shared memory free.
+	for syscall.Kill(-s.cmd.Process.Pid, 0) == nil {
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.log.Close()
+	s.cmd = nil
+}
+
+// Stop kills the server and removes its directory.
+func (s *Server) Stop() {
+	s.Kill()
+	os.RemoveAll(s.dir)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

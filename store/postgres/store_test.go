@@ -1,0 +1,272 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/store/postgres"
+	"github.com/toolsearch/toolsearch/store/postgres/pgtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// hangGuard bounds a wait that only a bug makes long.
+const hangGuard = 2 * time.Minute
+
+// received collects what a store's handlers were given.
+type received struct {
+	mu      sync.Mutex
+	updates []postgres.CatalogUpdate
+	events  []postgres.Event
+	changed chan struct{}
+}
+
+func newReceived() *received { return &received{changed: make(chan struct{}, 1)} }
+
+func (r *received) handlers() postgres.Handlers {
+	return postgres.Handlers{
+		Catalog: func(_ context.Context, u postgres.CatalogUpdate) {
+			r.mu.Lock()
+			r.updates = append(r.updates, u)
+			r.mu.Unlock()
+			r.signal()
+		},
+		Learn: func(_ context.Context, evs []postgres.Event) {
+			r.mu.Lock()
+			r.events = append(r.events, evs...)
+			r.mu.Unlock()
+			r.signal()
+		},
+	}
+}
+
+func (r *received) signal() {
+	select {
+	case r.changed <- struct{}{}:
+	default:
+	}
+}
+
+// waitFor waits until cond holds over what r received.
+func (r *received) waitFor(t *testing.T, what string, cond func(*received) bool) {
+	t.Helper()
+	deadline := time.After(hangGuard)
+	for {
+		r.mu.Lock()
+		ok := cond(r)
+		r.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-r.changed:
+		case <-deadline:
+			t.Fatalf("gave up waiting for %s", what)
+		}
+	}
+}
+
+func open(t *testing.T, url string, h postgres.Handlers) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(postgres.Config{URL: url, PollInterval: 100 * time.Millisecond, FlushInterval: 20 * time.Millisecond,
+		Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start(h)
+	t.Cleanup(s.Close)
+	return s
+}
+
+func waitReady(t *testing.T, s *postgres.Store) {
+	t.Helper()
+	deadline := time.Now().Add(hangGuard)
+	for s.State() != postgres.StateReady {
+		if time.Now().After(deadline) {
+			t.Fatalf("store not ready: %s (%s)", s.State(), s.LastError())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Many pods starting at once migrate the schema once, and all end ready.
+func TestMigrationsUnderConcurrentStart(t *testing.T) {
+	url := pgtest.NewDB(t)
+	var stores []*postgres.Store
+	for range 6 {
+		stores = append(stores, open(t, url, postgres.Handlers{}))
+	}
+	for _, s := range stores {
+		waitReady(t, s)
+	}
+	conn := connect(t, url)
+	var version int
+	if err := conn.QueryRow(context.Background(), `SELECT version FROM toolsearch_schema`).Scan(&version); err != nil {
+		t.Fatal(err)
+	}
+	if version != postgres.SchemaVersion {
+		t.Errorf("schema version %d, want %d", version, postgres.SchemaVersion)
+	}
+}
+
+func connect(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// A schema written by a newer binary is refused, saying which version.
+func TestSchemaNewerThanBinaryRefused(t *testing.T) {
+	url := pgtest.NewDB(t)
+	waitReady(t, open(t, url, postgres.Handlers{}))
+	conn := connect(t, url)
+	if _, err := conn.Exec(context.Background(), `UPDATE toolsearch_schema SET version = $1`, postgres.SchemaVersion+1); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, url, postgres.Handlers{})
+	deadline := time.Now().Add(hangGuard)
+	for s.LastError() == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("no error from a store over a newer schema")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if s.State() == postgres.StateReady {
+		t.Fatal("store ready over a newer schema")
+	}
+	want := "run a toolsearch release with schema version 2 or later"
+	if got := s.LastError(); !strings.Contains(got, want) {
+		t.Errorf("error %q does not say %q", got, want)
+	}
+}
+
+func TestEmbeddingCacheRoundTrip(t *testing.T) {
+	url := pgtest.NewDB(t)
+	a := open(t, url, postgres.Handlers{})
+	b := open(t, url, postgres.Handlers{})
+	waitReady(t, a)
+	waitReady(t, b)
+	ctx := context.Background()
+	keys := [][32]byte{{1}, {2}, {3}}
+	vecs := [][]float32{{0.6, 0.8}, {1, 0}, {0, 1}}
+	if err := a.StoreVectors(ctx, "m@digest", 2, keys[:2], vecs[:2]); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Vectors(ctx, "m@digest", 2, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([][]float32{vecs[0], vecs[1], nil}, got); diff != "" {
+		t.Errorf("Vectors (-want +got):\n%s", diff)
+	}
+	// Another model identity, or dimension, shares nothing.
+	for _, k := range []struct {
+		model string
+		dims  int
+	}{{"m@other", 2}, {"m@digest", 3}} {
+		got, err := b.Vectors(ctx, k.model, k.dims, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(got, func(v []float32) bool { return v != nil }) {
+			t.Errorf("%s/%d: got vectors of another model: %v", k.model, k.dims, got)
+		}
+	}
+}
+
+// Writes of one pod reach the others in order; a pod does not receive its
+// own; the catalog arrives as one update per batch, in order.
+func TestSharingBetweenPods(t *testing.T) {
+	url := pgtest.NewDB(t)
+	ra, rb := newReceived(), newReceived()
+	a := open(t, url, ra.handlers())
+	b := open(t, url, rb.handlers())
+	waitReady(t, a)
+	waitReady(t, b)
+	at := time.Now().UTC().Truncate(time.Microsecond)
+	a.PublishUse("", "github__create_issue", "open a bug", "s1", 1, at)
+	a.PublishUse("", "github__create_issue", "file an issue", "s1", 0.5, at)
+	a.PublishReset("slack__send", at)
+	rb.waitFor(t, "a's three events on b", func(r *received) bool { return len(r.events) == 3 })
+	want := []postgres.Event{
+		{Pod: a.Pod(), Session: "s1", Tool: "github__create_issue", Query: "open a bug", Weight: 1, At: at},
+		{Pod: a.Pod(), Session: "s1", Tool: "github__create_issue", Query: "file an issue", Weight: 0.5, At: at},
+		{Pod: a.Pod(), Reset: true, Tool: "slack__send", At: at},
+	}
+	rb.mu.Lock()
+	got := rb.events
+	rb.mu.Unlock()
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(x, y time.Time) bool { return x.Equal(y) }),
+		cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Seq" }, cmp.Ignore())); diff != "" {
+		t.Errorf("b received (-want +got):\n%s", diff)
+	}
+	ra.mu.Lock()
+	if len(ra.events) != 0 {
+		t.Errorf("a received its own events: %+v", ra.events)
+	}
+	ra.mu.Unlock()
+
+	tool := catalog.Tool{Name: "pager__page", Description: "Page the on-call engineer.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}
+	a.PublishChange([]catalog.Tool{tool}, nil)
+	for _, r := range []*received{ra, rb} {
+		r.waitFor(t, "the upsert", func(r *received) bool {
+			return len(r.updates) > 0 && len(r.updates[len(r.updates)-1].Upsert) == 1
+		})
+	}
+	a.PublishChange(nil, []string{"pager__page"})
+	rb.waitFor(t, "the delete", func(r *received) bool {
+		return len(r.updates) > 0 && slices.Equal(r.updates[len(r.updates)-1].Delete, []string{"pager__page"})
+	})
+	rb.mu.Lock()
+	defer rb.mu.Unlock()
+	last := rb.updates[len(rb.updates)-1]
+	if last.Seq != b.CatalogSeq() || last.Seq < 2 {
+		t.Errorf("last update seq %d, store seq %d; want equal and ≥ 2", last.Seq, b.CatalogSeq())
+	}
+	if a.CatalogSeq() != b.CatalogSeq() {
+		t.Logf("a at %d, b at %d (a may not have read the delete yet)", a.CatalogSeq(), b.CatalogSeq())
+	}
+	var upserted *postgres.CatalogUpdate
+	for i := range rb.updates {
+		if len(rb.updates[i].Upsert) == 1 {
+			upserted = &rb.updates[i]
+		}
+	}
+	if upserted == nil || upserted.Upsert[0].Description != tool.Description || string(upserted.Upsert[0].InputSchema) != string(tool.InputSchema) {
+		t.Errorf("upsert on b = %+v, want %+v", upserted, tool)
+	}
+}
+
+// A store that cannot connect says so, buffers, and never blocks a caller.
+func TestUnreachableStoreDoesNotBlock(t *testing.T) {
+	s, err := postgres.Open(postgres.Config{URL: "postgres://nobody:x@127.0.0.1:1/none?sslmode=disable&connect_timeout=1", BufferLimit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start(postgres.Handlers{})
+	defer s.Close()
+	for range 3 {
+		s.PublishUse("", "t", "q", "s", 1, time.Now())
+	}
+	if st := s.Stats(); st.Buffered != 2 || st.Dropped != 1 {
+		t.Errorf("stats %+v, want 2 buffered and 1 dropped", st)
+	}
+	if _, err := s.Vectors(context.Background(), "m", 2, [][32]byte{{1}}); !errors.Is(err, postgres.ErrUnavailable) {
+		t.Errorf("Vectors on an unreachable store = %v, want ErrUnavailable", err)
+	}
+}
