@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
@@ -41,7 +42,7 @@ func BenchmarkToolSearch(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			emb, err := search.BuiltinEmbedder()
+			emb, err := embed.NewBuiltin()
 			if err != nil {
 				b.Fatal(err)
 			}
