@@ -1,8 +1,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -17,9 +18,8 @@ import (
 // list whose cost grows with the catalog. It is never modified.
 type baseList struct {
 	tools []*mcp.Tool
-	// raw holds each tool's toolset JSON, for telling lists apart without
-	// encoding them again.
-	raw []json.RawMessage
+	// defs are toolset's definitions of tools, for telling lists apart.
+	defs []toolset.Definition
 	// loaded holds the catalog names of the listed catalog tools.
 	loaded map[string]bool
 	// names maps listed names to catalog names where they differ.
@@ -31,22 +31,19 @@ type baseList struct {
 }
 
 // buildBase builds the base list of the visible tools of snap.
-func buildBase(snap *catalog.Snapshot, sc Scope, threshold, maxResults int) (*baseList, error) {
+func (s *Server) buildBase(snap *catalog.Snapshot, sc Scope, threshold int) (*baseList, error) {
 	tools := newVisibility(sc.Visible).filter(snap.Tools())
 	ts, err := toolset.Build(tools, nil, toolset.Options{
 		Format:            toolset.MCP,
 		AlwaysLoaded:      sc.AlwaysLoaded,
 		DeferralThreshold: threshold,
-		MaxResults:        maxResults,
+		MaxResults:        s.cfg.Engine.MaxResultsCap(),
+		Cache:             s.toolsets,
 	})
 	if err != nil {
 		return nil, err
 	}
-	defs, raw, err := decodeMCPTools(ts.Tools)
-	if err != nil {
-		return nil, err
-	}
-	b := &baseList{tools: defs, raw: raw, loaded: make(map[string]bool, len(ts.Loaded)), names: ts.Names,
+	b := &baseList{tools: mcpTools(ts.Definitions), defs: ts.Definitions, loaded: make(map[string]bool, len(ts.Loaded)), names: ts.Names,
 		prompt: ts.SystemPrompt, deferring: ts.Deferring}
 	for _, n := range ts.Loaded {
 		b.loaded[n] = true
@@ -128,39 +125,37 @@ func scopeFromKey(key string) Scope {
 	return sc
 }
 
-// decodeMCPTools decodes toolset's MCP tools array into go-sdk tools, with
-// each tool's JSON.
-func decodeMCPTools(list json.RawMessage) ([]*mcp.Tool, []json.RawMessage, error) {
-	var raw []json.RawMessage
-	if err := json.Unmarshal(list, &raw); err != nil {
-		return nil, nil, fmt.Errorf("mcpserver: decode toolset: %w", err)
+// mcpTools converts toolset's definitions into go-sdk tools.
+func mcpTools(defs []toolset.Definition) []*mcp.Tool {
+	out := make([]*mcp.Tool, len(defs))
+	for i, d := range defs {
+		out[i] = mcpTool(d)
 	}
-	out := make([]*mcp.Tool, len(raw))
-	for i, r := range raw {
-		var d struct {
-			Name         string          `json:"name"`
-			Title        string          `json:"title"`
-			Description  string          `json:"description"`
-			InputSchema  json.RawMessage `json:"inputSchema"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
-			Annotations  json.RawMessage `json:"annotations"`
-		}
-		if err := json.Unmarshal(r, &d); err != nil {
-			return nil, nil, fmt.Errorf("mcpserver: decode toolset: %w", err)
-		}
-		t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
-		if len(d.OutputSchema) > 0 {
-			// A live server's tool keeps its outputSchema: its
-			// structuredContent is passed through as is.
-			t.OutputSchema = d.OutputSchema
-		}
-		if len(d.Annotations) > 0 {
-			var a mcp.ToolAnnotations
-			if json.Unmarshal(d.Annotations, &a) == nil && a != (mcp.ToolAnnotations{}) {
-				t.Annotations = &a
-			}
-		}
-		out[i] = t
-	}
-	return out, raw, nil
+	return out
 }
+
+// mcpTool converts one definition into a go-sdk tool.
+func mcpTool(d toolset.Definition) *mcp.Tool {
+	t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
+	if len(d.OutputSchema) > 0 {
+		// A live server's tool keeps its outputSchema: its
+		// structuredContent is passed through as is.
+		t.OutputSchema = d.OutputSchema
+	}
+	if len(d.Annotations) > 0 {
+		var a mcp.ToolAnnotations
+		if json.Unmarshal(d.Annotations, &a) == nil && a != (mcp.ToolAnnotations{}) {
+			t.Annotations = &a
+		}
+	}
+	return t
+}
+
+// sameDefinition reports whether two definitions list the same tool.
+func sameDefinition(a, b toolset.Definition) bool {
+	return a.Kind == b.Kind && a.Tool == b.Tool && a.Name == b.Name && a.Description == b.Description && a.Title == b.Title &&
+		bytes.Equal(a.InputSchema, b.InputSchema) && bytes.Equal(a.OutputSchema, b.OutputSchema) && bytes.Equal(a.Annotations, b.Annotations)
+}
+
+// sameTools reports whether two lists hold the same definitions.
+func sameTools(a, b []toolset.Definition) bool { return slices.EqualFunc(a, b, sameDefinition) }

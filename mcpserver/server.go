@@ -93,6 +93,8 @@ type Server struct {
 	stop     chan struct{}
 	stopOnce sync.Once
 	watched  chan struct{}
+	// toolsets memoizes the sessions' schema normalization.
+	toolsets *toolset.Cache
 }
 
 // New checks cfg and returns a Server. A malformed default scope is an
@@ -124,7 +126,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
-		open: map[*session]*mcp.ServerSession{}}
+		open: map[*session]*mcp.ServerSession{}, toolsets: toolset.NewCache(0)}
 	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.sdkLog})
 	s.modern = newStateless(s)
 	s.stop, s.watched = make(chan struct{}), make(chan struct{})

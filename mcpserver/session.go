@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -46,7 +45,7 @@ type session struct {
 type revealedTool struct {
 	name string // catalog name
 	tool *mcp.Tool
-	raw  json.RawMessage
+	def  toolset.Definition
 }
 
 // listing is a session's tool list as of one moment: the scope's shared
@@ -92,22 +91,20 @@ func (l *listing) loaded(name string) bool {
 
 // same reports whether two listings list the same tools.
 func (l *listing) same(o *listing) bool {
-	return sameTools(l.base.raw, o.base.raw) && slices.EqualFunc(l.revealed, o.revealed, func(a, b revealedTool) bool {
-		return a.name == b.name && bytes.Equal(a.raw, b.raw)
+	return sameTools(l.base.defs, o.base.defs) && slices.EqualFunc(l.revealed, o.revealed, func(a, b revealedTool) bool {
+		return sameDefinition(a.def, b.def)
 	})
 }
 
 // sessionBase is session mode's base list of scope sc for snap.
 func (s *Server) sessionBase(snap *catalog.Snapshot, sc Scope) (*baseList, error) {
 	return s.sessionLists.get(snap, scopeKey(sc), func() (*baseList, error) {
-		b, err := buildBase(snap, sc, s.cfg.DeferralThreshold, s.cfg.Engine.MaxResultsCap())
+		b, err := s.buildBase(snap, sc, s.cfg.DeferralThreshold)
 		if err != nil {
 			return nil, err
 		}
-		for _, t := range b.tools {
-			// toolset renames a catalog tool called tool_search, so this
-			// name is the search tool's.
-			if t.Name == toolset.SearchToolName && b.deferring {
+		for i, t := range b.tools {
+			if b.defs[i].Kind == toolset.EntrySearch {
 				t.OutputSchema = json.RawMessage(referenceFormatSchema)
 			}
 		}
@@ -158,7 +155,7 @@ func (sess *session) build() (*listing, error) {
 	}
 	sess.mu.Unlock()
 	if len(missing) > 0 {
-		if err := revealedDefinitions(missing, defs); err != nil {
+		if err := sess.srv.revealedDefinitions(missing, defs); err != nil {
 			return nil, err
 		}
 	}
@@ -188,24 +185,16 @@ func (sess *session) build() (*listing, error) {
 // revealedDefinitions adds the MCP definitions of tools to defs, built by
 // package toolset as a deferred list revealing them (so they are named and
 // normalized as in a whole list), without the search tool.
-func revealedDefinitions(tools []catalog.Tool, defs map[string]revealedTool) error {
-	ts, err := toolset.Build(tools, tools, toolset.Options{Format: toolset.MCP, DeferralThreshold: 1})
+func (s *Server) revealedDefinitions(tools []catalog.Tool, defs map[string]revealedTool) error {
+	ts, err := toolset.Build(tools, tools, toolset.Options{Format: toolset.MCP, DeferralThreshold: 1, Cache: s.toolsets})
 	if err != nil {
 		return err
 	}
-	list, raw, err := decodeMCPTools(ts.Tools)
-	if err != nil {
-		return err
-	}
-	for i, t := range list {
-		if i == 0 && ts.Deferring && t.Name == toolset.SearchToolName {
+	for _, d := range ts.Definitions {
+		if d.Kind == toolset.EntrySearch {
 			continue // the search tool heads every deferred list
 		}
-		name := t.Name
-		if n, ok := ts.Names[name]; ok {
-			name = n
-		}
-		defs[name] = revealedTool{name: name, tool: t, raw: raw[i]}
+		defs[d.Tool] = revealedTool{name: d.Tool, tool: mcpTool(d), def: d}
 	}
 	return nil
 }

@@ -1,11 +1,9 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -175,28 +173,21 @@ func (st *stateless) list(sc Scope) (*baseList, error) {
 // tools always deferred (the search tool, then the always-loaded tools),
 // with the search tool's stateless definition and call_tool after it.
 func (st *stateless) build(snap *catalog.Snapshot, sc Scope) (*baseList, error) {
-	b, err := buildBase(snap, sc, 1, st.srv.cfg.Engine.MaxResultsCap())
+	b, err := st.srv.buildBase(snap, sc, 1)
 	if err != nil {
 		return nil, err
 	}
-	l := &baseList{tools: make([]*mcp.Tool, 0, len(b.tools)+1), raw: make([]json.RawMessage, 0, len(b.tools)+1),
-		loaded: b.loaded, names: b.names}
+	l := &baseList{tools: make([]*mcp.Tool, 0, len(b.tools)+1), defs: b.defs, loaded: b.loaded, names: b.names}
 	for i, t := range b.tools {
-		if t.Name != toolset.SearchToolName {
-			l.tools, l.raw = append(l.tools, t), append(l.raw, b.raw[i])
+		if b.defs[i].Kind != toolset.EntrySearch {
+			l.tools = append(l.tools, t)
 			continue
 		}
 		search := *t
 		search.Description = statelessSearchDescription
-		search.InputSchema = withHandle(t.InputSchema.(json.RawMessage))
+		search.InputSchema = withHandle(b.defs[i].InputSchema)
 		search.OutputSchema = json.RawMessage(statelessSearchOutputSchema)
-		for _, d := range []*mcp.Tool{&search, callToolDefinition()} {
-			raw, err := json.Marshal(d)
-			if err != nil {
-				return nil, err
-			}
-			l.tools, l.raw = append(l.tools, d), append(l.raw, raw)
-		}
+		l.tools = append(l.tools, &search, callToolDefinition())
 	}
 	return l, nil
 }
@@ -218,7 +209,7 @@ func (st *stateless) catalogChanged(old *catalog.Snapshot) {
 		sc := scopeFromKey(key)
 		prev, errPrev := st.build(old, sc)
 		cur, errCur := st.list(sc)
-		if errPrev != nil || errCur != nil || !sameTools(prev.raw, cur.raw) {
+		if errPrev != nil || errCur != nil || !sameTools(prev.defs, cur.defs) {
 			changed = true
 			break
 		}
@@ -232,9 +223,4 @@ func (st *stateless) catalogChanged(old *catalog.Snapshot) {
 			})
 		st.mcp.RemoveTools(revisionTool)
 	}
-}
-
-// sameTools reports whether two lists hold the same tool JSON.
-func sameTools(a, b []json.RawMessage) bool {
-	return slices.EqualFunc(a, b, func(x, y json.RawMessage) bool { return bytes.Equal(x, y) })
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/grpc"
@@ -24,4 +25,7 @@ type hooks struct {
 	stdioTransport func() mcp.Transport
 	// readFile reads the cgroup's memory-limit files; nil: os.ReadFile.
 	readFile func(string) ([]byte, error)
+	// startPullTimeout bounds the start-up pull of --learn-from; 0:
+	// learnStartPullTimeout.
+	startPullTimeout time.Duration
 }

@@ -89,6 +89,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, h hooks) error {
 	defer lc.stop()
 	if err := lc.start(ctx, s.steps()); err != nil {
 		if errors.Is(err, errStopped) {
+			log.Info("stopped during start-up", "reason", err.Error())
 			return nil
 		}
 		return err
@@ -105,7 +106,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, h hooks) error {
 }
 
 // sidecar is what the start-up steps bring up, each step using what the
-// ones before it set. Only serve's goroutine uses it.
+// ones before it set. The steps run one after another (lifecycle.run);
+// nothing else uses it.
 type sidecar struct {
 	cfg   config
 	log   *slog.Logger
@@ -124,6 +126,10 @@ type sidecar struct {
 	em     *embedders
 	limit  memoryLimit
 	budget int64
+	learn  search.LearnConfig
+	// learnDamaged: the learned-state file held bad lines (rewritten at
+	// once).
+	learnDamaged bool
 	// engineStart is when the engine's load began, for the index build
 	// time metric.
 	engineStart time.Time
@@ -139,6 +145,7 @@ func (s *sidecar) steps() []step {
 		{"metrics listener", s.serveMetrics},
 		{"embedders", s.embedders},
 		{"memory limit", s.memoryLimit},
+		{"learned state", s.loadLearned},
 		{"engine", s.loadEngine},
 		{"learning", s.startLearning},
 		{"mcp servers", s.startMCP},
@@ -246,11 +253,18 @@ func (s *sidecar) memoryLimit(context.Context) (func(), error) {
 	return setGoMemoryLimit(limit, s.cfg.gomemlimit), nil
 }
 
+// loadLearned loads the learned state (--learn): the file in --cache-dir,
+// then a bounded pull of --learn-from.
+func (s *sidecar) loadLearned(ctx context.Context) (func(), error) {
+	s.learn, s.learnDamaged = learnConfig(ctx, s.cfg, s.log, s.metrics, s.hooks.startPullTimeout)
+	return nil, nil
+}
+
 // loadEngine loads the catalog and builds the engine (embedding goes on in
 // the background).
-func (s *sidecar) loadEngine(context.Context) (func(), error) {
+func (s *sidecar) loadEngine(ctx context.Context) (func(), error) {
 	s.engineStart = time.Now()
-	engine, err := loadEngine(s.cfg, s.log, s.em, s.budget)
+	engine, err := loadEngine(ctx, s.cfg, s.log, s.em, s.budget, s.learn)
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +276,7 @@ func (s *sidecar) loadEngine(context.Context) (func(), error) {
 // startLearning saves learned state and pulls --learn-from in the
 // background; its stop saves a last time.
 func (s *sidecar) startLearning(ctx context.Context) (func(), error) {
-	return startLearning(ctx, s.cfg, s.engine, s.log), nil
+	return startLearning(ctx, s.cfg, s.engine, s.log, s.metrics, s.learnDamaged), nil
 }
 
 // startMCP starts the live MCP servers (--mcp); its stop stops them, so no
@@ -370,15 +384,25 @@ func serveHTTP(cfg config, srv *server.Server, status http.Handler, log *slog.Lo
 	}, nil
 }
 
-// loadEngine loads every catalog file and builds the search engine; the
-// catalog is embedded in the background.
-func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*search.Engine, error) {
+// loadEngine loads every catalog file (readCatalogs: bounded in size and
+// time) and builds the search engine; the catalog is embedded in the
+// background.
+func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders, budget int64, lc search.LearnConfig) (*search.Engine, error) {
 	start := time.Now()
 	sources := catalog.ParseSources(cfg.catalogs...)
 	if len(sources) == 0 && len(cfg.mcpServers) == 0 {
 		log.Warn("no --catalog given: starting with an empty catalog; add tools with UpsertTools")
 	}
-	snap, err := catalog.LoadSnapshot(sources...)
+	data, err := readCatalogs(ctx, sources, budget, catalogReadTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	parsed, err := catalog.LoadData(sources, data)
+	clear(data) // the parsed tools hold what they need
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	snap, err := catalog.NewSnapshot(parsed)
 	if err != nil {
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
@@ -395,7 +419,7 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*sea
 		MaxTools:       cfg.maxTools,
 		MemoryBudget:   budget,
 		Log:            log,
-		Learn:          learnConfig(cfg, log),
+		Learn:          lc,
 	}
 	if err := em.configure(&ec); err != nil {
 		return nil, err
