@@ -53,7 +53,9 @@ func exampleOf(tools []catalog.Tool) example {
 // spaces and camelCase boundaries ("github__createIssue" → "create
 // issue").
 func nameWords(name, server string) string {
-	if server != "" {
+	if srv, rest := catalog.SplitName(name); server != "" && strings.EqualFold(srv, server) && rest != "" {
+		name = rest
+	} else if server != "" {
 		for _, sep := range []string{"__", ".", "/", "_", "-"} {
 			if _, rest, ok := strings.Cut(name, server+sep); ok && rest != "" {
 				name = rest
