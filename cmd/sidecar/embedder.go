@@ -19,6 +19,9 @@ type embedders struct {
 	cfg     config
 	log     *slog.Logger
 	metrics *server.Metrics // nil: no metrics
+	// budget is the engine's memory budget (0: none); the cache file read
+	// at start-up may take half of it (embed.CacheMaxBytes).
+	budget int64
 
 	mu     sync.Mutex
 	caches []*embed.Cached
@@ -86,7 +89,7 @@ func (em *embedders) cache(emb embed.Embedder) (embed.Embedder, error) {
 	if em.cfg.cacheDir == "" {
 		return emb, nil
 	}
-	c, err := embed.NewCached(emb, em.cfg.cacheDir, embed.CacheLogger(em.log))
+	c, err := embed.NewCached(emb, em.cfg.cacheDir, embed.CacheLogger(em.log), embed.CacheMaxBytes(em.budget/2))
 	if err != nil {
 		return nil, err
 	}
