@@ -16,8 +16,8 @@ import (
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
-	"github.com/toolsearch/toolsearch/internal/safefile"
 	"github.com/toolsearch/toolsearch/internal/par"
+	"github.com/toolsearch/toolsearch/internal/safefile"
 )
 
 // The keyword index of the start-up catalog is saved in Config.IndexDir

@@ -117,6 +117,7 @@ func (s *Service) GetToolset(ctx context.Context, in *toolsearchv1.GetToolsetReq
 		return nil, err
 	}
 	opts.MaxBytes = max(s.maxMessageSize-toolsetReserve, s.maxMessageSize/2)
+	opts.Cache = s.toolsets
 	snap, revealed, err := e.Revealed(in.GetSessionId())
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "GetToolset", err)

@@ -40,10 +40,10 @@ const searchToolSchema = `{"type":"object","properties":{` +
 
 // searchToolDefinition is the tool_search definition with max_results
 // limited to maxResults.
-func searchToolDefinition(maxResults int) definition {
-	return definition{
+func searchToolDefinition(maxResults int) Definition {
+	return Definition{
 		Name:        SearchToolName,
 		Description: searchToolDescription,
-		Schema:      json.RawMessage(fmt.Sprintf(searchToolSchema, maxResults, maxResults)),
+		InputSchema: json.RawMessage(fmt.Sprintf(searchToolSchema, maxResults, maxResults)),
 	}
 }

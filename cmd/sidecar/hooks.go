@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/embed"
 	"google.golang.org/grpc"
 )
 
@@ -28,4 +29,7 @@ type hooks struct {
 	// startPullTimeout bounds the start-up pull of --learn-from; 0:
 	// learnStartPullTimeout.
 	startPullTimeout time.Duration
+	// wrapEmbedder, when not nil, wraps the embedding model inside the
+	// caches (a slow embedder, for the fleet's start-up measurement).
+	wrapEmbedder func(embed.Embedder) embed.Embedder
 }

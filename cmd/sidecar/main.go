@@ -123,6 +123,7 @@ type sidecar struct {
 	// drain stops srv gracefully within the shutdown timeout, once.
 	drain  func()
 	status *mcpStatus
+	fleet  *fleetStore // nil without --store
 	em     *embedders
 	limit  memoryLimit
 	budget int64
@@ -143,11 +144,13 @@ func (s *sidecar) steps() []step {
 	return []step{
 		{"grpc listener", s.listen},
 		{"metrics listener", s.serveMetrics},
+		{"shared store", s.openStore},
 		{"embedders", s.embedders},
 		{"memory limit", s.memoryLimit},
 		{"learned state", s.loadLearned},
 		{"engine", s.loadEngine},
 		{"learning", s.startLearning},
+		{"fleet", s.followFleet},
 		{"mcp servers", s.startMCP},
 		{"lexical answers", s.answerLexically},
 		{"mcp endpoint", s.startMCPEndpoint},
@@ -222,10 +225,32 @@ func (s *sidecar) serveMetrics(context.Context) (func(), error) {
 	return serveHTTP(s.cfg, s.srv, s.status, s.log)
 }
 
+// openStore opens the shared store (--store), which connects in the
+// background; its stop flushes what is buffered and disconnects.
+func (s *sidecar) openStore(context.Context) (func(), error) {
+	f, err := openStore(s.cfg, s.log)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	s.fleet = f
+	f.register(s.metrics)
+	s.status.store.Store(f)
+	return f.close, nil
+}
+
+// followFleet applies the fleet's catalog changes and learning to the
+// engine from now on (--store).
+func (s *sidecar) followFleet(context.Context) (func(), error) {
+	if s.fleet != nil {
+		s.fleet.start(s.engine)
+	}
+	return nil, nil
+}
+
 // embedders sets up the embedder's maker; its stop closes the embedding
 // cache.
 func (s *sidecar) embedders(context.Context) (func(), error) {
-	s.em = &embedders{cfg: s.cfg, log: s.log, metrics: s.metrics}
+	s.em = &embedders{cfg: s.cfg, log: s.log, metrics: s.metrics, shared: s.fleet.cache(), wrap: s.hooks.wrapEmbedder}
 	return func() {
 		if err := s.em.close(); err != nil {
 			s.log.Error("closing the embedding cache", "error", err.Error())
@@ -265,7 +290,7 @@ func (s *sidecar) loadLearned(ctx context.Context) (func(), error) {
 // the background).
 func (s *sidecar) loadEngine(ctx context.Context) (func(), error) {
 	s.engineStart = time.Now()
-	engine, err := loadEngine(ctx, s.cfg, s.log, s.em, s.budget, s.learn)
+	engine, err := loadEngine(ctx, s.cfg, s.log, s.em, s.budget, s.learn, s.fleet.fleet())
 	if err != nil {
 		return nil, err
 	}
@@ -387,8 +412,8 @@ func serveHTTP(cfg config, srv *server.Server, status http.Handler, log *slog.Lo
 
 // loadEngine loads every catalog file (readCatalogs: bounded in size and
 // time) and builds the search engine; the catalog is embedded in the
-// background.
-func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders, budget int64, lc search.LearnConfig) (*search.Engine, error) {
+// background. fleet is the shared store's side of the engine (nil: none).
+func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders, budget int64, lc search.LearnConfig, fleet search.Fleet) (*search.Engine, error) {
 	start := time.Now()
 	sources := catalog.ParseSources(cfg.catalogs...)
 	if len(sources) == 0 && len(cfg.mcpServers) == 0 {
@@ -421,6 +446,7 @@ func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders
 		MemoryBudget:   budget,
 		Log:            log,
 		Learn:          lc,
+		Fleet:          fleet,
 	}
 	if err := em.configure(&ec); err != nil {
 		return nil, err

@@ -15,10 +15,12 @@ import (
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/store/postgres/pgtest"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	// The fleet tests share one PostgreSQL (pgtest), stopped after them.
+	goleak.VerifyTestMain(pgtest.Runner{M: m})
 }
 
 func env(vars map[string]string) func(string) string {
