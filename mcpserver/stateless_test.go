@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/mcpserver"
+	"github.com/toolsearch/toolsearch/search"
 )
 
 // found is a stateless tool_search result: the reference format and what
@@ -152,6 +153,18 @@ func TestStateless(t *testing.T) {
 		})
 	}
 
+	t.Run("trace context", func(t *testing.T) {
+		const tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+		res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Meta: mcp.Meta{"traceparent": tp},
+			Name: "call_tool", Arguments: map[string]any{"name": "up__echo", "arguments": map[string]any{"message": "traced"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Echo: traced (traceparent " + tp + ")"; text(res) != want {
+			t.Errorf("call_tool with a traceparent in _meta = %q, want %q", text(res), want)
+		}
+	})
+
 	t.Run("progress", func(t *testing.T) {
 		ctx := context.Background()
 		params := &mcp.CallToolParams{Name: "call_tool", Arguments: map[string]any{"name": "up__progress", "arguments": map[string]any{"steps": 2}}}
@@ -232,5 +245,26 @@ func TestBothProtocols(t *testing.T) {
 	}
 	if txt, _ := modern.call(t, "call_tool", map[string]any{"name": "up__echo", "arguments": map[string]any{"message": "new"}}); txt != "Echo: new" {
 		t.Errorf("stateless call = %q", txt)
+	}
+}
+
+// A 2026-07-28 client that listens (the go-sdk opens subscriptions/listen
+// with toolsListChanged when it has a handler) is told when a catalog
+// change changes the stable list, and lists the new one.
+func TestStatelessListChanged(t *testing.T) {
+	f := start(t, mcpserver.Config{Scope: mcpserver.Scope{AlwaysLoaded: []string{"slack:*"}}})
+	c := connectVersion(t, f.url, nil, mcpserver.StatelessProtocolVersion)
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
+		t.Fatalf("first list (-want +got):\n%s", diff)
+	}
+	_, err := f.engine.Apply(context.Background(), []search.Tool{{Name: "slack__archive_channel", Server: "slack",
+		Description: "Archive a Slack channel.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.waitListChanged(t)
+	// The go-sdk client drops its cached list on the notification.
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "slack__archive_channel", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
+		t.Errorf("list after the change (-want +got):\n%s", diff)
 	}
 }

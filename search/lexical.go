@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/toolsearch/toolsearch/fallback"
 )
@@ -12,9 +13,19 @@ import (
 
 // selected answers select:a,b: the named tools in the order asked, each
 // with score 1, within the plan's scope and filters, not cut by the limit.
+// Names that no tool in the request's scope has are reported as unknown
+// (a tool outside the scope is unknown to this caller, as if absent).
 func (st *state) selected(p *plan) matches {
 	r := st.lex.Select(p.query.Select, fallback.Options{Allow: p.allow, Explain: p.debug})
-	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeSelect, unlimited: true, coverage: 1}
+	m := matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeSelect, unlimited: true, coverage: 1}
+	for _, name := range p.query.Select {
+		if id, ok := st.lex.Lookup(name); !ok || p.scope != nil && !p.scope(id) {
+			if !slices.Contains(m.unknown, name) {
+				m.unknown = append(m.unknown, name)
+			}
+		}
+	}
+	return m
 }
 
 // keywordMatches runs keyword search and, when it finds nothing, fuzzy

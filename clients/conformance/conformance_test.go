@@ -258,6 +258,15 @@ func TestHelpersAgree(t *testing.T) {
 	want := runGo(ctx, t, addr, s, "go")
 	checkGo(t, want)
 
+	t.Run("typescript", func(t *testing.T) {
+		driver := "../typescript/dist/conformance/run.js"
+		_, err := os.Stat(driver)
+		need(t, "the built TypeScript client (make typescript-client)", err == nil)
+		got := external(t, exec.CommandContext(ctx, "node", driver, addr, "script.json", "ts"))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("the TypeScript helper differs from the Go helper (-go +ts):\n%s", diff)
+		}
+	})
 	t.Run("python", func(t *testing.T) {
 		check := exec.Command(python, "-c", "import grpc, google.protobuf")
 		need(t, "Debian's python3-grpcio and python3-protobuf (make python-deps)", check.Run() == nil)

@@ -964,6 +964,10 @@ type SearchResponse struct {
 	// Browse paging (empty query): pass as SearchRequest.page_token to get the
 	// next page. Empty on the last page and for non-browse searches.
 	NextPageToken string `protobuf:"bytes,6,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// For a `select:` query: the names that name no tool (within the visible
+	// set), in the order asked; `hint` then says so. The names that were
+	// found are in tool_references. Empty otherwise.
+	UnknownTools  []string `protobuf:"bytes,7,rep,name=unknown_tools,json=unknownTools,proto3" json:"unknown_tools,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1038,6 +1042,13 @@ func (x *SearchResponse) GetNextPageToken() string {
 		return x.NextPageToken
 	}
 	return ""
+}
+
+func (x *SearchResponse) GetUnknownTools() []string {
+	if x != nil {
+		return x.UnknownTools
+	}
+	return nil
 }
 
 // Tool is the full definition of one tool.
@@ -3064,14 +3075,15 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x12no_confident_match\x18\n" +
 	" \x01(\bR\x10noConfidentMatch\x12:\n" +
 	"\vindex_state\x18\v \x01(\x0e2\x19.toolsearch.v1.IndexStateR\n" +
-	"indexState\"\xa9\x02\n" +
+	"indexState\"\xce\x02\n" +
 	"\x0eSearchResponse\x12E\n" +
 	"\x0ftool_references\x18\x01 \x03(\v2\x1c.toolsearch.v1.ToolReferenceR\x0etoolReferences\x12#\n" +
 	"\rtotal_matches\x18\x02 \x01(\x05R\ftotalMatches\x12F\n" +
 	"\x0fsearch_metadata\x18\x03 \x01(\v2\x1d.toolsearch.v1.SearchMetadataR\x0esearchMetadata\x12\x12\n" +
 	"\x04hint\x18\x04 \x01(\tR\x04hint\x12'\n" +
 	"\x0favailable_tools\x18\x05 \x03(\tR\x0eavailableTools\x12&\n" +
-	"\x0fnext_page_token\x18\x06 \x01(\tR\rnextPageToken\"\xf0\x01\n" +
+	"\x0fnext_page_token\x18\x06 \x01(\tR\rnextPageToken\x12#\n" +
+	"\runknown_tools\x18\a \x03(\tR\funknownTools\"\xf0\x01\n" +
 	"\x04Tool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06server\x18\x02 \x01(\tR\x06server\x12\x1a\n" +
