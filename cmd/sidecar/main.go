@@ -273,6 +273,7 @@ func (s *sidecar) memoryLimit(context.Context) (func(), error) {
 		return nil, err
 	}
 	s.limit = limit
+	s.em.budget = s.budget
 	s.metrics.SetLimit("memory_limit_bytes", float64(limit.bytes))
 	s.metrics.SetLimit("memory_budget_bytes", float64(s.budget))
 	return setGoMemoryLimit(limit, s.cfg.gomemlimit), nil
