@@ -47,7 +47,7 @@ tests=(
 	"./learn/|^(TestImportSkipsBadLines|TestCheckRecord|TestImportedEvidence|TestLoadDamagedAndSpecialFiles)$"
 	"./server/|^(TestInvalidRequestsAreInvalidArgument|TestHealthWatchAuthenticatedAndBounded|TestAuthUnaryInterceptor|TestGetToolsPages|TestGetToolsOneToolOverLimit|TestAnswersOverLimitNameTheFlag|TestLogsNeverHoldMoreThanTheQueryPrefix|TestChurnNoDeletedToolReturned)$"
 	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings|TestMemoryLimit|TestStartupHungLearnFrom|TestStartupFIFOCatalog|TestWithin|TestReadCatalogsBudget|TestLifecycleStoppedDuringStartup|TestLearnedStateSurvivesABadLine|TestCraftedLearnedRecordLiftsNothing)$"
-	"./search/|^(TestMemoryBudget|TestMemoryBudgetAtStart|TestSavedIndexRestart|TestSavedKeywordIndexRestart)$"
+	"./search/|^(TestMemoryBudget|TestMemoryBudgetAtStart|TestSavedIndexRestart|TestSavedKeywordIndexRestart|TestSavedKeywordIndexOversized)$"
 	"./fallback/|^(TestReadIndexRefusesDamage)$"
 )
 for entry in "${tests[@]}"; do

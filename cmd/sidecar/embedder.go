@@ -19,6 +19,9 @@ type embedders struct {
 	cfg     config
 	log     *slog.Logger
 	metrics *server.Metrics // nil: no metrics
+	// budget is the engine's memory budget (0: none); the cache file read
+	// at start-up may take half of it (embed.CacheMaxBytes).
+	budget int64
 	// shared is the embedding cache's shared tier (--store); nil: none.
 	shared embed.SharedCache
 	// wrap, when not nil, wraps the model (hooks.wrapEmbedder).
@@ -95,7 +98,7 @@ func (em *embedders) cache(emb embed.Embedder) (embed.Embedder, error) {
 	if em.cfg.cacheDir == "" && em.shared == nil {
 		return emb, nil
 	}
-	opts := []embed.CacheOption{embed.CacheLogger(em.log)}
+	opts := []embed.CacheOption{embed.CacheLogger(em.log), embed.CacheMaxBytes(em.budget / 2)}
 	if em.shared != nil {
 		opts = append(opts, embed.CacheShared(em.shared))
 	}

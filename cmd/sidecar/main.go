@@ -273,6 +273,7 @@ func (s *sidecar) memoryLimit(context.Context) (func(), error) {
 		return nil, err
 	}
 	s.limit = limit
+	s.em.budget = s.budget
 	s.metrics.SetLimit("memory_limit_bytes", float64(limit.bytes))
 	s.metrics.SetLimit("memory_budget_bytes", float64(s.budget))
 	return setGoMemoryLimit(limit, s.cfg.gomemlimit), nil
@@ -342,7 +343,7 @@ func (s *sidecar) startMCPEndpoint(ctx context.Context) (func(), error) {
 	if s.manager != nil {
 		caller = s.manager
 	}
-	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.hooks.stdioTransport)
+	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.metrics, s.hooks.stdioTransport)
 	if err != nil || ep == nil {
 		return nil, err
 	}

@@ -486,7 +486,8 @@ type SearchRequest struct {
 	// page_token). Longer than the sidecar's documented limit: INVALID_ARGUMENT.
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
 	// How to score tools. Default (unspecified): semantic with a
-	// confidence-gated fallback to keyword search.
+	// confidence-gated fallback to keyword search (then fuzzy); a query that
+	// is a glob or regex pattern is answered as regex first.
 	SearchType SearchType `protobuf:"varint,2,opt,name=search_type,json=searchType,proto3,enum=toolsearch.v1.SearchType" json:"search_type,omitempty"`
 	// The maximum number of tool references to return. 0 means the default, 5.
 	// Negative: INVALID_ARGUMENT. Above the sidecar's cap (default 10, see
@@ -805,7 +806,11 @@ type SearchMetadata struct {
 	RequestedSearchType string `protobuf:"bytes,2,opt,name=requested_search_type,json=requestedSearchType,proto3" json:"requested_search_type,omitempty"`
 	// Why the sidecar fell back from the requested mode: empty (no fallback),
 	// `low_confidence`, `embedder_unavailable`, `embedder_timeout`,
-	// `index_warming` or `no_keyword_match`.
+	// `index_warming`, `no_keyword_match`, `pattern` (a default-mode query
+	// that is one glob or regex word, such as `weather__get_*` or
+	// `^git__(add|commit)$`, answered as regex; a pattern that matches nothing
+	// goes on to semantic search) or `no_regex_match` (a regex-mode pattern of
+	// plain words matched nothing; fuzzy matches are offered).
 	FallbackReason string `protobuf:"bytes,3,opt,name=fallback_reason,json=fallbackReason,proto3" json:"fallback_reason,omitempty"`
 	// The query as the sidecar understood it (after trimming).
 	Query string `protobuf:"bytes,4,opt,name=query,proto3" json:"query,omitempty"`
