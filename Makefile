@@ -20,6 +20,10 @@ PYTHON_DIR := clients/python
 PYTHON_GEN_DIR := $(PYTHON_DIR)/src/toolsearch/v1
 PYTHON := /usr/bin/python3
 PYTHON_DEBS := python3 python3-grpcio python3-protobuf protobuf-compiler protobuf-compiler-grpc
+# The TypeScript client (clients/typescript): generated with protoc-gen-es,
+# built with tsc, both pinned in its package-lock.json.
+TS_DIR := clients/typescript
+TS_GEN_DIR := $(TS_DIR)/src/gen
 
 # Local tools. Each is installed once, with `go install` at the pinned version,
 # and recorded by a stamp file whose name carries the version: changing a
@@ -84,11 +88,18 @@ run: ## Run the sidecar on the example catalog (extra flags: ARGS='...'); Ctrl-C
 # The tests' npm packages (the reference MCP servers, the MCP TypeScript SDK
 # client) are installed first, from their lockfiles, so that `make test` on a
 # fresh clone runs every test; the Ollama tests skip until `make ollama`.
-test: mcp-servers mcp-client python-deps ## Run all tests with the race detector, in both modules, and the Python client's (installs the tests' npm and Debian packages first)
+test: mcp-servers mcp-client python-deps typescript-client ## Run all tests with the race detector, in both modules, and the Python client's (installs the tests' npm and Debian packages first)
 	$(if $(RACE),,@echo 'test: no C compiler (cgo disabled): running without -race' >&2)
 	$(GO) test $(RACE) ./...
 	cd $(CLIENT_DIR) && $(GO) test $(RACE) ./...
 	$(MAKE) python-test
+
+.PHONY: typescript-client
+typescript-client: $(TS_DIR)/node_modules/.package-lock.json ## Build the TypeScript client (npm ci, tsc: type-checks the examples against the pinned SDKs) and run its unit tests
+	cd $(TS_DIR) && ./node_modules/.bin/tsc -p tsconfig.json && node --test dist/test/
+
+$(TS_DIR)/node_modules/.package-lock.json: $(TS_DIR)/package-lock.json
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: python-deps
 python-deps: ## Install the Python client's Debian packages when missing (python3-grpcio, python3-protobuf, protoc and its gRPC plugin)
@@ -121,7 +132,7 @@ lint: $(BUF) $(STATICCHECK) checkdeps ## buf lint and format, go vet, staticchec
 # Generates into .tmp/gen first, then swaps the *.pb.go files in: a failed or
 # interrupted run leaves the committed code in place, and a removed .proto
 # leaves no stale file behind.
-generate: $(TOOLS) python-deps ## Lint the proto files and regenerate clients/go/toolsearchv1 and the Python client's code
+generate: $(TOOLS) python-deps $(TS_DIR)/node_modules/.package-lock.json ## Lint the proto files and regenerate the Go, Python and TypeScript clients' code
 	buf lint
 	rm -rf $(TMP)/gen
 	buf generate -o $(TMP)/gen
@@ -136,11 +147,17 @@ generate: $(TOOLS) python-deps ## Lint the proto files and regenerate clients/go
 	cp $(TMP)/gen-python/toolsearch/v1/* $(PYTHON_GEN_DIR)/
 	rm -rf $(TMP)/gen-python
 	@echo 'generate: wrote $(PYTHON_GEN_DIR)'
+	rm -rf $(TMP)/gen-ts
+	buf generate --template $(TS_DIR)/buf.gen.yaml -o $(TMP)/gen-ts
+	rm -rf $(TS_GEN_DIR)
+	cp -R $(TMP)/gen-ts/$(TS_GEN_DIR) $(TS_GEN_DIR)
+	rm -rf $(TMP)/gen-ts
+	@echo 'generate: wrote $(TS_GEN_DIR)'
 
 # Fails when regenerating changes the tree: stale or uncommitted generated
 # code, or uncommitted proto changes. Compares against the committed state
 # (git status also reports untracked generated files).
-GENERATED_PATHS := proto buf.yaml buf.gen.yaml $(GEN_DIR) $(PYTHON_GEN_DIR)
+GENERATED_PATHS := proto buf.yaml buf.gen.yaml $(GEN_DIR) $(PYTHON_GEN_DIR) $(TS_DIR)/buf.gen.yaml $(TS_GEN_DIR)
 .PHONY: checkgenerate
 checkgenerate: generate ## Fail if generated code differs from the committed state
 	@if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \

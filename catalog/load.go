@@ -1,9 +1,9 @@
 package catalog
 
 import (
-	"fmt"
-	"os"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/safefile"
 )
 
 // Source names a catalog file and its optional server namespace.
@@ -17,20 +17,39 @@ type Source struct {
 	Server string
 }
 
-// Load reads and parses every source, then validates the union of their
-// tools, so that a name defined in two files is reported too. It returns the
-// tools in file order. Problems in the files are reported together as a
-// *ValidationError (wrapping ErrInvalid); a file that cannot be read stops
-// the load with the read error.
+// Load reads (Read) and parses every source, then validates the union of
+// their tools, so that a name defined in two files is reported too. It
+// returns the tools in file order. Problems in the files are reported
+// together as a *ValidationError (wrapping ErrInvalid); a file that cannot
+// be read stops the load with the read error.
 func Load(sources ...Source) ([]Tool, error) {
+	data := make([][]byte, len(sources))
+	for i, src := range sources {
+		b, err := Read(src, 0)
+		if err != nil {
+			return nil, err
+		}
+		data[i] = b
+	}
+	return LoadData(sources, data)
+}
+
+// Read reads src's file: a regular file only — a FIFO, a device or a
+// directory is refused by name, never read or waited on — of at most max
+// bytes (max ≤ 0: any size), checked before it is read. Its errors name
+// the file.
+func Read(src Source, max int64) ([]byte, error) {
+	return safefile.ReadFile(src.Path, max) // its errors name the file
+
+}
+
+// LoadData is Load over files already read: data[i] is the content of
+// sources[i].
+func LoadData(sources []Source, data [][]byte) ([]Tool, error) {
 	var items []located
 	var problems []Problem
-	for _, src := range sources {
-		data, err := os.ReadFile(src.Path)
-		if err != nil {
-			return nil, fmt.Errorf("load catalog: %w", err)
-		}
-		its, ps := parseFile(data, src.Path, strings.TrimSpace(src.Server))
+	for i, src := range sources {
+		its, ps := parseFile(data[i], src.Path, strings.TrimSpace(src.Server))
 		items = append(items, its...)
 		problems = append(problems, ps...)
 	}

@@ -26,7 +26,8 @@ const unscannedDescriptionBytes = 2 * MaxDescriptionBytes
 // and Description trimmed of surrounding whitespace, and Server, Category
 // and Description stripped of control and bidirectional formatting
 // characters (a description keeps its newlines and tabs; see sanitize.go); Server taken from the
-// name's "server__" prefix when empty; InputSchema compacted, or the empty
+// name when empty (SplitName: "mcp__slack__x", "slack__x", "slack.x" and
+// "slack/x" are tools of server slack); InputSchema compacted, or the empty
 // object schema when nil or JSON null; Annotations compacted, or nil when
 // JSON null; Title trimmed and stripped like Category; OutputSchema
 // compacted, or nil when JSON null. The returned schemas and annotations
@@ -42,7 +43,7 @@ func Normalize(t Tool) Tool {
 		t.Description = strings.TrimSpace(stripControls(t.Description, true))
 	}
 	if t.Server == "" {
-		t.Server = serverOf(t.Name)
+		t.Server, _ = SplitName(t.Name)
 	}
 	if isNull(t.InputSchema) {
 		t.InputSchema = json.RawMessage(defaultSchema)
@@ -71,15 +72,6 @@ func Namespace(server, name string) string {
 		return name
 	}
 	return server + NamespaceSeparator + name
-}
-
-// serverOf returns the part of name before the first "__", "" if none.
-func serverOf(name string) string {
-	server, _, ok := strings.Cut(name, NamespaceSeparator)
-	if !ok {
-		return ""
-	}
-	return server
 }
 
 // isNull reports whether raw is absent or the JSON literal null.

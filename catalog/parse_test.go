@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolsearch/toolsearch/internal/safefile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -222,6 +224,7 @@ func TestParseBad(t *testing.T) {
 		{"scalar.json", `testdata/bad/scalar.json: line 1: file holds a string, want tools; fix: give a "tools:" list, a top-level list of tools, or JSON`},
 		{"text.yaml", `testdata/bad/text.yaml: line 1: file holds a string, want tools; fix: give a "tools:" list, a top-level list of tools, or JSON`},
 		{"syntax.yaml", `testdata/bad/syntax.yaml: line 3: invalid YAML: found unexpected end of stream; fix: correct the YAML at that line`},
+		{"documents.yaml", `testdata/bad/documents.yaml: line 4: file holds more than one YAML document (separated by ---); fix: put every tool in one document: one "tools:" list, or give each document a file of its own`},
 		{"shape.yaml", `testdata/bad/shape.yaml: line 2: "tools" is a mapping, want a list of tools; fix: give "tools" as a YAML list, one "- name: ..." item per tool`},
 		{"values.yaml", `3 problems in tool definitions:
 	testdata/bad/values.yaml: line 2 ("a"): value cannot be represented in JSON: unsupported value: +Inf; fix: use only strings, numbers, booleans, null, lists and mappings
@@ -276,6 +279,10 @@ func TestLoad(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
+	pipe := filepath.Join(t.TempDir(), "catalog.json")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
 	tests := []struct {
 		name    string
 		sources []Source
@@ -297,9 +304,15 @@ func TestLoadErrors(t *testing.T) {
 			wantIs: ErrInvalid,
 		},
 		{
+			name:    "a named pipe is refused, not waited on",
+			sources: []Source{{Path: pipe}},
+			want:    pipe + ": not a regular file (a named pipe (FIFO)): give a plain file",
+			wantIs:  safefile.ErrNotRegular,
+		},
+		{
 			name:    "missing file",
 			sources: []Source{{Path: "testdata/no-such-file.json"}},
-			want:    "load catalog: open testdata/no-such-file.json: no such file or directory",
+			want:    "open testdata/no-such-file.json: no such file or directory",
 			wantIs:  os.ErrNotExist,
 		},
 	}

@@ -1,8 +1,10 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,9 +23,27 @@ func parseYAML(data []byte, file, ns string) (items []located, problems []Proble
 		}
 	}()
 	const fix = `give a "tools:" list, a top-level list of tools, or JSON`
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
 		return nil, []Problem{yamlProblem(file, 0, err)}
+	}
+	// A second document (after "---") would be dropped silently: refuse it.
+	// An empty one (a trailing "---") holds nothing to drop.
+	for {
+		var next yaml.Node
+		err := dec.Decode(&next)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, []Problem{yamlProblem(file, 0, err)}
+		}
+		if len(next.Content) == 0 || next.Content[0].Tag == "!!null" {
+			continue
+		}
+		return nil, []Problem{{File: file, Position: line(&next), Reason: "file holds more than one YAML document (separated by ---)",
+			Fix: `put every tool in one document: one "tools:" list, or give each document a file of its own`}}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, []Problem{{File: file, Reason: "file holds no YAML document", Fix: fix}}

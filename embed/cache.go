@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/toolsearch/toolsearch/internal/safefile"
 )
 
 // The cache file format (version 1), one file per (model ID, dimensions):
@@ -84,6 +86,15 @@ func CacheQueries(on bool) CacheOption {
 	return func(c *Cached) { c.queries = on }
 }
 
+// CacheMaxBytes bounds the cache file read at start-up (n ≤ 0, the
+// default: any size). A larger file is discarded unread, with a warning,
+// and the cache starts afresh: opening reads the file whole and keeps its
+// vectors, so it costs about twice the file's size for a moment. Give it
+// what the memory budget allows.
+func CacheMaxBytes(n int64) CacheOption {
+	return func(c *Cached) { c.maxBytes = n }
+}
+
 // CacheLogger sets where the cache logs what it repaired or dropped when it
 // opened its file; nil (the default) means slog.Default().
 func CacheLogger(log *slog.Logger) CacheOption {
@@ -104,8 +115,10 @@ type Cached struct {
 	dims    int
 	model   string
 	queries bool
-	path    string // "" when in memory only
-	log     *slog.Logger
+	// maxBytes bounds the file read at start-up (CacheMaxBytes).
+	maxBytes int64
+	path     string // "" when in memory only
+	log      *slog.Logger
 	// repair counts what open repaired; read-only after NewCached.
 	corrupted, truncated, invalid int
 
@@ -392,7 +405,13 @@ func appendRecord(b []byte, key [32]byte, v []float32) []byte {
 // repaired: rewritten (atomically) with its good records only, and logged.
 func (c *Cached) open() error {
 	hdr := c.header()
-	data, err := os.ReadFile(c.path)
+	// Never a FIFO, a device, a link out of the directory or a file past
+	// maxBytes: such a file is discarded unread and replaced.
+	data, err := safefile.ReadFileIn(filepath.Dir(c.path), c.path, c.maxBytes)
+	if errors.Is(err, safefile.ErrTooLarge) || errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrOutside) {
+		c.log.Warn("embedding cache: discarding the file unread; starting it afresh", "path", c.path, "reason", err.Error())
+		data, err = nil, fs.ErrNotExist
+	}
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && !bytes.HasPrefix(data, hdr)) {
 		if err == nil && len(data) > 0 {
 			c.log.Warn("embedding cache: the file was written for another model or format; starting it afresh",

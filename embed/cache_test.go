@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -100,6 +101,7 @@ func TestCachedRestart(t *testing.T) {
 		texts     []string
 		wantInner []string // texts that must reach the inner embedder
 		wantLog   string   // a message the cache must log when it opens
+		opts      []embed.CacheOption
 	}{
 		{
 			name:      "warm restart embeds nothing",
@@ -175,6 +177,48 @@ func TestCachedRestart(t *testing.T) {
 			wantLog:   "embedding cache: the file was written for another model or format",
 		},
 		{
+			name: "a 2 GB sparse file past CacheMaxBytes: discarded unread",
+			damage: func(t *testing.T, dir string) {
+				if err := os.Truncate(cacheFile(t, dir), 2<<30); err != nil {
+					t.Skip("no sparse files here:", err)
+				}
+			},
+			opts:      []embed.CacheOption{embed.CacheMaxBytes(1 << 20)},
+			texts:     tools,
+			wantInner: tools,
+			wantLog:   "embedding cache: discarding the file unread; starting it afresh",
+		},
+		{
+			name: "a link to /dev/zero: discarded unread",
+			damage: func(t *testing.T, dir string) {
+				f := cacheFile(t, dir)
+				if err := os.Remove(f); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink("/dev/zero", f); err != nil {
+					t.Skip("no symbolic links here:", err)
+				}
+			},
+			texts:     tools,
+			wantInner: tools,
+			wantLog:   "embedding cache: discarding the file unread; starting it afresh",
+		},
+		{
+			name: "a FIFO: discarded unread, not waited on",
+			damage: func(t *testing.T, dir string) {
+				f := cacheFile(t, dir)
+				if err := os.Remove(f); err != nil {
+					t.Fatal(err)
+				}
+				if err := syscall.Mkfifo(f, 0o600); err != nil {
+					t.Skip("no named pipes here:", err)
+				}
+			},
+			texts:     tools,
+			wantInner: tools,
+			wantLog:   "embedding cache: discarding the file unread; starting it afresh",
+		},
+		{
 			name: "empty file: starts afresh",
 			damage: func(t *testing.T, dir string) {
 				if err := os.WriteFile(cacheFile(t, dir), nil, 0o644); err != nil {
@@ -202,7 +246,7 @@ func TestCachedRestart(t *testing.T) {
 
 			inner := counting(model, dims)
 			var log bytes.Buffer
-			c := open(t, inner, dir, embed.CacheLogger(slog.New(slog.NewJSONHandler(&log, nil))))
+			c := open(t, inner, dir, append(tt.opts, embed.CacheLogger(slog.New(slog.NewJSONHandler(&log, nil))))...)
 			if tt.wantLog != "" && !strings.Contains(log.String(), tt.wantLog) {
 				t.Errorf("log lacks %q:\n%s", tt.wantLog, log.String())
 			}

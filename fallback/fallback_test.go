@@ -221,6 +221,30 @@ func TestRegex(t *testing.T) {
 	}
 }
 
+// TestRegexGlobHostNames checks that a glob written with a server's own
+// names ("slack__*") matches the tools a host renamed mcp__slack__…, and
+// that the whole host name still matches.
+func TestRegexGlobHostNames(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "mcp__slack__send_message", Server: "slack", Description: "Send a message."},
+		{Name: "mcp__jira__create_issue", Server: "jira", Description: "Create an issue."},
+		{Name: "slack__list_channels", Server: "slack", Description: "List channels."},
+	})
+	for pattern, want := range map[string][]string{
+		"slack__*":      {"mcp__slack__send_message", "slack__list_channels"},
+		"mcp__slack__*": {"mcp__slack__send_message"},
+		"*_issue":       {"mcp__jira__create_issue"},
+	} {
+		res, err := ix.Regex(pattern, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, names(ix, res)); diff != "" {
+			t.Errorf("Regex(%q) (-want +got):\n%s", pattern, diff)
+		}
+	}
+}
+
 func TestRegexTiers(t *testing.T) {
 	ix := NewIndex(testDocs)
 	res, err := ix.Regex("channel", Options{})

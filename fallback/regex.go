@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/query"
 )
@@ -53,8 +54,10 @@ const (
 // pattern (Go RE2 syntax: linear time, no backtracking). Matching is
 // case-insensitive unless the pattern turns it off with (?-i). Simple globs
 // are accepted as a convenience: a pattern made only of name characters and
-// "*" wildcards ("get_*", "*_issue", "slack__*") matches whole tool names, or
-// the part after the server's "__", and scores 1.
+// "*" wildcards ("get_*", "*_issue", "slack__*") matches whole tool names,
+// the part after the server's "__", or the name as its server's own list
+// writes it ("slack__send_message" for mcp__slack__send_message of server
+// slack), and scores 1.
 //
 // Only the tools the trigram index admits are matched (see trigram.go): a
 // pattern with a literal of 3 bytes that every match contains costs about
@@ -105,7 +108,7 @@ func (ix *Index) regex(pattern string, o Options, useIndex bool) (Result, error)
 		d := ix.docs.At(id)
 		name := d.doc.Name
 		if glob {
-			if re.MatchString(name) || re.MatchString(localName(name)) {
+			if re.MatchString(name) || re.MatchString(localName(name)) || re.MatchString(serverLocal(d.doc.Server, name)) {
 				score, field = 1, "name"
 			}
 		} else if s, ok := tierScore(re, name, regexNameScore); ok {
@@ -151,6 +154,17 @@ func (ix *Index) regex(pattern string, o Options, useIndex bool) (Result, error)
 		res.Hits = append(res.Hits, h)
 	}
 	return res, nil
+}
+
+// serverLocal is a namespaced name as its server's own list writes it:
+// "slack__send_message" for mcp__slack__send_message of server slack, so
+// the glob "slack__*" matches it as it matches slack__send_message; "" for
+// a name without "__" or a tool without a server.
+func serverLocal(server, name string) string {
+	if server == "" || !strings.Contains(name, "__") {
+		return ""
+	}
+	return server + "__" + localName(name)
 }
 
 // tierScore scores a match of re in text within a tier.

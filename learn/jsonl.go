@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,22 +14,41 @@ import (
 // Record is one line of the JSONL export format: one learned query of one
 // tool.
 //
-//	{"tool":"github__create_issue","query":"open a bug report","weight":1.5,"at":"2026-11-23T17:00:00Z"}
+//	{"tool":"github__create_issue","query":"open a bug report","weight":1.5,"at":"2026-11-23T17:00:00Z","sessions":3}
 //
 // weight is as of at (required); a reader decays it to its own clock, and
 // leaves out a record already faded below the weight at which learned
 // queries are forgotten. scope, when present, is the learning scope ("" or
-// absent: the unscoped one).
+// absent: the unscoped one). sessions is the number of sessions behind the
+// tool's learned state (absent: 1); it bounds weight and decides whether
+// imported state may lift the tool (CheckRecord, ToolView.Evidence).
 type Record struct {
-	Scope  string    `json:"scope,omitempty"`
-	Tool   string    `json:"tool"`
-	Query  string    `json:"query"`
-	Weight float64   `json:"weight"`
-	At     time.Time `json:"at"`
+	Scope    string    `json:"scope,omitempty"`
+	Tool     string    `json:"tool"`
+	Query    string    `json:"query"`
+	Weight   float64   `json:"weight"`
+	At       time.Time `json:"at"`
+	Sessions int       `json:"sessions,omitempty"`
 }
 
-// maxLineBytes bounds one JSONL line on import.
+// maxLineBytes bounds one JSONL line on import; a longer line is skipped.
 const maxLineBytes = 1 << 20
+
+// ImportStats is what an import did.
+type ImportStats struct {
+	// Records is the number of records imported.
+	Records int
+	// Skipped is the number of lines refused (not a JSON record, a field
+	// missing or out of range, a time in the future, longer than 1 MiB);
+	// every other line was imported.
+	Skipped int
+	// Clamped is the number of records whose weight was lowered to what
+	// their sessions can produce (CheckRecord).
+	Clamped int
+	// FirstProblem describes the first refused line ("line 3: …"); "" when
+	// none was.
+	FirstProblem string
+}
 
 // Export writes everything learned as JSONL, one Record per line, sorted
 // by scope, tool, then query (so two exports of the same state are identical).
@@ -37,7 +57,7 @@ func (s *Store) Export(w io.Writer) error {
 	recs := make([]Record, 0, len(s.tools))
 	for k, es := range s.tools {
 		for _, e := range es {
-			recs = append(recs, Record{Scope: k.scope, Tool: k.tool, Query: e.query, Weight: e.weight, At: e.at.UTC()})
+			recs = append(recs, Record{Scope: k.scope, Tool: k.tool, Query: e.query, Weight: e.weight, At: e.at.UTC(), Sessions: s.voters[k].n})
 		}
 	}
 	s.mu.Unlock()
@@ -60,39 +80,104 @@ func (s *Store) Export(w io.Writer) error {
 	return bw.Flush()
 }
 
-// Import merges JSONL records into the store and returns how many it read.
-// Merging keeps, per tool and query, the larger decayed weight, so
-// importing the same file twice (a fleet's periodic pull) changes nothing
-// the second time. Blank lines are skipped; a malformed line is an error
-// naming its line number, and nothing of the file is imported then.
-func (s *Store) Import(r io.Reader) (int, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
+// Import merges JSONL records into the store. Merging keeps, per tool and
+// query, the larger decayed weight (and per tool the larger sessions
+// claim), so importing the same file twice (a fleet's periodic pull)
+// changes nothing the second time. Every record passes CheckRecord; blank
+// lines are skipped silently, and a line that is not a valid record
+// (junk, a torn last line, a date in the future) is skipped and counted:
+// one bad line costs that line, never the rest. The error is the reader's
+// only; what was read before it is imported.
+func (s *Store) Import(r io.Reader) (ImportStats, error) {
+	var st ImportStats
+	now := s.cfg.Now()
 	var recs []Record
-	for line := 1; sc.Scan(); line++ {
-		b := sc.Bytes()
-		if len(strings.TrimSpace(string(b))) == 0 {
-			continue
+	br := bufio.NewReaderSize(r, 64<<10)
+	bad := func(line int, reason string) {
+		st.Skipped++
+		if st.FirstProblem == "" {
+			st.FirstProblem = fmt.Sprintf("line %d: %s", line, reason)
 		}
-		var rec Record
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return 0, fmt.Errorf("learned state line %d: %w", line, err)
-		}
-		if rec.Tool == "" || NormalizeQuery(rec.Query) == "" || !(rec.Weight > 0) || rec.At.IsZero() {
-			return 0, fmt.Errorf("learned state line %d: want a tool, a query, a positive weight and the time it was learned (at)", line)
-		}
-		recs = append(recs, rec)
 	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("read learned state: %w", err)
+	var rerr error
+	for line := 1; ; line++ {
+		b, long, err := readLine(br, maxLineBytes)
+		if long {
+			bad(line, fmt.Sprintf("longer than %d bytes", maxLineBytes))
+		} else if len(bytes.TrimSpace(b)) > 0 {
+			var rec Record
+			if jerr := json.Unmarshal(b, &rec); jerr != nil {
+				bad(line, jerr.Error())
+			} else if rec, clamped, cerr := CheckRecord(rec, now); cerr != nil {
+				bad(line, cerr.Error())
+			} else {
+				if clamped {
+					st.Clamped++
+				}
+				recs = append(recs, rec)
+			}
+		}
+		if err != nil {
+			if err != io.EOF {
+				rerr = fmt.Errorf("read learned state: %w", err)
+			}
+			break
+		}
 	}
+	st.Records = s.merge(recs)
+	return st, rerr
+}
+
+// Merge imports records that CheckRecord accepted (a fleet store's rows),
+// as Import merges a file's lines, and returns how many it merged.
+func (s *Store) Merge(recs []Record) int {
+	now := s.cfg.Now()
+	ok := recs[:0:0]
+	for _, r := range recs {
+		if r, _, err := CheckRecord(r, now); err == nil {
+			ok = append(ok, r)
+		}
+	}
+	return s.merge(ok)
+}
+
+// merge adds checked records.
+func (s *Store) merge(recs []Record) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, rec := range recs {
-		s.add(toolKey{rec.Scope, rec.Tool}, NormalizeQuery(rec.Query), rec.Weight, rec.At, true)
+		k := toolKey{rec.Scope, rec.Tool}
+		s.add(k, NormalizeQuery(rec.Query), rec.Weight, rec.At, true)
+		if s.tools[k] != nil {
+			v := s.voter(k)
+			v.n = max(v.n, rec.Sessions)
+		}
 	}
 	if len(recs) > 0 {
 		s.version++
 	}
-	return len(recs), nil
+	return len(recs)
+}
+
+// readLine reads one line (without its newline) of at most max bytes; a
+// longer line is consumed whole and reported as long, without its bytes.
+// err is io.EOF after the last line.
+func readLine(br *bufio.Reader, max int) (line []byte, long bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !long {
+			if len(line)+len(chunk) > max+1 {
+				long, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if long {
+			return nil, true, err
+		}
+		return bytes.TrimSuffix(line, []byte("\n")), false, err
+	}
 }

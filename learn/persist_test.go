@@ -13,16 +13,16 @@ import (
 func TestSaveLoad(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", FileName)
 	s := NewStore(Config{})
-	if n, err := s.Load(path); err != nil || n != 0 {
-		t.Fatalf("Load of a missing file = %d, %v; want nothing and no error", n, err)
+	if st, err := s.Load(path); err != nil || st.Records != 0 {
+		t.Fatalf("Load of a missing file = %+v, %v; want nothing and no error", st, err)
 	}
 	s.Record(Use{Tool: "x", Query: "q", Session: "a", Weight: 1})
 	if err := s.Save(path); err != nil {
 		t.Fatal(err)
 	}
 	r := NewStore(Config{})
-	if n, err := r.Load(path); err != nil || n != 1 || r.View().Tool("", "x") == nil {
-		t.Fatalf("Load = %d, %v; want the saved record", n, err)
+	if st, err := r.Load(path); err != nil || st.Records != 1 || r.View().Tool("", "x") == nil {
+		t.Fatalf("Load = %+v, %v; want the saved record", st, err)
 	}
 }
 
@@ -71,8 +71,8 @@ func TestSaveSurvivesKill(t *testing.T) {
 		cmd.Process.Kill() // SIGKILL, mid-save or between saves
 		cmd.Wait()
 		r := NewStore(Config{})
-		if n, err := r.Load(path); err != nil || n == 0 {
-			t.Fatalf("round %d: Load after kill -9 = %d, %v", round, n, err)
+		if st, err := r.Load(path); err != nil || st.Records == 0 || st.Skipped != 0 {
+			t.Fatalf("round %d: Load after kill -9 = %+v, %v", round, st, err)
 		}
 	}
 }

@@ -5,40 +5,40 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/internal/safefile"
 )
 
-// maxPullBytes bounds a pulled learned-state file: 64 queries of a few
-// hundred bytes for 10,000 tools is about 200 MB at worst; 256 MB leaves
-// room and stops a misconfigured URL from exhausting memory.
-const maxPullBytes = 256 << 20
-
 // Pull imports the learned state at src — an http(s) URL or a file path —
-// into s and returns how many records it read. A fleet shares what its
-// sidecars learned by pointing every sidecar's --learn-from at one
-// exported file (Import keeps the larger weight, so repeated pulls are
-// idempotent).
-func (s *Store) Pull(ctx context.Context, src string) (int, error) {
+// into s and returns what it imported: bad lines are skipped and counted
+// (Import), at most MaxFileBytes are read (lines one at a time: memory
+// stays bounded whatever the source sends), and a file must be a regular
+// file. ctx bounds the whole pull, body included: give it a deadline, a
+// source that trickles a byte a second is otherwise waited on. A fleet
+// shares what its sidecars learned by pointing every sidecar's
+// --learn-from at one exported file (Import keeps the larger weight, so
+// repeated pulls are idempotent).
+func (s *Store) Pull(ctx context.Context, src string) (ImportStats, error) {
 	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, src, nil)
 		if err != nil {
-			return 0, err
+			return ImportStats{}, err
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			return 0, err
+			return ImportStats{}, err
 		}
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("pull learned state from %s: %s", src, resp.Status)
+			return ImportStats{}, fmt.Errorf("pull learned state from %s: %s", src, resp.Status)
 		}
-		return s.Import(io.LimitReader(resp.Body, maxPullBytes))
+		return s.Import(io.LimitReader(resp.Body, MaxFileBytes))
 	}
-	f, err := os.Open(src)
+	f, _, err := safefile.Open(src, 0)
 	if err != nil {
-		return 0, err
+		return ImportStats{}, err
 	}
 	defer f.Close()
-	return s.Import(io.LimitReader(f, maxPullBytes))
+	return s.Import(io.LimitReader(f, MaxFileBytes))
 }

@@ -33,8 +33,8 @@ func TestPull(t *testing.T) {
 	for _, from := range []string{hs.URL + "/learned.jsonl", path} {
 		dst := NewStore(Config{Now: newClock().now})
 		for range 2 {
-			if n, err := dst.Pull(context.Background(), from); err != nil || n != 1 {
-				t.Fatalf("Pull(%s) = %d, %v", from, n, err)
+			if st, err := dst.Pull(context.Background(), from); err != nil || st.Records != 1 {
+				t.Fatalf("Pull(%s) = %+v, %v", from, st, err)
 			}
 		}
 		if tv := dst.View().Tool("", "x"); tv == nil || tv.Weight != 1 {

@@ -36,6 +36,16 @@ const DefaultMaxQueriesPerTool = 64
 // queries or outweighing other sessions.
 const DefaultMaxQueriesPerSession = 4
 
+// minImportedSessions is the two-session rule for what was imported: a
+// tool's imported learned state lifts its ranking only with the claimed
+// evidence of this many sessions, or once a live session here used it.
+// A live session's report is checked (the tool must have been revealed
+// by that session's search, learn.Attribute); an imported record is only a
+// claim, so one claimed session — a crafted record — lifts nothing. A
+// tool taught by one session keeps its queries across a restart but lifts
+// again only when a second session (or the first, live) confirms it.
+const minImportedSessions = 2
+
 // maxSessionKeys bounds the in-memory per-session accounting; past it the
 // accounting restarts (a session then counts as new: bounded, not exact).
 const maxSessionKeys = 100000
@@ -91,6 +101,19 @@ type Store struct {
 	// sessions is the per-(session, tool) accounting behind the session
 	// bounds; it is not persisted.
 	sessions map[sessionKey]*sessionUse
+	// voters counts, per tool, the sessions behind what it learned: live
+	// sessions as they report, imported claims merged by maximum. It is
+	// persisted as the records' sessions.
+	voters map[toolKey]*voters
+}
+
+// voters is the session evidence behind one tool's learned state.
+type voters struct {
+	// n is the number of distinct sessions (an upper bound once the
+	// per-session accounting restarted).
+	n int
+	// live is true once a live session of this process taught the tool.
+	live bool
 }
 
 // entry is one learned query of one tool: weight as of at.
@@ -112,7 +135,7 @@ type sessionUse struct {
 
 // NewStore returns an empty store.
 func NewStore(cfg Config) *Store {
-	return &Store{cfg: cfg.withDefaults(), tools: map[toolKey]map[string]*entry{}, sessions: map[sessionKey]*sessionUse{}}
+	return &Store{cfg: cfg.withDefaults(), tools: map[toolKey]map[string]*entry{}, sessions: map[sessionKey]*sessionUse{}, voters: map[toolKey]*voters{}}
 }
 
 // HalfLife is the store's effective half-life.
@@ -135,6 +158,7 @@ func (s *Store) Record(u Use) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := sessionKey{u.Session, u.Scope, u.Tool}
+	tool := toolKey{u.Scope, u.Tool}
 	su := s.sessions[key]
 	if su == nil {
 		if len(s.sessions) >= maxSessionKeys {
@@ -142,6 +166,8 @@ func (s *Store) Record(u Use) bool {
 		}
 		su = &sessionUse{}
 		s.sessions[key] = su
+		// A new session for this tool: its first use always adds (below).
+		s.voter(tool).n++
 	}
 	if !slices.Contains(su.queries, q) {
 		if len(su.queries) >= s.cfg.MaxQueriesPerSession {
@@ -158,9 +184,21 @@ func (s *Store) Record(u Use) bool {
 	if !u.At.IsZero() && u.At.Before(at) {
 		at = u.At
 	}
-	s.add(toolKey{u.Scope, u.Tool}, q, w, at, false)
+	s.voter(tool).live = true
+	s.add(tool, q, w, at, false)
 	s.version++
 	return true
+}
+
+// voter returns tool's session evidence, made on first use. Callers hold
+// mu.
+func (s *Store) voter(tool toolKey) *voters {
+	v := s.voters[tool]
+	if v == nil {
+		v = &voters{}
+		s.voters[tool] = v
+	}
+	return v
 }
 
 // add adds (or, with keepMax, raises to) weight w as of at to the tool's
@@ -228,6 +266,7 @@ func (s *Store) ResetAll() int {
 	n := len(s.tools)
 	clear(s.tools)
 	clear(s.sessions)
+	clear(s.voters)
 	s.version++
 	return n
 }
@@ -243,6 +282,7 @@ func (s *Store) Retain(keep func(tool string) bool) int {
 	for k := range s.tools {
 		if !keep(k.tool) {
 			delete(s.tools, k)
+			delete(s.voters, k)
 			n++
 		}
 	}
@@ -261,6 +301,9 @@ func (s *Store) View() *View {
 	v := &View{Version: s.version, tools: make(map[toolKey]*ToolView, len(s.tools)), names: map[string][]string{}}
 	for k, es := range s.tools {
 		tv := &ToolView{Scope: k.scope, Tool: k.tool}
+		if vt := s.voters[k]; vt != nil {
+			tv.Sessions, tv.Live = vt.n, vt.live
+		}
 		for _, e := range es {
 			w := decayed(e.weight, e.at, now, s.cfg.HalfLife)
 			if w < forgetWeight {
@@ -271,6 +314,9 @@ func (s *Store) View() *View {
 		}
 		if len(tv.Queries) == 0 {
 			continue
+		}
+		if tv.Live || tv.Sessions >= minImportedSessions {
+			tv.Evidence = min(tv.Weight, float64(tv.Sessions))
 		}
 		slices.SortFunc(tv.Queries, func(a, b Query) int {
 			switch {

@@ -22,9 +22,18 @@ type ToolView struct {
 	Tool string
 	// Queries are its learned queries, heaviest first (then by text).
 	Queries []Query
-	// Weight is the sum of the queries' decayed weights: the evidence
-	// behind the tool's learned signal.
+	// Weight is the sum of the queries' decayed weights.
 	Weight float64
+	// Sessions is the number of sessions behind them: counted live,
+	// claimed by imported records.
+	Sessions int
+	// Live is true once a live session of this process taught the tool.
+	Live bool
+	// Evidence is the weight ranking may use: Weight, at most Sessions
+	// (each session adds at most 1), and 0 for state that was only
+	// imported with the claim of fewer than two sessions (the two-session
+	// rule, minImportedSessions). Without imports it equals Weight.
+	Evidence float64
 }
 
 // Query is one learned query.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	mcpsource "github.com/toolsearch/toolsearch/source/mcp"
 )
 
@@ -37,6 +38,7 @@ const DefaultCallTimeout = time.Minute
 // timed out) comes back as a tool error; only the client's own
 // cancellation is a protocol error.
 func (s *Server) forward(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, error) {
+	record(ctx).target = name
 	args, err := callArguments(req.Params.Arguments)
 	if err != nil {
 		return toolError("%s: %v", req.Params.Name, err), nil
@@ -45,7 +47,7 @@ func (s *Server) forward(ctx context.Context, req *mcp.CallToolRequest, name str
 		return toolError("%s comes from a tool catalog file, not from a live MCP server, so this MCP endpoint cannot run it: "+
 			"the agent must execute it itself (its definition is in the tool list).", req.Params.Name), nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
+	cctx, cancel := context.WithTimeout(withTrace(ctx, req), s.cfg.CallTimeout)
 	defer cancel()
 	var onProgress func(*mcp.ProgressNotificationParams)
 	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
@@ -112,3 +114,22 @@ func toolError(format string, args ...any) *mcp.CallToolResult {
 
 // The Manager of package source/mcp is the sidecar's Caller.
 var _ Caller = (*mcpsource.Manager)(nil)
+
+// withTrace returns ctx carrying the W3C trace context of the request's
+// _meta (traceparent, tracestate), when it has a valid one and ctx none
+// yet: the Caller passes it on to the live server, so the forwarded call
+// joins the host's trace.
+func withTrace(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	if _, ok := tracecontext.FromContext(ctx); ok {
+		return ctx
+	}
+	meta := req.Params.GetMeta()
+	tc, ok := tracecontext.FromHeaders(func(k string) string {
+		v, _ := meta[k].(string)
+		return v
+	})
+	if !ok {
+		return ctx
+	}
+	return tracecontext.NewContext(ctx, tc)
+}

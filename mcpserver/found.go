@@ -121,6 +121,7 @@ func (s *Server) searchStateless(ctx context.Context, req *mcp.CallToolRequest, 
 		s.log.Error("mcp: tool_search failed", "handle", handle, "error", err.Error())
 		return toolError("tool_search failed inside the sidecar; try again."), nil
 	}
+	s.searched(ctx, *args.Query, res)
 	text, err := toolsearch.RenderResult(searchpb.Response(res))
 	if err != nil {
 		return nil, err
@@ -168,23 +169,17 @@ func (s *Server) definitions(res search.Result) ([]byte, error) {
 		Format:            toolset.MCP,
 		DeferralThreshold: len(tools) + 1, // every found tool in full
 		MaxBytes:          FoundMaxBytes,
+		Cache:             s.toolsets,
 	})
 	if err != nil {
 		return nil, err
 	}
-	var defs []json.RawMessage
-	if err := json.Unmarshal(ts.Tools, &defs); err != nil {
-		return nil, fmt.Errorf("mcpserver: decode toolset: %w", err)
-	}
-	out := make([]json.RawMessage, 0, len(defs))
-	for _, d := range defs {
-		var head struct {
-			Name string `json:"name"`
-		}
-		if json.Unmarshal(d, &head) == nil && head.Name == toolset.SearchToolName && ts.Deferring {
+	out := make([]*mcp.Tool, 0, len(ts.Definitions))
+	for _, d := range ts.Definitions {
+		if d.Kind == toolset.EntrySearch {
 			continue // a found tool annotated to be deferred always brings the search tool along
 		}
-		out = append(out, d)
+		out = append(out, mcpTool(d))
 	}
 	list, err := json.Marshal(out)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/internal/testenv"
+	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -27,7 +28,8 @@ const upstreamServer = "up"
 // newUpstream is a real MCP server written with the go-sdk, the live
 // server that calls go through to:
 //
-//   - echo {message} answers "Echo: MESSAGE";
+//   - echo {message} answers "Echo: MESSAGE", followed by
+//     " (traceparent TP)" when the call's _meta carries one;
 //   - progress {steps} sends steps progress notifications, each once the
 //     test acknowledged the one before, then answers "done";
 //   - block waits until its call is cancelled, and reports that on cancelled;
@@ -38,8 +40,12 @@ func newUpstream(ev *events) *mcp.Server {
 		Message string `json:"message" jsonschema:"the text to echo back"`
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo a message back to the caller."},
-		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Echo: " + in.Message}}}, nil, nil
+		func(_ context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			text := "Echo: " + in.Message
+			if tp, ok := req.Params.Meta["traceparent"].(string); ok {
+				text += " (traceparent " + tp + ")"
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 		})
 	type progressIn struct {
 		Steps int `json:"steps" jsonschema:"how many progress notifications to send"`
@@ -183,6 +189,12 @@ func (u *upstreamCaller) CallTool(ctx context.Context, name string, args map[str
 		return nil, fmt.Errorf("no live server provides %s", name)
 	}
 	params := &mcp.CallToolParams{Name: strings.TrimPrefix(name, upstreamServer+"__"), Arguments: args}
+	if tc, ok := tracecontext.FromContext(ctx); ok { // as source/mcp's Manager does
+		params.Meta = mcp.Meta{}
+		for k, v := range tc.Fields() {
+			params.Meta[k] = v
+		}
+	}
 	if onProgress != nil {
 		tok := fmt.Sprintf("fwd-%d", u.next.Add(1))
 		u.mu.Lock()

@@ -71,6 +71,7 @@ func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		sess.srv.log.Error("mcp: tool_search failed", "session", sess.id, "error", err.Error())
 		return toolError("tool_search failed inside the sidecar; try again."), nil
 	}
+	sess.srv.searched(ctx, *args.Query, res)
 	text, err := toolsearch.RenderResult(searchpb.Response(res))
 	if err != nil {
 		return nil, err
@@ -79,7 +80,7 @@ func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return nil, err
 	}
-	if grew(before.loaded, after.loaded) {
+	if grew(before, after) {
 		sess.notifyListChanged()
 	}
 	return &mcp.CallToolResult{
@@ -88,10 +89,19 @@ func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 	}, nil
 }
 
-// grew reports whether after holds a name that before does not.
-func grew(before map[string]bool, after map[string]bool) bool {
-	for n := range after {
-		if !before[n] {
+// grew reports whether after lists a catalog tool that before does not:
+// both share the scope's base list unless the catalog changed between
+// them, so the revealed tools tell.
+func grew(before, after *listing) bool {
+	if before.base != after.base {
+		for n := range after.base.loaded {
+			if !before.loaded(n) {
+				return true
+			}
+		}
+	}
+	for _, r := range after.revealed {
+		if !before.loaded(r.name) {
 			return true
 		}
 	}

@@ -50,6 +50,13 @@ type Config struct {
 	// AuthToken, when set, is the bearer token every HTTP request must
 	// carry ("Authorization: Bearer TOKEN"); others get 401.
 	AuthToken string
+	// OnSearch, when set, receives each successful tool_search's result,
+	// in both modes: the sidecar counts them with the gRPC searches
+	// (toolsearch_searches_total). It must be safe for concurrent use.
+	OnSearch func(search.Result)
+	// LogQuery, when set, is how the request log line of a tool_search
+	// shows its query (the sidecar's --log-queries); nil shows none.
+	LogQuery func(query string) (slog.Attr, bool)
 	// Version is the server version reported in initialize.
 	Version string
 	// Log receives session and call-through events; nil means slog.Default().
@@ -81,10 +88,20 @@ type Server struct {
 	// watcher.
 	mu   sync.Mutex
 	open map[*session]*mcp.ServerSession
+	// sessionLists holds session mode's base lists of the current
+	// snapshot by scope, shared by the sessions of a scope.
+	sessionLists listCache
+	// closing ends with Close: it cancels stateless requests in flight
+	// (subscriptions/listen streams would otherwise hold the HTTP server's
+	// shutdown until its timeout).
+	closing     context.Context
+	stopClosing context.CancelFunc
 	// stop ends the catalog watcher (watchCatalog), which closes watched.
 	stop     chan struct{}
 	stopOnce sync.Once
 	watched  chan struct{}
+	// toolsets memoizes the sessions' schema normalization.
+	toolsets *toolset.Cache
 }
 
 // New checks cfg and returns a Server. A malformed default scope is an
@@ -116,39 +133,35 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
-		open: map[*session]*mcp.ServerSession{}}
+		open: map[*session]*mcp.ServerSession{}, toolsets: toolset.NewCache(0)}
 	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.sdkLog})
 	s.modern = newStateless(s)
 	s.stop, s.watched = make(chan struct{}), make(chan struct{})
+	s.closing, s.stopClosing = context.WithCancel(context.Background())
 	go s.watchCatalog()
 	return s, nil
 }
 
-// CatalogPollInterval is how often the server checks whether the catalog
-// changed (live MCP servers adding or removing tools, UpsertTools): then
-// every session whose list changed with it is sent
-// notifications/tools/list_changed. One pointer comparison per second;
-// hosts learn of a change within a second.
-const CatalogPollInterval = time.Second
-
-// watchCatalog notifies the sessions whose tool list a catalog change
-// changed, until Close.
+// watchCatalog notifies, at each catalog change the engine reports (live
+// MCP servers adding or removing tools, UpsertTools), the sessions whose
+// tool list the change changed, and the stateless clients that listen,
+// until Close.
 func (s *Server) watchCatalog() {
 	defer close(s.watched)
-	t := time.NewTicker(CatalogPollInterval)
-	defer t.Stop()
-	last := s.cfg.Engine.Snapshot()
+	e := s.cfg.Engine
+	changed := e.CatalogChanged()
+	last := e.Snapshot()
 	for {
 		select {
 		case <-s.stop:
 			return
-		case <-t.C:
+		case <-changed:
 		}
-		snap := s.cfg.Engine.Snapshot()
+		changed = e.CatalogChanged()
+		snap := e.Snapshot()
 		if snap == last {
 			continue
 		}
-		last = snap
 		s.mu.Lock()
 		sessions := make([]*session, 0, len(s.open))
 		for sess := range s.open {
@@ -158,7 +171,8 @@ func (s *Server) watchCatalog() {
 		for _, sess := range sessions {
 			sess.catalogChanged()
 		}
-		s.modern.catalogChanged()
+		s.modern.catalogChanged(last)
+		last = snap
 	}
 }
 
@@ -251,7 +265,10 @@ func (s *Server) Handler() http.Handler {
 					r.Header.Add(HeaderAlwaysLoaded, v)
 				}
 			}
-			modern.ServeHTTP(w, r)
+			ctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			defer context.AfterFunc(s.closing, cancel)()
+			modern.ServeHTTP(w, r.WithContext(ctx))
 			return
 		}
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
@@ -354,12 +371,14 @@ func (s *Server) scopeWith(conn Scope) Scope {
 	return sc
 }
 
-// Close stops the catalog watcher and closes every HTTP session (their
-// streams end; clients must reconnect). Stop the HTTP server first, so no
-// new session opens; Run's sessions end with their transport or context.
-// Close is idempotent; every Server must be closed.
+// Close stops the catalog watcher, closes every HTTP session (their
+// streams end; clients must reconnect) and cancels the stateless requests
+// in flight (subscriptions/listen streams end). Call it before the HTTP
+// server's Shutdown, which would otherwise wait on those streams; Run's
+// sessions end with their transport or context. Close is idempotent;
+// every Server must be closed.
 func (s *Server) Close() {
-	s.stopOnce.Do(func() { close(s.stop) })
+	s.stopOnce.Do(func() { close(s.stop); s.stopClosing() })
 	<-s.watched
 	s.mu.Lock()
 	open := make([]*mcp.ServerSession, 0, len(s.open))

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -30,94 +29,174 @@ type session struct {
 	// first), for catalogChanged.
 	served atomic.Pointer[listing]
 
-	// mu guards the caches: the visible tools of snap, and the listing
-	// built for snap and the revealed names (hosts list and call often
-	// while both stay the same).
+	// mu guards the caches of snapshot snap: the definitions of the
+	// revealed tools the base list does not hold, by catalog name (only
+	// those the engine still holds for the session), and the
+	// listing last built with its revealed names (hosts list and call
+	// often while both stay the same).
 	mu       sync.Mutex
 	snap     *catalog.Snapshot
-	visible  []catalog.Tool
+	defs     map[string]revealedTool
 	revealed []string
 	last     *listing
 }
 
-// listing is a session's tool list as of one moment. It is shared by the
-// calls that read it and never modified.
+// revealedTool is the definition of a revealed tool in the session's list.
+type revealedTool struct {
+	name string // catalog name
+	tool *mcp.Tool
+	def  toolset.Definition
+}
+
+// listing is a session's tool list as of one moment: the scope's shared
+// base list, then the revealed tools it does not hold, in reveal order. It
+// is shared by the calls that read it and never modified.
 type listing struct {
+	base     *baseList
+	revealed []revealedTool
 	// tools is the tools/list answer, in toolset's order.
 	tools []*mcp.Tool
-	// loaded holds the catalog names of the listed catalog tools: the
-	// tools this session may call.
-	loaded map[string]bool
-	// names maps listed names to catalog names where they differ.
-	names map[string]string
+	// extra maps the revealed tools' listed names to catalog names.
+	extra map[string]string
 	// prompt is toolset's system prompt addition ("" when nothing is
 	// deferred); it becomes the session's instructions.
 	prompt string
 }
 
-// build makes the session's current tool list with package toolset: the
-// catalog's visible tools, and the engine's revealed tools for the
-// session id, in the MCP tools/list format.
-func (sess *session) build() (listing, error) {
-	e := sess.srv.cfg.Engine
-	snap, revealed, err := e.Revealed(sess.id)
+// catalogName is the catalog name of a listed name, and whether the
+// session may call it (it is a listed catalog tool).
+func (l *listing) catalogName(listed string) (string, bool) {
+	if n, ok := l.extra[listed]; ok {
+		return n, true
+	}
+	name := listed
+	if n, ok := l.base.names[listed]; ok {
+		name = n
+	}
+	return name, l.base.loaded[name]
+}
+
+// loaded reports whether the list holds the catalog tool name.
+func (l *listing) loaded(name string) bool {
+	if l.base.loaded[name] {
+		return true
+	}
+	for _, r := range l.revealed {
+		if r.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// same reports whether two listings list the same tools.
+func (l *listing) same(o *listing) bool {
+	return sameTools(l.base.defs, o.base.defs) && slices.EqualFunc(l.revealed, o.revealed, func(a, b revealedTool) bool {
+		return sameDefinition(a.def, b.def)
+	})
+}
+
+// sessionBase is session mode's base list of scope sc for snap.
+func (s *Server) sessionBase(snap *catalog.Snapshot, sc Scope) (*baseList, error) {
+	return s.sessionLists.get(snap, scopeKey(sc), func() (*baseList, error) {
+		b, err := s.buildBase(snap, sc, s.cfg.DeferralThreshold)
+		if err != nil {
+			return nil, err
+		}
+		for i, t := range b.tools {
+			if b.defs[i].Kind == toolset.EntrySearch {
+				t.OutputSchema = json.RawMessage(referenceFormatSchema)
+			}
+		}
+		return b, nil
+	})
+}
+
+// build returns the session's current tool list: the scope's base list
+// (built once per snapshot for every session of the scope), then the
+// definitions of the engine's revealed tools for the session id that it
+// does not hold, built by package toolset the first time each is
+// revealed. Its cost grows with what the session revealed, not with the
+// catalog.
+func (sess *session) build() (*listing, error) {
+	snap, revealed, err := sess.srv.cfg.Engine.Revealed(sess.id)
 	if err != nil {
-		return listing{}, err
+		return nil, err
 	}
 	revealed = sess.vis.filter(revealed)
+	base, err := sess.srv.sessionBase(snap, sess.scope)
+	if err != nil {
+		return nil, err
+	}
 	names := make([]string, len(revealed))
 	for i, t := range revealed {
 		names[i] = t.Name
 	}
 	sess.mu.Lock()
-	if sess.last != nil && sess.snap == snap && slices.Equal(sess.revealed, names) {
-		l := *sess.last
+	if sess.snap != snap {
+		sess.snap, sess.defs, sess.revealed, sess.last = snap, map[string]revealedTool{}, nil, nil
+	}
+	if sess.last != nil && sess.last.base == base && slices.Equal(sess.revealed, names) {
+		l := sess.last
 		sess.mu.Unlock()
 		return l, nil
 	}
-	sess.mu.Unlock()
-	tools := sess.visibleTools(snap)
-	ts, err := toolset.Build(tools, revealed, toolset.Options{
-		Format:            toolset.MCP,
-		AlwaysLoaded:      sess.scope.AlwaysLoaded,
-		DeferralThreshold: sess.srv.cfg.DeferralThreshold,
-		MaxResults:        e.MaxResultsCap(),
-	})
-	if err != nil {
-		return listing{}, err
-	}
-	defs, err := decodeMCPTools(ts.Tools)
-	if err != nil {
-		return listing{}, err
-	}
-	l := listing{tools: defs, loaded: make(map[string]bool, len(ts.Loaded)), names: ts.Names, prompt: ts.SystemPrompt}
-	for _, t := range defs {
-		// toolset renames a catalog tool called tool_search, so this
-		// name is the search tool's.
-		if t.Name == toolset.SearchToolName && ts.Deferring {
-			t.OutputSchema = json.RawMessage(referenceFormatSchema)
+	defs := make(map[string]revealedTool, len(revealed))
+	var missing []catalog.Tool
+	for _, t := range revealed {
+		if base.loaded[t.Name] {
+			continue
+		}
+		if d, ok := sess.defs[t.Name]; ok {
+			defs[t.Name] = d
+		} else {
+			missing = append(missing, t)
 		}
 	}
-	for _, n := range ts.Loaded {
-		l.loaded[n] = true
+	sess.mu.Unlock()
+	if len(missing) > 0 {
+		if err := sess.srv.revealedDefinitions(missing, defs); err != nil {
+			return nil, err
+		}
+	}
+	l := &listing{base: base, prompt: base.prompt, revealed: make([]revealedTool, 0, len(defs))}
+	for _, t := range revealed {
+		if d, ok := defs[t.Name]; ok {
+			l.revealed = append(l.revealed, d)
+		}
+	}
+	l.tools = make([]*mcp.Tool, 0, len(base.tools)+len(l.revealed))
+	l.tools = append(l.tools, base.tools...)
+	l.extra = make(map[string]string, len(l.revealed))
+	for _, r := range l.revealed {
+		l.tools = append(l.tools, r.tool)
+		l.extra[r.tool.Name] = r.name
 	}
 	sess.mu.Lock()
-	if sess.snap == snap { // visibleTools set it unless the catalog changed since
-		sess.revealed, sess.last = names, &l
+	if sess.snap == snap {
+		// defs holds the revealed tools' definitions alone: a tool the
+		// engine forgot (MaxRevealed) is forgotten here too.
+		sess.defs, sess.revealed, sess.last = defs, names, l
 	}
 	sess.mu.Unlock()
 	return l, nil
 }
 
-// visibleTools returns the visible tools of snap, cached per snapshot (a
-// new snapshot also drops the cached listing).
-func (sess *session) visibleTools(snap *catalog.Snapshot) []catalog.Tool {
-	sess.mu.Lock()
-	defer sess.mu.Unlock()
-	if sess.snap != snap {
-		sess.snap, sess.visible, sess.revealed, sess.last = snap, sess.vis.filter(snap.Tools()), nil, nil
+// revealedDefinitions adds the MCP definitions of tools to defs, built by
+// package toolset as a deferred list revealing them (so they are named and
+// normalized as in a whole list), without the search tool.
+func (s *Server) revealedDefinitions(tools []catalog.Tool, defs map[string]revealedTool) error {
+	ts, err := toolset.Build(tools, tools, toolset.Options{Format: toolset.MCP, DeferralThreshold: 1, Cache: s.toolsets})
+	if err != nil {
+		return err
 	}
-	return sess.visible
+	for _, d := range ts.Definitions {
+		if d.Kind == toolset.EntrySearch {
+			continue // the search tool heads every deferred list
+		}
+		defs[d.Tool] = revealedTool{name: d.Tool, tool: mcpTool(d), def: d}
+	}
+	return nil
 }
 
 // middleware answers tools/list and tools/call from the session's state;
@@ -137,14 +216,16 @@ func (sess *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if err != nil {
 				return nil, err
 			}
-			sess.served.Store(&l)
+			sess.served.Store(l)
 			return &mcp.ListToolsResult{Tools: l.tools}, nil
 		case "tools/call":
 			call, ok := req.(*mcp.CallToolRequest)
 			if !ok || call.Params == nil {
 				return next(ctx, method, req)
 			}
-			res, err := sess.call(ctx, call)
+			res, err := sess.srv.logCall(ctx, "session", call, func(ctx context.Context) (*mcp.CallToolResult, error) {
+				return sess.call(ctx, call)
+			})
 			if err != nil {
 				return nil, err
 			}
@@ -162,12 +243,9 @@ func (sess *session) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		return nil, err
 	}
 	name := req.Params.Name
-	catalogName := name
-	if n, ok := l.names[name]; ok {
-		catalogName = n
-	}
+	catalogName, loaded := l.catalogName(name)
 	switch {
-	case l.loaded[catalogName]:
+	case loaded:
 		res, err := sess.srv.forward(ctx, req, catalogName)
 		sess.srv.reportUse(ctx, sess.id, catalogName, res, err)
 		return res, err
@@ -205,9 +283,7 @@ func (sess *session) catalogChanged() {
 	if err != nil {
 		return
 	}
-	a, errA := json.Marshal(prev.tools)
-	b, errB := json.Marshal(l.tools)
-	if errA == nil && errB == nil && !bytes.Equal(a, b) {
+	if !l.same(prev) {
 		sess.notifyListChanged()
 	}
 }

@@ -1,12 +1,9 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -41,11 +38,6 @@ const (
 	cachePrivate = "private"
 )
 
-// maxCachedLists bounds the stateless lists kept per catalog snapshot (one
-// per distinct scope); past it the cache is cleared: agents use a handful
-// of scopes, and a cleared cache only costs a rebuild.
-const maxCachedLists = 64
-
 // statelessInstructions are the stateless server's instructions
 // (server/discover): how the two meta-tools work together.
 const statelessInstructions = "This server searches a large tool catalog. Call tool_search with what you want to do " +
@@ -62,29 +54,18 @@ const statelessInstructions = "This server searches a large tool catalog. Call t
 type stateless struct {
 	srv *Server
 	mcp *mcp.Server
+	// lists holds the stable lists of the current snapshot by scope.
+	lists listCache
 
-	// mu guards the list cache: the lists built for snap, by scope key.
-	mu    sync.Mutex
-	snap  *catalog.Snapshot
-	lists map[string]*stableList
-}
-
-// stableList is the stateless tools/list of one scope and snapshot. It is
-// shared by the requests that read it and never modified.
-type stableList struct {
-	tools []*mcp.Tool
-	// loaded holds the catalog names of the always-loaded tools, which
-	// tools/call runs directly.
-	loaded map[string]bool
-	// names maps listed names to catalog names where they differ.
-	names map[string]string
-	// encoded is tools as JSON, to tell whether a catalog change changed
-	// the list.
-	encoded []byte
+	// mu guards scopes: the keys of the scopes requests used (at most
+	// maxCachedLists, then cleared), whose lists a catalog change may
+	// change.
+	mu     sync.Mutex
+	scopes map[string]bool
 }
 
 func newStateless(s *Server) *stateless {
-	st := &stateless{srv: s, lists: map[string]*stableList{}}
+	st := &stateless{srv: s, scopes: map[string]bool{}}
 	st.mcp = mcp.NewServer(s.implementation(), &mcp.ServerOptions{
 		Instructions: statelessInstructions,
 		Logger:       s.sdkLog,
@@ -144,7 +125,9 @@ func (st *stateless) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || call.Params == nil {
 			return next(ctx, method, req)
 		}
-		return st.call(ctx, call, sc)
+		return st.srv.logCall(ctx, "stateless", call, func(ctx context.Context) (*mcp.CallToolResult, error) {
+			return st.call(ctx, call, sc)
+		})
 	}
 }
 
@@ -172,92 +155,65 @@ func (st *stateless) call(ctx context.Context, req *mcp.CallToolRequest, sc Scop
 		"{\"name\": \"%s\", \"arguments\": {...}}.", name, CallToolName, name), nil
 }
 
-// scopeKey identifies a scope in the list cache.
-func scopeKey(sc Scope) string {
-	return strings.Join(sc.Visible, ",") + "\x00" + strings.Join(sc.AlwaysLoaded, ",")
-}
-
 // list returns the stable list of scope sc for the current snapshot,
 // building it on the first request of a scope after a catalog change.
-func (st *stateless) list(sc Scope) (*stableList, error) {
-	snap := st.srv.cfg.Engine.Snapshot()
+func (st *stateless) list(sc Scope) (*baseList, error) {
 	key := scopeKey(sc)
 	st.mu.Lock()
-	if st.snap != snap {
-		st.snap, st.lists = snap, map[string]*stableList{}
-	}
-	l := st.lists[key]
-	st.mu.Unlock()
-	if l != nil {
-		return l, nil
-	}
-	l, err := st.build(snap, sc)
-	if err != nil {
-		return nil, err
-	}
-	st.mu.Lock()
-	if st.snap == snap {
-		if len(st.lists) >= maxCachedLists {
-			clear(st.lists)
+	if !st.scopes[key] {
+		if len(st.scopes) >= maxCachedLists {
+			clear(st.scopes)
 		}
-		st.lists[key] = l
+		st.scopes[key] = true
 	}
 	st.mu.Unlock()
-	return l, nil
+	snap := st.srv.cfg.Engine.Snapshot()
+	return st.lists.get(snap, key, func() (*baseList, error) { return st.build(snap, sc) })
 }
 
-// build makes the stable list with package toolset: the catalog's visible
-// tools always deferred (so the list is the search tool, then the
-// always-loaded tools), with call_tool after the search tool.
-func (st *stateless) build(snap *catalog.Snapshot, sc Scope) (*stableList, error) {
-	tools := newVisibility(sc.Visible).filter(snap.Tools())
-	ts, err := toolset.Build(tools, nil, toolset.Options{
-		Format:            toolset.MCP,
-		AlwaysLoaded:      sc.AlwaysLoaded,
-		DeferralThreshold: 1,
-		MaxResults:        st.srv.cfg.Engine.MaxResultsCap(),
-	})
+// build makes the stable list: the base list of the catalog's visible
+// tools always deferred (the search tool, then the always-loaded tools),
+// with the search tool's stateless definition and call_tool after it.
+func (st *stateless) build(snap *catalog.Snapshot, sc Scope) (*baseList, error) {
+	b, err := st.srv.buildBase(snap, sc, 1)
 	if err != nil {
 		return nil, err
 	}
-	defs, err := decodeMCPTools(ts.Tools)
-	if err != nil {
-		return nil, err
-	}
-	l := &stableList{tools: make([]*mcp.Tool, 0, len(defs)+1), loaded: make(map[string]bool, len(ts.Loaded)), names: ts.Names}
-	for _, t := range defs {
-		if t.Name == toolset.SearchToolName {
-			t.Description = statelessSearchDescription
-			t.InputSchema = withHandle(t.InputSchema.(json.RawMessage))
-			t.OutputSchema = json.RawMessage(statelessSearchOutputSchema)
-			l.tools = append(l.tools, t, callToolDefinition())
+	l := &baseList{tools: make([]*mcp.Tool, 0, len(b.tools)+1), defs: b.defs, loaded: b.loaded, names: b.names}
+	for i, t := range b.tools {
+		if b.defs[i].Kind != toolset.EntrySearch {
+			l.tools = append(l.tools, t)
 			continue
 		}
-		l.tools = append(l.tools, t)
-	}
-	for _, n := range ts.Loaded {
-		l.loaded[n] = true
-	}
-	if l.encoded, err = json.Marshal(l.tools); err != nil {
-		return nil, err
+		search := *t
+		search.Description = statelessSearchDescription
+		search.InputSchema = withHandle(b.defs[i].InputSchema)
+		search.OutputSchema = json.RawMessage(statelessSearchOutputSchema)
+		l.tools = append(l.tools, &search, callToolDefinition())
 	}
 	return l, nil
 }
 
 // catalogChanged tells the clients that listen (subscriptions/listen with
-// toolsListChanged) when a catalog change changed a stable list they may
-// hold: the cached lists are rebuilt and compared. A client learns of it
-// even when the changed list is another scope's: it only lists again.
-func (st *stateless) catalogChanged() {
+// toolsListChanged) when the change from snapshot old to the current one
+// changed a stable list they may hold: the list of every scope requests
+// used is built for both and compared. A client learns of it even when the
+// changed list is another scope's: it only lists again.
+func (st *stateless) catalogChanged(old *catalog.Snapshot) {
 	st.mu.Lock()
-	old := st.lists
+	keys := make([]string, 0, len(st.scopes))
+	for k := range st.scopes {
+		keys = append(keys, k)
+	}
 	st.mu.Unlock()
 	changed := false
-	for key, prev := range old {
+	for _, key := range keys {
 		sc := scopeFromKey(key)
-		l, err := st.list(sc)
-		if err != nil || !bytes.Equal(l.encoded, prev.encoded) {
+		prev, errPrev := st.build(old, sc)
+		cur, errCur := st.list(sc)
+		if errPrev != nil || errCur != nil || !sameTools(prev.defs, cur.defs) {
 			changed = true
+			break
 		}
 	}
 	if changed {
@@ -269,49 +225,4 @@ func (st *stateless) catalogChanged() {
 			})
 		st.mcp.RemoveTools(revisionTool)
 	}
-}
-
-// scopeFromKey is scopeKey's inverse.
-func scopeFromKey(key string) Scope {
-	v, a, _ := strings.Cut(key, "\x00")
-	var sc Scope
-	if v != "" {
-		sc.Visible = strings.Split(v, ",")
-	}
-	if a != "" {
-		sc.AlwaysLoaded = strings.Split(a, ",")
-	}
-	return sc
-}
-
-// decodeMCPTools decodes toolset's MCP tools array into go-sdk tools.
-func decodeMCPTools(raw json.RawMessage) ([]*mcp.Tool, error) {
-	var defs []struct {
-		Name         string          `json:"name"`
-		Title        string          `json:"title"`
-		Description  string          `json:"description"`
-		InputSchema  json.RawMessage `json:"inputSchema"`
-		OutputSchema json.RawMessage `json:"outputSchema"`
-		Annotations  json.RawMessage `json:"annotations"`
-	}
-	if err := json.Unmarshal(raw, &defs); err != nil {
-		return nil, fmt.Errorf("mcpserver: decode toolset: %w", err)
-	}
-	out := make([]*mcp.Tool, len(defs))
-	for i, d := range defs {
-		t := &mcp.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema}
-		if len(d.OutputSchema) > 0 {
-			// A live server's tool keeps its outputSchema: its
-			// structuredContent is passed through as is.
-			t.OutputSchema = d.OutputSchema
-		}
-		if len(d.Annotations) > 0 {
-			var a mcp.ToolAnnotations
-			if json.Unmarshal(d.Annotations, &a) == nil && a != (mcp.ToolAnnotations{}) {
-				t.Annotations = &a
-			}
-		}
-		out[i] = t
-	}
-	return out, nil
 }

@@ -54,7 +54,8 @@ type Query struct {
 //
 //	server:NAME          only tools of server NAME (NAME may be quoted)
 //	category:NAME        only tools of category NAME
-//	select:a,b           select tools a and b by exact name
+//	select:a,b           select tools a and b by exact name ("select: a, b"
+//	                     too: spaces after the colon and around commas)
 //
 // Keys are case-insensitive. Anything else is a plain term, so natural
 // language parses as plain terms. An unterminated quote runs to the end of
@@ -79,7 +80,11 @@ func Parse(s string) (Query, error) {
 		}
 		if op == 0 {
 			if key, ok := operatorKey(rest); ok {
-				value, after := readValue(rest[len(key)+1:])
+				read := readValue
+				if strings.EqualFold(key, "select") {
+					read = readNames
+				}
+				value, after := read(rest[len(key)+1:])
 				if strings.TrimSpace(value) != "" || strings.EqualFold(key, "select") {
 					if err := q.addKey(strings.ToLower(key), value); err != nil {
 						return Query{Raw: s}, err
@@ -150,6 +155,39 @@ func readValue(s string) (value, rest string) {
 		return s, ""
 	}
 	return s[:end], s[end:]
+}
+
+// readNames reads select:'s value: tool names separated by commas, with
+// spaces allowed after the colon and around the commas ("select: a, b" is
+// "select:a,b"); a space not next to a comma ends the list. A quoted value
+// is read as by readValue.
+func readNames(s string) (value, rest string) {
+	trimmed := strings.TrimLeftFunc(s, unicode.IsSpace)
+	if r, _ := utf8.DecodeRuneInString(trimmed); isQuote(r) {
+		return readValue(trimmed)
+	}
+	var names []string
+	rest = trimmed
+	for {
+		end := strings.IndexFunc(rest, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+		if end < 0 {
+			end = len(rest)
+		}
+		if end > 0 {
+			names = append(names, rest[:end])
+		}
+		next := strings.TrimLeftFunc(rest[end:], unicode.IsSpace)
+		if !strings.HasPrefix(next, ",") {
+			if end == len(rest) {
+				rest = ""
+			} else {
+				rest = rest[end:]
+			}
+			break
+		}
+		rest = strings.TrimLeftFunc(next[1:], unicode.IsSpace)
+	}
+	return strings.Join(names, ","), rest
 }
 
 func (q *Query) addKey(key, value string) error {

@@ -21,7 +21,11 @@ func TestParse(t *testing.T) {
 		{in: "a = 3, b = -11 +1 555", want: Query{Terms: []Term{{Text: "a"}, {Text: "="}, {Text: "3,"}, {Text: "b"}, {Text: "="}, {Text: "-11"}, {Text: "+1"}, {Text: "555", Prefix: true}}}},
 		{in: "issue server:github Category:Developer", want: Query{Terms: []Term{{Text: "issue"}}, Servers: []string{"github"}, Categories: []string{"Developer"}}},
 		{in: `server:"Bing CN" search`, want: Query{Terms: []Term{{Text: "search", Prefix: true}}, Servers: []string{"Bing CN"}}},
-		{in: "select:get_weather, send_message", want: Query{Select: []string{"get_weather"}, Terms: []Term{{Text: "send_message", Prefix: true}}}},
+		{in: "select:get_weather, send_message", want: Query{Select: []string{"get_weather", "send_message"}}},
+		{in: "select: git__add", want: Query{Select: []string{"git__add"}}},
+		{in: "SELECT:  git__add ,git__log , x  weather", want: Query{Select: []string{"git__add", "git__log", "x"}, Terms: []Term{{Text: "weather", Prefix: true}}}},
+		{in: "select:a b", want: Query{Select: []string{"a"}, Terms: []Term{{Text: "b", Prefix: true}}}},
+		{in: "select: ", wantErr: ErrInvalid},
 		{in: "select:a,b,,c", want: Query{Select: []string{"a", "b", "c"}}},
 		{in: "`slack__send_message`", want: Query{Terms: []Term{{Text: "slack__send_message"}}}},
 		{in: `"unterminated quote`, want: Query{Terms: []Term{{Text: "unterminated quote"}}}},
@@ -59,6 +63,8 @@ func TestParseRegex(t *testing.T) {
 		{in: "+github create|open", pattern: "create|open", required: []string{"github"}},
 		{in: "issue -jira server:github", pattern: "issue", excluded: []string{"jira"}, servers: []string{"github"}},
 		{in: "select:github__create_issue", selected: []string{"github__create_issue"}},
+		{in: "select: git__add, git__log", selected: []string{"git__add", "git__log"}},
+		{in: "select:a ,b c|d", pattern: "c|d", selected: []string{"a", "b"}},
 		{in: `\-verbose a+b`, pattern: `\-verbose a+b`},
 		{in: "send  message|post", pattern: "send message|post"},
 		{in: "server: x", pattern: "server: x"},
@@ -211,4 +217,65 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = ExactText(s)
 	})
+}
+
+func TestIsPattern(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"weather__get_*", true},
+		{"*_issue", true},
+		{"^git__(add|commit)$", true},
+		{"slack|message", true},
+		{"get_.*", true},
+		{`\bsend\b`, true},
+		{"[sS]lack", true},
+		{"issue$", true},
+		{"*", false},
+		{"send slack message", false},
+		{"weather__get_* -alerts", false},
+		{"c++", false},
+		{"node.js", false},
+		{"what?", false},
+		{"$100", false},
+		{"(optional)", false},
+		{"a(b|", false},
+		{"github__create_issue", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := IsPattern(tt.in); got != tt.want {
+			t.Errorf("IsPattern(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHasWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"a", false},
+		{"???", false},
+		{"the a of", false},
+		{"+", false},
+		{"-", false},
+		{"server:slack", false},
+		{"select:x", false},
+		{"-weather", false},
+		{"weather", true},
+		{"the weather", true},
+		{"天气", true},
+		{"42", true},
+	}
+	for _, tt := range tests {
+		q, err := Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.HasWords(); got != tt.want {
+			t.Errorf("Parse(%q).HasWords() = %v, want %v", tt.in, got, tt.want)
+		}
+	}
 }

@@ -23,16 +23,33 @@ import (
 // cannot hold spaces in regex mode. Errors wrap ErrInvalid, as Parse's.
 func ParseRegex(s string) (pattern string, q Query, err error) {
 	var words, ops []string
-	for _, w := range strings.Fields(s) {
-		if isOperatorWord(w) {
-			ops = append(ops, w)
-		} else {
+	fields := strings.Fields(s)
+	for i := 0; i < len(fields); i++ {
+		w := fields[i]
+		if !isOperatorWord(w) {
 			words = append(words, w)
+			continue
 		}
+		if isSelect(w) {
+			// select:'s names may be spaced after the colon and around
+			// commas ("select: a, b"): the words that continue the list
+			// belong to it.
+			for i+1 < len(fields) && (strings.HasSuffix(w, ":") || strings.HasSuffix(w, ",") || strings.HasPrefix(fields[i+1], ",")) {
+				i++
+				w += " " + fields[i]
+			}
+		}
+		ops = append(ops, w)
 	}
 	q, err = Parse(strings.Join(ops, " "))
 	q.Raw = s
 	return strings.Join(words, " "), q, err
+}
+
+// isSelect reports whether an operator word is select:.
+func isSelect(w string) bool {
+	key, _, _ := strings.Cut(w, ":")
+	return strings.EqualFold(key, "select")
 }
 
 // isOperatorWord reports whether one white-space-free word of a regex-mode

@@ -14,7 +14,11 @@
 #      - upsert/delete churn under concurrent search, no deleted tool
 #        returned after its delete (server);
 #      - logs holding no more of a query than allowed; health Watch auth and
-#        cap; short tokens (server, cmd/sidecar).
+#        cap; short tokens (server, cmd/sidecar);
+#      - start-ups that hang (a learned-state URL that never answers, a FIFO
+#        or hung catalog, a signal mid-start), catalogs past the budget, two
+#        YAML documents (cmd/sidecar, catalog, internal/safefile);
+#      - learned state with bad lines or crafted records (learn, cmd/sidecar).
 #   2. Every fuzz target of both modules, FUZZTIME each (default 30s).
 #
 # Needs the Ollama server of `make ollama` (CI=true makes its tests fail, not
@@ -38,10 +42,12 @@ start=$SECONDS
 # package → the -run pattern of its fault tests.
 tests=(
 	"./embed/|^(TestCachedRestart|TestCachedDropsInvalidRecords|TestCachedZeroVectorNotCached|TestCachedInnerFailures|TestCachedKilledMidWrite|TestOllamaEmbedAnswers|TestOllamaEmbedSameVectorForDifferentTexts|TestNormalizeInPlace)$"
-	"./catalog/|^(TestParseBad)$"
+	"./catalog/|^(TestParseBad|TestLoadErrors)$"
+	"./internal/safefile/|^(TestReadFile)$"
+	"./learn/|^(TestImportSkipsBadLines|TestCheckRecord|TestImportedEvidence|TestLoadDamagedAndSpecialFiles)$"
 	"./server/|^(TestInvalidRequestsAreInvalidArgument|TestHealthWatchAuthenticatedAndBounded|TestAuthUnaryInterceptor|TestGetToolsPages|TestGetToolsOneToolOverLimit|TestAnswersOverLimitNameTheFlag|TestLogsNeverHoldMoreThanTheQueryPrefix|TestChurnNoDeletedToolReturned)$"
-	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings|TestMemoryLimit)$"
-	"./search/|^(TestMemoryBudget|TestMemoryBudgetAtStart|TestSavedIndexRestart|TestSavedKeywordIndexRestart)$"
+	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings|TestMemoryLimit|TestStartupHungLearnFrom|TestStartupFIFOCatalog|TestWithin|TestReadCatalogsBudget|TestLifecycleStoppedDuringStartup|TestLearnedStateSurvivesABadLine|TestCraftedLearnedRecordLiftsNothing)$"
+	"./search/|^(TestMemoryBudget|TestMemoryBudgetAtStart|TestSavedIndexRestart|TestSavedKeywordIndexRestart|TestSavedKeywordIndexOversized)$"
 	"./fallback/|^(TestReadIndexRefusesDamage)$"
 )
 for entry in "${tests[@]}"; do

@@ -145,6 +145,7 @@ func (e *Engine) apply(cur *state, next *catalog.Snapshot, edited []int, pre map
 		}
 	}
 	e.state.Store(st)
+	e.catalogChanged.notify()
 	if st.sem != nil {
 		e.vectors.remove(stale)
 		if st.sem.embedded < next.Len() {

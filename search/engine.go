@@ -169,6 +169,10 @@ type Engine struct {
 	// sessions holds the session reveal sets (session.go).
 	sessions *sessionStore
 
+	// catalogChanged wakes CatalogChanged's waiters at each new snapshot
+	// (watch.go).
+	catalogChanged broadcast
+
 	// learner is the learning side (learner.go); nil when learning is off.
 	learner *learner
 

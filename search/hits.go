@@ -48,6 +48,8 @@ type matches struct {
 	// scanned: the regex matched every tool, the trigram index having no
 	// literal to use.
 	scanned bool
+	// unknown are the names of a select: that name no tool in scope.
+	unknown []string
 }
 
 // fromFallback converts the lexical scorers' hits.

@@ -27,7 +27,9 @@ import (
 //	            the learned queries' vectors, above learnCosineFloor,
 //	            rescaled to [0, 1]
 //	evidence    e = W / (W + learnEvidenceHalf), W the tool's summed decayed
-//	            learned weight (≈ sessions that used it)
+//	            learned weight (≈ sessions that used it), at most the
+//	            sessions behind it; imported state claimed by one session
+//	            counts 0 (learn.ToolView.Evidence)
 //	boost       b = learnWeight · e · s
 //	score'      score + b · (1 − score)
 //

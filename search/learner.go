@@ -160,12 +160,15 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, v *learn.View, 
 	docs := make([]fallback.Document, 0, len(v.Tools(scope)))
 	for _, t := range v.Tools(scope) {
 		tv := v.Tool(scope, t)
+		if tv.Evidence <= 0 {
+			continue // imported, with the claim of one session: it lifts nothing (learn.ToolView.Evidence)
+		}
 		texts := make([]string, len(tv.Queries))
 		for i, q := range tv.Queries {
 			texts[i] = q.Text
 		}
 		ix.names = append(ix.names, t)
-		ix.evidence = append(ix.evidence, tv.Weight)
+		ix.evidence = append(ix.evidence, tv.Evidence)
 		docs = append(docs, fallback.Document{Description: strings.Join(texts, ". ")})
 	}
 	ix.kw = fallback.NewIndex(docs)

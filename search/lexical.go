@@ -2,8 +2,12 @@ package search
 
 import (
 	"errors"
+	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // The lexical candidate stages: select:, keyword (with fuzzy matching when
@@ -12,9 +16,19 @@ import (
 
 // selected answers select:a,b: the named tools in the order asked, each
 // with score 1, within the plan's scope and filters, not cut by the limit.
+// Names that no tool in the request's scope has are reported as unknown
+// (a tool outside the scope is unknown to this caller, as if absent).
 func (st *state) selected(p *plan) matches {
 	r := st.lex.Select(p.query.Select, fallback.Options{Allow: p.allow, Explain: p.debug})
-	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeSelect, unlimited: true, coverage: 1}
+	m := matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeSelect, unlimited: true, coverage: 1}
+	for _, name := range p.query.Select {
+		if id, ok := st.lex.Lookup(name); !ok || p.scope != nil && !p.scope(id) {
+			if !slices.Contains(m.unknown, name) {
+				m.unknown = append(m.unknown, name)
+			}
+		}
+	}
+	return m
 }
 
 // keywordMatches runs keyword search and, when it finds nothing, fuzzy
@@ -67,5 +81,26 @@ func (st *state) regexMatches(p *plan) (matches, error) {
 		}
 		return matches{}, err
 	}
-	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeRegex, coverage: 1, scanned: r.Scanned}, nil
+	m := matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeRegex, coverage: 1, scanned: r.Scanned}
+	if len(m.hits) == 0 && plainWords(p.pattern) {
+		// "wether" as a regex: a word with a typo, not a pattern. Offer
+		// what fuzzy matching finds, saying so.
+		if q, err := query.Parse(p.pattern + " "); err == nil {
+			fp := *p
+			fp.query = q
+			if fm, ok := st.fuzzyMatches(&fp, p.limit); ok {
+				fm.reason = ReasonNoRegexMatch
+				return fm, nil
+			}
+		}
+	}
+	return m, nil
+}
+
+// plainWords reports whether a regex pattern is only words: letters,
+// digits, spaces, "_" and "-" (no regex syntax).
+func plainWords(pattern string) bool {
+	return pattern != "" && !strings.ContainsFunc(pattern, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' && r != '_' && r != '-'
+	})
 }

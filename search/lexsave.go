@@ -17,6 +17,7 @@ import (
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/internal/par"
+	"github.com/toolsearch/toolsearch/internal/safefile"
 )
 
 // The keyword index of the start-up catalog is saved in Config.IndexDir
@@ -117,9 +118,14 @@ func (e *Engine) loadKeyword(snap *catalog.Snapshot) (*fallback.Index, string) {
 	}
 	start := time.Now()
 	path := filepath.Join(e.cfg.IndexDir, keywordFileName)
-	ix, digest, err := readKeyword(path, snap)
+	ix, digest, err := readKeyword(path, snap, e.savedFileBound(snap.Len(), 0))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
+		return nil, digest
+	case errors.Is(err, safefile.ErrTooLarge), errors.Is(err, safefile.ErrNotRegular), errors.Is(err, safefile.ErrOutside):
+		// Never read: it could not be this catalog's, or is not a file.
+		// The save after the build replaces it.
+		e.cfg.Log.Warn("discarding the saved keyword index unread; building it", "file", path, "reason", err.Error())
 		return nil, digest
 	case err != nil:
 		e.cfg.Log.Info("not using the saved keyword index; building it", "file", path, "reason", err.Error())
@@ -130,10 +136,12 @@ func (e *Engine) loadKeyword(snap *catalog.Snapshot) (*fallback.Index, string) {
 }
 
 // readKeyword reads the keyword file at path, if it was written by this
-// program for snap's tools. It returns snap's catalogDigest if it computed
-// it: only a file of this program and of as many tools asks for it.
-func readKeyword(path string, snap *catalog.Snapshot) (*fallback.Index, string, error) {
-	f, err := os.Open(path)
+// program for snap's tools and is a regular file of at most max bytes in
+// its directory (safefile; max ≤ 0: any size). It returns snap's
+// catalogDigest if it computed it: only a file of this program and of as
+// many tools asks for it.
+func readKeyword(path string, snap *catalog.Snapshot, max int64) (*fallback.Index, string, error) {
+	f, _, err := safefile.OpenIn(filepath.Dir(path), path, max)
 	if err != nil {
 		return nil, "", err
 	}

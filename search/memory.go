@@ -112,6 +112,25 @@ func (e *Engine) Memory() MemoryInfo {
 	return info
 }
 
+// savedFileFactor bounds a saved index file (keyword.bin, the vector
+// index) by the estimate of the catalog it indexes: measured, a keyword
+// file is 0.4–0.6 of the estimate without vectors (bfcl, livemcpbench) and
+// a vector index about a tenth of the whole estimate, so twice the
+// estimate is never a real file: a larger one is discarded unread.
+const savedFileFactor = 2
+
+// savedFileBound is the largest saved index file read at start-up for a
+// catalog of n tools (of the current ToolSize total) with dims-dimension
+// vectors: savedFileFactor times its estimate, and at most the memory
+// budget (the file is read into memory whole).
+func (e *Engine) savedFileBound(n, dims int) int64 {
+	bound := savedFileFactor * EstimateBytes(n, e.toolBytes.Load(), dims)
+	if b := e.cfg.MemoryBudget; b > 0 {
+		bound = min(bound, b)
+	}
+	return max(bound, 1)
+}
+
 // snapshotSize is the sum of the ToolSizes of snap's tools.
 func snapshotSize(snap *catalog.Snapshot) int64 {
 	var size int64

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/internal/safefile"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
@@ -182,7 +183,8 @@ var errIndexMismatch = errors.New("saved for another model")
 // loadIndex reads the index file of emb's model into a vector store and
 // returns it with the header; os.ErrNotExist when there is none.
 func (e *Engine) loadIndex(emb embed.Embedder) (*vectorStore, indexMeta, error) {
-	f, err := os.Open(indexFile(e.cfg.IndexDir, emb.ModelID()))
+	path := indexFile(e.cfg.IndexDir, emb.ModelID())
+	f, _, err := safefile.OpenIn(e.cfg.IndexDir, path, e.savedFileBound(e.state.Load().snap.Len(), emb.Dimensions()))
 	if err != nil {
 		return nil, indexMeta{}, err
 	}

@@ -235,3 +235,57 @@ func TestSavedKeywordIndexRestart(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// A saved keyword file larger than its catalog could need — a valid
+// header followed by 2 GB of sparse zeros — or one that is not a regular
+// file is discarded unread (warned), built, and saved over.
+func TestSavedKeywordIndexOversized(t *testing.T) {
+	snap := loadSnapshot(t, exampleCatalog)
+	tests := []struct {
+		name   string
+		budget int64
+		damage func(t *testing.T, file string)
+		reason string
+	}{
+		{"2 GB sparse under a 480 MiB budget", 480 << 20, func(t *testing.T, file string) {
+			if err := os.Truncate(file, 2<<30); err != nil {
+				t.Skip("no sparse files here:", err)
+			}
+		}, "too large"},
+		{"oversized without a budget", 0, func(t *testing.T, file string) {
+			if err := os.Truncate(file, 1<<30); err != nil {
+				t.Skip("no sparse files here:", err)
+			}
+		}, "too large"},
+		{"a link to /dev/zero", 480 << 20, func(t *testing.T, file string) {
+			if err := os.Remove(file); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("/dev/zero", file); err != nil {
+				t.Skip("no symbolic links here:", err)
+			}
+		}, "outside its directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "keyword.bin")
+			var log logbuf.Buffer
+			cfg := search.Config{IndexDir: dir, MemoryBudget: tt.budget, Log: slog.New(slog.NewTextHandler(&log, nil))}
+			newEngine(t, snap, cfg).Close()
+			tt.damage(t, file)
+			log.Reset()
+			e := newEngine(t, snap, cfg)
+			if got := names(search1(t, e, search.Request{Query: "send a message to a slack channel", Mode: search.ModeKeyword})); len(got) == 0 {
+				t.Error("no results after the rebuild")
+			}
+			e.Close()
+			if s := log.String(); !strings.Contains(s, "discarding the saved keyword index unread") || !strings.Contains(s, tt.reason) || !strings.Contains(s, "saved the keyword index") {
+				t.Fatalf("want the file discarded (%s), built and saved:\n%s", tt.reason, s)
+			}
+			if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+				t.Errorf("the file was not saved over: %v %v", fi, err)
+			}
+		})
+	}
+}

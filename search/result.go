@@ -24,6 +24,10 @@ type Result struct {
 	AvailableTools []string
 	// NextPageToken continues a browse listing; "" on the last page.
 	NextPageToken string
+	// UnknownTools are the names of a select: query that name no tool
+	// (within the caller's visible set), in the order asked; Hint then
+	// says so. Nil otherwise.
+	UnknownTools []string
 }
 
 // Reference is one returned tool.
@@ -129,9 +133,17 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 			res.References[i].Explanation = h.explain
 		}
 	}
+	res.UnknownTools = m.unknown
 	switch {
 	case len(hits) == 0:
 		st.noMatch(&res, p, availableCap)
+		if len(m.unknown) > 0 {
+			res.Hint = unknownHint(m.unknown) + " " + res.Hint
+		}
+	case len(m.unknown) > 0:
+		res.Hint = unknownHint(m.unknown) + " The other names were found."
+	case m.suggestion != "" && m.reason == ReasonNoRegexMatch:
+		res.Hint = fmt.Sprintf("No tool matches the pattern %q; showing close spellings. Did you mean %q?", truncate(p.pattern, 80), m.suggestion)
 	case m.suggestion != "":
 		res.Hint = fmt.Sprintf("No exact keyword match; showing close spellings. Did you mean %q?", m.suggestion)
 	case res.Metadata.NoConfidentMatch:
@@ -176,10 +188,22 @@ func (st *state) noMatch(res *Result, p *plan, max int) {
 		return
 	}
 	hint := fmt.Sprintf("No tool matched %q. Try fewer or other words, a regex such as \"send|message\" with search_type regex, or select:NAME with a name from available_tools.", truncate(strings.TrimSpace(p.raw), 80))
+	if p.noWords {
+		hint = fmt.Sprintf("The query %q has no words to search for (only stop words or punctuation). Say what the tool should do, e.g. \"send email\", or use select:NAME with a name from available_tools.", truncate(strings.TrimSpace(p.raw), 80))
+	}
 	if st.snap.Len() > len(names) && p.scope == nil {
 		hint += fmt.Sprintf(" available_tools lists the first %d of %d tools.", len(names), st.snap.Len())
 	}
 	res.Hint = hint
+}
+
+// unknownHint says which select: names name no tool.
+func unknownHint(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = fmt.Sprintf("%q", truncate(n, 80))
+	}
+	return fmt.Sprintf("No tool is named %s (see unknown_tools): check the spelling, or search by what the tool does.", strings.Join(quoted, ", "))
 }
 
 // truncate cuts s to at most n runes, marking the cut.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/query"
 )
 
@@ -142,11 +143,12 @@ func preferServers(hs []hit, servers []string, serverOf, twinKey, name func(int)
 
 // twinKey is the part of tool id's name that the same tool of another
 // server shares: the name without its server part ("create_issue" for
-// github__create_issue), lowercased.
+// github__create_issue and mcp__github__create_issue), lowercased.
 func (st *state) twinKey(id int) string {
 	t := st.snap.Tool(id)
 	n := strings.ToLower(t.Name)
-	if _, rest, ok := strings.Cut(n, "__"); ok {
+	if strings.Contains(n, catalog.NamespaceSeparator) {
+		_, rest := catalog.SplitName(n)
 		return rest
 	}
 	if s := st.serverOf(id); s != "" && strings.HasPrefix(n, s) {

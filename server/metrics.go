@@ -28,6 +28,7 @@ type Metrics struct {
 	regexScans    prometheus.Counter
 	toolUses      *prometheus.CounterVec
 	learnedLifts  prometheus.Counter
+	learnedLines  *prometheus.CounterVec
 	stageTime     *prometheus.HistogramVec
 	embedCalls    *prometheus.CounterVec
 	embedErrors   *prometheus.CounterVec
@@ -83,6 +84,10 @@ func NewMetrics(version string) *Metrics {
 		Name: "toolsearch_learned_lifted_searches_total",
 		Help: "Successful searches where learning from use lifted at least one returned tool.",
 	})
+	m.learnedLines = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "toolsearch_learned_import_lines_total",
+		Help: "Lines of learned state read at start-up (source file) and by --learn-from pulls (source pull), by result: imported, or skipped (not a valid record: each bad line costs only itself).",
+	}, []string{"source", "result"})
 	m.zeroResults = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "toolsearch_search_zero_results_total",
 		Help: "Successful searches that returned no tool, by the mode that answered.",
@@ -118,7 +123,7 @@ func NewMetrics(version string) *Metrics {
 		Name: "toolsearch_limit",
 		Help: "Configured limits, by name (max_tools, max_query_length, max_results_cap, ...).",
 	}, []string{"limit"})
-	for _, c := range []prometheus.Collector{m.requests, m.requestTime, m.searches, m.zeroResults, m.regexScans, m.toolUses, m.learnedLifts, m.stageTime,
+	for _, c := range []prometheus.Collector{m.requests, m.requestTime, m.searches, m.zeroResults, m.regexScans, m.toolUses, m.learnedLifts, m.learnedLines, m.stageTime,
 		m.embedCalls, m.embedErrors, m.embedBatch, m.embedTime, m.indexBuild, m.catalogLimits, infoCollector{m}} {
 		f(c)
 	}
@@ -149,6 +154,16 @@ func (m *Metrics) SetIndexBuild(d time.Duration) {
 	}
 }
 
+// ObserveLearnedImport counts the lines of one import of learned state
+// from source ("file" or "pull"): imported and skipped.
+func (m *Metrics) ObserveLearnedImport(source string, imported, skipped int) {
+	if m == nil {
+		return
+	}
+	m.learnedLines.WithLabelValues(source, "imported").Add(float64(imported))
+	m.learnedLines.WithLabelValues(source, "skipped").Add(float64(skipped))
+}
+
 // ObserveEmbed records one embedder call of n texts.
 func (m *Metrics) ObserveEmbed(kind string, n int, d time.Duration, err error) {
 	if m == nil {
@@ -162,8 +177,9 @@ func (m *Metrics) ObserveEmbed(kind string, n int, d time.Duration, err error) {
 	}
 }
 
-// observeSearch records a successful search.
-func (m *Metrics) observeSearch(r search.Result) {
+// ObserveSearch records a successful search (the gRPC service's, and the
+// MCP endpoint's through mcpserver.Config.OnSearch). Safe on a nil Metrics.
+func (m *Metrics) ObserveSearch(r search.Result) {
 	if m == nil {
 		return
 	}

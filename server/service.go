@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/toolset"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -23,6 +24,8 @@ type Service struct {
 	metrics *Metrics
 	// maxMessageSize is the largest answer sent, in bytes.
 	maxMessageSize int
+	// toolsets memoizes GetToolset's schema normalization across calls.
+	toolsets *toolset.Cache
 }
 
 // NewService returns a service with no engine yet; log receives internal
@@ -31,7 +34,7 @@ func NewService(log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{log: log, maxMessageSize: DefaultMaxMessageSize}
+	return &Service{log: log, maxMessageSize: DefaultMaxMessageSize, toolsets: toolset.NewCache(0)}
 }
 
 // SetEngine makes the service answer with e.
@@ -61,7 +64,7 @@ func (s *Service) Search(ctx context.Context, in *toolsearchv1.SearchRequest) (*
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "Search", err)
 	}
-	s.metrics.observeSearch(res)
+	s.metrics.ObserveSearch(res)
 	return searchResponse(res), nil
 }
 

@@ -25,8 +25,8 @@ type anthropicHostedSearch struct {
 	Name string `json:"name"`
 }
 
-func (anthropic) tool(d definition) any {
-	return anthropicTool{Name: d.Name, Description: d.Description, InputSchema: d.Schema, DeferLoading: d.Defer}
+func (anthropic) tool(d Definition) any {
+	return anthropicTool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema, DeferLoading: d.deferred()}
 }
 
 func (anthropic) names() nameRule { return openAINames }

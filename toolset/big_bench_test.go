@@ -23,8 +23,9 @@ func BenchmarkBuildTrimmed(b *testing.B) {
 		schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props})
 		tools = append(tools, catalog.Tool{Name: fmt.Sprintf("big__tool_%02d", i), Server: "big", Description: strings.Repeat("A big tool with a long description. ", 220), InputSchema: schema})
 	}
+	cache := toolset.NewCache(0)
 	for b.Loop() {
-		if _, err := toolset.Build(tools, tools, toolset.Options{Format: toolset.Anthropic, DeferralThreshold: 1, MaxBytes: 4<<20 - 16<<10}); err != nil {
+		if _, err := toolset.Build(tools, tools, toolset.Options{Format: toolset.Anthropic, DeferralThreshold: 1, MaxBytes: 4<<20 - 16<<10, Cache: cache}); err != nil {
 			b.Fatal(err)
 		}
 	}

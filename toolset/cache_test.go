@@ -133,8 +133,10 @@ func BenchmarkBuildNative(b *testing.B) {
 		{"anthropic/portable_omit", toolset.Options{Format: toolset.Anthropic}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
+			opts := tc.opts
+			opts.Cache = toolset.NewCache(0) // as the server owns one
 			for b.Loop() {
-				if _, err := toolset.Build(all, all[:5], tc.opts); err != nil {
+				if _, err := toolset.Build(all, all[:5], opts); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -36,12 +36,15 @@ var anthropicPropertyKey = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
 // catalog order.
 func Check(tools []catalog.Tool) []Problem {
 	var out []Problem
+	// Formats share description limits: a small cache saves normalizing a
+	// tool once per format.
+	cache := NewCache(checkCacheEntries)
 	for _, t := range tools {
 		p := Problem{Tool: t.Name}
 		var common map[ChangeKind]bool
 		for _, f := range Formats {
-			b := &builder{rule: mustEncoder(f).names(), lim: limitsFor(f), names: map[string]string{}, used: map[string]string{}, changed: map[string]bool{}}
-			if _, err := b.definition(t, false); err != nil {
+			b := newBuilder(mustEncoder(f), f, cache)
+			if _, err := b.definition(t, EntryLoaded); err != nil {
 				continue
 			}
 			kinds := map[ChangeKind]bool{}
@@ -77,6 +80,10 @@ func Check(tools []catalog.Tool) []Problem {
 	}
 	return out
 }
+
+// checkCacheEntries is Check's cache: a few entries per tool, since each
+// tool is checked in every format and then never again.
+const checkCacheEntries = 16
 
 func mustEncoder(f Format) encoder {
 	e, err := encoderFor(f)

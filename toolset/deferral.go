@@ -178,7 +178,7 @@ func alwaysLoaded(tools []catalog.Tool, entries []string) ([]int, error) {
 // stubDefinition is a deferred tool in DeferStub mode: its name, its
 // summary, and an empty parameter object whose description says how to
 // load the real parameters.
-func stubDefinition(t catalog.Tool, name string) definition {
+func stubDefinition(t catalog.Tool, name string) Definition {
 	desc := t.Summary()
 	note := "(Not loaded: call " + SearchToolName + " with query \"select:" + t.Name + "\" before using it.)"
 	if desc == "" {
@@ -186,9 +186,9 @@ func stubDefinition(t catalog.Tool, name string) definition {
 	} else {
 		desc += " " + note
 	}
-	return definition{
+	return Definition{
 		Name:        name,
 		Description: desc,
-		Schema:      json.RawMessage(`{"type":"object","properties":{}}`),
+		InputSchema: json.RawMessage(emptyObjectSchema),
 	}
 }

@@ -5,22 +5,36 @@ import (
 	"encoding/json"
 )
 
-// definition is one tool as every format needs it: the provider's name for
-// it, a description, and its input schema as a JSON object.
-type definition struct {
+// Definition is one tool of a built list as typed values: what Tools
+// encodes in the format (before OpenAI Responses groups deferred tools
+// into namespaces), for callers that hand the list on as values rather
+// than JSON (the MCP endpoint). A Definition is a value: Build returns new
+// ones on every call and never modifies them after.
+type Definition struct {
+	// Kind is the tool's role in the list.
+	Kind EntryKind
+	// Tool is the catalog name of the tool; "" for the search tool.
+	Tool string
+	// Name is the name the provider sees (Toolset.Names maps it back when
+	// it differs from Tool). For the search tool it is SearchToolName; in
+	// SearchNativeHosted mode Toolset.SearchTool holds the provider's
+	// hosted tool that is sent in its place.
 	Name        string
 	Description string
-	// Schema is a compact JSON object with a top-level "type":"object".
-	Schema json.RawMessage
-	// Annotations are the catalog's annotations (MCP only), nil if none.
+	// InputSchema is a compact JSON object with a top-level
+	// "type":"object", normalized for the provider (see Change).
+	InputSchema json.RawMessage
+	// Annotations are the catalog's annotations (only the MCP format sends
+	// them), nil if none.
 	Annotations json.RawMessage
 	// Title and OutputSchema are the catalog's MCP title and output
-	// schema ("" and nil if none); only the MCP format carries them.
+	// schema ("" and nil if none); only the MCP format sends them.
 	Title        string
 	OutputSchema json.RawMessage
-	// Defer marks a deferred tool of a native mode (defer_loading).
-	Defer bool
 }
+
+// deferred reports whether d is sent with defer_loading (native modes).
+func (d Definition) deferred() bool { return d.Kind == EntryDeferred }
 
 // objectSchema returns schema compacted (keys in their original order),
 // with "type":"object" put first when the top level has no type: every

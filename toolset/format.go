@@ -34,7 +34,7 @@ var Formats = []Format{OpenAIChat, OpenAIResponses, Anthropic, Gemini, MCP}
 // encoder turns definitions into one format's JSON values.
 type encoder interface {
 	// tool is the JSON value of one tool definition.
-	tool(d definition) any
+	tool(d Definition) any
 	// names is the format's rule for tool names.
 	names() nameRule
 }

@@ -21,8 +21,8 @@ type geminiDeclaration struct {
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema"`
 }
 
-func (gemini) tool(d definition) any {
-	return geminiDeclaration{Name: d.Name, Description: d.Description, ParametersJSONSchema: d.Schema}
+func (gemini) tool(d Definition) any {
+	return geminiDeclaration{Name: d.Name, Description: d.Description, ParametersJSONSchema: d.InputSchema}
 }
 
 func (gemini) names() nameRule { return geminiNames }

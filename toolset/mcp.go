@@ -17,8 +17,8 @@ type mcpTool struct {
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
 }
 
-func (mcp) tool(d definition) any {
-	return mcpTool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.Schema,
+func (mcp) tool(d Definition) any {
+	return mcpTool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema,
 		OutputSchema: d.OutputSchema, Annotations: d.Annotations}
 }
 

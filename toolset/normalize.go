@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/catalog"
@@ -84,39 +83,14 @@ type normalization struct {
 	changes     []Change
 }
 
-// normCache memoizes normalizations: a native list normalizes the whole
-// catalog on every call, and decoding every schema costs ~20 ms for 500
-// tools. Entries are keyed by everything the result depends on; the cache
-// is dropped whole past NormCacheSize entries. Safe for concurrent use.
-var normCache = struct {
-	sync.Mutex
-	m map[string]normalization
-}{m: map[string]normalization{}}
-
-// NormCacheSize bounds the normalization cache: 100,000 entries hold a
-// large catalog in every format (about 1 KB each).
-const NormCacheSize = 100000
-
-// normalized returns t's normalized schema and description for a format
-// whose description limit is limit, from the cache when it can.
-func normalized(t catalog.Tool, limit int) normalization {
-	key := fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%s", limit, t.Name, t.Server, t.Description, t.InputSchema)
-	normCache.Lock()
-	n, ok := normCache.m[key]
-	normCache.Unlock()
-	if ok {
-		return n
-	}
+// normalize computes t's normalized schema and description for a format
+// whose description limit is limit.
+func normalize(t catalog.Tool, limit int) normalization {
+	var n normalization
 	var c []Change
 	n.schema, n.changes = normalizeSchema(t.Name, objectSchema(t.InputSchema))
 	n.description, c = normalizeDescription(t, t.Description, limit)
 	n.changes = append(n.changes, c...)
-	normCache.Lock()
-	if len(normCache.m) >= NormCacheSize {
-		normCache.m = map[string]normalization{}
-	}
-	normCache.m[key] = n
-	normCache.Unlock()
 	return n
 }
 
@@ -157,9 +131,8 @@ func normalizeSchema(tool string, schema json.RawMessage) (json.RawMessage, []Ch
 	n := &normalizer{tool: tool, root: root, expanding: map[string]bool{}}
 	n.topLevel(root)
 	out := n.walk(root, "").(map[string]any)
-	for _, k := range []string{"definitions", "$defs"} {
-		delete(out, k)
-	}
+	delete(out, "definitions")
+	delete(out, "$defs")
 	if len(n.changes) == 0 {
 		return schema, nil
 	}

@@ -20,9 +20,9 @@ type openAIChatFunction struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-func (openAIChat) tool(d definition) any {
+func (openAIChat) tool(d Definition) any {
 	return openAIChatTool{Type: "function", Function: openAIChatFunction{
-		Name: d.Name, Description: d.Description, Parameters: d.Schema,
+		Name: d.Name, Description: d.Description, Parameters: d.InputSchema,
 	}}
 }
 

@@ -46,8 +46,8 @@ type openAIToolSearch struct {
 }
 
 // tool encodes a function; inside a namespace it is the same object.
-func (openAIResponses) tool(d definition) any {
-	return openAIResponsesTool{Type: "function", Name: d.Name, Description: d.Description, Parameters: d.Schema, DeferLoading: d.Defer}
+func (openAIResponses) tool(d Definition) any {
+	return openAIResponsesTool{Type: "function", Name: d.Name, Description: d.Description, Parameters: d.InputSchema, DeferLoading: d.deferred()}
 }
 
 func (openAIResponses) names() nameRule { return openAINames }

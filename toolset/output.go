@@ -20,7 +20,7 @@ type output struct {
 	servers map[string]string
 	catalog []catalog.Tool
 	// searchDef is the tool_search definition (client and portable modes).
-	searchDef definition
+	searchDef Definition
 }
 
 func (o output) native() bool {
@@ -40,7 +40,7 @@ func (o output) searchTool() any {
 	case o.search == SearchNativeHosted:
 		return openAIToolSearch{Type: "tool_search", Execution: "server"}
 	}
-	return openAIToolSearch{Type: "tool_search", Execution: "client", Description: o.searchDef.Description, Parameters: o.searchDef.Schema}
+	return openAIToolSearch{Type: "tool_search", Execution: "client", Description: o.searchDef.Description, Parameters: o.searchDef.InputSchema}
 }
 
 // item returns e's encoded value, encoding it once (fit re-assembles the
@@ -49,7 +49,7 @@ func (o output) searchTool() any {
 func (o output) item(e *entry) (json.RawMessage, error) {
 	if e.raw == nil {
 		var v any = o.enc.tool(e.def)
-		if e.search {
+		if e.kind() == EntrySearch {
 			v = o.searchTool()
 		}
 		raw, err := marshal(v)
@@ -65,7 +65,7 @@ func (o output) item(e *entry) (json.RawMessage, error) {
 // Responses, the deferred tools of each server grouped into a namespace
 // placed at the server's first tool.
 func (o output) list(entries []entry) (json.RawMessage, error) {
-	return o.assemble(entries, func(e *entry) bool { return o.format == OpenAIResponses && e.deferred })
+	return o.assemble(entries, func(e *entry) bool { return o.format == OpenAIResponses && e.kind() == EntryDeferred })
 }
 
 // loaded encodes the definitions of tools a search found, in the shape
@@ -92,7 +92,7 @@ func (o output) assemble(entries []entry, grouped func(*entry) bool) (json.RawMe
 		if err != nil {
 			return nil, err
 		}
-		if e.search || e.tool.Server == "" || !grouped(e) {
+		if e.kind() == EntrySearch || e.tool.Server == "" || !grouped(e) {
 			slots = append(slots, &slot{raw: raw})
 			continue
 		}
@@ -243,14 +243,14 @@ func (b *builder) fit(ts Toolset, o output, load []entry, maxBytes int) (Toolset
 	// re-encode to check.
 	for size > maxBytes {
 		i := len(b.entries) - 1
-		for i >= 0 && b.entries[i].fixed {
+		for i >= 0 && b.entries[i].kind().fixed() {
 			i--
 		}
 		if i < 0 {
 			return Toolset{}, fmt.Errorf("%w: %d bytes with only the search tool and the always-loaded tools (%d trimmed), over the %d-byte limit", ErrTooLarge, size, trimmed, maxBytes)
 		}
 		for over := size - maxBytes; i >= 0 && over > 0; i-- {
-			if b.entries[i].fixed {
+			if b.entries[i].kind().fixed() {
 				continue
 			}
 			raw, _ := o.item(&b.entries[i])
@@ -304,7 +304,7 @@ func (b *builder) reported(load []entry) []Change {
 
 // trimDefinition keeps d's name, its description cut to TrimDescription
 // characters, and a skeleton of its schema.
-func trimDefinition(d definition) definition {
+func trimDefinition(d Definition) Definition {
 	if utf8.RuneCountInString(d.Description) > TrimDescription {
 		d.Description = truncate(d.Description, TrimDescription)
 	}
@@ -315,8 +315,8 @@ func trimDefinition(d definition) definition {
 		} `json:"properties"`
 		Required []string `json:"required,omitempty"`
 	}
-	if json.Unmarshal(d.Schema, &s) != nil {
-		d.Schema = json.RawMessage(emptyObjectSchema)
+	if json.Unmarshal(d.InputSchema, &s) != nil {
+		d.InputSchema = json.RawMessage(emptyObjectSchema)
 		return d
 	}
 	skeleton := struct {
@@ -331,7 +331,7 @@ func trimDefinition(d definition) definition {
 	if err != nil {
 		raw = json.RawMessage(emptyObjectSchema)
 	}
-	d.Schema = raw
+	d.InputSchema = raw
 	d.Annotations, d.OutputSchema = nil, nil
 	return d
 }

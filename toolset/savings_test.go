@@ -119,10 +119,11 @@ func BenchmarkBuild(b *testing.B) {
 	}
 	all := snap.Tools()
 	revealed := all[:5]
+	cache := toolset.NewCache(0) // as the server owns one
 	for _, f := range toolset.Formats {
 		b.Run(string(f), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := toolset.Build(all, revealed, toolset.Options{Format: f}); err != nil {
+				if _, err := toolset.Build(all, revealed, toolset.Options{Format: f, Cache: cache}); err != nil {
 					b.Fatal(err)
 				}
 			}

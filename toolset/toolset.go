@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/toolsearch/toolsearch/catalog"
 )
 
 // Options say how to build a toolset. The zero value of every field but
-// Format is its default.
+// Format is its default. Build only reads them.
 type Options struct {
 	// Format is the provider format; required.
 	Format Format
@@ -60,9 +59,14 @@ type Options struct {
 	// out from the end of the list (see builder.fit); ErrTooLarge when even
 	// tool_search and the always-loaded tools do not fit.
 	MaxBytes int
+	// Cache memoizes the normalization of definitions across calls; nil
+	// normalizes every tool on every call. The caller that builds
+	// toolsets owns it (one per service, shared by its calls).
+	Cache *Cache
 }
 
-// Toolset is the tool list for a model's next call.
+// Toolset is the tool list for a model's next call. It is a value: Build
+// returns a new one on every call and keeps no reference to it.
 type Toolset struct {
 	// Tools is the JSON array to send as the request's "tools", in the
 	// format asked for.
@@ -105,22 +109,14 @@ type Toolset struct {
 	// Omitted are the tools left out of the list by a provider's tool-count
 	// limit or by MaxBytes, and why.
 	Omitted []Omission
+	// Definitions are the list's tools as typed values, in list order:
+	// what Tools encodes (see Definition).
+	Definitions []Definition
 }
 
 // ErrTooLarge marks a toolset that does not fit Options.MaxBytes even with
 // every trimmable tool trimmed and left out.
 var ErrTooLarge = errors.New("toolset too large")
-
-// entry is one tool of the list being built.
-type entry struct {
-	tool     catalog.Tool // zero for the search tool
-	def      definition
-	stub     bool
-	deferred bool            // native: sent with defer_loading
-	fixed    bool            // the search tool and always-loaded tools: never left out
-	search   bool            // the search tool
-	raw      json.RawMessage // the encoded value, once output.item made it
-}
 
 // Build returns the toolset for a catalog (its tools, in catalog order)
 // and a session's revealed tools (in reveal order). In SearchPortable mode
@@ -133,276 +129,149 @@ type entry struct {
 // the list is the same on every turn. Errors about options wrap
 // ErrInvalidOption; a list over MaxBytes that cannot be trimmed wraps
 // ErrTooLarge.
+//
+// Build runs in three steps: resolve the options (defaults, SearchAuto,
+// the always-loaded patterns), assemble the entries (portable or native),
+// then fit them to the provider's limits and Options.MaxBytes.
 func Build(tools, revealed []catalog.Tool, opts Options) (Toolset, error) {
-	enc, err := encoderFor(opts.Format)
+	s, err := resolve(tools, opts)
 	if err != nil {
 		return Toolset{}, err
 	}
-	mode := opts.Defer
-	switch mode {
-	case "":
-		mode = DeferOmit
-	case DeferOmit, DeferReminder, DeferStub:
-	default:
-		return Toolset{}, invalid("deferral mode %q is not known; use omit, reminder or stub", mode)
-	}
-	search := opts.Search
-	switch search {
-	case "":
-		search = SearchPortable
-	case SearchPortable, SearchNativeClient, SearchNativeHosted, SearchAuto:
-	default:
-		return Toolset{}, invalid("search mode %q is not known; use portable, native_client, native_hosted or auto", search)
-	}
-	search, reason := resolveSearch(opts.Format, search, opts.Model, opts.Support)
-	native := search == SearchNativeClient || search == SearchNativeHosted
-	if native && !nativeFormat(opts.Format) {
-		return Toolset{}, invalid("search mode %s needs format anthropic or openai_responses: %s has no native tool search; use portable (or auto, which picks it)", search, opts.Format)
-	}
-	hosted := opts.Hosted
-	switch hosted {
-	case "":
-		hosted = HostedBM25
-	case HostedBM25, HostedRegex:
-	default:
-		return Toolset{}, invalid("hosted search %q is not known; use bm25 or regex", hosted)
-	}
-	threshold := opts.DeferralThreshold
-	switch {
-	case threshold < 0:
-		return Toolset{}, invalid("deferral threshold is %d; use 0 for the default of %d, or a positive count", threshold, DefaultDeferralThreshold)
-	case threshold == 0:
-		threshold = DefaultDeferralThreshold
-	}
-	maxResults := opts.MaxResults
-	if maxResults <= 0 || maxResults > MaxSearchResults {
-		maxResults = MaxSearchResults
-	}
-	always, err := alwaysLoaded(tools, opts.AlwaysLoaded)
+	b := newBuilder(s.enc, s.format, opts.Cache)
+	ts, err := b.assemble(tools, revealed, s)
 	if err != nil {
 		return Toolset{}, err
 	}
-	b := &builder{enc: enc, rule: enc.names(), lim: limitsFor(opts.Format), names: map[string]string{}, used: map[string]string{}, changed: map[string]bool{}}
-
-	// Which tools are deferred: from the threshold on, all but the
-	// always-loaded ones; below it, only those annotated "always".
-	isAlways := make(map[string]bool, len(always))
-	for _, i := range always {
-		isAlways[tools[i].Name] = true
+	ts.Omitted = b.applyCountLimits(s.format)
+	load, err := b.loadEntries(tools, opts.Load)
+	if err != nil {
+		return Toolset{}, err
 	}
-	overThreshold := len(tools) >= threshold
-	deferred := func(t catalog.Tool) bool {
-		if isAlways[t.Name] {
-			return false
-		}
-		return overThreshold || deferPolicy(t) == DeferAlways
-	}
-	var deferrable []catalog.Tool
-	for _, t := range tools {
-		if deferred(t) {
-			deferrable = append(deferrable, t)
-		}
-	}
-	ts := Toolset{Deferring: len(deferrable) > 0, Search: search, SearchReason: reason}
-	if !ts.Deferring {
-		ts.Search, ts.SearchReason = SearchPortable, "nothing is deferred (the catalog is below the deferral threshold)"
-		for _, t := range tools {
-			if err := b.add(t, false, false, isAlways[t.Name]); err != nil {
-				return Toolset{}, err
-			}
-		}
-	} else {
-		searchName := SearchToolName
-		if search == SearchNativeHosted && opts.Format == Anthropic {
-			searchName = "tool_search_tool_" + string(hosted)
-		}
-		b.entries = append(b.entries, entry{def: searchToolDefinition(maxResults), fixed: true, search: true})
-		b.used[SearchToolName] = SearchToolName
-		full := make(map[string]bool, len(always)+len(revealed))
-		for _, i := range always {
-			full[tools[i].Name] = true
-			if err := b.add(tools[i], false, false, true); err != nil {
-				return Toolset{}, err
-			}
-		}
-		for _, t := range tools { // below the threshold: the tools not deferred
-			if !full[t.Name] && !deferred(t) {
-				full[t.Name] = true
-				if err := b.add(t, false, false, true); err != nil {
-					return Toolset{}, err
-				}
-			}
-		}
-		if native {
-			for _, t := range deferrable {
-				if err := b.add(t, false, true, false); err != nil {
-					return Toolset{}, err
-				}
-			}
-		} else {
-			for _, t := range revealed {
-				if full[t.Name] {
-					continue
-				}
-				full[t.Name] = true
-				if err := b.add(t, false, false, false); err != nil {
-					return Toolset{}, err
-				}
-			}
-			for _, t := range tools {
-				if !full[t.Name] {
-					if mode == DeferStub {
-						if err := b.add(t, true, false, false); err != nil {
-							return Toolset{}, err
-						}
-					}
-				}
-			}
-		}
-		promptMode := mode
-		if native {
-			promptMode = DeferOmit
-		}
-		ts.SystemPrompt = systemPrompt(tools, deferrable, promptMode, searchName)
-	}
-	ts.Omitted = b.applyCountLimits(opts.Format)
-
-	// The tools to load (for the agent's search result).
-	var load []entry
-	if len(opts.Load) > 0 {
-		byName := make(map[string]catalog.Tool, len(tools))
-		for _, t := range tools {
-			byName[t.Name] = t
-		}
-		seen := map[string]bool{}
-		for _, n := range opts.Load {
-			t, ok := byName[n]
-			if !ok || seen[n] {
-				continue
-			}
-			seen[n] = true
-			def, err := b.definition(t, false)
-			if err != nil {
-				return Toolset{}, err
-			}
-			load = append(load, entry{tool: t, def: def})
-		}
-	}
-
-	out := output{format: opts.Format, search: ts.Search, hosted: hosted, enc: enc, servers: opts.ServerDescriptions, catalog: tools, searchDef: searchToolDefinition(maxResults)}
+	out := output{format: s.format, search: ts.Search, hosted: s.hosted, enc: s.enc, servers: opts.ServerDescriptions,
+		catalog: tools, searchDef: s.searchDef}
 	if ts, err = b.fit(ts, out, load, opts.MaxBytes); err != nil {
 		return Toolset{}, err
 	}
-	for _, e := range b.entries {
-		switch {
-		case e.search:
-		case e.deferred:
+	b.tally(&ts, len(tools), s.native())
+	return ts, nil
+}
+
+// assemble lays out the list's entries and writes the system prompt.
+// Below the deferral threshold (and with no tool annotated to be deferred
+// always), every tool is sent in full and there is no search tool.
+// Otherwise the search tool and the pinned tools come first, then the
+// native or the portable rest.
+func (b *builder) assemble(tools, revealed []catalog.Tool, s settings) (Toolset, error) {
+	var deferrable []catalog.Tool
+	for _, t := range tools {
+		if s.deferred(t) {
+			deferrable = append(deferrable, t)
+		}
+	}
+	if len(deferrable) == 0 {
+		ts := Toolset{Search: SearchPortable, SearchReason: "nothing is deferred (the catalog is below the deferral threshold)"}
+		for _, t := range tools {
+			kind := EntryLoaded
+			if s.pinned[t.Name] {
+				kind = EntryPinned
+			}
+			if err := b.add(t, kind); err != nil {
+				return Toolset{}, err
+			}
+		}
+		return ts, nil
+	}
+	ts := Toolset{Deferring: true, Search: s.search, SearchReason: s.reason}
+	b.addSearch(s.searchDef)
+	full := make(map[string]bool, len(s.always)+len(revealed))
+	for _, i := range s.always {
+		full[tools[i].Name] = true
+		if err := b.add(tools[i], EntryPinned); err != nil {
+			return Toolset{}, err
+		}
+	}
+	for _, t := range tools { // below the threshold: the tools not deferred
+		if !full[t.Name] && !s.deferred(t) {
+			full[t.Name] = true
+			if err := b.add(t, EntryPinned); err != nil {
+				return Toolset{}, err
+			}
+		}
+	}
+	var err error
+	promptMode := s.deferMode
+	if s.native() {
+		err = b.assembleNative(deferrable)
+		promptMode = DeferOmit
+	} else {
+		err = b.assemblePortable(tools, revealed, full, s.deferMode)
+	}
+	if err != nil {
+		return Toolset{}, err
+	}
+	ts.SystemPrompt = systemPrompt(tools, deferrable, promptMode, s.searchName(), s.example)
+	return ts, nil
+}
+
+// assembleNative appends every deferred tool, in catalog order, with
+// defer_loading: the provider keeps them out of the model's context until
+// a search names them.
+func (b *builder) assembleNative(deferrable []catalog.Tool) error {
+	for _, t := range deferrable {
+		if err := b.add(t, EntryDeferred); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// assemblePortable appends the revealed tools not already listed (full),
+// in reveal order, then in DeferStub mode the stubs of the other tools in
+// catalog order.
+func (b *builder) assemblePortable(tools, revealed []catalog.Tool, full map[string]bool, mode DeferMode) error {
+	for _, t := range revealed {
+		if full[t.Name] {
+			continue
+		}
+		full[t.Name] = true
+		if err := b.add(t, EntryLoaded); err != nil {
+			return err
+		}
+	}
+	if mode != DeferStub {
+		return nil
+	}
+	for _, t := range tools {
+		if !full[t.Name] {
+			if err := b.add(t, EntryStub); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// tally fills what the toolset reports about the fitted list: the loaded
+// names, the deferred count, the provider names and the typed definitions.
+func (b *builder) tally(ts *Toolset, catalogSize int, native bool) {
+	ts.Definitions = make([]Definition, len(b.entries))
+	for i := range b.entries {
+		e := &b.entries[i]
+		ts.Definitions[i] = e.def
+		switch k := e.kind(); {
+		case k == EntryDeferred:
 			ts.Deferred++
-		case !e.stub:
+		case k.full():
 			ts.Loaded = append(ts.Loaded, e.tool.Name)
 		}
 	}
 	if !native {
-		ts.Deferred = len(tools) - len(ts.Loaded)
+		ts.Deferred = catalogSize - len(ts.Loaded)
 	}
 	if len(b.names) > 0 {
 		ts.Names = b.names
 	}
-	return ts, nil
-}
-
-// builder accumulates the list's entries.
-type builder struct {
-	enc     encoder
-	rule    nameRule
-	lim     limits
-	entries []entry
-	// names maps rewritten provider names to catalog names; used maps every
-	// provider name in the list to its catalog name, to catch collisions.
-	names, used map[string]string
-	// changes are the rewrites made, each tool's once (changed).
-	changes []Change
-	changed map[string]bool
-}
-
-// definition returns t's normalized definition (a stub when stub), under
-// its provider name, recording the rewrites.
-func (b *builder) definition(t catalog.Tool, stub bool) (definition, error) {
-	name := b.rule.providerName(t.Name)
-	if other, ok := b.used[name]; ok && other != t.Name {
-		return definition{}, fmt.Errorf("toolset: tools %q and %q both map to the provider name %q; rename one", other, t.Name, name)
-	}
-	b.used[name] = t.Name
-	var changes []Change
-	if name != t.Name {
-		b.names[name] = t.Name
-		changes = append(changes, Change{Tool: t.Name, Kind: ChangeNameRewritten, Detail: fmt.Sprintf("sent as %q (the provider rejects the catalog name)", name)})
-	}
-	var d definition
-	if stub {
-		d = stubDefinition(t, name)
-		d.Description, _ = normalizeDescription(t, d.Description, b.lim.description)
-	} else {
-		n := normalized(t, b.lim.description)
-		d = definition{Name: name, Description: n.description, Schema: n.schema, Annotations: t.Annotations,
-			Title: t.Title, OutputSchema: t.OutputSchema}
-		changes = append(changes, n.changes...)
-	}
-	if !b.changed[t.Name] && len(changes) > 0 {
-		b.changed[t.Name] = true
-		b.changes = append(b.changes, changes...)
-	}
-	return d, nil
-}
-
-// add appends a catalog tool: in full, as a stub, or deferred (native).
-func (b *builder) add(t catalog.Tool, stub, deferred, fixed bool) error {
-	d, err := b.definition(t, stub)
-	if err != nil {
-		return err
-	}
-	d.Defer = deferred
-	b.entries = append(b.entries, entry{tool: t, def: d, stub: stub, deferred: deferred, fixed: fixed})
-	return nil
-}
-
-// applyCountLimits leaves out tools past the format's tool-count limits,
-// from the end of the list (the stubs, then the latest revealed tools; in
-// the native modes, the last deferred tools), and reports them.
-func (b *builder) applyCountLimits(f Format) []Omission {
-	var omitted []Omission
-	if b.lim.tools > 0 {
-		n := 0
-		for _, e := range b.entries {
-			if !e.deferred {
-				n++
-			}
-		}
-		for i := len(b.entries) - 1; i >= 0 && n > b.lim.tools; i-- {
-			if e := b.entries[i]; !e.deferred && !e.fixed {
-				omitted = append(omitted, Omission{Tool: e.tool.Name, Reason: fmt.Sprintf("tool_count_limit: %s accepts at most %d tools in full per request", f, b.lim.tools)})
-				b.entries = slices.Delete(b.entries, i, i+1)
-				n--
-			}
-		}
-	}
-	if b.lim.deferred > 0 {
-		n := 0
-		for _, e := range b.entries {
-			if e.deferred {
-				n++
-			}
-		}
-		for i := len(b.entries) - 1; i >= 0 && n > b.lim.deferred; i-- {
-			if e := b.entries[i]; e.deferred {
-				omitted = append(omitted, Omission{Tool: e.tool.Name, Reason: fmt.Sprintf("deferred_count_limit: %s's tool search accepts at most %d tools per request", f, b.lim.deferred)})
-				b.entries = slices.Delete(b.entries, i, i+1)
-				n--
-			}
-		}
-	}
-	slices.Reverse(omitted)
-	return omitted
 }
 
 // marshal encodes v compactly, without escaping HTML characters (<, >, &

@@ -255,6 +255,25 @@ func TestHelpersAgree(t *testing.T) {
 	want := runGo(ctx, t, addr, s, "go")
 	checkGo(t, want)
 
+	t.Run("typescript", func(t *testing.T) {
+		driver := "../typescript/dist/conformance/run.js"
+		_, err := os.Stat(driver)
+		need(t, "the built TypeScript client (make typescript-client)", err == nil)
+		got := external(t, exec.CommandContext(ctx, "node", driver, addr, "script.json", "ts"))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("the TypeScript helper differs from the Go helper (-go +ts):\n%s", diff)
+		}
+	})
+	t.Run("typescript examples", func(t *testing.T) {
+		driver := "../typescript/dist/conformance/examples.js"
+		_, err := os.Stat(driver)
+		need(t, "the built TypeScript client (make typescript-client)", err == nil)
+		// The examples' loops through the pinned Anthropic and OpenAI SDKs,
+		// against a loopback stub of each provider's API.
+		if out, err := exec.CommandContext(ctx, "node", driver, addr).CombinedOutput(); err != nil || !bytes.Contains(out, []byte("examples: done")) {
+			t.Errorf("%s: %v\n%s", driver, err, out)
+		}
+	})
 	t.Run("python", func(t *testing.T) {
 		check := exec.Command(python, "-c", "import grpc, google.protobuf")
 		need(t, "Debian's python3-grpcio and python3-protobuf (make python-deps)", check.Run() == nil)
@@ -263,6 +282,23 @@ func TestHelpersAgree(t *testing.T) {
 		got := external(t, cmd)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("the Python helper differs from the Go helper (-go +py):\n%s", diff)
+		}
+	})
+	t.Run("python examples", func(t *testing.T) {
+		check := exec.Command(python, "-c", "import grpc, google.protobuf")
+		need(t, "Debian's python3-grpcio and python3-protobuf (make python-deps)", check.Run() == nil)
+		for _, ex := range []string{"anthropic_loop.py", "openai_loop.py"} {
+			for _, native := range []bool{false, true} {
+				args := []string{filepath.Join("../python/examples", ex), addr}
+				if native {
+					args = append(args, "--native")
+				}
+				cmd := exec.CommandContext(ctx, python, args...)
+				cmd.Env = append(os.Environ(), "PYTHONPATH=../python/src")
+				if out, err := cmd.CombinedOutput(); err != nil || string(bytes.TrimSpace(out)) != "done" {
+					t.Errorf("%s native=%v: %v\n%s", ex, native, err, out)
+				}
+			}
 		}
 	})
 }

@@ -23,8 +23,7 @@ import (
 // "summary"); "requested_search_type", "fallback_reason", "suggestion" and
 // "no_confident_match" (true when no result clears the calibrated
 // threshold) in search_metadata (after "execution_time_ms"); and top-level
-// "hint" and
-// "available_tools" (after "search_metadata"). Debug explanations, learned
+// "hint", "available_tools" and "unknown_tools" (after "search_metadata"). Debug explanations, learned
 // provenance (ToolReference.learned), the catalog version, the confidence,
 // microsecond timings and browse page tokens are left out: they are for the
 // agent, not the model.
@@ -52,6 +51,7 @@ func RenderResult(resp *toolsearchv1.SearchResponse) (string, error) {
 		},
 		Hint:           resp.GetHint(),
 		AvailableTools: resp.GetAvailableTools(),
+		UnknownTools:   resp.GetUnknownTools(),
 	}
 	for _, ref := range resp.GetToolReferences() {
 		if ref == nil {
@@ -80,6 +80,7 @@ type renderedResult struct {
 	SearchMetadata renderedMetadata    `json:"search_metadata"`
 	Hint           string              `json:"hint,omitempty"`
 	AvailableTools []string            `json:"available_tools,omitempty"`
+	UnknownTools   []string            `json:"unknown_tools,omitempty"`
 }
 
 // renderedReference is one entry of tool_references.

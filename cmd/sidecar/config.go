@@ -52,6 +52,10 @@ type config struct {
 	learnReportPerMin int
 	learnShared       bool
 
+	// Fleet state on PostgreSQL (store.go).
+	store         string
+	storeMaxConns int
+
 	metricsListen string
 
 	// stopWithParent: shut down when the parent process exits (make run).
@@ -217,6 +221,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	duration(&c.learnPullInterval, "learn-pull-interval", 5*time.Minute, "with --learn-from, how often to pull it again")
 	boolean(&c.learnShared, "learn-shared", false, "with --learn, one learned state for every request; by default each scope (a request's visible_tools and category_filter) learns apart, so one agent's usage never changes the ranking of an agent with another scope")
 	integer(&c.learnReportPerMin, "learn-report-rate", 60, "with --learn, the most tool-use reports one session may send per minute (bursts of 30); past it ReportToolUse answers RESOURCE_EXHAUSTED")
+
+	str(&c.store, "store", "", "postgres://user:password@host:5432/db?sslmode=verify-full: share the embedding cache, learning (with --learn) and UpsertTools/DeleteTools with every sidecar on the same database (docs/fleet.md); TLS and password options as pgx reads them (sslmode, sslrootcert, sslcert, sslkey, passfile, PG* variables). Empty: each sidecar alone")
+	integer(&c.storeMaxConns, "store-max-conns", 4, "with --store, the most connections to PostgreSQL (one more is held for LISTEN)")
 
 	str(&c.mcpListen, "mcp-listen", "", "address host:port of the MCP endpoint (streamable HTTP at /mcp), e.g. 127.0.0.1:8090; empty: off. Uses --tls-cert and --auth-token-file like the gRPC port")
 	stdio := getenv(envName("mcp-stdio")) == "true"

@@ -19,6 +19,13 @@ type embedders struct {
 	cfg     config
 	log     *slog.Logger
 	metrics *server.Metrics // nil: no metrics
+	// budget is the engine's memory budget (0: none); the cache file read
+	// at start-up may take half of it (embed.CacheMaxBytes).
+	budget int64
+	// shared is the embedding cache's shared tier (--store); nil: none.
+	shared embed.SharedCache
+	// wrap, when not nil, wraps the model (hooks.wrapEmbedder).
+	wrap func(embed.Embedder) embed.Embedder
 
 	mu     sync.Mutex
 	caches []*embed.Cached
@@ -60,6 +67,9 @@ func (em *embedders) configure(ec *search.Config) error {
 // the metrics count the calls that reach the model (a warm restart with
 // --cache-dir makes none).
 func (em *embedders) instrument(emb embed.Embedder) embed.Embedder {
+	if em.wrap != nil {
+		emb = em.wrap(emb)
+	}
 	if em.metrics == nil {
 		return emb
 	}
@@ -81,12 +91,18 @@ func (m *measuredEmbedder) Embed(ctx context.Context, kind embed.Kind, texts []s
 	return vecs, err
 }
 
-// cache wraps emb in the persistent cache when --cache-dir is set.
+// cache wraps emb in the persistent cache when --cache-dir is set, and in
+// the shared store's tier under it with --store (then in memory without
+// --cache-dir).
 func (em *embedders) cache(emb embed.Embedder) (embed.Embedder, error) {
-	if em.cfg.cacheDir == "" {
+	if em.cfg.cacheDir == "" && em.shared == nil {
 		return emb, nil
 	}
-	c, err := embed.NewCached(emb, em.cfg.cacheDir, embed.CacheLogger(em.log))
+	opts := []embed.CacheOption{embed.CacheLogger(em.log), embed.CacheMaxBytes(em.budget / 2)}
+	if em.shared != nil {
+		opts = append(opts, embed.CacheShared(em.shared))
+	}
+	c, err := embed.NewCached(emb, em.cfg.cacheDir, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"net"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/embed"
 	"google.golang.org/grpc"
 )
 
@@ -24,4 +26,10 @@ type hooks struct {
 	stdioTransport func() mcp.Transport
 	// readFile reads the cgroup's memory-limit files; nil: os.ReadFile.
 	readFile func(string) ([]byte, error)
+	// startPullTimeout bounds the start-up pull of --learn-from; 0:
+	// learnStartPullTimeout.
+	startPullTimeout time.Duration
+	// wrapEmbedder, when not nil, wraps the embedding model inside the
+	// caches (a slow embedder, for the fleet's start-up measurement).
+	wrapEmbedder func(embed.Embedder) embed.Embedder
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -48,6 +49,46 @@ func TestLifecycle(t *testing.T) {
 			lc.stop()
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("order (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A signal ends the start-up: a step that honours ctx returns errStopped
+// at once, one that ignores it is left behind after abandonAfter; the
+// parts started before it stop either way.
+func TestLifecycleStoppedDuringStartup(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release) // the abandoned step's goroutine ends with the test
+	tests := []struct {
+		name  string
+		block func(ctx context.Context) (func(), error)
+	}{
+		{"a step that honours ctx", func(ctx context.Context) (func(), error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}},
+		{"a step that ignores ctx (a read on a hung mount)", func(context.Context) (func(), error) {
+			<-release
+			return nil, nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			var stopped []string
+			lc := &lifecycle{log: slog.New(slog.DiscardHandler), abandonAfter: time.Millisecond}
+			err := lc.start(ctx, []step{
+				{"first", func(context.Context) (func(), error) { return func() { stopped = append(stopped, "first") }, nil }},
+				{"blocked", func(ctx context.Context) (func(), error) { cancel(); return tt.block(ctx) }},
+				{"never", func(context.Context) (func(), error) { t.Error("a step after the signal ran"); return nil, nil }},
+			})
+			if !errors.Is(err, errStopped) {
+				t.Errorf("start = %v, want errStopped", err)
+			}
+			lc.stop()
+			if diff := cmp.Diff([]string{"first"}, stopped); diff != "" {
+				t.Errorf("stopped (-want +got):\n%s", diff)
 			}
 		})
 	}

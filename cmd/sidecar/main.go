@@ -93,6 +93,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, h hooks) error {
 	defer lc.stop()
 	if err := lc.start(ctx, s.steps()); err != nil {
 		if errors.Is(err, errStopped) {
+			log.Info("stopped during start-up", "reason", err.Error())
 			return nil
 		}
 		return err
@@ -109,7 +110,8 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, h hooks) error {
 }
 
 // sidecar is what the start-up steps bring up, each step using what the
-// ones before it set. Only serve's goroutine uses it.
+// ones before it set. The steps run one after another (lifecycle.run);
+// nothing else uses it.
 type sidecar struct {
 	cfg   config
 	log   *slog.Logger
@@ -125,9 +127,14 @@ type sidecar struct {
 	// drain stops srv gracefully within the shutdown timeout, once.
 	drain  func()
 	status *mcpStatus
+	fleet  *fleetStore // nil without --store
 	em     *embedders
 	limit  memoryLimit
 	budget int64
+	learn  search.LearnConfig
+	// learnDamaged: the learned-state file held bad lines (rewritten at
+	// once).
+	learnDamaged bool
 	// engineStart is when the engine's load began, for the index build
 	// time metric.
 	engineStart time.Time
@@ -141,10 +148,13 @@ func (s *sidecar) steps() []step {
 	return []step{
 		{"grpc listener", s.listen},
 		{"metrics listener", s.serveMetrics},
+		{"shared store", s.openStore},
 		{"embedders", s.embedders},
 		{"memory limit", s.memoryLimit},
+		{"learned state", s.loadLearned},
 		{"engine", s.loadEngine},
 		{"learning", s.startLearning},
+		{"fleet", s.followFleet},
 		{"mcp servers", s.startMCP},
 		{"lexical answers", s.answerLexically},
 		{"mcp endpoint", s.startMCPEndpoint},
@@ -219,10 +229,32 @@ func (s *sidecar) serveMetrics(context.Context) (func(), error) {
 	return serveHTTP(s.cfg, s.srv, s.status, s.log)
 }
 
+// openStore opens the shared store (--store), which connects in the
+// background; its stop flushes what is buffered and disconnects.
+func (s *sidecar) openStore(context.Context) (func(), error) {
+	f, err := openStore(s.cfg, s.log)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	s.fleet = f
+	f.register(s.metrics)
+	s.status.store.Store(f)
+	return f.close, nil
+}
+
+// followFleet applies the fleet's catalog changes and learning to the
+// engine from now on (--store).
+func (s *sidecar) followFleet(context.Context) (func(), error) {
+	if s.fleet != nil {
+		s.fleet.start(s.engine)
+	}
+	return nil, nil
+}
+
 // embedders sets up the embedder's maker; its stop closes the embedding
 // cache.
 func (s *sidecar) embedders(context.Context) (func(), error) {
-	s.em = &embedders{cfg: s.cfg, log: s.log, metrics: s.metrics}
+	s.em = &embedders{cfg: s.cfg, log: s.log, metrics: s.metrics, shared: s.fleet.cache(), wrap: s.hooks.wrapEmbedder}
 	return func() {
 		if err := s.em.close(); err != nil {
 			s.log.Error("closing the embedding cache", "error", err.Error())
@@ -245,16 +277,24 @@ func (s *sidecar) memoryLimit(context.Context) (func(), error) {
 		return nil, err
 	}
 	s.limit = limit
+	s.em.budget = s.budget
 	s.metrics.SetLimit("memory_limit_bytes", float64(limit.bytes))
 	s.metrics.SetLimit("memory_budget_bytes", float64(s.budget))
 	return setGoMemoryLimit(limit, s.cfg.gomemlimit), nil
 }
 
+// loadLearned loads the learned state (--learn): the file in --cache-dir,
+// then a bounded pull of --learn-from.
+func (s *sidecar) loadLearned(ctx context.Context) (func(), error) {
+	s.learn, s.learnDamaged = learnConfig(ctx, s.cfg, s.log, s.metrics, s.hooks.startPullTimeout)
+	return nil, nil
+}
+
 // loadEngine loads the catalog and builds the engine (embedding goes on in
 // the background).
-func (s *sidecar) loadEngine(context.Context) (func(), error) {
+func (s *sidecar) loadEngine(ctx context.Context) (func(), error) {
 	s.engineStart = time.Now()
-	engine, err := loadEngine(s.cfg, s.log, s.em, s.budget)
+	engine, err := loadEngine(ctx, s.cfg, s.log, s.em, s.budget, s.learn, s.fleet.fleet())
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +306,7 @@ func (s *sidecar) loadEngine(context.Context) (func(), error) {
 // startLearning saves learned state and pulls --learn-from in the
 // background; its stop saves a last time.
 func (s *sidecar) startLearning(ctx context.Context) (func(), error) {
-	return startLearning(ctx, s.cfg, s.engine, s.log), nil
+	return startLearning(ctx, s.cfg, s.engine, s.log, s.metrics, s.learnDamaged), nil
 }
 
 // startMCP starts the live MCP servers (--mcp); its stop stops them, so no
@@ -307,7 +347,7 @@ func (s *sidecar) startMCPEndpoint(ctx context.Context) (func(), error) {
 	if s.manager != nil {
 		caller = s.manager
 	}
-	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.hooks.stdioTransport)
+	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.metrics, s.hooks.stdioTransport)
 	if err != nil || ep == nil {
 		return nil, err
 	}
@@ -374,15 +414,25 @@ func serveHTTP(cfg config, srv *server.Server, status http.Handler, log *slog.Lo
 	}, nil
 }
 
-// loadEngine loads every catalog file and builds the search engine; the
-// catalog is embedded in the background.
-func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*search.Engine, error) {
+// loadEngine loads every catalog file (readCatalogs: bounded in size and
+// time) and builds the search engine; the catalog is embedded in the
+// background. fleet is the shared store's side of the engine (nil: none).
+func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders, budget int64, lc search.LearnConfig, fleet search.Fleet) (*search.Engine, error) {
 	start := time.Now()
 	sources := catalog.ParseSources(cfg.catalogs...)
 	if len(sources) == 0 && len(cfg.mcpServers) == 0 {
 		log.Warn("no --catalog given: starting with an empty catalog; add tools with UpsertTools")
 	}
-	snap, err := catalog.LoadSnapshot(sources...)
+	data, err := readCatalogs(ctx, sources, budget, catalogReadTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	parsed, err := catalog.LoadData(sources, data)
+	clear(data) // the parsed tools hold what they need
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	snap, err := catalog.NewSnapshot(parsed)
 	if err != nil {
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
@@ -399,7 +449,8 @@ func loadEngine(cfg config, log *slog.Logger, em *embedders, budget int64) (*sea
 		MaxTools:       cfg.maxTools,
 		MemoryBudget:   budget,
 		Log:            log,
-		Learn:          learnConfig(cfg, log),
+		Learn:          lc,
+		Fleet:          fleet,
 	}
 	if err := em.configure(&ec); err != nil {
 		return nil, err

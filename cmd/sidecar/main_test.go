@@ -14,11 +14,13 @@ import (
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
 	"github.com/toolsearch/toolsearch/internal/testenv"
+	"github.com/toolsearch/toolsearch/store/postgres/pgtest"
 	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	// The fleet tests share one PostgreSQL (pgtest), stopped after them.
+	goleak.VerifyTestMain(pgtest.Runner{M: m})
 }
 
 func env(vars map[string]string) func(string) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -169,15 +170,24 @@ func startMCP(ctx context.Context, cfg config, log *slog.Logger, engine *search.
 }
 
 // mcpStatus serves GET /statusz: the MCP servers' status once the manager
-// runs, an empty list before (or without MCP servers).
-type mcpStatus struct{ m atomic.Pointer[mcp.Manager] }
+// runs, an empty list before (or without MCP servers), and the shared
+// store's state with --store.
+type mcpStatus struct {
+	m     atomic.Pointer[mcp.Manager]
+	store atomic.Pointer[fleetStore]
+}
 
 func (h *mcpStatus) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	out := struct {
+		Servers []mcp.ServerStatus `json:"mcp_servers"`
+		Store   *storeStatus       `json:"store,omitempty"`
+	}{Servers: []mcp.ServerStatus{}, Store: h.store.Load().status()}
 	if m := h.m.Load(); m != nil {
-		m.ServeHTTP(w, r)
-		return
+		out.Servers = m.Status()
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	fmt.Fprintln(w, `{"mcp_servers": []}`)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
 }

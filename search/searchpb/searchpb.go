@@ -49,6 +49,7 @@ func Response(r search.Result) *toolsearchv1.SearchResponse {
 		Hint:           r.Hint,
 		AvailableTools: r.AvailableTools,
 		NextPageToken:  r.NextPageToken,
+		UnknownTools:   r.UnknownTools,
 	}
 }
 

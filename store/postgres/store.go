@@ -149,8 +149,8 @@ type Handlers struct {
 }
 
 // Store is a fleet's shared state in PostgreSQL. It is safe for
-// concurrent use. Open returns it at once; it connects, migrates and
-// follows other pods' changes in the background from Start until Close.
+// concurrent use. Open returns it at once; it connects and migrates in the
+// background, and follows other pods' changes from Follow until Close.
 type Store struct {
 	cfg  Config
 	pool *pgxpool.Pool
@@ -170,7 +170,7 @@ type Store struct {
 	// learnSeq and catalogSynced are owned by the run goroutine.
 	learnSeq      int64
 	catalogSynced bool
-	notified      chan struct{}
+	handlers      atomic.Pointer[Handlers]
 
 	stop context.CancelFunc
 	done chan struct{}
@@ -192,9 +192,10 @@ type Stats struct {
 	Reconnects int
 }
 
-// Open parses cfg and returns a Store that has not connected yet: Start
-// connects in the background. An unparsable URL is an error; an
-// unreachable database is not (the store retries).
+// Open parses cfg and returns a Store that connects, migrates and flushes
+// writes in the background from now until Close; Follow starts reading
+// other pods' changes. An unparsable URL is an error; an unreachable
+// database is not (the store retries with backoff).
 func Open(cfg Config) (*Store, error) {
 	cfg = cfg.withDefaults()
 	pc, err := pgxpool.ParseConfig(cfg.URL)
@@ -213,8 +214,11 @@ func Open(cfg Config) (*Store, error) {
 	_, _ = rand.Read(id[:])
 	s := &Store{
 		cfg: cfg, pool: pool, pod: hex.EncodeToString(id[:]), log: cfg.Log.With("store", "postgres"),
-		tried: make(chan struct{}), notified: make(chan struct{}, 1),
+		tried: make(chan struct{}),
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop, s.done = cancel, make(chan struct{})
+	go s.run(ctx)
 	return s, nil
 }
 
@@ -246,13 +250,10 @@ func (s *Store) Stats() Stats {
 	return st
 }
 
-// Start connects, migrates and follows other pods' changes in the
-// background until Close, calling h. Call it once.
-func (s *Store) Start(h Handlers) {
-	ctx, cancel := context.WithCancel(context.Background())
-	s.stop, s.done = cancel, make(chan struct{})
-	go s.run(ctx, h)
-}
+// Follow starts handing other pods' changes to h: the first read (the
+// whole shared catalog, the learned-use log) happens once the store is
+// connected. Call it at most once, once the receiver (the engine) exists.
+func (s *Store) Follow(h Handlers) { s.handlers.Store(&h) }
 
 // Close stops the background work, flushes what is buffered if the
 // database is reachable (within one CallTimeout), and closes the pool.
@@ -304,14 +305,15 @@ func msg(err error) string {
 }
 
 // run is the store's one background goroutine: connect and migrate, then
-// loop over LISTEN, flushing writes and reading other pods' changes; on an
-// error, mark the store down and reconnect with backoff.
-func (s *Store) run(ctx context.Context, h Handlers) {
+// loop over LISTEN, flushing writes and (once Follow gave handlers)
+// reading other pods' changes; on an error, mark the store down and
+// reconnect with backoff.
+func (s *Store) run(ctx context.Context) {
 	defer close(s.done)
 	backoff := retryMin
 	connected := false
 	for ctx.Err() == nil {
-		err := s.session(ctx, h, &connected)
+		err := s.session(ctx, &connected)
 		s.triedOne.Do(func() { close(s.tried) })
 		if ctx.Err() != nil {
 			return
@@ -335,7 +337,7 @@ func (s *Store) run(ctx context.Context, h Handlers) {
 
 // session runs one connection's life: migrate, LISTEN, then serve until an
 // error.
-func (s *Store) session(ctx context.Context, h Handlers, connected *bool) error {
+func (s *Store) session(ctx context.Context, connected *bool) error {
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
 	conn, err := s.pool.Acquire(cctx)
 	cancel()
@@ -356,8 +358,12 @@ func (s *Store) session(ctx context.Context, h Handlers, connected *bool) error 
 		return fmt.Errorf("listen: %w", err)
 	}
 	// Read everything missed while disconnected before saying ready.
-	if err := s.pull(ctx, h); err != nil {
-		return err
+	needPull := true
+	if h := s.handlers.Load(); h != nil {
+		if err := s.pull(ctx, *h); err != nil {
+			return err
+		}
+		needPull = false
 	}
 	*connected = true
 	s.setState(StateReady, nil)
@@ -373,6 +379,13 @@ func (s *Store) session(ctx context.Context, h Handlers, connected *bool) error 
 			}
 			lastPrune = time.Now()
 		}
+		if h := s.handlers.Load(); h != nil && (needPull || time.Since(lastPoll) >= s.cfg.PollInterval) {
+			lastPoll = time.Now()
+			if err := s.pull(ctx, *h); err != nil {
+				return err
+			}
+			needPull = false
+		}
 		wctx, cancel := context.WithTimeout(ctx, s.cfg.FlushInterval)
 		_, err := conn.Conn().WaitForNotification(wctx)
 		cancel()
@@ -381,6 +394,7 @@ func (s *Store) session(ctx context.Context, h Handlers, connected *bool) error 
 			return ctx.Err()
 		case err == nil:
 			// A notification: drain the others that came with it, then read.
+			needPull = true
 			for {
 				dctx, cancel := context.WithTimeout(ctx, time.Millisecond)
 				_, err := conn.Conn().WaitForNotification(dctx)
@@ -389,22 +403,13 @@ func (s *Store) session(ctx context.Context, h Handlers, connected *bool) error 
 					break
 				}
 			}
-			if conn.Conn().IsClosed() {
-				return errors.New("the LISTEN connection closed")
-			}
-		case !conn.Conn().IsClosed() && errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-			if time.Since(lastPoll) < s.cfg.PollInterval {
-				continue
-			}
+		case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+			// No notification within FlushInterval: flush, and poll when due.
 		default:
 			return fmt.Errorf("wait for notifications: %w", err)
 		}
 		if conn.Conn().IsClosed() {
 			return errors.New("the LISTEN connection closed")
-		}
-		lastPoll = time.Now()
-		if err := s.pull(ctx, h); err != nil {
-			return err
 		}
 	}
 }

@@ -124,8 +124,9 @@ func Shared(t testing.TB) *Server {
 }
 
 // Main runs a test package's tests and stops the shared server after them:
-// call it from TestMain as os.Exit(pgtest.Main(m)).
-func Main(m *testing.M) int {
+// call it from TestMain as os.Exit(pgtest.Main(m)), or wrap it for
+// goleak.VerifyTestMain (Runner).
+func Main(m interface{ Run() int }) int {
 	code := m.Run()
 	if shared != nil {
 		shared.Stop()
@@ -311,3 +312,10 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Runner runs M's tests with Main, for TestMain wrappers that take a
+// testing.M-like value (goleak.VerifyTestMain(pgtest.Runner{M: m})).
+type Runner struct{ M interface{ Run() int } }
+
+// Run runs the tests and stops the shared server.
+func (r Runner) Run() int { return Main(r.M) }

@@ -58,6 +58,8 @@ def result_dict(resp: pb.SearchResponse) -> dict[str, Any]:
         out["hint"] = resp.hint
     if len(resp.available_tools):
         out["available_tools"] = list(resp.available_tools)
+    if len(resp.unknown_tools):
+        out["unknown_tools"] = list(resp.unknown_tools)
     return out
 
 

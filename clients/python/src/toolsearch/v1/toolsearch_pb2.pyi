@@ -350,20 +350,22 @@ class SearchRequest(_message.Message):
     def __init__(self, query: _Optional[str] = ..., search_type: _Optional[_Union[SearchType, str]] = ..., max_results: _Optional[int] = ..., category_filter: _Optional[str] = ..., visible_tools: _Optional[_Iterable[str]] = ..., session_id: _Optional[str] = ..., debug: bool = ..., page_token: _Optional[str] = ..., top_band: _Optional[float] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
-    __slots__ = ["available_tools", "hint", "next_page_token", "search_metadata", "tool_references", "total_matches"]
+    __slots__ = ["available_tools", "hint", "next_page_token", "search_metadata", "tool_references", "total_matches", "unknown_tools"]
     AVAILABLE_TOOLS_FIELD_NUMBER: _ClassVar[int]
     HINT_FIELD_NUMBER: _ClassVar[int]
     NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     SEARCH_METADATA_FIELD_NUMBER: _ClassVar[int]
     TOOL_REFERENCES_FIELD_NUMBER: _ClassVar[int]
     TOTAL_MATCHES_FIELD_NUMBER: _ClassVar[int]
+    UNKNOWN_TOOLS_FIELD_NUMBER: _ClassVar[int]
     available_tools: _containers.RepeatedScalarFieldContainer[str]
     hint: str
     next_page_token: str
     search_metadata: SearchMetadata
     tool_references: _containers.RepeatedCompositeFieldContainer[ToolReference]
     total_matches: int
-    def __init__(self, tool_references: _Optional[_Iterable[_Union[ToolReference, _Mapping]]] = ..., total_matches: _Optional[int] = ..., search_metadata: _Optional[_Union[SearchMetadata, _Mapping]] = ..., hint: _Optional[str] = ..., available_tools: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+    unknown_tools: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tool_references: _Optional[_Iterable[_Union[ToolReference, _Mapping]]] = ..., total_matches: _Optional[int] = ..., search_metadata: _Optional[_Union[SearchMetadata, _Mapping]] = ..., hint: _Optional[str] = ..., available_tools: _Optional[_Iterable[str]] = ..., next_page_token: _Optional[str] = ..., unknown_tools: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ServerInfo(_message.Message):
     __slots__ = ["name", "tool_count"]

@@ -91,7 +91,8 @@ class ToolSearchServiceServicer(object):
 
         Besides the mode in search_type, the query accepts, in every mode:
         `select:tool_a,tool_b` (direct selection by exact name, not limited by
-        max_results), `+term` (tools must contain the term), `-term` (tools
+        max_results; spaces after the colon and around commas are allowed, and
+        names that name no visible tool come back in unknown_tools), `+term` (tools must contain the term), `-term` (tools
         containing it are dropped), `server:NAME` and `category:NAME` (filters),
         a query that is exactly a tool name, compared ignoring case and
         surrounding quotes or backticks (that tool ranks first with score 1),
