@@ -38,6 +38,7 @@ const DefaultCallTimeout = time.Minute
 // timed out) comes back as a tool error; only the client's own
 // cancellation is a protocol error.
 func (s *Server) forward(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, error) {
+	record(ctx).target = name
 	args, err := callArguments(req.Params.Arguments)
 	if err != nil {
 		return toolError("%s: %v", req.Params.Name, err), nil

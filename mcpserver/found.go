@@ -121,6 +121,7 @@ func (s *Server) searchStateless(ctx context.Context, req *mcp.CallToolRequest, 
 		s.log.Error("mcp: tool_search failed", "handle", handle, "error", err.Error())
 		return toolError("tool_search failed inside the sidecar; try again."), nil
 	}
+	s.searched(ctx, *args.Query, res)
 	text, err := toolsearch.RenderResult(searchpb.Response(res))
 	if err != nil {
 		return nil, err

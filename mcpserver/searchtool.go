@@ -71,6 +71,7 @@ func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		sess.srv.log.Error("mcp: tool_search failed", "session", sess.id, "error", err.Error())
 		return toolError("tool_search failed inside the sidecar; try again."), nil
 	}
+	sess.srv.searched(ctx, *args.Query, res)
 	text, err := toolsearch.RenderResult(searchpb.Response(res))
 	if err != nil {
 		return nil, err

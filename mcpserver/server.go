@@ -50,6 +50,13 @@ type Config struct {
 	// AuthToken, when set, is the bearer token every HTTP request must
 	// carry ("Authorization: Bearer TOKEN"); others get 401.
 	AuthToken string
+	// OnSearch, when set, receives each successful tool_search's result,
+	// in both modes: the sidecar counts them with the gRPC searches
+	// (toolsearch_searches_total). It must be safe for concurrent use.
+	OnSearch func(search.Result)
+	// LogQuery, when set, is how the request log line of a tool_search
+	// shows its query (the sidecar's --log-queries); nil shows none.
+	LogQuery func(query string) (slog.Attr, bool)
 	// Version is the server version reported in initialize.
 	Version string
 	// Log receives session and call-through events; nil means slog.Default().

@@ -223,7 +223,9 @@ func (sess *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || call.Params == nil {
 				return next(ctx, method, req)
 			}
-			res, err := sess.call(ctx, call)
+			res, err := sess.srv.logCall(ctx, "session", call, func(ctx context.Context) (*mcp.CallToolResult, error) {
+				return sess.call(ctx, call)
+			})
 			if err != nil {
 				return nil, err
 			}

@@ -125,7 +125,9 @@ func (st *stateless) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || call.Params == nil {
 			return next(ctx, method, req)
 		}
-		return st.call(ctx, call, sc)
+		return st.srv.logCall(ctx, "stateless", call, func(ctx context.Context) (*mcp.CallToolResult, error) {
+			return st.call(ctx, call, sc)
+		})
 	}
 }
 

@@ -3,14 +3,17 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -266,5 +269,54 @@ func TestStatelessListChanged(t *testing.T) {
 	// The go-sdk client drops its cached list on the notification.
 	if diff := cmp.Diff([]string{"tool_search", "call_tool", "slack__archive_channel", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
 		t.Errorf("list after the change (-want +got):\n%s", diff)
+	}
+}
+
+// Every tools/call writes a request log line, and every tool_search is
+// passed to OnSearch (the sidecar's toolsearch_searches_total), in both
+// modes.
+func TestCallLogAndMetrics(t *testing.T) {
+	var buf logbuf.Buffer
+	var searches atomic.Int64
+	f := start(t, mcpserver.Config{
+		DeferralThreshold: 1,
+		Log:               slog.New(slog.NewJSONHandler(&buf, nil)),
+		OnSearch:          func(search.Result) { searches.Add(1) },
+		LogQuery:          func(q string) (slog.Attr, bool) { return slog.String("query", q), true },
+	})
+	old := connect(t, f.url, nil)
+	old.search(t, map[string]any{"query": "select:up__echo"})
+	if txt, _ := old.call(t, "up__echo", map[string]any{"message": "a"}); txt != "Echo: a" {
+		t.Fatalf("session call = %q", txt)
+	}
+	modern := connectVersion(t, f.url, nil, mcpserver.StatelessProtocolVersion)
+	modern.searchStateless(t, map[string]any{"query": "echo a message back"})
+	modern.call(t, "call_tool", map[string]any{"name": "up__echo", "arguments": map[string]any{"message": "b"}})
+	modern.call(t, "call_tool", map[string]any{"name": "nope__nothing"})
+	if n := searches.Load(); n != 2 {
+		t.Errorf("OnSearch called %d times, want 2", n)
+	}
+	var lines []map[string]any
+	for l := range strings.SplitSeq(strings.TrimSpace(buf.String()), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(l), &m) == nil && m["msg"] == "mcp tools/call" {
+			delete(m, "time")
+			delete(m, "duration_ms")
+			lines = append(lines, m)
+		}
+	}
+	want := []map[string]any{
+		{"level": "INFO", "msg": "mcp tools/call", "mode": "session", "tool": "tool_search", "outcome": "ok", "query": "select:up__echo", "search_type": "select", "results": 1.0},
+		{"level": "INFO", "msg": "mcp tools/call", "mode": "session", "tool": "up__echo", "outcome": "ok", "target": "up__echo"},
+		{"level": "INFO", "msg": "mcp tools/call", "mode": "stateless", "tool": "tool_search", "outcome": "ok", "query": "echo a message back", "search_type": "semantic", "results": 2.0},
+		{"level": "INFO", "msg": "mcp tools/call", "mode": "stateless", "tool": "call_tool", "outcome": "ok", "target": "up__echo"},
+		{"level": "INFO", "msg": "mcp tools/call", "mode": "stateless", "tool": "call_tool", "outcome": "tool_error"},
+	}
+	ignoreCounts := cmp.FilterPath(func(p cmp.Path) bool {
+		mi, ok := p.Last().(cmp.MapIndex)
+		return ok && (mi.Key().String() == "results" || mi.Key().String() == "search_type" || mi.Key().String() == "fallback_reason")
+	}, cmp.Ignore())
+	if diff := cmp.Diff(want, lines, ignoreCounts); diff != "" {
+		t.Errorf("request log lines (-want +got):\n%s", diff)
 	}
 }

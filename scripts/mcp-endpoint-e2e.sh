@@ -56,6 +56,10 @@ flow "\"url\": \"$url\", \"headers\": {\"Authorization\": \"Bearer $token\"}"
 # Stateless mode (MCP 2026-07-28) on the same URL, with the official Go SDK client.
 go run ./mcpserver/testdata/goclient "$url" "$token" "echo back a message" everything__echo \
   '{"message": "hello in 2026"}' "Echo: hello in 2026"
+# Both modes' searches count with the gRPC ones.
+searches=$(curl -fsS "http://$maddr/metrics" | awk '/^toolsearch_searches_total/ {n += $2} END {print n + 0}')
+[ "$searches" -ge 2 ] || { echo "mcp-endpoint-e2e: toolsearch_searches_total is $searches after two MCP searches, want at least 2" >&2; exit 1; }
+echo "mcp-endpoint-e2e: toolsearch_searches_total counts the MCP searches ($searches)"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
   --data '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}' "$url")
 [ "$code" = 401 ] || { echo "mcp-endpoint-e2e: a request without the token got HTTP $code, want 401" >&2; exit 1; }

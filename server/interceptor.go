@@ -44,12 +44,8 @@ func LoggingInterceptor(log *slog.Logger, mode QueryLogMode) grpc.UnaryServerInt
 			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
 		}
 		if r, ok := req.(*toolsearchv1.SearchRequest); ok && code != codes.Unauthenticated {
-			query := r.GetQuery()
-			switch mode {
-			case QueryLogPrefix:
-				attrs = append(attrs, slog.String("query", clip(query, LoggedQueryLength)))
-			case QueryLogHash:
-				attrs = append(attrs, slog.String("query_sha256", queryHash(query)))
+			if a, ok := mode.Attr(r.GetQuery()); ok {
+				attrs = append(attrs, a)
 			}
 		}
 		if r, ok := resp.(*toolsearchv1.SearchResponse); ok && err == nil {

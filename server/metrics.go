@@ -177,8 +177,9 @@ func (m *Metrics) ObserveEmbed(kind string, n int, d time.Duration, err error) {
 	}
 }
 
-// observeSearch records a successful search.
-func (m *Metrics) observeSearch(r search.Result) {
+// ObserveSearch records a successful search (the gRPC service's, and the
+// MCP endpoint's through mcpserver.Config.OnSearch). Safe on a nil Metrics.
+func (m *Metrics) ObserveSearch(r search.Result) {
 	if m == nil {
 		return
 	}

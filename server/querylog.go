@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"strings"
 	"unicode/utf8"
 )
@@ -65,6 +66,19 @@ func (m QueryLogMode) String() string {
 		return "off"
 	}
 	return "prefix"
+}
+
+// Attr is how a request log line shows query in mode m: "query" (its
+// first LoggedQueryLength characters), "query_sha256", or nothing (ok
+// false). The MCP endpoint's log uses it too (mcpserver.Config.LogQuery).
+func (m QueryLogMode) Attr(query string) (slog.Attr, bool) {
+	switch m {
+	case QueryLogPrefix:
+		return slog.String("query", clip(query, LoggedQueryLength)), true
+	case QueryLogHash:
+		return slog.String("query_sha256", queryHash(query)), true
+	}
+	return slog.Attr{}, false
 }
 
 // queryHash is the first 16 hex digits of the query's SHA-256.

@@ -64,7 +64,7 @@ func (s *Service) Search(ctx context.Context, in *toolsearchv1.SearchRequest) (*
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "Search", err)
 	}
-	s.metrics.observeSearch(res)
+	s.metrics.ObserveSearch(res)
 	return searchResponse(res), nil
 }
 

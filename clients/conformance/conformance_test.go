@@ -277,6 +277,23 @@ func TestHelpersAgree(t *testing.T) {
 			t.Errorf("the Python helper differs from the Go helper (-go +py):\n%s", diff)
 		}
 	})
+	t.Run("python examples", func(t *testing.T) {
+		check := exec.Command(python, "-c", "import grpc, google.protobuf")
+		need(t, "Debian's python3-grpcio and python3-protobuf (make python-deps)", check.Run() == nil)
+		for _, ex := range []string{"anthropic_loop.py", "openai_loop.py"} {
+			for _, native := range []bool{false, true} {
+				args := []string{filepath.Join("../python/examples", ex), addr}
+				if native {
+					args = append(args, "--native")
+				}
+				cmd := exec.CommandContext(ctx, python, args...)
+				cmd.Env = append(os.Environ(), "PYTHONPATH=../python/src")
+				if out, err := cmd.CombinedOutput(); err != nil || string(bytes.TrimSpace(out)) != "done" {
+					t.Errorf("%s native=%v: %v\n%s", ex, native, err, out)
+				}
+			}
+		}
+	})
 }
 
 // python is Debian's interpreter, where python3-grpcio installs.

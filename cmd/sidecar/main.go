@@ -343,7 +343,7 @@ func (s *sidecar) startMCPEndpoint(ctx context.Context) (func(), error) {
 	if s.manager != nil {
 		caller = s.manager
 	}
-	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.hooks.stdioTransport)
+	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.metrics, s.hooks.stdioTransport)
 	if err != nil || ep == nil {
 		return nil, err
 	}

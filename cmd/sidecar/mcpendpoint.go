@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server"
 )
 
 // mcpPath is the URL path of the streamable HTTP endpoint on --mcp-listen.
@@ -34,9 +35,10 @@ type mcpEndpoint struct {
 // --mcp-listen (with the gRPC port's TLS and bearer token) and one stdio
 // session with --mcp-stdio over the transport stdio makes (nil: the
 // process's stdin and stdout). Without either it returns nil. caller
-// forwards calls to live MCP servers (nil: none).
+// forwards calls to live MCP servers (nil: none); metrics counts the
+// endpoint's searches (nil: none).
 func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, caller mcpserver.Caller, token string, log *slog.Logger,
-	stdio func() mcp.Transport) (*mcpEndpoint, error) {
+	metrics *server.Metrics, stdio func() mcp.Transport) (*mcpEndpoint, error) {
 	if cfg.mcpListen == "" && !cfg.mcpStdio {
 		return nil, nil
 	}
@@ -50,6 +52,9 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 		AuthToken:      token,
 		Version:        version,
 		Log:            log,
+		// MCP searches count with the gRPC ones, and log their query alike.
+		OnSearch: metrics.ObserveSearch,
+		LogQuery: cfg.queryLog.Attr,
 	})
 	if err != nil {
 		return nil, err
