@@ -16,6 +16,6 @@
 // [ExactText] trims it, names that tool.
 //
 // The package is pure: functions of their arguments, safe for concurrent
-// use, importing only the standard library. It knows nothing of catalogs,
+// use, importing only the standard library and analysis. It knows nothing of catalogs,
 // indexes or gRPC.
 package query

@@ -218,3 +218,64 @@ func FuzzParse(f *testing.F) {
 		_ = ExactText(s)
 	})
 }
+
+func TestIsPattern(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"weather__get_*", true},
+		{"*_issue", true},
+		{"^git__(add|commit)$", true},
+		{"slack|message", true},
+		{"get_.*", true},
+		{`\bsend\b`, true},
+		{"[sS]lack", true},
+		{"issue$", true},
+		{"*", false},
+		{"send slack message", false},
+		{"weather__get_* -alerts", false},
+		{"c++", false},
+		{"node.js", false},
+		{"what?", false},
+		{"$100", false},
+		{"(optional)", false},
+		{"a(b|", false},
+		{"github__create_issue", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := IsPattern(tt.in); got != tt.want {
+			t.Errorf("IsPattern(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHasWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"a", false},
+		{"???", false},
+		{"the a of", false},
+		{"+", false},
+		{"-", false},
+		{"server:slack", false},
+		{"select:x", false},
+		{"-weather", false},
+		{"weather", true},
+		{"the weather", true},
+		{"天气", true},
+		{"42", true},
+	}
+	for _, tt := range tests {
+		q, err := Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.HasWords(); got != tt.want {
+			t.Errorf("Parse(%q).HasWords() = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}

@@ -3,8 +3,11 @@ package search
 import (
 	"errors"
 	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // The lexical candidate stages: select:, keyword (with fuzzy matching when
@@ -78,5 +81,26 @@ func (st *state) regexMatches(p *plan) (matches, error) {
 		}
 		return matches{}, err
 	}
-	return matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeRegex, coverage: 1, scanned: r.Scanned}, nil
+	m := matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeRegex, coverage: 1, scanned: r.Scanned}
+	if len(m.hits) == 0 && plainWords(p.pattern) {
+		// "wether" as a regex: a word with a typo, not a pattern. Offer
+		// what fuzzy matching finds, saying so.
+		if q, err := query.Parse(p.pattern + " "); err == nil {
+			fp := *p
+			fp.query = q
+			if fm, ok := st.fuzzyMatches(&fp, p.limit); ok {
+				fm.reason = ReasonNoRegexMatch
+				return fm, nil
+			}
+		}
+	}
+	return m, nil
+}
+
+// plainWords reports whether a regex pattern is only words: letters,
+// digits, spaces, "_" and "-" (no regex syntax).
+func plainWords(pattern string) bool {
+	return pattern != "" && !strings.ContainsFunc(pattern, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' && r != '_' && r != '-'
+	})
 }

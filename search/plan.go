@@ -28,8 +28,13 @@ type plan struct {
 	// are only the +/- filter terms; the rest of the query is pattern.
 	query query.Query
 	// pattern is the regular expression of a regex-mode query, without its
-	// operators.
+	// operators; or, in the default (semantic) mode, of a query that is a
+	// glob or regex (query.IsPattern), tried as a regex first (kindPattern).
 	pattern string
+	// noWords: the query has nothing to search for — no ranking word the
+	// analysis keeps (only stop words or punctuation: "a", "???"), no
+	// filter, no select:, no exact name. It is answered as a no-match.
+	noWords bool
 	// exact is the tool the whole query names (exactName), or -1.
 	exact int
 	// servers are the in-scope servers the query's words name (see
@@ -63,6 +68,11 @@ const (
 	kindRegex
 	kindKeyword
 	kindSemantic
+	// kindNoWords answers a query without words as a no-match.
+	kindNoWords
+	// kindPattern answers a default-mode query that is a pattern as a
+	// regex, and with the semantic chain when the regex matches nothing.
+	kindPattern
 )
 
 // kind returns the stage that answers p: the query's own operators first
@@ -73,10 +83,14 @@ func (p *plan) kind() kind {
 		return kindBrowse
 	case len(p.query.Select) > 0:
 		return kindSelect
+	case p.noWords:
+		return kindNoWords
 	case p.requested == ModeRegex:
 		return kindRegex
 	case p.requested == ModeKeyword:
 		return kindKeyword
+	case p.pattern != "":
+		return kindPattern
 	}
 	return kindSemantic
 }
@@ -121,6 +135,14 @@ func (st *state) newPlan(req Request, lim limits) (*plan, error) {
 	}
 	if p.requested != ModeRegex {
 		p.servers = st.mentionedServers(p.query, p.scope)
+		p.noWords = len(p.query.Select) == 0 && p.exact < 0 && !p.filtered && !p.query.HasWords()
+	}
+	if p.requested == ModeSemantic && len(p.query.Select) == 0 && p.exact < 0 {
+		// The default mode tries a pattern as a regex (kindPattern); its
+		// operators are the ones Parse found, which p.allow applies.
+		if pattern, _, err := query.ParseRegex(text); err == nil && query.IsPattern(pattern) {
+			p.pattern = pattern
+		}
 	}
 	return p, nil
 }

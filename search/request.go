@@ -54,6 +54,13 @@ const (
 	// ReasonNoKeywordMatch: keyword search matched nothing, so fuzzy
 	// matching answered.
 	ReasonNoKeywordMatch = "no_keyword_match"
+	// ReasonPattern: the default-mode query is a glob or a regular
+	// expression (query.IsPattern: "weather__get_*", "^git__(add|commit)$"),
+	// so a regex search answered.
+	ReasonPattern = "pattern"
+	// ReasonNoRegexMatch: a regex-mode pattern of plain words matched
+	// nothing, so fuzzy matching answered.
+	ReasonNoRegexMatch = "no_regex_match"
 )
 
 // Limits and defaults of a request. The sidecar may change the result cap

@@ -142,6 +142,8 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		}
 	case len(m.unknown) > 0:
 		res.Hint = unknownHint(m.unknown) + " The other names were found."
+	case m.suggestion != "" && m.reason == ReasonNoRegexMatch:
+		res.Hint = fmt.Sprintf("No tool matches the pattern %q; showing close spellings. Did you mean %q?", truncate(p.pattern, 80), m.suggestion)
 	case m.suggestion != "":
 		res.Hint = fmt.Sprintf("No exact keyword match; showing close spellings. Did you mean %q?", m.suggestion)
 	case res.Metadata.NoConfidentMatch:
@@ -186,6 +188,9 @@ func (st *state) noMatch(res *Result, p *plan, max int) {
 		return
 	}
 	hint := fmt.Sprintf("No tool matched %q. Try fewer or other words, a regex such as \"send|message\" with search_type regex, or select:NAME with a name from available_tools.", truncate(strings.TrimSpace(p.raw), 80))
+	if p.noWords {
+		hint = fmt.Sprintf("The query %q has no words to search for (only stop words or punctuation). Say what the tool should do, e.g. \"send email\", or use select:NAME with a name from available_tools.", truncate(strings.TrimSpace(p.raw), 80))
+	}
 	if st.snap.Len() > len(names) && p.scope == nil {
 		hint += fmt.Sprintf(" available_tools lists the first %d of %d tools.", len(names), st.snap.Len())
 	}

@@ -10,7 +10,9 @@ import (
 //	plan (plan.go)        the query parsed once, limits and scope checked
 //	candidates            one stage by what answers the plan: browse
 //	                      (browse.go), select: or keyword or regex
-//	                      (lexical.go), or vector and keyword candidates
+//	                      (lexical.go; a default-mode query that is a
+//	                      pattern tries regex first), a no-match for a
+//	                      query without words, or vector and keyword candidates
 //	                      fused behind the confidence gate (semantic.go,
 //	                      fusion.go, confidence.go)
 //	learned (learned.go)  with learning from use on, the candidates agents
@@ -42,6 +44,19 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 		var m matches
 		if m, err = st.regexMatches(p); err == nil {
 			res = st.result(p, m, e.cfg.AvailableToolsCap)
+		}
+	case kindNoWords:
+		res = st.result(p, matches{mode: p.requested, coverage: 1}, e.cfg.AvailableToolsCap)
+	case kindPattern:
+		var m matches
+		if m, err = st.regexMatches(p); err == nil && len(m.hits) > 0 {
+			m.reason = ReasonPattern
+			res = st.result(p, m, e.cfg.AvailableToolsCap)
+			break
+		}
+		// No tool matches the pattern: its words may still find one.
+		if m, err = e.semanticMatches(ctx, st, p); err == nil {
+			res = st.result(p, e.applyLearned(st, p, m, scope), e.cfg.AvailableToolsCap)
 		}
 	case kindKeyword:
 		res = st.result(p, e.applyLearned(st, p, st.keywordMatches(p, p.limit), scope), e.cfg.AvailableToolsCap)

@@ -267,6 +267,16 @@ func TestHelpersAgree(t *testing.T) {
 			t.Errorf("the TypeScript helper differs from the Go helper (-go +ts):\n%s", diff)
 		}
 	})
+	t.Run("typescript examples", func(t *testing.T) {
+		driver := "../typescript/dist/conformance/examples.js"
+		_, err := os.Stat(driver)
+		need(t, "the built TypeScript client (make typescript-client)", err == nil)
+		// The examples' loops through the pinned Anthropic and OpenAI SDKs,
+		// against a loopback stub of each provider's API.
+		if out, err := exec.CommandContext(ctx, "node", driver, addr).CombinedOutput(); err != nil || !bytes.Contains(out, []byte("examples: done")) {
+			t.Errorf("%s: %v\n%s", driver, err, out)
+		}
+	})
 	t.Run("python", func(t *testing.T) {
 		check := exec.Command(python, "-c", "import grpc, google.protobuf")
 		need(t, "Debian's python3-grpcio and python3-protobuf (make python-deps)", check.Run() == nil)

@@ -486,7 +486,8 @@ type SearchRequest struct {
 	// page_token). Longer than the sidecar's documented limit: INVALID_ARGUMENT.
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
 	// How to score tools. Default (unspecified): semantic with a
-	// confidence-gated fallback to keyword search.
+	// confidence-gated fallback to keyword search (then fuzzy); a query that
+	// is a glob or regex pattern is answered as regex first.
 	SearchType SearchType `protobuf:"varint,2,opt,name=search_type,json=searchType,proto3,enum=toolsearch.v1.SearchType" json:"search_type,omitempty"`
 	// The maximum number of tool references to return. 0 means the default, 5.
 	// Negative: INVALID_ARGUMENT. Above the sidecar's cap (default 10, see
@@ -805,7 +806,11 @@ type SearchMetadata struct {
 	RequestedSearchType string `protobuf:"bytes,2,opt,name=requested_search_type,json=requestedSearchType,proto3" json:"requested_search_type,omitempty"`
 	// Why the sidecar fell back from the requested mode: empty (no fallback),
 	// `low_confidence`, `embedder_unavailable`, `embedder_timeout`,
-	// `index_warming` or `no_keyword_match`.
+	// `index_warming`, `no_keyword_match`, `pattern` (a default-mode query
+	// that is one glob or regex word, such as `weather__get_*` or
+	// `^git__(add|commit)$`, answered as regex; a pattern that matches nothing
+	// goes on to semantic search) or `no_regex_match` (a regex-mode pattern of
+	// plain words matched nothing; fuzzy matches are offered).
 	FallbackReason string `protobuf:"bytes,3,opt,name=fallback_reason,json=fallbackReason,proto3" json:"fallback_reason,omitempty"`
 	// The query as the sidecar understood it (after trimming).
 	Query string `protobuf:"bytes,4,opt,name=query,proto3" json:"query,omitempty"`
@@ -1987,8 +1992,17 @@ type GetToolsetRequest struct {
 	ServerDescriptions map[string]string `protobuf:"bytes,10,rep,name=server_descriptions,json=serverDescriptions,proto3" json:"server_descriptions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Catalog tools whose full definitions to return in loaded_tools_json
 	// (the tools a search found), in the shape that loads them. Unknown
-	// names are ignored.
-	LoadTools     []string `protobuf:"bytes,11,rep,name=load_tools,json=loadTools,proto3" json:"load_tools,omitempty"`
+	// names, and names outside visible_tools, are ignored.
+	LoadTools []string `protobuf:"bytes,11,rep,name=load_tools,json=loadTools,proto3" json:"load_tools,omitempty"`
+	// The tools visible to this agent or turn, as in SearchRequest: exact
+	// tool names or `server:*` / `prefix*` patterns. The list is built from
+	// these tools alone: nothing outside them appears in any field (tools,
+	// stubs, the native `defer_loading` list, the system prompt's counts,
+	// servers and reminder names, loaded tools), and the deferral threshold
+	// counts them. Pass the same set as the session's searches. Empty: all
+	// tools are visible. A malformed entry, or more than 10,000 entries:
+	// INVALID_ARGUMENT.
+	VisibleTools  []string `protobuf:"bytes,12,rep,name=visible_tools,json=visibleTools,proto3" json:"visible_tools,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2096,6 +2110,13 @@ func (x *GetToolsetRequest) GetServerDescriptions() map[string]string {
 func (x *GetToolsetRequest) GetLoadTools() []string {
 	if x != nil {
 		return x.LoadTools
+	}
+	return nil
+}
+
+func (x *GetToolsetRequest) GetVisibleTools() []string {
+	if x != nil {
+		return x.VisibleTools
 	}
 	return nil
 }
@@ -3149,7 +3170,7 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"indexState\x123\n" +
 	"\aservers\x18\x06 \x03(\v2\x19.toolsearch.v1.ServerInfoR\aservers\x12&\n" +
 	"\x0fmax_results_cap\x18\a \x01(\x05R\rmaxResultsCap\x12#\n" +
-	"\rindexed_tools\x18\b \x01(\x05R\findexedTools\"\xae\x05\n" +
+	"\rindexed_tools\x18\b \x01(\x05R\findexedTools\"\xd3\x05\n" +
 	"\x11GetToolsetRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x121\n" +
@@ -3165,7 +3186,8 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x13server_descriptions\x18\n" +
 	" \x03(\v28.toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntryR\x12serverDescriptions\x12\x1d\n" +
 	"\n" +
-	"load_tools\x18\v \x03(\tR\tloadTools\x1aE\n" +
+	"load_tools\x18\v \x03(\tR\tloadTools\x12#\n" +
+	"\rvisible_tools\x18\f \x03(\tR\fvisibleTools\x1aE\n" +
 	"\x17ServerDescriptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"d\n" +
