@@ -224,6 +224,7 @@ func TestParseBad(t *testing.T) {
 		{"scalar.json", `testdata/bad/scalar.json: line 1: file holds a string, want tools; fix: give a "tools:" list, a top-level list of tools, or JSON`},
 		{"text.yaml", `testdata/bad/text.yaml: line 1: file holds a string, want tools; fix: give a "tools:" list, a top-level list of tools, or JSON`},
 		{"syntax.yaml", `testdata/bad/syntax.yaml: line 3: invalid YAML: found unexpected end of stream; fix: correct the YAML at that line`},
+		{"indent.yaml", `testdata/bad/indent.yaml: line 3: invalid YAML: did not find expected '-' indicator; fix: correct the YAML at that line`},
 		{"documents.yaml", `testdata/bad/documents.yaml: line 4: file holds more than one YAML document (separated by ---); fix: put every tool in one document: one "tools:" list, or give each document a file of its own`},
 		{"shape.yaml", `testdata/bad/shape.yaml: line 2: "tools" is a mapping, want a list of tools; fix: give "tools" as a YAML list, one "- name: ..." item per tool`},
 		{"values.yaml", `3 problems in tool definitions:
