@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -134,19 +135,10 @@ func envName(flagName string) string {
 // environment value is an error naming the variable.
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("sidecar", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: sidecar [flags]
-
-toolsearch sidecar: loads tool catalogs and answers tool searches over gRPC
-(toolsearch.v1.ToolSearchService), with the standard health service and
-server reflection. Every flag's default can be set with the environment
-variable shown beside it.
-
-flags:
-`)
-		fs.PrintDefaults()
-	}
+	// The flag package's own messages are replaced: --help prints the
+	// flags by group, a mistyped flag names the closest one (usage.go).
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	var c config
 	var errs []error
 	env := func(name, def string) string {
@@ -265,8 +257,14 @@ flags:
 	str(&c.tlsClientCA, "tls-client-ca", "", "CA certificates (PEM) that client certificates must chain to: mutual TLS, clients without a valid certificate are refused; needs --tls-cert")
 	str(&c.authTokenFile, "auth-token-file", "", "file holding a bearer token every call must carry (metadata \"authorization: Bearer TOKEN\"); calls without it are UNAUTHENTICATED; the health service's Check is exempt (for probes), its Watch and List are not")
 
-	if err := fs.Parse(args); err != nil {
+	if wantsVersion(args) {
+		return c, errVersion
+	}
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		printUsage(stderr, fs)
 		return c, err
+	} else if err != nil {
+		return c, parseError(fs, err)
 	}
 	if len(errs) > 0 {
 		return c, errs[0]
