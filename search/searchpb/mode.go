@@ -1,6 +1,8 @@
 package searchpb
 
 import (
+	"maps"
+
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -19,3 +21,7 @@ func Mode(t toolsearchv1.SearchType) (search.Mode, bool) {
 	m, ok := modes[t]
 	return m, ok
 }
+
+// Modes returns a copy of the table Mode reads, for tests that check
+// every value is mapped.
+func Modes() map[toolsearchv1.SearchType]search.Mode { return maps.Clone(modes) }
