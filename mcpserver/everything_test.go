@@ -120,7 +120,7 @@ func TestEverythingEndToEnd(t *testing.T) {
 	// call_tool runs it on server-everything.
 	t.Run("go client 2026-07-28", func(t *testing.T) {
 		before := listFresh(t, url, nil)
-		if diff := cmp.Diff([]string{"tool_search", "call_tool"}, toolNames(before)); diff != "" {
+		if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output"}, toolNames(before)); diff != "" {
 			t.Fatalf("tools/list (-want +got):\n%s", diff)
 		}
 		c := connectVersion(t, url, nil, mcpserver.StatelessProtocolVersion)

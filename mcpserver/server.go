@@ -50,6 +50,11 @@ type Config struct {
 	// AuthToken, when set, is the bearer token every HTTP request must
 	// carry ("Authorization: Bearer TOKEN"); others get 401.
 	AuthToken string
+	// InlineOutput is the largest forwarded result passed on whole, in
+	// bytes of text; a larger one is kept (bounded: OutputStoreBytes,
+	// OutputTTL) and answered with a preview and a handle for read_output.
+	// 0 means DefaultInlineOutput; a negative value keeps nothing.
+	InlineOutput int
 	// OnSearch, when set, receives each successful tool_search's result,
 	// in both modes: the sidecar counts them with the gRPC searches
 	// (toolsearch_searches_total). It must be safe for concurrent use.
@@ -100,6 +105,8 @@ type Server struct {
 	stop     chan struct{}
 	stopOnce sync.Once
 	watched  chan struct{}
+	// outputs holds the large results kept for read_output.
+	outputs *outputStore
 	// toolsets memoizes the sessions' schema normalization.
 	toolsets *toolset.Cache
 }
@@ -126,6 +133,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.SessionTimeout <= 0 {
 		cfg.SessionTimeout = search.DefaultSessionTTL
 	}
+	if cfg.InlineOutput == 0 {
+		cfg.InlineOutput = DefaultInlineOutput
+	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
@@ -133,7 +143,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
-		open: map[*session]*mcp.ServerSession{}, toolsets: toolset.NewCache(0)}
+		open: map[*session]*mcp.ServerSession{}, toolsets: toolset.NewCache(0), outputs: newOutputStore()}
 	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.sdkLog})
 	s.modern = newStateless(s)
 	s.stop, s.watched = make(chan struct{}), make(chan struct{})

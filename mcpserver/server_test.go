@@ -176,11 +176,11 @@ func TestSearchErrors(t *testing.T) {
 // A catalog below the deferral threshold is listed whole, without
 // tool_search.
 func TestSmallCatalogListedWhole(t *testing.T) {
-	f := start(t, mcpserver.Config{}) // 12 tools, threshold 15
+	f := start(t, mcpserver.Config{}) // 13 tools, threshold 15
 	c := connect(t, f.url, nil)
 	names := c.names(t)
-	if len(names) != 12 || names[0] != "filesystem__read_file" {
-		t.Errorf("tools/list = %v, want the 12 catalog tools in catalog (name) order", names)
+	if len(names) != 13 || names[0] != "filesystem__read_file" {
+		t.Errorf("tools/list = %v, want the 13 catalog tools in catalog (name) order", names)
 	}
 	if got, isErr := c.call(t, "up__echo", map[string]any{"message": "x"}); isErr || got != "Echo: x" {
 		t.Errorf("call = %q (isError %v)", got, isErr)

@@ -109,7 +109,7 @@ func TestStateless(t *testing.T) {
 	f := start(t, mcpserver.Config{})
 	c := connectVersion(t, f.url, nil, mcpserver.StatelessProtocolVersion)
 	before := listFresh(t, f.url, nil)
-	if diff := cmp.Diff([]string{"tool_search", "call_tool"}, toolNames(before)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output"}, toolNames(before)); diff != "" {
 		t.Fatalf("tools/list (-want +got):\n%s", diff)
 	}
 	if before.TTLMs != mcpserver.ListTTL || before.CacheScope != "public" {
@@ -206,7 +206,7 @@ func TestStatelessScope(t *testing.T) {
 	f := start(t, mcpserver.Config{})
 	h := http.Header{mcpserver.HeaderVisibleTools: {"weather:*"}, mcpserver.HeaderAlwaysLoaded: {"weather__get_current"}}
 	res := listFresh(t, f.url, h)
-	if diff := cmp.Diff([]string{"tool_search", "call_tool", "weather__get_current"}, toolNames(res)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output", "weather__get_current"}, toolNames(res)); diff != "" {
 		t.Errorf("tools/list with a scope (-want +got):\n%s", diff)
 	}
 	if res.CacheScope != "private" {
@@ -223,7 +223,7 @@ func TestStatelessScope(t *testing.T) {
 		t.Errorf("call_tool outside the scope = %q (isError %v), want the search-first refusal", txt, isErr)
 	}
 	q := listFresh(t, f.url+"?always_loaded=weather__get_forecast", nil)
-	if diff := cmp.Diff([]string{"tool_search", "call_tool", "weather__get_forecast"}, toolNames(q)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output", "weather__get_forecast"}, toolNames(q)); diff != "" {
 		t.Errorf("tools/list with a query-parameter scope (-want +got):\n%s", diff)
 	}
 }
@@ -240,7 +240,7 @@ func TestBothProtocols(t *testing.T) {
 		t.Errorf("session list after a search = %v, want up__echo revealed", names)
 	}
 	modern.searchStateless(t, map[string]any{"query": "select:up__echo"})
-	if diff := cmp.Diff([]string{"tool_search", "call_tool"}, toolNames(listFresh(t, f.url, nil))); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output"}, toolNames(listFresh(t, f.url, nil))); diff != "" {
 		t.Errorf("stateless list after searches (-want +got):\n%s", diff)
 	}
 	if txt, _ := old.call(t, "up__echo", map[string]any{"message": "old"}); txt != "Echo: old" {
@@ -257,7 +257,7 @@ func TestBothProtocols(t *testing.T) {
 func TestStatelessListChanged(t *testing.T) {
 	f := start(t, mcpserver.Config{Scope: mcpserver.Scope{AlwaysLoaded: []string{"slack:*"}}})
 	c := connectVersion(t, f.url, nil, mcpserver.StatelessProtocolVersion)
-	if diff := cmp.Diff([]string{"tool_search", "call_tool", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
 		t.Fatalf("first list (-want +got):\n%s", diff)
 	}
 	_, err := f.engine.Apply(context.Background(), []search.Tool{{Name: "slack__archive_channel", Server: "slack",
@@ -267,7 +267,7 @@ func TestStatelessListChanged(t *testing.T) {
 	}
 	c.waitListChanged(t)
 	// The go-sdk client drops its cached list on the notification.
-	if diff := cmp.Diff([]string{"tool_search", "call_tool", "slack__archive_channel", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output", "slack__archive_channel", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
 		t.Errorf("list after the change (-want +got):\n%s", diff)
 	}
 }

@@ -149,7 +149,7 @@ func Build(tools, revealed []catalog.Tool, opts Options) (Toolset, error) {
 		return Toolset{}, err
 	}
 	out := output{format: s.format, search: ts.Search, hosted: s.hosted, enc: s.enc, servers: opts.ServerDescriptions,
-		catalog: tools, searchDef: searchToolDefinition(s.maxResults)}
+		catalog: tools, searchDef: s.searchDef}
 	if ts, err = b.fit(ts, out, load, opts.MaxBytes); err != nil {
 		return Toolset{}, err
 	}
@@ -183,7 +183,7 @@ func (b *builder) assemble(tools, revealed []catalog.Tool, s settings) (Toolset,
 		return ts, nil
 	}
 	ts := Toolset{Deferring: true, Search: s.search, SearchReason: s.reason}
-	b.addSearch(s.maxResults)
+	b.addSearch(s.searchDef)
 	full := make(map[string]bool, len(s.always)+len(revealed))
 	for _, i := range s.always {
 		full[tools[i].Name] = true
@@ -210,7 +210,7 @@ func (b *builder) assemble(tools, revealed []catalog.Tool, s settings) (Toolset,
 	if err != nil {
 		return Toolset{}, err
 	}
-	ts.SystemPrompt = systemPrompt(tools, deferrable, promptMode, s.searchName())
+	ts.SystemPrompt = systemPrompt(tools, deferrable, promptMode, s.searchName(), s.example)
 	return ts, nil
 }
 

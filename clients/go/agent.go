@@ -85,8 +85,9 @@ func WithDeferredMode(m toolsearchv1.DeferredToolMode) AgentOption {
 }
 
 // WithAgentSearchOptions adds options to every search HandleToolCall runs,
-// e.g. [WithVisibleTools] to scope what the model may find. The session id
-// and the model's arguments are set by HandleToolCall itself.
+// e.g. [WithVisibleTools] to scope what the model may find (the tool lists
+// of [Agent.Tools] are then built from the visible tools alone). The
+// session id and the model's arguments are set by HandleToolCall itself.
 func WithAgentSearchOptions(opts ...SearchOption) AgentOption {
 	return func(o *agentOptions) { o.search = append(o.search, opts...) }
 }
@@ -158,6 +159,7 @@ func (a *Agent) Tools(ctx context.Context, session string, format toolsearchv1.T
 		Model:              a.opts.model,
 		ModelSupport:       a.opts.support,
 		ServerDescriptions: a.opts.servers,
+		VisibleTools:       a.visible(),
 	})
 	if err != nil {
 		return nil, err
@@ -175,6 +177,18 @@ func (a *Agent) Tools(ctx context.Context, session string, format toolsearchv1.T
 		Changes:          resp.GetChanges(),
 		Omitted:          resp.GetOmittedTools(),
 	}, nil
+}
+
+// visible is the visible set the agent's search options give: its tool
+// lists are scoped to the same tools as its searches.
+func (a *Agent) visible() []string {
+	var r toolsearchv1.SearchRequest
+	for _, o := range a.opts.search {
+		if o != nil {
+			o(&r)
+		}
+	}
+	return r.VisibleTools
 }
 
 // Reset forgets the tools revealed to session; its next list holds only

@@ -83,7 +83,8 @@ func TestAgentTools(t *testing.T) {
 	a := NewAgent(newAgentFixture(t, s),
 		WithAlwaysLoaded("memory:*", "clock__now"),
 		WithDeferralThreshold(20),
-		WithDeferredMode(toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_REMINDER))
+		WithDeferredMode(toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_REMINDER),
+		WithAgentSearchOptions(WithVisibleTools("memory:*", "slack:*"), WithMaxResults(3)))
 	ts, err := a.Tools(context.Background(), "s1", FormatAnthropic)
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +95,7 @@ func TestAgentTools(t *testing.T) {
 		AlwaysLoaded:      []string{"memory:*", "clock__now"},
 		DeferralThreshold: 20,
 		DeferredMode:      toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_REMINDER,
+		VisibleTools:      []string{"memory:*", "slack:*"}, // the searches' scope
 	}
 	if diff := cmp.Diff(wantReq, s.last, protocmp.Transform()); diff != "" {
 		t.Errorf("request (-want +got):\n%s", diff)

@@ -229,6 +229,7 @@ func (a *Agent) searchAndLoad(ctx context.Context, session, argumentsJSON string
 		DeferralThreshold:  1,
 		ServerDescriptions: a.opts.servers,
 		LoadTools:          catalogNames,
+		VisibleTools:       a.visible(),
 	})
 	if err != nil {
 		return searchResult{}, "", err
@@ -267,7 +268,7 @@ func (a *Agent) providerNamed(ctx context.Context, session string, resp *toolsea
 		return resp, nil
 	}
 	ts, err := a.client.raw.GetToolset(ctx, &toolsearchv1.GetToolsetRequest{
-		SessionId: session, Format: a.opts.resultFormat, DeferralThreshold: 1, LoadTools: names,
+		SessionId: session, Format: a.opts.resultFormat, DeferralThreshold: 1, LoadTools: names, VisibleTools: a.visible(),
 	})
 	if err != nil {
 		return nil, err

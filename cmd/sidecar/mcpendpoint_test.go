@@ -122,8 +122,8 @@ func checkStatelessFlow(t *testing.T, cs *mcp.ClientSession) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(first.Tools) != 2 || first.Tools[0].Name != "tool_search" || first.Tools[1].Name != "call_tool" {
-		t.Fatalf("stateless tools/list = %d tools, want tool_search and call_tool", len(first.Tools))
+	if len(first.Tools) != 3 || first.Tools[0].Name != "tool_search" || first.Tools[1].Name != "call_tool" || first.Tools[2].Name != "read_output" {
+		t.Fatalf("stateless tools/list = %d tools, want tool_search, call_tool and read_output", len(first.Tools))
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "send a slack message", "max_results": 1}})
 	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"inputSchema"`) {

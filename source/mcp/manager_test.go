@@ -516,3 +516,28 @@ func TestCallToolTraceContext(t *testing.T) {
 		})
 	}
 }
+
+// Live servers that speak only MCP 2026-07-28 (go-sdk servers restricted to
+// it: over stdio, and over stateless streamable HTTP, which that version
+// needs) are catalog sources and call targets, and their list changes
+// (subscriptions/listen) reach the catalog.
+func TestOnly2026Servers(t *testing.T) {
+	url := serveHTTP(t, dynamicServerWith(&mcp.ServerOptions{SupportedProtocolVersions: []string{"2026-07-28"}}),
+		&mcp.StreamableHTTPOptions{Stateless: true}, nil)
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{
+		selfServer("stdio26", "dynamic2026"),
+		{Name: "http26", URL: url},
+	}, ListTimeout: 10 * time.Second})
+	for _, name := range []string{"stdio26", "http26"} {
+		t.Run(name, func(t *testing.T) {
+			if st := f.status(t, name); st.State != source.StateUp || st.Tools != len(dynamicTools)+4 {
+				t.Fatalf("%s: %+v, want up with %d tools", name, st, len(dynamicTools)+4)
+			}
+			if got := f.call(t, name+"__get_weather", map[string]any{"city": "Oslo"}); got != `{"city":"Oslo"}` {
+				t.Errorf("call = %q", got)
+			}
+			f.call(t, name+"__add_tool", map[string]any{"name": "book_flight", "description": "Book a plane ticket for a trip."})
+			waitFor(t, 20*time.Second, "the new tool in the catalog", func() bool { return f.has(name + "__book_flight") })
+		})
+	}
+}
