@@ -89,7 +89,7 @@ func sidecarFlags(t *testing.T) []string {
 	}
 	var flags []string
 	for _, line := range strings.Split(string(out), "\n") {
-		if name, ok := strings.CutPrefix(line, "  -"); ok {
+		if name, ok := strings.CutPrefix(line, "  --"); ok {
 			flags = append(flags, strings.Fields(name)[0])
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -303,7 +304,7 @@ func TestCallThrough(t *testing.T) {
 				t.Errorf("progress %d = %+v, want token client-token, progress %d of 3", i, p, i)
 			}
 			f.events.ack <- struct{}{}
-		case <-time.After(10 * time.Second):
+		case <-time.After(testenv.HangGuard(t)):
 			t.Fatalf("progress notification %d never arrived", i)
 		}
 	}
@@ -354,7 +355,7 @@ func wait(t *testing.T, ch <-chan struct{}, msg string) {
 	t.Helper()
 	select {
 	case <-ch:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal(msg)
 	}
 }
@@ -379,13 +380,7 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Errorf("second session past MaxSessions 1: err = %v, want 503", err)
 	}
 	c.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for f.engine.Sessions() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the engine still holds the closed MCP session's revealed tools")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "the engine to drop the closed MCP session's revealed tools", func() bool { return f.engine.Sessions() == 0 })
 	// The slot is free again.
 	c2 := connect(t, f.url, nil)
 	if len(c2.names(t)) != 1 {

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -190,7 +191,7 @@ func TestStateless(t *testing.T) {
 				f.events.ack <- struct{}{}
 			case r := <-done:
 				t.Fatalf("the call ended before progress %d: %v, %v", i, r.res, r.err)
-			case <-time.After(10 * time.Second):
+			case <-time.After(testenv.HangGuard(t)):
 				t.Fatalf("progress notification %d never arrived", i)
 			}
 		}

@@ -45,6 +45,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
+	if errors.Is(err, errVersion) {
+		fmt.Fprintf(stderr, "sidecar %s\n", version)
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "sidecar: %v\n", err)
 		return 2
