@@ -73,6 +73,7 @@ type config struct {
 	mcpStdio        bool
 	mcpVisible      *listFlag
 	mcpAlwaysLoaded *listFlag
+	mcpTokenScopes  string
 	mcpCallTimeout  time.Duration
 
 	// Limits.
@@ -236,6 +237,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	fs.Var(c.mcpVisible, "mcp-visible-tools", fmt.Sprintf("default visible tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable; empty: the whole catalog (env %s, comma-separated)", envName("mcp-visible-tools")))
 	fs.Var(c.mcpAlwaysLoaded, "mcp-always-loaded", fmt.Sprintf("default always-loaded tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable (env %s, comma-separated)", envName("mcp-always-loaded")))
+	str(&c.mcpTokenScopes, "mcp-token-scopes", "", `JSON file mapping further bearer tokens of the MCP endpoint to their scope, e.g. {"TOKEN": {"visible_tools": ["github:*"], "always_loaded": ["github__create_issue"]}}: one endpoint serves several agents, each its own tool list; empty: none`)
 	duration(&c.mcpCallTimeout, "mcp-call-timeout", mcpserver.DefaultCallTimeout, "budget of one tool call forwarded from the MCP endpoint to a live MCP server")
 	mcpFlags(fs, &c, getenv, str, duration)
 
