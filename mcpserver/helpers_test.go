@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
@@ -377,7 +378,7 @@ func (c *client) waitListChanged(t *testing.T) {
 	t.Helper()
 	select {
 	case <-c.listChanged:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal("no notifications/tools/list_changed after tool_search revealed tools")
 	}
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"slices"
 	"sync"
@@ -21,6 +22,9 @@ type session struct {
 	scope Scope
 	vis   visibility
 	mcp   *mcp.Server
+	// owner is the digest of the bearer token that opened the session
+	// (Server.owners).
+	owner [sha256.Size]byte
 	// stdio marks the one session of Run (not counted in Server.live).
 	stdio bool
 	// started is set by the initialize request (Server.track).

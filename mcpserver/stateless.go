@@ -91,7 +91,7 @@ func (st *stateless) scopeOf(req mcp.Request) (Scope, bool, error) {
 	if err != nil {
 		return Scope{}, true, err
 	}
-	private := st.srv.cfg.AuthToken != "" || len(conn.Visible) > 0 || len(conn.AlwaysLoaded) > 0
+	private := st.srv.cfg.AuthToken != "" || len(st.srv.scoped) > 0 || len(conn.Visible) > 0 || len(conn.AlwaysLoaded) > 0
 	return st.srv.scopeWith(conn), private, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -145,7 +146,7 @@ func TestStateless(t *testing.T) {
 		{"arguments not an object", "call_tool", map[string]any{"name": "up__echo", "arguments": []int{1}}, "JSON object", true},
 		{"catalog file tool", "call_tool", map[string]any{"name": "weather__get_current", "arguments": map[string]any{"location": "Paris"}}, "catalog file", true},
 		{"direct call of an unlisted tool", "up__echo", map[string]any{"message": "x"}, "not in your tool list", true},
-		{"tool_search without a query", "tool_search", map[string]any{}, "needs a query", true},
+		{"tool_search without a query", "tool_search", map[string]any{}, `"query" is missing`, true},
 		{"upstream tool error", "call_tool", map[string]any{"name": "up__fail"}, "permission denied", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -190,7 +191,7 @@ func TestStateless(t *testing.T) {
 				f.events.ack <- struct{}{}
 			case r := <-done:
 				t.Fatalf("the call ended before progress %d: %v, %v", i, r.res, r.err)
-			case <-time.After(10 * time.Second):
+			case <-time.After(testenv.HangGuard(t)):
 				t.Fatalf("progress notification %d never arrived", i)
 			}
 		}

@@ -56,7 +56,7 @@ type Options struct {
 	// MaxBytes is the most bytes Tools, SearchTool, SystemPrompt,
 	// LoadedTools and the change report may take together; 0 means no
 	// limit. Over it, large definitions are trimmed, then tools are left
-	// out from the end of the list (see trimToFit); ErrTooLarge when even
+	// out from the end of the list (see builder.fit); ErrTooLarge when even
 	// tool_search and the always-loaded tools do not fit.
 	MaxBytes int
 	// Cache memoizes the normalization of definitions across calls; nil

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 )
 
 // The sidecar serves the MCP endpoint on --mcp-listen with the bearer token
@@ -43,8 +43,8 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	case addr = <-addrs:
 	case code := <-done:
 		t.Fatalf("sidecar exited with %d: %s", code, stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("MCP endpoint not serving after 30 s")
+	case <-time.After(testenv.HangGuard(t)):
+		t.Fatal("MCP endpoint not serving (hang guard)")
 	}
 
 	// Over HTTP, with the token.
@@ -80,7 +80,7 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 		if code != 0 {
 			t.Errorf("exit code %d after the stdio session ended: %s", code, stderr.String())
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal("sidecar still running 30 s after its stdio session ended")
 	}
 }
@@ -165,8 +165,8 @@ func TestSidecarMCPEndpointTLS(t *testing.T) {
 	case addr = <-addrs:
 	case code := <-done:
 		t.Fatalf("sidecar exited with %d: %s", code, stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("MCP endpoint not serving after 30 s")
+	case <-time.After(testenv.HangGuard(t)):
+		t.Fatal("MCP endpoint not serving (hang guard)")
 	}
 	roots := x509.NewCertPool()
 	roots.AppendCertsFromPEM(ca.pem)

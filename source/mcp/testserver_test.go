@@ -21,6 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	source "github.com/toolsearch/toolsearch/source/mcp"
+	"go.uber.org/goleak"
 )
 
 // Environment of a test server process.
@@ -38,7 +39,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m) // fails the tests if a goroutine outlives them
 }
 
 // runTestServer serves one test server on stdio until stdin closes.
