@@ -172,6 +172,24 @@ func TestSearchErrors(t *testing.T) {
 	if got, isErr := c.call(t, "tool_search", map[string]any{"query": "(", "search_type": "regex"}); !strings.Contains(got, "regular expression") && !strings.Contains(got, "regex") {
 		t.Errorf("bad regex error %q (isError %v) does not name the problem", got, isErr)
 	}
+	// The same lenient reading as the Go Agent's (clients/go
+	// ParseSearchArguments): numbers as strings, floats, enum case.
+	for name, args := range map[string]any{
+		"number as string": map[string]any{"query": "slack", "max_results": "2"},
+		"float":            map[string]any{"query": "slack", "max_results": 2.0},
+		"enum case":        map[string]any{"query": "slack", "search_type": "KEYWORD", "max_results": 2},
+	} {
+		got, isErr := c.call(t, "tool_search", args)
+		if isErr || !strings.Contains(got, "tool_references") {
+			t.Errorf("%s: %q (isError %v), want a result", name, got, isErr)
+		}
+		var res struct {
+			Refs []json.RawMessage `json:"tool_references"`
+		}
+		if err := json.Unmarshal([]byte(got), &res); err != nil || len(res.Refs) > 2 {
+			t.Errorf("%s: %d references (%v), want at most 2", name, len(res.Refs), err)
+		}
+	}
 }
 
 // A catalog below the deferral threshold is listed whole, without

@@ -147,7 +147,7 @@ func TestStateless(t *testing.T) {
 		{"arguments not an object", "call_tool", map[string]any{"name": "up__echo", "arguments": []int{1}}, "JSON object", true},
 		{"catalog file tool", "call_tool", map[string]any{"name": "weather__get_current", "arguments": map[string]any{"location": "Paris"}}, "catalog file", true},
 		{"direct call of an unlisted tool", "up__echo", map[string]any{"message": "x"}, "not in your tool list", true},
-		{"tool_search without a query", "tool_search", map[string]any{}, "needs a query", true},
+		{"tool_search without a query", "tool_search", map[string]any{}, `"query" is missing`, true},
 		{"upstream tool error", "call_tool", map[string]any{"name": "up__fail"}, "permission denied", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -31,8 +31,8 @@ func TestEnumsMapped(t *testing.T) {
 		engine  []string
 	}{
 		{name: "SearchType", values: toolsearchv1.SearchType_name,
-			in:      func(v int32) bool { _, ok := modes[toolsearchv1.SearchType(v)]; return ok },
-			targets: strs(slices.Collect(maps.Values(modes))),
+			in:      func(v int32) bool { _, ok := searchpb.Mode(toolsearchv1.SearchType(v)); return ok },
+			targets: strs(slices.Collect(maps.Values(searchpb.Modes()))),
 			// The modes a request may ask for (results may report more).
 			engine: strs([]search.Mode{search.ModeDefault, search.ModeSemantic, search.ModeKeyword, search.ModeRegex})},
 		{name: "ToolFormat", values: toolsearchv1.ToolFormat_name, refused: []int32{int32(toolsearchv1.ToolFormat_TOOL_FORMAT_UNSPECIFIED)},
