@@ -41,8 +41,18 @@ type Config struct {
 	// DefaultCallTimeout.
 	CallTimeout time.Duration
 	// MaxSessions is the most MCP sessions served over HTTP at once; a new
-	// session past it is refused with 503. 0 means search.DefaultMaxSessions.
+	// session past it takes the place of the least recently active one
+	// idle for EvictIdleAfter, or is refused with 503 when none is (see
+	// budget.go). 0 means search.DefaultMaxSessions.
 	MaxSessions int
+	// EvictIdleAfter is how long a session must have been idle before a
+	// new session past the limit may take its place. 0 means
+	// DefaultEvictIdleAfter.
+	EvictIdleAfter time.Duration
+	// SessionBudget is the memory the HTTP sessions may take together, in
+	// bytes, counted at SessionMemory each: it lowers MaxSessions when it
+	// holds fewer. 0 means no bound but MaxSessions.
+	SessionBudget int64
 	// SessionTimeout closes an HTTP session idle for this long (its
 	// revealed tools are dropped with it). 0 means search.DefaultSessionTTL.
 	SessionTimeout time.Duration
@@ -90,8 +100,9 @@ type Server struct {
 	base *mcp.Server
 	// modern serves stateless requests (MCP 2026-07-28 and newer).
 	modern *stateless
-	// live counts HTTP sessions, for MaxSessions.
-	live atomic.Int64
+	// live counts HTTP sessions, for MaxSessions; evicted counts the idle
+	// sessions closed to admit new ones.
+	live, evicted atomic.Int64
 	// mu guards open: the live sessions (HTTP ones with their go-sdk
 	// session, for Close; Run's with nil), for Close and the catalog
 	// watcher.
@@ -148,6 +159,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.SessionTimeout <= 0 {
 		cfg.SessionTimeout = search.DefaultSessionTTL
+	}
+	if cfg.EvictIdleAfter <= 0 {
+		cfg.EvictIdleAfter = DefaultEvictIdleAfter
 	}
 	if cfg.InlineOutput == 0 {
 		cfg.InlineOutput = DefaultInlineOutput
@@ -333,9 +347,8 @@ func (s *Server) Handler() http.Handler {
 			if who.scope != nil {
 				sc = *who.scope
 			}
-			if s.live.Load() >= int64(s.cfg.MaxSessions) {
-				http.Error(w, fmt.Sprintf("the sidecar serves %d MCP sessions, its limit; close idle sessions or retry later", s.cfg.MaxSessions),
-					http.StatusServiceUnavailable)
+			if err := s.admit(); err != nil {
+				http.Error(w, err.Error(), http.StatusServiceUnavailable)
 				return
 			}
 			r = r.WithContext(context.WithValue(r.Context(), slotKey{}, &slot{scope: sc, owner: who.digest}))

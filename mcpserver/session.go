@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
@@ -29,6 +30,11 @@ type session struct {
 	stdio bool
 	// started is set by the initialize request (Server.track).
 	started atomic.Bool
+	// lastActive is when the session's last request started (unix
+	// nanoseconds), and busy the number of its requests in flight: an idle
+	// session may be evicted for a new one (budget.go).
+	lastActive atomic.Int64
+	busy       atomic.Int32
 	// kept is set once a result of the session was kept for read_output,
 	// which the session's list holds from then on.
 	kept atomic.Bool
@@ -216,6 +222,9 @@ func (s *Server) revealedDefinitions(tools []catalog.Tool, defs map[string]revea
 // every other method goes to the go-sdk server.
 func (sess *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		sess.lastActive.Store(time.Now().UnixNano())
+		sess.busy.Add(1)
+		defer sess.busy.Add(-1)
 		switch method {
 		case "initialize":
 			res, err := next(ctx, method, req)

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -319,5 +320,34 @@ func TestCallLogAndMetrics(t *testing.T) {
 	}, cmp.Ignore())
 	if diff := cmp.Diff(want, lines, ignoreCounts); diff != "" {
 		t.Errorf("request log lines (-want +got):\n%s", diff)
+	}
+}
+
+// A protocol version the endpoint does not know is refused with the
+// UnsupportedProtocolVersion error listing the versions it speaks.
+func TestUnknownProtocolVersion(t *testing.T) {
+	f := start(t, mcpserver.Config{})
+	body := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, err := http.NewRequest(http.MethodPost, f.url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2099-01-01")
+	req.Header.Set("Mcp-Method", "server/discover")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	if _, err := io.Copy(&b, resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-32022", mcpserver.StatelessProtocolVersion, "2025-11-25"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("answer to version 2099-01-01 = %d %q, want it to hold %s", resp.StatusCode, b.String(), want)
+		}
 	}
 }
