@@ -209,10 +209,10 @@ func (s *Server) watchCatalog() {
 			sessions = append(sessions, sess)
 		}
 		s.mu.Unlock()
+		stable := s.modern.catalogChanged(last)
 		for _, sess := range sessions {
-			sess.catalogChanged()
+			sess.catalogChanged(stable)
 		}
-		s.modern.catalogChanged(last)
 		last = snap
 	}
 }
@@ -244,9 +244,10 @@ func (s *Server) implementation() *mcp.Implementation {
 
 // Run serves one MCP connection over t (a *mcp.StdioTransport for hosts
 // that launch the sidecar as a process) with the default scope, until the
-// client disconnects or ctx ends.
+// client disconnects or ctx ends. It speaks both protocols: a client that
+// negotiates 2026-07-28 gets stateless mode's list and tools.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	sess, err := s.newSession(Scope{})
+	sess, err := s.newSession(Scope{}, mcp.SupportedProtocolVersions())
 	if err != nil {
 		return err
 	}
@@ -376,7 +377,7 @@ func (s *Server) serverFor(r *http.Request) *mcp.Server {
 		return s.base
 	}
 	if sl.srv == nil {
-		sess, err := s.newSession(sl.scope)
+		sess, err := s.newSession(sl.scope, s.versions)
 		if err != nil {
 			s.log.Error("mcp: opening a session", "error", err.Error())
 			return nil
@@ -394,7 +395,7 @@ const sessionIDPrefix = "mcp-"
 
 // newSession makes a session's go-sdk server. conn's fields replace the
 // default scope's where set.
-func (s *Server) newSession(conn Scope) (*session, error) {
+func (s *Server) newSession(conn Scope, versions []string) (*session, error) {
 	sc := s.scopeWith(conn)
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -410,7 +411,7 @@ func (s *Server) newSession(conn Scope) (*session, error) {
 		Logger:                    s.sdkLog,
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 		GetSessionID:              func() string { return sess.id },
-		SupportedProtocolVersions: s.versions,
+		SupportedProtocolVersions: versions,
 	})
 	sess.mcp.AddReceivingMiddleware(sess.middleware)
 	return sess, nil
