@@ -104,6 +104,7 @@ func (s *Server) searchStateless(ctx context.Context, req *mcp.CallToolRequest, 
 		Mode:       search.Mode(args.SearchType),
 		MaxResults: args.MaxResults,
 		Category:   args.CategoryFilter,
+		ForModel:   true,
 		Visible:    sc.Visible,
 	}
 	if e.Learning() {

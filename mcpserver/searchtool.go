@@ -32,7 +32,7 @@ const referenceFormatSchema = `{"type":"object","properties":{` +
 	`"search_type":{"type":"string"},"query":{"type":"string"},"execution_time_ms":{"type":"integer","minimum":0},` +
 	`"requested_search_type":{"type":"string"},"fallback_reason":{"type":"string"},"suggestion":{"type":"string"}},` +
 	`"required":["search_type","query","execution_time_ms"]},` +
-	`"hint":{"type":"string"},"available_tools":{"type":"array","items":{"type":"string"}}` +
+	`"hint":{"type":"string"},"available_tools":{"type":"array","items":{"type":"string"}},"unknown_tools":{"type":"array","items":{"type":"string"}}` +
 	`},"required":["tool_references","total_matches","search_metadata"]}`
 
 // search answers a tool_search call for the session: it searches within
@@ -59,6 +59,7 @@ func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		Mode:       search.Mode(args.SearchType),
 		MaxResults: args.MaxResults,
 		Category:   args.CategoryFilter,
+		ForModel:   true,
 		Visible:    sess.scope.Visible,
 		SessionID:  sess.id,
 	})
