@@ -36,11 +36,13 @@ BUF_VERSION := v1.75.0
 PROTOC_GEN_GO_VERSION := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
 GRPCURL_VERSION := v1.9.4
+STATICCHECK_VERSION := v0.8.2
 BUF := $(STAMPS)/buf@$(BUF_VERSION)
 PROTOC_GEN_GO := $(STAMPS)/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 PROTOC_GEN_GO_GRPC := $(STAMPS)/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
 TOOLS := $(BUF) $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC)
 GRPCURL := $(STAMPS)/grpcurl@$(GRPCURL_VERSION)
+STATICCHECK := $(STAMPS)/staticcheck@$(STATICCHECK_VERSION)
 
 # The pinned tools come first on PATH, so buf finds the local protoc plugins.
 export PATH := $(BIN):$(PATH)
@@ -112,11 +114,13 @@ bench: ## Run Go benchmarks (BENCH=regexp BENCHTIME=1s COUNT=1)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchtime '$(BENCHTIME)' -count $(COUNT) -benchmem ./...
 
 .PHONY: lint
-lint: $(BUF) checkdeps ## buf lint and format, go vet and gofmt in both modules, import direction
+lint: $(BUF) $(STATICCHECK) checkdeps ## buf lint and format, go vet, staticcheck and gofmt in both modules, import direction
 	buf lint
 	@buf format --diff --exit-code || { echo 'lint: proto files are not buf-formatted (fix with: .tmp/bin/buf format -w)' >&2; exit 1; }
 	$(GO) vet ./...
 	cd $(CLIENT_DIR) && $(GO) vet ./...
+	staticcheck ./...
+	cd $(CLIENT_DIR) && staticcheck ./...
 	@files="$$(find . -name '*.go' -not -path './.git/*' -not -path './.tmp/*' -not -path '*/testdata/*' -print0 | xargs -0 -r gofmt -l)"; \
 	if [ -n "$$files" ]; then \
 		echo 'lint: these files are not gofmt-formatted (fix with: gofmt -w FILE...):' >&2; \
@@ -193,6 +197,12 @@ tools: $(TOOLS) ## Install the pinned code-generation tools into .tmp/bin
 $(BUF):
 	@rm -f $(STAMPS)/buf@*
 	GOBIN=$(BIN) GOWORK=off $(GO) install github.com/bufbuild/buf/cmd/buf@$(BUF_VERSION)
+	@mkdir -p $(@D) && touch $@
+
+# staticcheck runs its default checks; any finding fails lint.
+$(STATICCHECK):
+	@rm -f $(STAMPS)/staticcheck@*
+	GOBIN=$(BIN) GOWORK=off $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	@mkdir -p $(@D) && touch $@
 
 $(PROTOC_GEN_GO):

@@ -89,7 +89,7 @@ func sidecarFlags(t *testing.T) []string {
 	}
 	var flags []string
 	for _, line := range strings.Split(string(out), "\n") {
-		if name, ok := strings.CutPrefix(line, "  -"); ok {
+		if name, ok := strings.CutPrefix(line, "  --"); ok {
 			flags = append(flags, strings.Fields(name)[0])
 		}
 	}
@@ -282,6 +282,21 @@ func TestKubernetesManifests(t *testing.T) {
 		secret := str(volume(spec, vol), "secret", "secretName")
 		if secret == "" || str(secrets[secret], "stringData", path.Base(tokenFile)) == "" {
 			t.Errorf("%s: TOOLSEARCH_AUTH_TOKEN_FILE %q is not a key of a mounted Secret", where, tokenFile)
+		}
+
+		// The fleet's store: a URL from a Secret (it holds the password),
+		// naming a Service on PostgreSQL's port.
+		for _, e := range list(ts, "env") {
+			if str(e, "name") != "TOOLSEARCH_STORE" {
+				continue
+			}
+			name, key := str(e, "valueFrom", "secretKeyRef", "name"), str(e, "valueFrom", "secretKeyRef", "key")
+			u := str(secrets[name], "stringData", key)
+			host, _, _ := strings.Cut(u[strings.LastIndex(u, "@")+1:], "/")
+			svc, port, _ := strings.Cut(host, ":")
+			if !strings.HasPrefix(u, "postgres://") || port != "5432" || get(services[svc], "spec", "ports", 0, "port") != 5432 {
+				t.Errorf("%s: TOOLSEARCH_STORE is not a postgres:// URL of a Secret naming a Service on port 5432 (secret %q key %q: %q)", where, name, key, u)
+			}
 		}
 
 		// A live MCP server in the pod: a native sidecar started before

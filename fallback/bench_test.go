@@ -320,3 +320,43 @@ func BenchmarkKeywordAfterApply(b *testing.B) {
 	}
 	measureKeywordLatency(b, ix)
 }
+
+// BenchmarkFuzzyUnknownWords runs, at 100k synthetic tools, a query whose
+// words the catalog does not know (Fuzzy corrects each against the
+// vocabulary, and the one-word query against every name key) next to a
+// normal keyword query, to compare their cost: a query of unknown words
+// must cost about what a normal one does.
+func BenchmarkFuzzyUnknownWords(b *testing.B) {
+	docs := synthCatalog(100000, 1)
+	ix := NewIndex(docs)
+	known, err := query.Parse(strings.Join(strings.Fields(docs[42].Description)[:3], " "))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		query string
+	}{
+		{"one unknown word", "qqvvxxzzyy"},
+		{"three unknown words", "qqvvx zzyyw kkjjh"},
+		{"a misspelt name", strings.ReplaceAll(docs[7].Name, "_", "")[1:]},
+	} {
+		q, err := query.Parse(c.query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Fuzzy(q, Options{Limit: 10}) // the name keys are made on first use
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ix.Fuzzy(q, Options{Limit: 10})
+			}
+		})
+	}
+	b.Run("a normal keyword query", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ix.Keyword(known, Options{Limit: 10})
+		}
+	})
+}

@@ -104,7 +104,8 @@ func (ix *Index) Fuzzy(q query.Query, o Options) (Result, string) {
 }
 
 // fuzzyName finds the tool whose name is nearest to a one-word query, within
-// maxEdits of the separator-free lowercase names ("getwether" ~ "get_weather").
+// maxEdits of the separator-free lowercase names ("getwether" ~ "get_weather"),
+// walking the sorted name keys (withinEdits), not every name.
 func (ix *Index) fuzzyName(q query.Query, o Options) (int, bool) {
 	if len(q.Terms) != 1 || q.Terms[0].Required || q.Terms[0].Excluded {
 		return 0, false
@@ -115,21 +116,25 @@ func (ix *Index) fuzzyName(q query.Query, o Options) (int, bool) {
 		return 0, false
 	}
 	best, bestDist := -1, k+1
-	for id := range ix.Len() {
-		nk := ix.docs.At(id).nameKey
-		if !o.allowed(id) || !ix.inScope(&q, id) {
-			continue
+	nk := ix.fuzzyNameKeys()
+	withinEdits(sortedFrom(nk.keys), key, k, func(s string, d int) bool {
+		for _, id32 := range nk.tools(s) {
+			id := int(id32)
+			if !o.allowed(id) || !ix.inScope(&q, id) {
+				continue
+			}
+			if d < bestDist || d == bestDist && best >= 0 && ix.name(id) < ix.name(best) {
+				best, bestDist = id, d
+			}
 		}
-		d := editDistance(key, nk, k)
-		if d < bestDist || d == bestDist && best >= 0 && ix.name(id) < ix.name(best) {
-			best, bestDist = id, d
-		}
-	}
+		return true
+	})
 	return best, best >= 0 && bestDist > 0
 }
 
 // correct returns the vocabulary word nearest to w, if one is within
-// maxEdits.
+// maxEdits, walking the vocabulary's words of each length within reach
+// (withinEdits), not all of them.
 func (ix *Index) correct(w string) (string, bool) {
 	n := utf8.RuneCountInString(w)
 	k := maxEdits(n)
@@ -138,20 +143,17 @@ func (ix *Index) correct(w string) (string, bool) {
 	}
 	best, bestDist := "", k+1
 	for l := max(0, n-k); l <= n+k && l < len(ix.wordsByLen); l++ {
-		for v := range ix.wordsByLen[l].from("") {
-			d := editDistance(w, v, k)
-			if d > k {
-				continue
-			}
+		withinEdits(ix.wordsByLen[l].from, w, k, func(v string, d int) bool {
 			if d > bestDist {
-				continue
+				return true
 			}
 			dv, _ := ix.wordDF.get(v)
 			db, _ := ix.wordDF.get(best)
 			if d < bestDist || dv > db || dv == db && v < best {
 				best, bestDist = v, d
 			}
-		}
+			return true
+		})
 	}
 	return best, best != ""
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/analysis"
@@ -65,8 +66,10 @@ type Index struct {
 	changed int    // tools written by Apply since the last full build
 
 	refSat float64 // sat of one occurrence in an average-length name
-	pool   sync.Pool
-	cache  wordCache // analyzed query chunks (see termWords)
+	// names is the sorted name keys for fuzzyName, made on first use.
+	names atomic.Pointer[nameKeys]
+	pool  sync.Pool
+	cache wordCache // analyzed query chunks (see termWords)
 }
 
 // docInfo is what the index keeps of one tool.

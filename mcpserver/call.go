@@ -37,8 +37,30 @@ const DefaultCallTimeout = time.Minute
 // model must know (no server behind the tool, the server is down, the call
 // timed out) comes back as a tool error; only the client's own
 // cancellation is a protocol error.
-func (s *Server) forward(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, error) {
+//
+// A result over Config.InlineOutput is kept for read_output and answered
+// with a preview (keepLarge); kept reports it. proxied is set for
+// call_tool, whose caller holds no outputSchema of the tool: a structured
+// result of a tool called by its own name is never kept.
+func (s *Server) forward(ctx context.Context, req *mcp.CallToolRequest, name string, proxied bool) (res *mcp.CallToolResult, kept bool, err error) {
 	record(ctx).target = name
+	res, err = s.forwardCall(ctx, req, name)
+	if err != nil || res == nil || res.IsError {
+		return res, false, err
+	}
+	structured := false
+	if !proxied {
+		snap := s.cfg.Engine.Snapshot()
+		if i, ok := snap.Lookup(name); ok {
+			structured = len(snap.Tool(i).OutputSchema) > 0
+		}
+	}
+	out := s.keepLarge(req.Params.Name, res, structured)
+	return out, out != res && !out.IsError, nil
+}
+
+// forwardCall is forward without keeping large results.
+func (s *Server) forwardCall(ctx context.Context, req *mcp.CallToolRequest, name string) (*mcp.CallToolResult, error) {
 	args, err := callArguments(req.Params.Arguments)
 	if err != nil {
 		return toolError("%s: %v", req.Params.Name, err), nil

@@ -58,7 +58,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest, sc Scop
 		Extra:   req.Extra,
 		Params:  &mcp.CallToolParamsRaw{Meta: req.Params.Meta, Name: args.Name, Arguments: args.Arguments},
 	}
-	res, err := s.forward(ctx, fwd, args.Name)
+	res, _, err := s.forward(ctx, fwd, args.Name, true)
 	if validHandle(args.Handle) {
 		s.reportUse(ctx, args.Handle, args.Name, res, err)
 	}

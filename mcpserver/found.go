@@ -71,9 +71,9 @@ var statelessSearchOutputSchema = strings.TrimSuffix(referenceFormatSchema, `},"
 	`"omitted":{"type":"array","items":{"type":"object","properties":{"tool":{"type":"string"},"reason":{"type":"string"}}}}` +
 	`},"required":["tool_references","total_matches","search_metadata","tools","handle"]}`
 
-// statelessSearchArgs are tool_search's arguments in stateless mode.
-type statelessSearchArgs struct {
-	searchArgs
+// statelessArgs are what tool_search's arguments add in stateless mode
+// (searchRequest reads the rest).
+type statelessArgs struct {
 	Handle string `json:"handle"`
 }
 
@@ -81,14 +81,13 @@ type statelessSearchArgs struct {
 // the found tools' definitions (bounded by FoundMaxBytes), and a handle.
 // Nothing is revealed to a list: the list is the same before and after.
 func (s *Server) searchStateless(ctx context.Context, req *mcp.CallToolRequest, sc Scope) (*mcp.CallToolResult, error) {
-	var args statelessSearchArgs
-	if len(req.Params.Arguments) > 0 {
-		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-			return toolError("tool_search arguments: %v; send {\"query\": \"what the tool should do\"}", err), nil
-		}
+	sreq, bad := searchRequest(req.Params.Arguments)
+	if bad != nil {
+		return bad, nil
 	}
-	if args.Query == nil {
-		return toolError("tool_search needs a query: describe the task in plain words, e.g. {\"query\": \"send a slack message\"}, or select:NAME to get a tool by name."), nil
+	var args statelessArgs
+	if len(req.Params.Arguments) > 0 && json.Unmarshal(req.Params.Arguments, &args) != nil {
+		return toolError(`tool_search: "handle" must be a string: the handle a previous tool_search returned`), nil
 	}
 	handle := args.Handle
 	if !validHandle(handle) {
@@ -99,14 +98,7 @@ func (s *Server) searchStateless(ctx context.Context, req *mcp.CallToolRequest, 
 		handle = h
 	}
 	e := s.cfg.Engine
-	sreq := search.Request{
-		Query:      *args.Query,
-		Mode:       search.Mode(args.SearchType),
-		MaxResults: args.MaxResults,
-		Category:   args.CategoryFilter,
-		ForModel:   true,
-		Visible:    sc.Visible,
-	}
+	sreq.Visible = sc.Visible
 	if e.Learning() {
 		// The engine keeps the search under the handle, for call_tool's
 		// report to credit.
@@ -122,7 +114,7 @@ func (s *Server) searchStateless(ctx context.Context, req *mcp.CallToolRequest, 
 		s.log.Error("mcp: tool_search failed", "handle", handle, "error", err.Error())
 		return toolError("tool_search failed inside the sidecar; try again."), nil
 	}
-	s.searched(ctx, *args.Query, res)
+	s.searched(ctx, sreq.Query, res)
 	text, err := toolsearch.RenderResult(searchpb.Response(res))
 	if err != nil {
 		return nil, err

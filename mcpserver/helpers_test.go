@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
@@ -32,7 +33,9 @@ const upstreamServer = "up"
 //   - progress {steps} sends steps progress notifications, each once the
 //     test acknowledged the one before, then answers "done";
 //   - block waits until its call is cancelled, and reports that on cancelled;
-//   - fail answers a tool error.
+//   - fail answers a tool error;
+//   - big {items} answers a JSON report of that many items (about 60
+//     bytes each), for read_output.
 func newUpstream(ev *events) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
 	type echoIn struct {
@@ -45,6 +48,29 @@ func newUpstream(ev *events) *mcp.Server {
 				text += " (traceparent " + tp + ")"
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+		})
+	type bigIn struct {
+		Items int `json:"items" jsonschema:"how many items the report holds"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "big", Description: "Return a large JSON report of numbered items with their status."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in bigIn) (*mcp.CallToolResult, any, error) {
+			type item struct {
+				ID     int    `json:"id"`
+				Status string `json:"status"`
+				Title  string `json:"title"`
+			}
+			var r struct {
+				Items []item `json:"items"`
+			}
+			for i := range in.Items {
+				st := "open"
+				if i%3 == 0 {
+					st = "closed"
+				}
+				r.Items = append(r.Items, item{i, st, fmt.Sprintf("Item %d of the quarterly report", i)})
+			}
+			b, err := json.Marshal(r)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil, err
 		})
 	type progressIn struct {
 		Steps int `json:"steps" jsonschema:"how many progress notifications to send"`
@@ -352,7 +378,7 @@ func (c *client) waitListChanged(t *testing.T) {
 	t.Helper()
 	select {
 	case <-c.listChanged:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal("no notifications/tools/list_changed after tool_search revealed tools")
 	}
 }

@@ -3,8 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/toolsearch/toolsearch/evaluation"
-	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -14,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 )

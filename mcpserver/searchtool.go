@@ -11,13 +11,18 @@ import (
 	"github.com/toolsearch/toolsearch/search/searchpb"
 )
 
-// searchArgs are tool_search's arguments (toolset's definition of the
-// tool is the schema the model sees).
-type searchArgs struct {
-	Query          *string `json:"query"`
-	SearchType     string  `json:"search_type"`
-	MaxResults     int     `json:"max_results"`
-	CategoryFilter string  `json:"category_filter"`
+// searchRequest reads a tool_search call's arguments with clients/go's
+// ParseSearchArguments, the one reader the Go Agent uses too (lenient in
+// the same documented way: numbers as strings, floats, enum case), into
+// an engine request. A mistake the model can fix is a tool error. The
+// model sees the answer as is, so the relevance floor applies (ForModel).
+func searchRequest(arguments json.RawMessage) (search.Request, *mcp.CallToolResult) {
+	args, err := toolsearch.ParseSearchArguments(arguments)
+	if err != nil {
+		return search.Request{}, toolError("tool_search: %v", err)
+	}
+	mode, _ := searchpb.Mode(args.SearchType) // the parser yields defined types only
+	return search.Request{Query: args.Query, Mode: mode, MaxResults: args.MaxResults, Category: args.CategoryFilter, ForModel: true}, nil
 }
 
 // referenceFormatSchema is tool_search's outputSchema: the reference
@@ -41,28 +46,16 @@ const referenceFormatSchema = `{"type":"object","properties":{` +
 // JSON as text and as structuredContent. When the session's tool list
 // grew, the client is sent notifications/tools/list_changed.
 func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var args searchArgs
-	if len(req.Params.Arguments) > 0 {
-		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-			return toolError("tool_search arguments: %v; send {\"query\": \"what the tool should do\"}", err), nil
-		}
-	}
-	if args.Query == nil {
-		return toolError("tool_search needs a query: describe the task in plain words, e.g. {\"query\": \"send a slack message\"}, or select:NAME to load a tool by name."), nil
+	sreq, bad := searchRequest(req.Params.Arguments)
+	if bad != nil {
+		return bad, nil
 	}
 	before, err := sess.build()
 	if err != nil {
 		return nil, err
 	}
-	res, err := sess.srv.cfg.Engine.Search(ctx, search.Request{
-		Query:      *args.Query,
-		Mode:       search.Mode(args.SearchType),
-		MaxResults: args.MaxResults,
-		Category:   args.CategoryFilter,
-		ForModel:   true,
-		Visible:    sess.scope.Visible,
-		SessionID:  sess.id,
-	})
+	sreq.Visible, sreq.SessionID = sess.scope.Visible, sess.id
+	res, err := sess.srv.cfg.Engine.Search(ctx, sreq)
 	switch {
 	case errors.Is(err, search.ErrInvalidArgument):
 		return toolError("tool_search: %v", err), nil
@@ -72,7 +65,7 @@ func (sess *session) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		sess.srv.log.Error("mcp: tool_search failed", "session", sess.id, "error", err.Error())
 		return toolError("tool_search failed inside the sidecar; try again."), nil
 	}
-	sess.srv.searched(ctx, *args.Query, res)
+	sess.srv.searched(ctx, sreq.Query, res)
 	text, err := toolsearch.RenderResult(searchpb.Response(res))
 	if err != nil {
 		return nil, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -50,6 +49,16 @@ type Config struct {
 	// AuthToken, when set, is the bearer token every HTTP request must
 	// carry ("Authorization: Bearer TOKEN"); others get 401.
 	AuthToken string
+	// TokenScopes maps further bearer tokens to the scope their requests
+	// see (ParseTokenScopes, tokens.go); with it set, every HTTP request
+	// must carry AuthToken or one of these. A session opened with a token
+	// is served to that token alone.
+	TokenScopes map[string]Scope
+	// InlineOutput is the largest forwarded result passed on whole, in
+	// bytes of text; a larger one is kept (bounded: OutputStoreBytes,
+	// OutputTTL) and answered with a preview and a handle for read_output.
+	// 0 means DefaultInlineOutput; a negative value keeps nothing.
+	InlineOutput int
 	// OnSearch, when set, receives each successful tool_search's result,
 	// in both modes: the sidecar counts them with the gRPC searches
 	// (toolsearch_searches_total). It must be safe for concurrent use.
@@ -100,6 +109,13 @@ type Server struct {
 	stop     chan struct{}
 	stopOnce sync.Once
 	watched  chan struct{}
+	// scoped are Config.TokenScopes by digest.
+	scoped []scopedToken
+	// owners maps the ids of the HTTP sessions opened with a bearer token
+	// to its digest (guarded by mu).
+	owners map[string][sha256.Size]byte
+	// outputs holds the large results kept for read_output.
+	outputs *outputStore
 	// toolsets memoizes the sessions' schema normalization.
 	toolsets *toolset.Cache
 }
@@ -112,6 +128,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	if err := cfg.Scope.validate(); err != nil {
 		return nil, fmt.Errorf("mcpserver: default scope: %w", err)
+	}
+	var scoped []scopedToken
+	for token, sc := range cfg.TokenScopes {
+		if err := sc.validate(); err != nil {
+			return nil, fmt.Errorf("mcpserver: token scopes: %w", err)
+		}
+		scoped = append(scoped, scopedToken{digest: sha256.Sum256([]byte(token)), scope: sc})
 	}
 	if cfg.DeferralThreshold < 0 {
 		return nil, fmt.Errorf("mcpserver: deferral threshold %d: use 0 for the default of %d, or a positive count",
@@ -126,6 +149,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.SessionTimeout <= 0 {
 		cfg.SessionTimeout = search.DefaultSessionTTL
 	}
+	if cfg.InlineOutput == 0 {
+		cfg.InlineOutput = DefaultInlineOutput
+	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
@@ -133,7 +159,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
-		open: map[*session]*mcp.ServerSession{}, toolsets: toolset.NewCache(0)}
+		open: map[*session]*mcp.ServerSession{}, toolsets: toolset.NewCache(0), outputs: newOutputStore(),
+		scoped: scoped, owners: map[string][sha256.Size]byte{}}
 	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.sdkLog})
 	s.modern = newStateless(s)
 	s.stop, s.watched = make(chan struct{}), make(chan struct{})
@@ -243,15 +270,32 @@ func (s *Server) Handler() http.Handler {
 		PropagateRequestCancellation: true,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(r) {
+		who, ok := s.authorize(r)
+		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="toolsearch"`)
-			http.Error(w, "missing or invalid bearer token: send \"Authorization: Bearer TOKEN\" with the token of the sidecar's --auth-token-file", http.StatusUnauthorized)
+			http.Error(w, "missing or invalid bearer token: send \"Authorization: Bearer TOKEN\" with the token of the sidecar's --auth-token-file (or one of --mcp-token-scopes)", http.StatusUnauthorized)
+			return
+		}
+		if who.scope != nil && hasScopeParams(r) {
+			http.Error(w, "this bearer token's scope is set by the sidecar (--mcp-token-scopes): send no "+HeaderVisibleTools+" or "+
+				HeaderAlwaysLoaded+" headers (nor visible_tools or always_loaded query parameters)", http.StatusBadRequest)
 			return
 		}
 		if isStateless(r) {
 			if _, err := ScopeFromRequest(r); err != nil {
 				http.Error(w, err.Error(), http.StatusBadRequest)
 				return
+			}
+			if who.scope != nil {
+				// The stateless server reads a request's scope from its
+				// headers: the token's scope goes there.
+				r = r.Clone(r.Context())
+				if len(who.scope.Visible) > 0 {
+					r.Header.Set(HeaderVisibleTools, strings.Join(who.scope.Visible, ","))
+				}
+				if len(who.scope.AlwaysLoaded) > 0 {
+					r.Header.Set(HeaderAlwaysLoaded, strings.Join(who.scope.AlwaysLoaded, ","))
+				}
 			}
 			// The stateless server reads the scope from the request's
 			// headers, the only part of it the SDK passes on: the
@@ -271,35 +315,33 @@ func (s *Server) Handler() http.Handler {
 			modern.ServeHTTP(w, r.WithContext(ctx))
 			return
 		}
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" && len(s.scoped) > 0 {
+			s.mu.Lock()
+			owner, known := s.owners[id]
+			s.mu.Unlock()
+			if known && owner != who.digest {
+				http.Error(w, "this MCP session was opened with another bearer token", http.StatusForbidden)
+				return
+			}
+		}
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
 			sc, err := ScopeFromRequest(r)
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusBadRequest)
 				return
 			}
+			if who.scope != nil {
+				sc = *who.scope
+			}
 			if s.live.Load() >= int64(s.cfg.MaxSessions) {
 				http.Error(w, fmt.Sprintf("the sidecar serves %d MCP sessions, its limit; close idle sessions or retry later", s.cfg.MaxSessions),
 					http.StatusServiceUnavailable)
 				return
 			}
-			r = r.WithContext(context.WithValue(r.Context(), slotKey{}, &slot{scope: sc}))
+			r = r.WithContext(context.WithValue(r.Context(), slotKey{}, &slot{scope: sc, owner: who.digest}))
 		}
 		sdk.ServeHTTP(w, r)
 	})
-}
-
-// authorized checks the bearer token in constant time (over digests, so
-// the length does not leak either).
-func (s *Server) authorized(r *http.Request) bool {
-	if s.cfg.AuthToken == "" {
-		return true
-	}
-	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "bearer") {
-		return false
-	}
-	got := sha256.Sum256([]byte(strings.TrimSpace(token)))
-	return subtle.ConstantTimeCompare(got[:], s.token[:]) == 1
 }
 
 // slot carries a new session's scope, and its go-sdk server once made,
@@ -307,6 +349,7 @@ func (s *Server) authorized(r *http.Request) bool {
 // request, and must get the same one.
 type slot struct {
 	scope Scope
+	owner [sha256.Size]byte // the digest of the request's bearer token
 	srv   *mcp.Server
 }
 
@@ -325,6 +368,7 @@ func (s *Server) serverFor(r *http.Request) *mcp.Server {
 			s.log.Error("mcp: opening a session", "error", err.Error())
 			return nil
 		}
+		sess.owner = sl.owner
 		sl.srv = sess.mcp
 	}
 	return sl.srv
@@ -403,12 +447,16 @@ func (s *Server) track(sess *session, ss *mcp.ServerSession) {
 	s.live.Add(1)
 	s.mu.Lock()
 	s.open[sess] = ss
+	if len(s.scoped) > 0 {
+		s.owners[sess.id] = sess.owner
+	}
 	s.mu.Unlock()
 	s.log.Debug("mcp: session started", "session", sess.id, "visible", len(sess.scope.Visible), "always_loaded", len(sess.scope.AlwaysLoaded))
 	go func() {
 		_ = ss.Wait()
 		s.mu.Lock()
 		delete(s.open, sess)
+		delete(s.owners, sess.id)
 		s.mu.Unlock()
 		s.live.Add(-1)
 		s.endSession(sess)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -171,16 +172,34 @@ func TestSearchErrors(t *testing.T) {
 	if got, isErr := c.call(t, "tool_search", map[string]any{"query": "(", "search_type": "regex"}); !strings.Contains(got, "regular expression") && !strings.Contains(got, "regex") {
 		t.Errorf("bad regex error %q (isError %v) does not name the problem", got, isErr)
 	}
+	// The same lenient reading as the Go Agent's (clients/go
+	// ParseSearchArguments): numbers as strings, floats, enum case.
+	for name, args := range map[string]any{
+		"number as string": map[string]any{"query": "slack", "max_results": "2"},
+		"float":            map[string]any{"query": "slack", "max_results": 2.0},
+		"enum case":        map[string]any{"query": "slack", "search_type": "KEYWORD", "max_results": 2},
+	} {
+		got, isErr := c.call(t, "tool_search", args)
+		if isErr || !strings.Contains(got, "tool_references") {
+			t.Errorf("%s: %q (isError %v), want a result", name, got, isErr)
+		}
+		var res struct {
+			Refs []json.RawMessage `json:"tool_references"`
+		}
+		if err := json.Unmarshal([]byte(got), &res); err != nil || len(res.Refs) > 2 {
+			t.Errorf("%s: %d references (%v), want at most 2", name, len(res.Refs), err)
+		}
+	}
 }
 
 // A catalog below the deferral threshold is listed whole, without
 // tool_search.
 func TestSmallCatalogListedWhole(t *testing.T) {
-	f := start(t, mcpserver.Config{}) // 12 tools, threshold 15
+	f := start(t, mcpserver.Config{}) // 13 tools, threshold 15
 	c := connect(t, f.url, nil)
 	names := c.names(t)
-	if len(names) != 12 || names[0] != "filesystem__read_file" {
-		t.Errorf("tools/list = %v, want the 12 catalog tools in catalog (name) order", names)
+	if len(names) != 13 || names[0] != "filesystem__read_file" {
+		t.Errorf("tools/list = %v, want the 13 catalog tools in catalog (name) order", names)
 	}
 	if got, isErr := c.call(t, "up__echo", map[string]any{"message": "x"}); isErr || got != "Echo: x" {
 		t.Errorf("call = %q (isError %v)", got, isErr)
@@ -303,7 +322,7 @@ func TestCallThrough(t *testing.T) {
 				t.Errorf("progress %d = %+v, want token client-token, progress %d of 3", i, p, i)
 			}
 			f.events.ack <- struct{}{}
-		case <-time.After(10 * time.Second):
+		case <-time.After(testenv.HangGuard(t)):
 			t.Fatalf("progress notification %d never arrived", i)
 		}
 	}
@@ -354,7 +373,7 @@ func wait(t *testing.T, ch <-chan struct{}, msg string) {
 	t.Helper()
 	select {
 	case <-ch:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal(msg)
 	}
 }
@@ -379,13 +398,7 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Errorf("second session past MaxSessions 1: err = %v, want 503", err)
 	}
 	c.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for f.engine.Sessions() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the engine still holds the closed MCP session's revealed tools")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "the engine to drop the closed MCP session's revealed tools", func() bool { return f.engine.Sessions() == 0 })
 	// The slot is free again.
 	c2 := connect(t, f.url, nil)
 	if len(c2.names(t)) != 1 {

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"slices"
 	"sync"
@@ -21,10 +22,16 @@ type session struct {
 	scope Scope
 	vis   visibility
 	mcp   *mcp.Server
+	// owner is the digest of the bearer token that opened the session
+	// (Server.owners).
+	owner [sha256.Size]byte
 	// stdio marks the one session of Run (not counted in Server.live).
 	stdio bool
 	// started is set by the initialize request (Server.track).
 	started atomic.Bool
+	// kept is set once a result of the session was kept for read_output,
+	// which the session's list holds from then on.
+	kept atomic.Bool
 	// served is the last list answered to tools/list (nil before the
 	// first), for catalogChanged.
 	served atomic.Pointer[listing]
@@ -52,7 +59,9 @@ type revealedTool struct {
 // base list, then the revealed tools it does not hold, in reveal order. It
 // is shared by the calls that read it and never modified.
 type listing struct {
-	base     *baseList
+	base *baseList
+	// output is set when the list holds read_output (after the base list).
+	output   bool
 	revealed []revealedTool
 	// tools is the tools/list answer, in toolset's order.
 	tools []*mcp.Tool
@@ -91,7 +100,7 @@ func (l *listing) loaded(name string) bool {
 
 // same reports whether two listings list the same tools.
 func (l *listing) same(o *listing) bool {
-	return sameTools(l.base.defs, o.base.defs) && slices.EqualFunc(l.revealed, o.revealed, func(a, b revealedTool) bool {
+	return l.output == o.output && sameTools(l.base.defs, o.base.defs) && slices.EqualFunc(l.revealed, o.revealed, func(a, b revealedTool) bool {
 		return sameDefinition(a.def, b.def)
 	})
 }
@@ -136,7 +145,8 @@ func (sess *session) build() (*listing, error) {
 	if sess.snap != snap {
 		sess.snap, sess.defs, sess.revealed, sess.last = snap, map[string]revealedTool{}, nil, nil
 	}
-	if sess.last != nil && sess.last.base == base && slices.Equal(sess.revealed, names) {
+	output := sess.kept.Load()
+	if sess.last != nil && sess.last.base == base && sess.last.output == output && slices.Equal(sess.revealed, names) {
 		l := sess.last
 		sess.mu.Unlock()
 		return l, nil
@@ -159,14 +169,17 @@ func (sess *session) build() (*listing, error) {
 			return nil, err
 		}
 	}
-	l := &listing{base: base, prompt: base.prompt, revealed: make([]revealedTool, 0, len(defs))}
+	l := &listing{base: base, output: output, prompt: base.prompt, revealed: make([]revealedTool, 0, len(defs))}
 	for _, t := range revealed {
 		if d, ok := defs[t.Name]; ok {
 			l.revealed = append(l.revealed, d)
 		}
 	}
-	l.tools = make([]*mcp.Tool, 0, len(base.tools)+len(l.revealed))
+	l.tools = make([]*mcp.Tool, 0, len(base.tools)+len(l.revealed)+1)
 	l.tools = append(l.tools, base.tools...)
+	if output {
+		l.tools = append(l.tools, readOutputDefinition())
+	}
 	l.extra = make(map[string]string, len(l.revealed))
 	for _, r := range l.revealed {
 		l.tools = append(l.tools, r.tool)
@@ -246,11 +259,16 @@ func (sess *session) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	catalogName, loaded := l.catalogName(name)
 	switch {
 	case loaded:
-		res, err := sess.srv.forward(ctx, req, catalogName)
+		res, kept, err := sess.srv.forward(ctx, req, catalogName, false)
 		sess.srv.reportUse(ctx, sess.id, catalogName, res, err)
+		if kept && !sess.kept.Swap(true) {
+			sess.notifyListChanged() // read_output joins the list
+		}
 		return res, err
 	case name == toolset.SearchToolName:
 		return sess.search(ctx, req)
+	case name == ReadOutputName && l.output:
+		return sess.srv.readOutput(ctx, req)
 	}
 	return notSearchedError(name), nil
 }

@@ -47,7 +47,7 @@ const statelessInstructions = "This server searches a large tool catalog. Call t
 // stateless serves MCP 2026-07-28 requests: one go-sdk server for every
 // request (the SDK connects it to a temporary session per HTTP request),
 // whose tools/list is the same for every request of the same scope (the
-// search tool, call_tool, then the always-loaded tools) and whose
+// search tool, call_tool, read_output, then the always-loaded tools) and whose
 // tools/call runs the search, the call proxy, or an always-loaded tool. It
 // keeps no per-client state: a search's handle (handle.go) is an engine
 // session id. Safe for concurrent use.
@@ -91,7 +91,7 @@ func (st *stateless) scopeOf(req mcp.Request) (Scope, bool, error) {
 	if err != nil {
 		return Scope{}, true, err
 	}
-	private := st.srv.cfg.AuthToken != "" || len(conn.Visible) > 0 || len(conn.AlwaysLoaded) > 0
+	private := st.srv.cfg.AuthToken != "" || len(st.srv.scoped) > 0 || len(conn.Visible) > 0 || len(conn.AlwaysLoaded) > 0
 	return st.srv.scopeWith(conn), private, nil
 }
 
@@ -145,7 +145,10 @@ func (st *stateless) call(ctx context.Context, req *mcp.CallToolRequest, sc Scop
 	}
 	switch {
 	case l.loaded[catalogName]:
-		return st.srv.forward(ctx, req, catalogName)
+		res, _, err := st.srv.forward(ctx, req, catalogName, false)
+		return res, err
+	case name == ReadOutputName:
+		return st.srv.readOutput(ctx, req)
 	case name == toolset.SearchToolName:
 		return st.srv.searchStateless(ctx, req, sc)
 	case name == CallToolName:
@@ -189,7 +192,7 @@ func (st *stateless) build(snap *catalog.Snapshot, sc Scope) (*baseList, error) 
 		search.Description = statelessSearchDescription
 		search.InputSchema = withHandle(b.defs[i].InputSchema)
 		search.OutputSchema = json.RawMessage(statelessSearchOutputSchema)
-		l.tools = append(l.tools, &search, callToolDefinition())
+		l.tools = append(l.tools, &search, callToolDefinition(), readOutputDefinition())
 	}
 	return l, nil
 }

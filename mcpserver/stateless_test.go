@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -109,7 +110,7 @@ func TestStateless(t *testing.T) {
 	f := start(t, mcpserver.Config{})
 	c := connectVersion(t, f.url, nil, mcpserver.StatelessProtocolVersion)
 	before := listFresh(t, f.url, nil)
-	if diff := cmp.Diff([]string{"tool_search", "call_tool"}, toolNames(before)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output"}, toolNames(before)); diff != "" {
 		t.Fatalf("tools/list (-want +got):\n%s", diff)
 	}
 	if before.TTLMs != mcpserver.ListTTL || before.CacheScope != "public" {
@@ -145,7 +146,7 @@ func TestStateless(t *testing.T) {
 		{"arguments not an object", "call_tool", map[string]any{"name": "up__echo", "arguments": []int{1}}, "JSON object", true},
 		{"catalog file tool", "call_tool", map[string]any{"name": "weather__get_current", "arguments": map[string]any{"location": "Paris"}}, "catalog file", true},
 		{"direct call of an unlisted tool", "up__echo", map[string]any{"message": "x"}, "not in your tool list", true},
-		{"tool_search without a query", "tool_search", map[string]any{}, "needs a query", true},
+		{"tool_search without a query", "tool_search", map[string]any{}, `"query" is missing`, true},
 		{"upstream tool error", "call_tool", map[string]any{"name": "up__fail"}, "permission denied", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -190,7 +191,7 @@ func TestStateless(t *testing.T) {
 				f.events.ack <- struct{}{}
 			case r := <-done:
 				t.Fatalf("the call ended before progress %d: %v, %v", i, r.res, r.err)
-			case <-time.After(10 * time.Second):
+			case <-time.After(testenv.HangGuard(t)):
 				t.Fatalf("progress notification %d never arrived", i)
 			}
 		}
@@ -206,7 +207,7 @@ func TestStatelessScope(t *testing.T) {
 	f := start(t, mcpserver.Config{})
 	h := http.Header{mcpserver.HeaderVisibleTools: {"weather:*"}, mcpserver.HeaderAlwaysLoaded: {"weather__get_current"}}
 	res := listFresh(t, f.url, h)
-	if diff := cmp.Diff([]string{"tool_search", "call_tool", "weather__get_current"}, toolNames(res)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output", "weather__get_current"}, toolNames(res)); diff != "" {
 		t.Errorf("tools/list with a scope (-want +got):\n%s", diff)
 	}
 	if res.CacheScope != "private" {
@@ -223,7 +224,7 @@ func TestStatelessScope(t *testing.T) {
 		t.Errorf("call_tool outside the scope = %q (isError %v), want the search-first refusal", txt, isErr)
 	}
 	q := listFresh(t, f.url+"?always_loaded=weather__get_forecast", nil)
-	if diff := cmp.Diff([]string{"tool_search", "call_tool", "weather__get_forecast"}, toolNames(q)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output", "weather__get_forecast"}, toolNames(q)); diff != "" {
 		t.Errorf("tools/list with a query-parameter scope (-want +got):\n%s", diff)
 	}
 }
@@ -240,7 +241,7 @@ func TestBothProtocols(t *testing.T) {
 		t.Errorf("session list after a search = %v, want up__echo revealed", names)
 	}
 	modern.searchStateless(t, map[string]any{"query": "select:up__echo"})
-	if diff := cmp.Diff([]string{"tool_search", "call_tool"}, toolNames(listFresh(t, f.url, nil))); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output"}, toolNames(listFresh(t, f.url, nil))); diff != "" {
 		t.Errorf("stateless list after searches (-want +got):\n%s", diff)
 	}
 	if txt, _ := old.call(t, "up__echo", map[string]any{"message": "old"}); txt != "Echo: old" {
@@ -257,7 +258,7 @@ func TestBothProtocols(t *testing.T) {
 func TestStatelessListChanged(t *testing.T) {
 	f := start(t, mcpserver.Config{Scope: mcpserver.Scope{AlwaysLoaded: []string{"slack:*"}}})
 	c := connectVersion(t, f.url, nil, mcpserver.StatelessProtocolVersion)
-	if diff := cmp.Diff([]string{"tool_search", "call_tool", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
 		t.Fatalf("first list (-want +got):\n%s", diff)
 	}
 	_, err := f.engine.Apply(context.Background(), []search.Tool{{Name: "slack__archive_channel", Server: "slack",
@@ -267,7 +268,7 @@ func TestStatelessListChanged(t *testing.T) {
 	}
 	c.waitListChanged(t)
 	// The go-sdk client drops its cached list on the notification.
-	if diff := cmp.Diff([]string{"tool_search", "call_tool", "slack__archive_channel", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output", "slack__archive_channel", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
 		t.Errorf("list after the change (-want +got):\n%s", diff)
 	}
 }

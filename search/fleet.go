@@ -35,11 +35,6 @@ type FleetEvent struct {
 	At time.Time
 }
 
-// fleetClockSkew is how far in the future an event's time may be (pods'
-// clocks differ a little); an event further ahead is refused, so that a
-// bad row cannot make a use count as fresh for longer than it should.
-const fleetClockSkew = time.Minute
-
 // FleetStats says what LearnFromFleet did with a batch of events.
 type FleetStats struct {
 	// Recorded counts uses that taught something and Resets the resets
@@ -49,17 +44,21 @@ type FleetStats struct {
 	// (the session already gave its one vote, on this pod or another).
 	Ignored int
 	// RateLimited counts uses over their session's report rate, which
-	// counts every pod's reports; Refused counts invalid events (no tool
-	// or query, a weight outside (0, 1], a time in the future).
+	// counts every pod's reports; Refused counts events learn.CheckRecord
+	// refuses (no tool, query or time, a weight that is not positive, a
+	// time past learn.MaxClockSkew in the future). A use's weight is
+	// clamped to one session's, 1.
 	RateLimited, Refused int
 }
 
 // LearnFromFleet records what other pods learned, in order, under the same
-// rules as this pod's own reports: one session is one vote per tool
-// however many pods it reported to (learn.Store.Record keeps the count per
-// session), and a session's uses on other pods take from its report rate
-// here, so the rate limits count the fleet. Invalid events (what a
-// database row could hold that no pod writes) are refused. With learning
+// rules as this pod's own reports: every event is checked with
+// learn.CheckRecord (what a database row could hold that no pod writes is
+// refused or clamped); one session is one vote per tool however many pods
+// it reported to (learn.Store.Record keeps the count per session); and a
+// session's uses on other pods take from its report rate here, so the rate
+// limits count the fleet (each pod's view of it: a session spreading
+// reports over n pods is limited once each pod has read the others'). With learning
 // off it does nothing. Safe for concurrent use.
 func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (FleetStats, error) {
 	var st FleetStats
@@ -69,20 +68,27 @@ func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (Fleet
 	}
 	now := l.now()
 	for _, ev := range events {
+		if ev.Reset {
+			if ev.At.After(now.Add(learn.MaxClockSkew)) {
+				st.Refused++
+			} else {
+				if ev.Tool == "" {
+					l.store.ResetAll()
+				} else {
+					l.store.Reset(ev.Tool)
+				}
+				st.Resets++
+			}
+			continue
+		}
+		// The one validation of learned state from outside the live path.
+		r, _, err := learn.CheckRecord(learn.Record{Scope: ev.Scope, Tool: ev.Tool, Query: ev.Query, Weight: ev.Weight, At: ev.At, Sessions: 1}, now)
 		switch {
-		case ev.At.After(now.Add(fleetClockSkew)):
-			st.Refused++
-		case ev.Reset && ev.Tool == "":
-			l.store.ResetAll()
-			st.Resets++
-		case ev.Reset:
-			l.store.Reset(ev.Tool)
-			st.Resets++
-		case ev.Tool == "" || learn.NormalizeQuery(ev.Query) == "" || !(ev.Weight > 0 && ev.Weight <= 1):
+		case err != nil:
 			st.Refused++
 		case !l.limit.Allow(ev.Session):
 			st.RateLimited++
-		case l.store.Record(learn.Use{Scope: ev.Scope, Tool: ev.Tool, Query: ev.Query, Session: ev.Session, Weight: ev.Weight, At: ev.At}):
+		case l.store.Record(learn.Use{Scope: r.Scope, Tool: r.Tool, Query: r.Query, Session: ev.Session, Weight: r.Weight, At: r.At}):
 			st.Recorded++
 		default:
 			st.Ignored++

@@ -1,12 +1,11 @@
 package search_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -30,9 +29,7 @@ func newSemanticEngine(t testing.TB, snap *catalog.Snapshot) *search.Engine {
 		t.Fatal(err)
 	}
 	e := newEngine(t, snap, search.Config{Embedder: emb})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := e.WaitIndexed(ctx); err != nil {
+	if err := e.WaitIndexed(testenv.Context(t)); err != nil {
 		t.Fatalf("indexing: %v", err)
 	}
 	return e

@@ -13,6 +13,7 @@ import (
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed/embedtest"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
@@ -39,7 +40,7 @@ func TestSavedIndexRestart(t *testing.T) {
 	log.Reset()
 	same := newEngine(t, snap, search.Config{Embedder: builtin(t), IndexDir: dir, Log: logger})
 	waitIndexed(t, same)
-	waitFor(t, func() bool { return same.Info().IndexState == search.IndexReady })
+	testenv.WaitFor(t, "the index ready", func() bool { return same.Info().IndexState == search.IndexReady })
 	same.Close() // the indexer has saved by now, if it was going to
 	if !strings.Contains(log.String(), "loaded the saved vector index") || strings.Contains(log.String(), "saved the vector index") {
 		t.Errorf("a restart on the same catalog should load the index and not save it again:\n%s", log.String())
@@ -96,19 +97,8 @@ func savedEngine(t *testing.T, snap *catalog.Snapshot, cfg search.Config, log *l
 	t.Helper()
 	e := newEngine(t, snap, cfg)
 	waitIndexed(t, e)
-	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
+	testenv.WaitFor(t, "the vector index saved", func() bool { return strings.Contains(log.String(), "saved the vector index") })
 	return e
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for range 2000 {
-		if cond() {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatal("condition not met in 10 s")
 }
 
 // TestSavedIndexOtherQuantization: an index saved with float32 vectors is
@@ -132,7 +122,7 @@ func TestSavedIndexOtherQuantization(t *testing.T) {
 	if got := names(search1(t, second, search.Request{Query: "will it rain tomorrow in Berlin"})); len(got) == 0 || got[0] != "weather__get_forecast" {
 		t.Errorf("int8 engine: %v", got)
 	}
-	waitFor(t, func() bool { return strings.Contains(log.String(), "saved the vector index") })
+	testenv.WaitFor(t, "the vector index saved", func() bool { return strings.Contains(log.String(), "saved the vector index") })
 	second.Close()
 
 	log.Reset()

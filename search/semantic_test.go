@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/embed/embedtest"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -23,9 +24,7 @@ func builtin(t testing.TB) embed.Embedder {
 
 func waitIndexed(t testing.TB, e *search.Engine) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := e.WaitIndexed(ctx); err != nil {
+	if err := e.WaitIndexed(testenv.Context(t)); err != nil {
 		t.Fatalf("indexing: %v", err)
 	}
 }
@@ -245,10 +244,7 @@ func TestUnembeddedToolKeepsSemantic(t *testing.T) {
 	if _, err := e.Upsert(context.Background(), []search.Tool{tool}); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for e.Info().IndexState != search.IndexDegraded && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "the index degraded", func() bool { return e.Info().IndexState == search.IndexDegraded })
 	if info := e.Info(); info.IndexState != search.IndexDegraded || info.IndexedTools != info.ToolCount-1 {
 		t.Fatalf("info with one tool unembedded: %+v, want degraded with all but one indexed", info)
 	}

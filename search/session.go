@@ -303,17 +303,23 @@ func (e *Engine) Revealed(sessionID string) (*catalog.Snapshot, []Tool, error) {
 		return nil, nil, err
 	}
 	snap := e.state.Load().snap
+	return snap, e.revealedIn(snap, sessionID, nil), nil
+}
+
+// revealedIn is the session's revealed tools of snap, in reveal order,
+// those that keep admits (nil keeps all).
+func (e *Engine) revealedIn(snap *catalog.Snapshot, sessionID string, keep func(int) bool) []Tool {
 	names := e.sessions.revealed(sessionID, func(n string) bool {
 		_, ok := snap.Lookup(n)
 		return ok
 	})
 	tools := make([]Tool, 0, len(names))
 	for _, n := range names {
-		if i, ok := snap.Lookup(n); ok {
+		if i, ok := snap.Lookup(n); ok && (keep == nil || keep(i)) {
 			tools = append(tools, snap.Tool(i))
 		}
 	}
-	return snap, tools, nil
+	return tools
 }
 
 // ResetSession forgets a session's revealed tools and reports whether the

@@ -10,6 +10,7 @@ import (
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
@@ -53,7 +54,7 @@ func TestChurnNoDeletedToolReturned(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, err := toolsearch.Dial(addr)
+			c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
 			if err != nil {
 				t.Error(err)
 				return
@@ -82,7 +83,7 @@ func TestChurnNoDeletedToolReturned(t *testing.T) {
 		}()
 	}
 
-	c, err := toolsearch.Dial(addr)
+	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

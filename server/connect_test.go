@@ -9,15 +9,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // jsonCall POSTs body to path on addr (the gRPC port) and returns the HTTP
@@ -88,7 +88,7 @@ func TestJSONMatchesGRPC(t *testing.T) {
 			if tt.grpcToken != "" {
 				opts = append(opts, toolsearch.WithBearerToken(tt.grpcToken))
 			}
-			c, err := toolsearch.Dial(addr, opts...)
+			c, err := toolsearch.Dial(addr, append([]toolsearch.Option{toolsearch.WithTimeout(testenv.HangGuard(t))}, opts...)...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,18 +10,10 @@ import (
 
 // Conversions between the API's messages and the engine's types.
 
-// modes maps the API's search types to engine modes.
-var modes = map[toolsearchv1.SearchType]search.Mode{
-	toolsearchv1.SearchType_SEARCH_TYPE_UNSPECIFIED: search.ModeDefault,
-	toolsearchv1.SearchType_SEARCH_TYPE_SEMANTIC:    search.ModeSemantic,
-	toolsearchv1.SearchType_SEARCH_TYPE_KEYWORD:     search.ModeKeyword,
-	toolsearchv1.SearchType_SEARCH_TYPE_REGEX:       search.ModeRegex,
-}
-
 // searchRequest converts a SearchRequest; an unknown search type is
 // INVALID_ARGUMENT.
 func searchRequest(in *toolsearchv1.SearchRequest) (search.Request, error) {
-	mode, ok := modes[in.GetSearchType()]
+	mode, ok := searchpb.Mode(in.GetSearchType())
 	if !ok {
 		return search.Request{}, statusf(errBadRequest,
 			"search_type %d is not known; use SEARCH_TYPE_SEMANTIC, SEARCH_TYPE_KEYWORD or SEARCH_TYPE_REGEX", in.GetSearchType())

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/search/searchpb"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/testing/protocmp"
@@ -43,7 +44,12 @@ func FuzzToolRoundTrip(f *testing.F) {
 }
 
 func TestSearchRequestModes(t *testing.T) {
-	for st, mode := range modes {
+	for v := range toolsearchv1.SearchType_name {
+		st := toolsearchv1.SearchType(v)
+		mode, ok := searchpb.Mode(st)
+		if !ok {
+			t.Errorf("search type %v has no engine mode", st)
+		}
 		req, err := searchRequest(&toolsearchv1.SearchRequest{Query: "q", SearchType: st, MaxResults: 7, CategoryFilter: "c", VisibleTools: []string{"a:*"}, SessionId: "s", Debug: true, PageToken: "p"})
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
@@ -25,7 +26,7 @@ func startLimited(t *testing.T, limit int) (*toolsearch.Client, *search.Engine) 
 	srv := server.New(server.Config{Log: discardLogger(), MaxMessageSize: limit})
 	e := newEngine(t)
 	srv.Ready(e)
-	c, err := toolsearch.Dial(servertest.Serve(t, srv))
+	c, err := toolsearch.Dial(servertest.Serve(t, srv), toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,14 @@ import (
 	"github.com/toolsearch/toolsearch/search"
 )
 
+// outcomes maps the API's tool-use outcomes to the engine's; unspecified
+// is refused (a report says how the call went).
+var outcomes = map[toolsearchv1.ToolUseOutcome]search.Outcome{
+	toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_SUCCESS: search.OutcomeSuccess,
+	toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_ERROR:   search.OutcomeError,
+	toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_UNKNOWN: search.OutcomeUnknown,
+}
+
 // ReportToolUse records that a session's model called a tool (learning
 // from use; a documented no-op when learning is off).
 func (s *Service) ReportToolUse(ctx context.Context, in *toolsearchv1.ReportToolUseRequest) (*toolsearchv1.ReportToolUseResponse, error) {
@@ -16,15 +24,8 @@ func (s *Service) ReportToolUse(ctx context.Context, in *toolsearchv1.ReportTool
 	if err != nil {
 		return nil, err
 	}
-	var outcome search.Outcome
-	switch in.GetOutcome() {
-	case toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_SUCCESS:
-		outcome = search.OutcomeSuccess
-	case toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_ERROR:
-		outcome = search.OutcomeError
-	case toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_UNKNOWN:
-		outcome = search.OutcomeUnknown
-	default:
+	outcome, ok := outcomes[in.GetOutcome()]
+	if !ok {
 		return nil, toStatus(ctx, s.log, "ReportToolUse", fmt.Errorf("outcome %v: set SUCCESS, ERROR or UNKNOWN: %w", in.GetOutcome(), errBadRequest))
 	}
 	rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: in.GetSessionId(), Tool: in.GetToolName(), Outcome: outcome, Query: in.GetQuery()})

@@ -15,6 +15,7 @@ import (
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/learn"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/servertest"
@@ -43,7 +44,7 @@ func learningSidecar(t *testing.T, lc search.LearnConfig, paths ...string) (*too
 	if err := e.WaitIndexed(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	c, err := toolsearch.Dial(servertest.Start(t, e))
+	c, err := toolsearch.Dial(servertest.Start(t, e), toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -104,6 +105,9 @@ func (m *portMux) route(c net.Conn) {
 	}
 	_ = c.SetDeadline(time.Time{})
 	if proto == "h2" {
+		if raw, ok := c.(syscall.Conn); ok {
+			conn = sysConn{Conn: conn, raw: raw}
+		}
 		m.grpc.put(conn)
 	} else {
 		m.http.put(conn)
@@ -127,6 +131,16 @@ type peekedConn struct {
 }
 
 func (c *peekedConn) Read(b []byte) (int, error) { return c.r.Read(b) }
+
+// sysConn is a connection whose socket is raw's: grpc-go sets
+// TCP_USER_TIMEOUT (from its keepalive timeout) on a connection that
+// implements syscall.Conn, which the TLS and peeked wrappers do not.
+type sysConn struct {
+	net.Conn
+	raw syscall.Conn
+}
+
+func (c sysConn) SyscallConn() (syscall.RawConn, error) { return c.raw.SyscallConn() }
 
 // connListener is a net.Listener whose connections are handed to it by
 // put. It is safe for concurrent use.

@@ -12,8 +12,6 @@ import (
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
-	"golang.org/x/net/http2"
-	"golang.org/x/net/http2/h2c"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -53,7 +51,10 @@ func BenchmarkGRPCSearch(b *testing.B) {
 				}
 				json.ServeHTTP(w, r)
 			})
-			return (&http.Server{Handler: h2c.NewHandler(h, &http2.Server{})}).Serve(lis)
+			var protocols http.Protocols // HTTP/1.1, and HTTP/2 without TLS (h2c)
+			protocols.SetHTTP1(true)
+			protocols.SetUnencryptedHTTP2(true)
+			return (&http.Server{Handler: h, Protocols: &protocols}).Serve(lis)
 		}},
 	}
 	for _, way := range ways {

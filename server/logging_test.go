@@ -6,16 +6,16 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
-	"google.golang.org/grpc/status"
-
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 )
 
 // longestRun returns the longest run of query's characters, in characters,
@@ -70,7 +70,7 @@ func TestLogsNeverHoldMoreThanTheQueryPrefix(t *testing.T) {
 				if q.token != "" {
 					tok = q.token
 				}
-				c, err := toolsearch.Dial(addr, toolsearch.WithBearerToken(tok))
+				c, err := toolsearch.Dial(addr, toolsearch.WithBearerToken(tok), toolsearch.WithTimeout(testenv.HangGuard(t)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -144,7 +144,7 @@ func TestLogsCarryTraceContext(t *testing.T) {
 	srv := server.New(server.Config{Log: slog.New(tracecontext.LogHandler(slog.NewJSONHandler(&logs, nil)))})
 	srv.Ready(newEngine(t))
 	addr := servertest.Serve(t, srv)
-	c, err := toolsearch.Dial(addr)
+	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

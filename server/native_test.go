@@ -17,6 +17,7 @@ import (
 	"github.com/toolsearch/toolsearch/catalog"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
@@ -339,7 +340,7 @@ func TestResultFormatNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := toolsearch.Dial(servertest.Start(t, e))
+	c, err := toolsearch.Dial(servertest.Start(t, e), toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +401,7 @@ func TestGetToolsetMessageLimit(t *testing.T) {
 			srv := server.New(server.Config{Log: discardLogger(), MaxMessageSize: tc.limit})
 			addr := servertest.Serve(t, srv)
 			srv.Ready(e)
-			c, err := toolsearch.Dial(addr)
+			c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -438,7 +439,7 @@ func TestGetToolsetMessageLimit(t *testing.T) {
 		srv := server.New(server.Config{Log: discardLogger(), MaxMessageSize: 64 << 10})
 		addr := servertest.Serve(t, srv)
 		srv.Ready(e)
-		c, err := toolsearch.Dial(addr)
+		c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
 		if err != nil {
 			t.Fatal(err)
 		}

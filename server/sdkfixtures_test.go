@@ -11,6 +11,7 @@ import (
 	"github.com/toolsearch/toolsearch/catalog"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/servertest"
 )
@@ -61,7 +62,7 @@ func TestSDKFixtures(t *testing.T) {
 	for cat, path := range sdkCatalogs {
 		t.Run(cat, func(t *testing.T) {
 			if _, err := os.Stat(path); err != nil {
-				if os.Getenv("CI") == "true" || *sdkFixtures != "" {
+				if testenv.CI() || *sdkFixtures != "" {
 					t.Fatalf("catalog %s: %v", cat, err)
 				}
 				t.Skipf("catalog %s not found: %v", cat, err)
@@ -74,7 +75,7 @@ func TestSDKFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := toolsearch.Dial(servertest.Start(t, e))
+			c, err := toolsearch.Dial(servertest.Start(t, e), toolsearch.WithTimeout(testenv.HangGuard(t)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolsearch/toolsearch/catalog"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
@@ -46,7 +46,7 @@ func start(t *testing.T, ready bool) *fixture {
 		f.srv.Ready(newEngine(t))
 	}
 	var err error
-	if f.client, err = toolsearch.Dial(f.addr); err != nil {
+	if f.client, err = toolsearch.Dial(f.addr, toolsearch.WithTimeout(testenv.HangGuard(t))); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.client.Close() })
@@ -66,11 +66,7 @@ func newEngine(t *testing.T) *search.Engine {
 	return e
 }
 
-func ctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	t.Cleanup(cancel)
-	return c
-}
+func ctx(t *testing.T) context.Context { return testenv.Context(t) }
 
 func names(resp *toolsearchv1.SearchResponse) []string {
 	var out []string

@@ -118,11 +118,11 @@ func (s *Service) GetToolset(ctx context.Context, in *toolsearchv1.GetToolsetReq
 	}
 	opts.MaxBytes = max(s.maxMessageSize-toolsetReserve, s.maxMessageSize/2)
 	opts.Cache = s.toolsets
-	snap, revealed, err := e.Revealed(in.GetSessionId())
+	snap, tools, revealed, err := e.Scoped(in.GetSessionId(), in.GetVisibleTools())
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "GetToolset", err)
 	}
-	ts, err := toolset.Build(snap.Tools(), revealed, opts)
+	ts, err := toolset.Build(tools, revealed, opts)
 	if errors.Is(err, toolset.ErrTooLarge) {
 		err = fmt.Errorf("%w; the sidecar's message limit is %d bytes: raise --max-message-size on the sidecar (and the client's receive limit), or ask for fewer always_loaded tools", err, s.maxMessageSize)
 	}

@@ -132,9 +132,8 @@ func (b *builder) add(t catalog.Tool, kind EntryKind) error {
 	return nil
 }
 
-// addSearch appends the search tool.
-func (b *builder) addSearch(maxResults int) {
-	d := searchToolDefinition(maxResults)
+// addSearch appends the search tool, defined as d.
+func (b *builder) addSearch(d Definition) {
 	d.Kind = EntrySearch
 	b.entries = append(b.entries, entry{def: d})
 	b.used[SearchToolName] = SearchToolName

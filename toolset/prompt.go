@@ -17,7 +17,7 @@ const PromptMaxGroups = 40
 // systemPrompt is the system prompt addition for a deferred catalog: what
 // the catalog holds, and how to load it. It depends on the catalog and the
 // options alone (not on the session), so it is the same on every turn.
-func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode, searchName string) string {
+func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode, searchName string, ex example) string {
 	servers := map[string]int{}
 	categories := map[string]int{}
 	for _, t := range tools {
@@ -33,12 +33,19 @@ func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode,
 	if len(servers) > 0 {
 		fmt.Fprintf(&b, " from %d servers", len(servers))
 	}
-	example := "(for example \"create a github issue\", or \"select:NAME\" when you know the name)"
-	if searchName != SearchToolName { // a provider's hosted search: its own syntax
-		example = "(for example \"create a github issue\")"
+	var eg string
+	switch {
+	case searchName == SearchToolName && ex.words != "":
+		eg = fmt.Sprintf(" (for example %q, or \"select:NAME\" when you know the name)", ex.query())
+	case searchName == SearchToolName:
+		eg = " (in plain words, or \"select:NAME\" when you know the name)"
+	case strings.HasSuffix(searchName, string(HostedRegex)) && ex.words != "": // a provider's hosted search: its own syntax
+		eg = fmt.Sprintf(" (a regular expression, for example %q)", ex.pattern())
+	case ex.words != "":
+		eg = fmt.Sprintf(" (for example %q)", ex.query())
 	}
-	fmt.Fprintf(&b, ". %d of them are not loaded yet: call %s to find and load the tools a task needs "+
-		"%s; the tools it returns can be called from your next turn on.", len(deferred), searchName, example)
+	fmt.Fprintf(&b, ". %d of them are not loaded yet: call %s to find and load the tools a task needs"+
+		"%s; the tools it returns can be called from your next turn on.", len(deferred), searchName, eg)
 	writeGroups(&b, "Servers", servers)
 	writeGroups(&b, "Categories", categories)
 	if mode == DeferReminder && len(deferred) > 0 {

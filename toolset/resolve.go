@@ -19,6 +19,10 @@ type settings struct {
 	pinned map[string]bool
 	// overThreshold is whether the catalog reaches the deferral threshold.
 	overThreshold bool
+	// example illustrates queries in the texts; searchDef is the
+	// tool_search definition.
+	example   example
+	searchDef Definition
 }
 
 // resolve checks opts and applies their defaults; every error wraps
@@ -72,6 +76,8 @@ func resolve(tools []catalog.Tool, opts Options) (settings, error) {
 		s.pinned[tools[i].Name] = true
 	}
 	s.overThreshold = len(tools) >= s.threshold
+	s.example = exampleOf(tools)
+	s.searchDef = searchToolDefinition(s.maxResults, s.example)
 	return s, nil
 }
 

@@ -56,7 +56,7 @@ type Options struct {
 	// MaxBytes is the most bytes Tools, SearchTool, SystemPrompt,
 	// LoadedTools and the change report may take together; 0 means no
 	// limit. Over it, large definitions are trimmed, then tools are left
-	// out from the end of the list (see trimToFit); ErrTooLarge when even
+	// out from the end of the list (see builder.fit); ErrTooLarge when even
 	// tool_search and the always-loaded tools do not fit.
 	MaxBytes int
 	// Cache memoizes the normalization of definitions across calls; nil
@@ -149,7 +149,7 @@ func Build(tools, revealed []catalog.Tool, opts Options) (Toolset, error) {
 		return Toolset{}, err
 	}
 	out := output{format: s.format, search: ts.Search, hosted: s.hosted, enc: s.enc, servers: opts.ServerDescriptions,
-		catalog: tools, searchDef: searchToolDefinition(s.maxResults)}
+		catalog: tools, searchDef: s.searchDef}
 	if ts, err = b.fit(ts, out, load, opts.MaxBytes); err != nil {
 		return Toolset{}, err
 	}
@@ -183,7 +183,7 @@ func (b *builder) assemble(tools, revealed []catalog.Tool, s settings) (Toolset,
 		return ts, nil
 	}
 	ts := Toolset{Deferring: true, Search: s.search, SearchReason: s.reason}
-	b.addSearch(s.maxResults)
+	b.addSearch(s.searchDef)
 	full := make(map[string]bool, len(s.always)+len(revealed))
 	for _, i := range s.always {
 		full[tools[i].Name] = true
@@ -210,7 +210,7 @@ func (b *builder) assemble(tools, revealed []catalog.Tool, s settings) (Toolset,
 	if err != nil {
 		return Toolset{}, err
 	}
-	ts.SystemPrompt = systemPrompt(tools, deferrable, promptMode, s.searchName())
+	ts.SystemPrompt = systemPrompt(tools, deferrable, promptMode, s.searchName(), s.example)
 	return ts, nil
 }
 

@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 )
 
 // script is script.json.
@@ -76,7 +76,7 @@ func readScript(t *testing.T) script {
 // runGo plays the script with the Go Agent; sessions are prefix-<session>.
 func runGo(ctx context.Context, t *testing.T, addr string, s script, prefix string) transcript {
 	t.Helper()
-	c, err := toolsearch.Dial(addr)
+	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,10 +243,7 @@ func need(t *testing.T, what string, ok bool) bool {
 	if ok {
 		return true
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is missing: CI runs every helper (make test installs them)", what)
-	}
-	t.Skipf("%s is missing; `make test` installs it", what)
+	testenv.SkipOrFail(t, "%s is missing; `make test` installs it", what)
 	return false
 }
 
@@ -265,6 +262,16 @@ func TestHelpersAgree(t *testing.T) {
 		got := external(t, exec.CommandContext(ctx, "node", driver, addr, "script.json", "ts"))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("the TypeScript helper differs from the Go helper (-go +ts):\n%s", diff)
+		}
+	})
+	t.Run("typescript examples", func(t *testing.T) {
+		driver := "../typescript/dist/conformance/examples.js"
+		_, err := os.Stat(driver)
+		need(t, "the built TypeScript client (make typescript-client)", err == nil)
+		// The examples' loops through the pinned Anthropic and OpenAI SDKs,
+		// against a loopback stub of each provider's API.
+		if out, err := exec.CommandContext(ctx, "node", driver, addr).CombinedOutput(); err != nil || !bytes.Contains(out, []byte("examples: done")) {
+			t.Errorf("%s: %v\n%s", driver, err, out)
 		}
 	})
 	t.Run("python", func(t *testing.T) {

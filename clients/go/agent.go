@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"google.golang.org/grpc/codes"
@@ -85,8 +81,9 @@ func WithDeferredMode(m toolsearchv1.DeferredToolMode) AgentOption {
 }
 
 // WithAgentSearchOptions adds options to every search HandleToolCall runs,
-// e.g. [WithVisibleTools] to scope what the model may find. The session id
-// and the model's arguments are set by HandleToolCall itself.
+// e.g. [WithVisibleTools] to scope what the model may find (the tool lists
+// of [Agent.Tools] are then built from the visible tools alone). The
+// session id and the model's arguments are set by HandleToolCall itself.
 func WithAgentSearchOptions(opts ...SearchOption) AgentOption {
 	return func(o *agentOptions) { o.search = append(o.search, opts...) }
 }
@@ -158,6 +155,7 @@ func (a *Agent) Tools(ctx context.Context, session string, format toolsearchv1.T
 		Model:              a.opts.model,
 		ModelSupport:       a.opts.support,
 		ServerDescriptions: a.opts.servers,
+		VisibleTools:       a.visible(),
 	})
 	if err != nil {
 		return nil, err
@@ -175,6 +173,18 @@ func (a *Agent) Tools(ctx context.Context, session string, format toolsearchv1.T
 		Changes:          resp.GetChanges(),
 		Omitted:          resp.GetOmittedTools(),
 	}, nil
+}
+
+// visible is the visible set the agent's search options give: its tool
+// lists are scoped to the same tools as its searches.
+func (a *Agent) visible() []string {
+	var r toolsearchv1.SearchRequest
+	for _, o := range a.opts.search {
+		if o != nil {
+			o(&r)
+		}
+	}
+	return r.VisibleTools
 }
 
 // Reset forgets the tools revealed to session; its next list holds only
@@ -222,7 +232,7 @@ func (a *Agent) ToolCalled(ctx context.Context, session, tool string, callErr er
 // and retry. The error is for what the agent must handle: the sidecar
 // unreachable, a deadline, an internal error.
 func (a *Agent) HandleToolCall(ctx context.Context, session, argumentsJSON string) (string, error) {
-	args, err := parseSearchArguments(argumentsJSON)
+	args, err := ParseSearchArguments([]byte(argumentsJSON))
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
@@ -239,79 +249,6 @@ func (a *Agent) HandleToolCall(ctx context.Context, session, argumentsJSON strin
 		}
 	}
 	return RenderResult(resp)
-}
-
-// searchArguments are a tool_search call's arguments.
-type searchArguments struct {
-	query      string
-	searchType toolsearchv1.SearchType
-	maxResults int
-	category   string
-}
-
-// searchTypes maps tool_search's search_type values to the API's.
-var searchTypes = map[string]toolsearchv1.SearchType{
-	"":         toolsearchv1.SearchType_SEARCH_TYPE_UNSPECIFIED,
-	"semantic": toolsearchv1.SearchType_SEARCH_TYPE_SEMANTIC,
-	"keyword":  toolsearchv1.SearchType_SEARCH_TYPE_KEYWORD,
-	"regex":    toolsearchv1.SearchType_SEARCH_TYPE_REGEX,
-}
-
-// parseSearchArguments reads a tool_search call's arguments, tolerantly:
-// models send numbers as strings ("5") or floats (5.0), and null for
-// optional fields. Unknown fields are ignored.
-func parseSearchArguments(argumentsJSON string) (searchArguments, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(argumentsJSON), &raw); err != nil || raw == nil {
-		return searchArguments{}, errors.New(`the arguments are not a JSON object; call tool_search with {"query": "what the tool should do"}`)
-	}
-	var args searchArguments
-	q, ok := raw["query"]
-	if !ok || json.Unmarshal(q, &args.query) != nil {
-		return searchArguments{}, errors.New(`"query" is missing or not a string; call tool_search with {"query": "what the tool should do"}`)
-	}
-	var st string
-	if v, ok := raw["search_type"]; ok && !isNull(v) {
-		if json.Unmarshal(v, &st) != nil {
-			return searchArguments{}, errors.New(`"search_type" must be a string: "semantic", "keyword" or "regex"`)
-		}
-	}
-	if args.searchType, ok = searchTypes[strings.ToLower(strings.TrimSpace(st))]; !ok {
-		return searchArguments{}, fmt.Errorf(`"search_type" %q is not known; use "semantic", "keyword" or "regex"`, st)
-	}
-	if v, ok := raw["max_results"]; ok && !isNull(v) {
-		n, err := parseCount(v)
-		if err != nil {
-			return searchArguments{}, errors.New(`"max_results" must be a number from 1 to 10`)
-		}
-		args.maxResults = max(n, 0) // below 1: the default
-	}
-	if v, ok := raw["category_filter"]; ok && !isNull(v) {
-		if json.Unmarshal(v, &args.category) != nil {
-			return searchArguments{}, errors.New(`"category_filter" must be a string, such as a server name`)
-		}
-	}
-	return args, nil
-}
-
-func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
-
-// parseCount reads a JSON number or a numeric string, truncated to an int.
-func parseCount(v json.RawMessage) (int, error) {
-	var f float64
-	if err := json.Unmarshal(v, &f); err != nil {
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			return 0, err
-		}
-		if f, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
-			return 0, err
-		}
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, errors.New("not a finite number")
-	}
-	return int(math.Max(math.Min(f, math.MaxInt32), math.MinInt32)), nil
 }
 
 // errorResult is the tool result for a call the model should correct.

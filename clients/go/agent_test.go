@@ -83,7 +83,8 @@ func TestAgentTools(t *testing.T) {
 	a := NewAgent(newAgentFixture(t, s),
 		WithAlwaysLoaded("memory:*", "clock__now"),
 		WithDeferralThreshold(20),
-		WithDeferredMode(toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_REMINDER))
+		WithDeferredMode(toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_REMINDER),
+		WithAgentSearchOptions(WithVisibleTools("memory:*", "slack:*"), WithMaxResults(3)))
 	ts, err := a.Tools(context.Background(), "s1", FormatAnthropic)
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +95,7 @@ func TestAgentTools(t *testing.T) {
 		AlwaysLoaded:      []string{"memory:*", "clock__now"},
 		DeferralThreshold: 20,
 		DeferredMode:      toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_REMINDER,
+		VisibleTools:      []string{"memory:*", "slack:*"}, // the searches' scope
 	}
 	if diff := cmp.Diff(wantReq, s.last, protocmp.Transform()); diff != "" {
 		t.Errorf("request (-want +got):\n%s", diff)
@@ -169,55 +171,6 @@ func TestHandleToolCall(t *testing.T) {
 	if _, err := a.HandleToolCall(ctx, "s1", `{"query":"down"}`); status.Code(err) != codes.Unavailable {
 		t.Errorf("unavailable sidecar: err = %v, want Unavailable", err)
 	}
-}
-
-func TestParseSearchArguments(t *testing.T) {
-	for _, tc := range []struct {
-		args string
-		want searchArguments
-	}{
-		{`{"query":"a"}`, searchArguments{query: "a"}},
-		{`{"query":"a","search_type":null,"max_results":null,"category_filter":null}`, searchArguments{query: "a"}},
-		{`{"query":"a","search_type":"Semantic"}`, searchArguments{query: "a", searchType: toolsearchv1.SearchType_SEARCH_TYPE_SEMANTIC}},
-		{`{"query":"a","search_type":"regex","max_results":7.0}`, searchArguments{query: "a", searchType: toolsearchv1.SearchType_SEARCH_TYPE_REGEX, maxResults: 7}},
-		{`{"query":"a","max_results":-3}`, searchArguments{query: "a"}},
-		{`{"query":"a","max_results":1e12}`, searchArguments{query: "a", maxResults: 2147483647}},
-		{`{"query":"","extra":1}`, searchArguments{}},
-	} {
-		got, err := parseSearchArguments(tc.args)
-		if err != nil {
-			t.Errorf("parse(%s): %v", tc.args, err)
-			continue
-		}
-		if got != tc.want {
-			t.Errorf("parse(%s) = %+v, want %+v", tc.args, got, tc.want)
-		}
-	}
-	for _, bad := range []string{`[]`, `null`, `{"query":1}`, `{"query":"a","max_results":"many"}`, `{"query":"a","search_type":3}`, `{"query":"a","category_filter":[]}`} {
-		if _, err := parseSearchArguments(bad); err == nil {
-			t.Errorf("parse(%s): no error", bad)
-		}
-	}
-}
-
-// Whatever the model sends, parsing never panics, and a parsed call has a
-// known search type and a non-negative max_results.
-func FuzzParseSearchArguments(f *testing.F) {
-	for _, s := range []string{`{"query":"a"}`, `{"query":"a","max_results":"7","search_type":"REGEX"}`, `{"query":1}`, `[]`, `null`, `{"query":"a","max_results":1e400}`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, args string) {
-		got, err := parseSearchArguments(args)
-		if err != nil {
-			return
-		}
-		if got.maxResults < 0 {
-			t.Errorf("maxResults %d", got.maxResults)
-		}
-		if _, ok := toolsearchv1.SearchType_name[int32(got.searchType)]; !ok {
-			t.Errorf("search type %v", got.searchType)
-		}
-	})
 }
 
 // The native-mode options reach the request.

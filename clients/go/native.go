@@ -199,7 +199,7 @@ func (r searchResult) text() string {
 // found tools' definitions in format's native shape. fix is set (and the
 // result empty) for a mistake the model can correct.
 func (a *Agent) searchAndLoad(ctx context.Context, session, argumentsJSON string, format toolsearchv1.ToolFormat) (searchResult, string, error) {
-	args, err := parseSearchArguments(argumentsJSON)
+	args, err := ParseSearchArguments([]byte(argumentsJSON))
 	if err != nil {
 		return searchResult{}, err.Error(), nil
 	}
@@ -210,7 +210,7 @@ func (a *Agent) searchAndLoad(ctx context.Context, session, argumentsJSON string
 		}
 		return searchResult{}, "", err
 	}
-	r := searchResult{query: args.query, hint: resp.GetHint()}
+	r := searchResult{query: args.Query, hint: resp.GetHint()}
 	var catalogNames []string
 	for _, ref := range resp.GetToolReferences() {
 		catalogNames = append(catalogNames, ref.GetToolName())
@@ -229,6 +229,7 @@ func (a *Agent) searchAndLoad(ctx context.Context, session, argumentsJSON string
 		DeferralThreshold:  1,
 		ServerDescriptions: a.opts.servers,
 		LoadTools:          catalogNames,
+		VisibleTools:       a.visible(),
 	})
 	if err != nil {
 		return searchResult{}, "", err
@@ -245,16 +246,16 @@ func (a *Agent) searchAndLoad(ctx context.Context, session, argumentsJSON string
 }
 
 // search runs a parsed tool_search call for session.
-func (a *Agent) search(ctx context.Context, session string, args searchArguments) (*toolsearchv1.SearchResponse, error) {
+func (a *Agent) search(ctx context.Context, session string, args SearchArguments) (*toolsearchv1.SearchResponse, error) {
 	opts := append([]SearchOption{}, a.opts.search...)
 	opts = append(opts,
 		WithForModel(),
 		WithSessionID(session),
-		WithSearchType(args.searchType),
-		WithMaxResults(args.maxResults),
-		WithCategory(args.category),
+		WithSearchType(args.SearchType),
+		WithMaxResults(args.MaxResults),
+		WithCategory(args.CategoryFilter),
 	)
-	return a.client.Search(ctx, args.query, opts...)
+	return a.client.Search(ctx, args.Query, opts...)
 }
 
 // providerNamed renames resp's references to format's provider names, for
@@ -268,7 +269,7 @@ func (a *Agent) providerNamed(ctx context.Context, session string, resp *toolsea
 		return resp, nil
 	}
 	ts, err := a.client.raw.GetToolset(ctx, &toolsearchv1.GetToolsetRequest{
-		SessionId: session, Format: a.opts.resultFormat, DeferralThreshold: 1, LoadTools: names,
+		SessionId: session, Format: a.opts.resultFormat, DeferralThreshold: 1, LoadTools: names, VisibleTools: a.visible(),
 	})
 	if err != nil {
 		return nil, err

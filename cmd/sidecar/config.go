@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -72,6 +73,7 @@ type config struct {
 	mcpStdio        bool
 	mcpVisible      *listFlag
 	mcpAlwaysLoaded *listFlag
+	mcpTokenScopes  string
 	mcpCallTimeout  time.Duration
 
 	// Limits.
@@ -133,19 +135,10 @@ func envName(flagName string) string {
 // environment value is an error naming the variable.
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("sidecar", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `usage: sidecar [flags]
-
-toolsearch sidecar: loads tool catalogs and answers tool searches over gRPC
-(toolsearch.v1.ToolSearchService), with the standard health service and
-server reflection. Every flag's default can be set with the environment
-variable shown beside it.
-
-flags:
-`)
-		fs.PrintDefaults()
-	}
+	// The flag package's own messages are replaced: --help prints the
+	// flags by group, a mistyped flag names the closest one (usage.go).
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	var c config
 	var errs []error
 	env := func(name, def string) string {
@@ -244,6 +237,7 @@ flags:
 	}
 	fs.Var(c.mcpVisible, "mcp-visible-tools", fmt.Sprintf("default visible tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable; empty: the whole catalog (env %s, comma-separated)", envName("mcp-visible-tools")))
 	fs.Var(c.mcpAlwaysLoaded, "mcp-always-loaded", fmt.Sprintf("default always-loaded tools of MCP connections that send none (names, SERVER:* or PREFIX*), repeatable (env %s, comma-separated)", envName("mcp-always-loaded")))
+	str(&c.mcpTokenScopes, "mcp-token-scopes", "", `JSON file mapping further bearer tokens of the MCP endpoint to their scope, e.g. {"TOKEN": {"visible_tools": ["github:*"], "always_loaded": ["github__create_issue"]}}: one endpoint serves several agents, each its own tool list; empty: none`)
 	duration(&c.mcpCallTimeout, "mcp-call-timeout", mcpserver.DefaultCallTimeout, "budget of one tool call forwarded from the MCP endpoint to a live MCP server")
 	mcpFlags(fs, &c, getenv, str, duration)
 
@@ -263,8 +257,14 @@ flags:
 	str(&c.tlsClientCA, "tls-client-ca", "", "CA certificates (PEM) that client certificates must chain to: mutual TLS, clients without a valid certificate are refused; needs --tls-cert")
 	str(&c.authTokenFile, "auth-token-file", "", "file holding a bearer token every call must carry (metadata \"authorization: Bearer TOKEN\"); calls without it are UNAUTHENTICATED; the health service's Check is exempt (for probes), its Watch and List are not")
 
-	if err := fs.Parse(args); err != nil {
+	if wantsVersion(args) {
+		return c, errVersion
+	}
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		printUsage(stderr, fs)
 		return c, err
+	} else if err != nil {
+		return c, parseError(fs, err)
 	}
 	if len(errs) > 0 {
 		return c, errs[0]

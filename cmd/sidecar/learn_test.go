@@ -11,6 +11,7 @@ import (
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/learn"
 )
 
@@ -23,7 +24,7 @@ func startLearningSidecar(t *testing.T, args ...string) (c *toolsearch.Client, s
 	var stderr logbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, append([]string{"--listen", "127.0.0.1:0"}, args...), env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, hooks{ready: ready})
+		done <- run(ctx, append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", ""}, args...), env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, hooks{ready: ready})
 	}()
 	var addr net.Addr
 	select {
@@ -32,7 +33,7 @@ func startLearningSidecar(t *testing.T, args ...string) (c *toolsearch.Client, s
 		cancel()
 		t.Fatalf("sidecar exited with %d before serving: %s", code, stderr.String())
 	}
-	c, err := toolsearch.Dial(addr.String())
+	c, err := toolsearch.Dial(addr.String(), toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/store/postgres/pgtest"
+	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
@@ -40,10 +40,10 @@ func TestSidecarServesExampleCatalog(t *testing.T) {
 	case addr = <-ready:
 	case code := <-done:
 		t.Fatalf("sidecar exited with %d before serving: %s", code, stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("sidecar not ready after 30 s")
+	case <-time.After(testenv.HangGuard(t)):
+		t.Fatal("sidecar not ready (hang guard)")
 	}
-	c, err := toolsearch.Dial(addr.String())
+	c, err := toolsearch.Dial(addr.String(), toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestSidecarServesExampleCatalog(t *testing.T) {
 		if code != 0 {
 			t.Errorf("exit code %d after shutdown, want 0; log: %s", code, stderr.String())
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal("sidecar did not stop")
 	}
 	log := stderr.String()
@@ -94,7 +94,7 @@ func TestSidecarStartupErrors(t *testing.T) {
 		{name: "bad log level", args: []string{"--log-level", "loud"}, code: 2, contains: []string{"--log-level"}},
 		{name: "bad log-queries", args: []string{"--log-queries", "sometimes"}, code: 2, contains: []string{"--log-queries", "prefix", "hash", "off"}},
 		{name: "stray argument", args: []string{"catalog.json"}, code: 2, contains: []string{"--catalog"}},
-		{name: "busy port", args: []string{"--listen", "256.0.0.1:1"}, code: 1, contains: []string{"listen on 256.0.0.1:1"}},
+		{name: "busy port", args: []string{"--listen", "256.0.0.1:1", "--metrics-listen", ""}, code: 1, contains: []string{"listen on 256.0.0.1:1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,7 +120,7 @@ func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
 	help := stderr.String()
 	var flags []string
 	for _, line := range strings.Split(help, "\n") {
-		if name, ok := strings.CutPrefix(line, "  -"); ok {
+		if name, ok := strings.CutPrefix(line, "  --"); ok {
 			flags = append(flags, strings.Fields(name)[0])
 		}
 	}
@@ -176,7 +176,7 @@ func TestOperationsDocListsEveryFlag(t *testing.T) {
 	}
 	n := 0
 	for _, line := range strings.Split(stderr.String(), "\n") {
-		name, ok := strings.CutPrefix(line, "  -")
+		name, ok := strings.CutPrefix(line, "  --")
 		if !ok {
 			continue
 		}
@@ -217,14 +217,8 @@ func TestReadyWhenSemantic(t *testing.T) {
 		done <- run(ctx, []string{"--listen", addr, "--metrics-listen", "", "--embedder", "ollama", "--ollama-host", deadAddr, "--ready-when", "semantic"},
 			env(map[string]string{"TOOLSEARCH_CATALOG": "../../examples/catalog.json"}), &stderr, hooks{})
 	}()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(stderr.String(), "answering lexically") {
-		if time.Now().After(deadline) {
-			t.Fatalf("sidecar did not start answering: %s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	c, err := toolsearch.Dial(addr)
+	testenv.WaitFor(t, "the sidecar answering lexically", func() bool { return strings.Contains(stderr.String(), "answering lexically") })
+	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +241,7 @@ func TestReadyWhenSemantic(t *testing.T) {
 		if code != 0 {
 			t.Errorf("exit code %d, want 0; log: %s", code, stderr.String())
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal("sidecar did not stop")
 	}
 }
@@ -264,5 +258,54 @@ func TestQuantizeFlag(t *testing.T) {
 	}
 	if _, err := parseConfig([]string{"--quantize", "int4"}, env(nil), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "use none or int8") {
 		t.Fatalf("--quantize int4: %v, want an error saying to use none or int8", err)
+	}
+}
+
+// TestHelpGroupsEveryFlag: --help lists every flag under its group, as
+// docs/operations.md does, and none under "other".
+func TestHelpGroupsEveryFlag(t *testing.T) {
+	var stderr logbuf.Buffer
+	if code := run(context.Background(), []string{"--help"}, env(nil), &stderr, hooks{}); code != 0 {
+		t.Fatalf("--help exit code %d", code)
+	}
+	help := stderr.String()
+	if strings.Contains(help, "\nother:\n") {
+		t.Errorf("--help lists flags under \"other\"; add them to flagGroups (usage.go):\n%s", help[strings.Index(help, "\nother:\n"):])
+	}
+	for _, g := range flagGroups {
+		if !strings.Contains(help, "\n"+g.title+":\n") {
+			t.Errorf("--help lacks the group %q", g.title)
+		}
+		for _, name := range g.flags {
+			if !strings.Contains(help, "\n  --"+name+" ") && !strings.Contains(help, "\n  --"+name+"\n") {
+				t.Errorf("group %q names --%s, which --help does not list", g.title, name)
+			}
+		}
+	}
+}
+
+// TestUsageErrors: a mistyped flag is named with the closest one, without
+// the whole usage; --version prints the version.
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--listn", "127.0.0.1:0"}, 2, "sidecar: unknown flag --listn; did you mean --listen?"},
+		{[]string{"--max-tool", "3"}, 2, "did you mean --max-tools?"},
+		{[]string{"-catalgo", "x.json"}, 2, "did you mean --catalog?"},
+		{[]string{"--zzz"}, 2, "sidecar: unknown flag --zzz (sidecar --help lists every flag)"},
+		{[]string{"--max-tools", "many"}, 2, `invalid value "many" for --max-tools`},
+		{[]string{"--version"}, 0, "sidecar dev\n"},
+		{[]string{"--listen", "127.0.0.1:0", "-version"}, 0, "sidecar dev\n"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stderr logbuf.Buffer
+			code := run(context.Background(), tc.args, env(nil), &stderr, hooks{})
+			if code != tc.code || !strings.Contains(stderr.String(), tc.want) || strings.Contains(stderr.String(), "usage:") {
+				t.Errorf("exit %d, stderr %q; want %d, %q and no usage", code, stderr.String(), tc.code, tc.want)
+			}
+		})
 	}
 }

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/internal/safefile"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	mcp "github.com/toolsearch/toolsearch/source/mcp"
@@ -56,7 +56,7 @@ func (c *config) checkMCP() error {
 		servers = append(servers, s)
 	}
 	if c.mcpConfig != "" {
-		data, err := os.ReadFile(c.mcpConfig)
+		data, err := safefile.ReadFile(c.mcpConfig, maxConfigFileBytes)
 		if err != nil {
 			return fmt.Errorf("--mcp-config: %w", err)
 		}

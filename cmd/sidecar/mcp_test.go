@@ -16,6 +16,7 @@ import (
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 )
 
 // mcpServersDir is where `make mcp-servers` installs the npm reference
@@ -27,10 +28,7 @@ func mcpServersDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("npm reference MCP servers missing (run: make mcp-servers): %v", err)
-		}
-		t.Skipf("npm reference MCP servers missing (run: make mcp-servers): %v", err)
+		testenv.SkipOrFail(t, "npm reference MCP servers missing (run: make mcp-servers): %v", err)
 	}
 	return dir
 }
@@ -83,9 +81,9 @@ func TestMCPEverythingBar(t *testing.T) {
 		r.addr = a.String()
 	case code := <-r.done:
 		t.Fatalf("sidecar exited with %d:\n%s", code, r.stderr.String())
-	case <-time.After(60 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		cancel()
-		t.Fatalf("sidecar not serving after 60 s:\n%s", r.stderr.String())
+		t.Fatalf("sidecar not serving (hang guard):\n%s", r.stderr.String())
 	}
 	t.Logf("serving with everything listed after %v", time.Since(start))
 	t.Cleanup(func() {
@@ -104,7 +102,7 @@ func TestMCPEverythingBar(t *testing.T) {
 	c := r.dial(t)
 	// Readiness waits at most --mcp-timeout for the server; on a loaded
 	// machine npx may take longer, and its tools arrive when it answers.
-	waitLong(t, "everything up", func() bool { return mcpStatusOf(t, r, "everything")["state"] == "up" })
+	testenv.WaitFor(t, "everything up", func() bool { return mcpStatusOf(t, r, "everything")["state"] == "up" })
 
 	// list --server everything
 	list, err := c.ListTools(ctx, "everything", "", 500)
@@ -144,10 +142,10 @@ func TestMCPEverythingBar(t *testing.T) {
 
 	// tools/list_changed (everything sends it for the tools it registers
 	// after initialization) is followed; no tool is embedded twice.
-	waitFor(t, "list_changed followed", func() bool {
+	testenv.WaitFor(t, "list_changed followed", func() bool {
 		return strings.Contains(r.stderr.String(), "mcp server tools changed: catalog follows")
 	})
-	waitFor(t, "index ready", func() bool {
+	testenv.WaitFor(t, "index ready", func() bool {
 		info, err := c.CatalogInfo(ctx)
 		return err == nil && info.GetIndexState() == toolsearchv1.IndexState_INDEX_STATE_READY && info.GetIndexedTools() == info.GetToolCount()
 	})
@@ -186,8 +184,8 @@ func TestMCPEverythingBar(t *testing.T) {
 	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waitLong(t, "everything down", func() bool { return mcpStatusOf(t, r, "everything")["state"] == "down" })
-	waitLong(t, "everything restarted", func() bool {
+	testenv.WaitFor(t, "everything down", func() bool { return mcpStatusOf(t, r, "everything")["state"] == "down" })
+	testenv.WaitFor(t, "everything restarted", func() bool {
 		st := mcpStatusOf(t, r, "everything")
 		return st["state"] == "up" && st["pid"] != nil && int(st["pid"].(float64)) != pid
 	})
@@ -209,20 +207,7 @@ func TestMCPEverythingBar(t *testing.T) {
 	if code := r.stop(t); code != 0 {
 		t.Errorf("exit code %d", code)
 	}
-	waitFor(t, "no child left", func() bool { return syscall.Kill(-pid, 0) != nil })
-}
-
-// waitLong is waitFor with room for npx to start node again on a loaded
-// machine under the race detector (≈6 s seen; 2 s unloaded).
-func waitLong(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "no child left", func() bool { return syscall.Kill(-pid, 0) != nil })
 }
 
 func TestMCPFlags(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,6 +43,16 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 	if cfg.mcpListen == "" && !cfg.mcpStdio {
 		return nil, nil
 	}
+	var scopes map[string]mcpserver.Scope
+	if cfg.mcpTokenScopes != "" {
+		data, err := os.ReadFile(cfg.mcpTokenScopes)
+		if err != nil {
+			return nil, fmt.Errorf("--mcp-token-scopes: %w", err)
+		}
+		if scopes, err = mcpserver.ParseTokenScopes(data); err != nil {
+			return nil, fmt.Errorf("--mcp-token-scopes %s: %w", cfg.mcpTokenScopes, err)
+		}
+	}
 	srv, err := mcpserver.New(mcpserver.Config{
 		Engine:         engine,
 		Caller:         caller,
@@ -50,6 +61,7 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 		MaxSessions:    cfg.maxSessions,
 		SessionTimeout: cfg.sessionTTL,
 		AuthToken:      token,
+		TokenScopes:    scopes,
 		Version:        version,
 		Log:            log,
 		// MCP searches count with the gRPC ones, and log their query alike.
@@ -92,7 +104,7 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 			scheme = "https"
 		}
 		log.Info("mcp listening", "url", fmt.Sprintf("%s://%s%s", scheme, lis.Addr(), mcpPath), "auth_token", token != "")
-		if !isLoopback(cfg.mcpListen) && tc == nil && token == "" {
+		if !isLoopback(cfg.mcpListen) && tc == nil && token == "" && len(scopes) == 0 {
 			log.Warn("MCP endpoint beyond loopback in plaintext with no --auth-token-file: anything that reaches this address can search and call tools",
 				"addr", lis.Addr().String())
 		}

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 )
 
 // The sidecar serves the MCP endpoint on --mcp-listen with the bearer token
@@ -43,8 +43,8 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 	case addr = <-addrs:
 	case code := <-done:
 		t.Fatalf("sidecar exited with %d: %s", code, stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("MCP endpoint not serving after 30 s")
+	case <-time.After(testenv.HangGuard(t)):
+		t.Fatal("MCP endpoint not serving (hang guard)")
 	}
 
 	// Over HTTP, with the token.
@@ -80,7 +80,7 @@ func TestSidecarMCPEndpoint(t *testing.T) {
 		if code != 0 {
 			t.Errorf("exit code %d after the stdio session ended: %s", code, stderr.String())
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal("sidecar still running 30 s after its stdio session ended")
 	}
 }
@@ -122,8 +122,8 @@ func checkStatelessFlow(t *testing.T, cs *mcp.ClientSession) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(first.Tools) != 2 || first.Tools[0].Name != "tool_search" || first.Tools[1].Name != "call_tool" {
-		t.Fatalf("stateless tools/list = %d tools, want tool_search and call_tool", len(first.Tools))
+	if len(first.Tools) != 3 || first.Tools[0].Name != "tool_search" || first.Tools[1].Name != "call_tool" || first.Tools[2].Name != "read_output" {
+		t.Fatalf("stateless tools/list = %d tools, want tool_search, call_tool and read_output", len(first.Tools))
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tool_search", Arguments: map[string]any{"query": "send a slack message", "max_results": 1}})
 	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"inputSchema"`) {
@@ -165,8 +165,8 @@ func TestSidecarMCPEndpointTLS(t *testing.T) {
 	case addr = <-addrs:
 	case code := <-done:
 		t.Fatalf("sidecar exited with %d: %s", code, stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatal("MCP endpoint not serving after 30 s")
+	case <-time.After(testenv.HangGuard(t)):
+		t.Fatal("MCP endpoint not serving (hang guard)")
 	}
 	roots := x509.NewCertPool()
 	roots.AppendCertsFromPEM(ca.pem)

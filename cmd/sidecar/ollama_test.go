@@ -25,6 +25,7 @@ import (
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/embed/ollamatest"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 )
 
 // These tests run the whole sidecar (run, as main does) with --embedder
@@ -242,7 +243,7 @@ func startSidecar(t *testing.T, args ...string) *testSidecar {
 	go func() { s.done <- run(ctx, args, env(nil), s.stderr, hooks{ready: ready}) }()
 	select {
 	case addr := <-ready:
-		c, err := toolsearch.Dial(addr.String())
+		c, err := toolsearch.Dial(addr.String(), toolsearch.WithTimeout(testenv.HangGuard(t)))
 		if err != nil {
 			cancel()
 			t.Fatal(err)
@@ -251,9 +252,9 @@ func startSidecar(t *testing.T, args ...string) *testSidecar {
 	case code := <-s.done:
 		cancel()
 		t.Fatalf("sidecar exited with %d before serving:\n%s", code, s.stderr.String())
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		cancel()
-		t.Fatalf("sidecar not serving after 30 s:\n%s", s.stderr.String())
+		t.Fatalf("sidecar not serving (hang guard):\n%s", s.stderr.String())
 	}
 	t.Cleanup(func() { s.stop(t) })
 	return s
@@ -273,8 +274,8 @@ func (s *testSidecar) stop(t *testing.T) {
 		if code != 0 {
 			t.Errorf("sidecar exit code %d, want 0; log:\n%s", code, s.stderr.String())
 		}
-	case <-time.After(30 * time.Second):
-		t.Errorf("sidecar did not stop within 30 s")
+	case <-time.After(testenv.HangGuard(t)):
+		t.Errorf("sidecar did not stop (hang guard)")
 	}
 	s.done = nil
 	// The Ollama embedder uses http.DefaultTransport: drop its idle
@@ -309,9 +310,7 @@ func (s *testSidecar) waitIndexed(t *testing.T) (*toolsearchv1.GetCatalogInfoRes
 // embedder failure must never fail a search.
 func (s *testSidecar) search(t *testing.T, query string) *toolsearchv1.SearchResponse {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	resp, err := s.c.Search(ctx, query)
+	resp, err := s.c.Search(testenv.Context(t), query)
 	if err != nil {
 		t.Fatalf("Search(%q): %v", query, err)
 	}
@@ -397,7 +396,7 @@ func TestOllamaSidecarStartupAndWarmCache(t *testing.T) {
 	// Warm restart: the vectors come from the cache.
 	proxy.reset()
 	sc = startSidecar(t, args...)
-	info, took = sc.waitIndexed(t)
+	_, took = sc.waitIndexed(t)
 	calls := proxy.embedCalls()
 	t.Logf("warm restart: index ready in %v; /api/embed calls: %q", took.Round(time.Millisecond), calls)
 	if n := documentInputs(calls); n != 0 {
@@ -488,7 +487,8 @@ func TestOllamaSidecarSlowOllama(t *testing.T) {
 	sc := startSidecar(t, ollamaArgs(proxy.addr(), "--query-timeout", "300ms")...)
 	sc.waitIndexed(t)
 
-	proxy.setDelay(3 * time.Second)
+	const delay = 3 * time.Second
+	proxy.setDelay(delay)
 	start := time.Now()
 	resp := sc.search(t, "send a slack message")
 	took := time.Since(start)
@@ -499,25 +499,22 @@ func TestOllamaSidecarSlowOllama(t *testing.T) {
 	if got := names(resp); len(got) == 0 || got[0] != "slack__send_message" {
 		t.Errorf("slow Ollama: results %v, want slack__send_message first", got)
 	}
-	if took > 2*time.Second {
-		t.Errorf("slow Ollama: the search took %v, want about the 300 ms budget", took)
+	// The fallback reason shows that the search stopped waiting; a search
+	// that took the whole delay waited for Ollama all the same. (How close
+	// it came to the 300 ms budget is logged, not judged: a loaded machine
+	// decides that.)
+	if took >= delay {
+		t.Errorf("slow Ollama: the search took %v, the embedder's whole delay; want about the 300 ms budget", took)
 	}
 	t.Logf("slow Ollama: answered in %v with %s/%s", took.Round(time.Millisecond), md.GetSearchType(), md.GetFallbackReason())
 
 	proxy.setDelay(0)
 	q := semanticQueries[0]
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp := sc.search(t, q.query)
-		if resp.GetSearchMetadata().GetFallbackReason() == "" {
-			checkSemantic(t, resp, q.want)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%q: still %s 30 s after Ollama was fast again", q.query, resp.GetSearchMetadata().GetFallbackReason())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "semantic answers once Ollama is fast again", func() bool {
+		resp = sc.search(t, q.query)
+		return resp.GetSearchMetadata().GetFallbackReason() == ""
+	})
+	checkSemantic(t, resp, q.want)
 }
 
 // TestOllamaSidecarOllamaLate: the sidecar starts before Ollama; it serves

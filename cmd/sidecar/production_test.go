@@ -17,15 +17,15 @@ import (
 	"testing"
 	"time"
 
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
-
-	toolsearch "github.com/toolsearch/toolsearch/clients/go"
-	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
-	"github.com/toolsearch/toolsearch/internal/logbuf"
 )
 
 // running is a sidecar started with run, in-process, on loopback ports.
@@ -69,9 +69,9 @@ func launchHooks(t *testing.T, h hooks, vars map[string]string, args ...string) 
 	case code := <-r.done:
 		cancel()
 		t.Fatalf("sidecar exited with %d before serving:\n%s", code, r.stderr.String())
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		cancel()
-		t.Fatalf("sidecar not serving after 30 s:\n%s", r.stderr.String())
+		t.Fatalf("sidecar not serving (hang guard):\n%s", r.stderr.String())
 	}
 	if m := metricsAddrRE.FindStringSubmatch(r.stderr.String()); m != nil {
 		r.metricsAddr = m[1]
@@ -96,8 +96,8 @@ func (r *running) stop(t *testing.T) int {
 	select {
 	case code := <-r.done:
 		return code
-	case <-time.After(30 * time.Second):
-		t.Fatalf("sidecar did not stop within 30 s")
+	case <-time.After(testenv.HangGuard(t)):
+		t.Fatalf("sidecar did not stop (hang guard)")
 		return -1
 	}
 }
@@ -105,7 +105,7 @@ func (r *running) stop(t *testing.T) int {
 // dial is an insecure client of r, closed when the test ends.
 func (r *running) dial(t *testing.T, opts ...toolsearch.Option) *toolsearch.Client {
 	t.Helper()
-	c, err := toolsearch.Dial(r.addr, opts...)
+	c, err := toolsearch.Dial(r.addr, append([]toolsearch.Option{toolsearch.WithTimeout(testenv.HangGuard(t))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,17 +155,10 @@ func TestMetricsEndpointCountsRealSearches(t *testing.T) {
 	ctx := context.Background()
 	// The start-up index finishes in the background; wait for it so the
 	// searches below are semantic.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testenv.WaitFor(t, "the index ready in /metrics", func() bool {
 		_, body := r.get(t, "/metrics")
-		if sample(t, body, `toolsearch_index_state{state="ready"}`) == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("index not ready after 20 s:\n%s", body)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return sample(t, body, `toolsearch_index_state{state="ready"}`) == 1
+	})
 
 	if code, body := r.get(t, "/readyz"); code != http.StatusOK || strings.TrimSpace(body) != "SERVING" {
 		t.Errorf("/readyz = %d %q, want 200 SERVING", code, body)
@@ -297,11 +290,11 @@ func TestShutdownDrainsSearchesInFlight(t *testing.T) {
 			errs <- err
 		}()
 	}
-	waitFor(t, "all searches held in the server", func() bool { return h.held.Load() == n })
+	testenv.WaitFor(t, "all searches held in the server", func() bool { return h.held.Load() == n })
 
 	stopped := make(chan int, 1)
 	go func() { stopped <- r.stop(t) }()
-	waitFor(t, "/readyz to report 503 during the drain", func() bool {
+	testenv.WaitFor(t, "/readyz to report 503 during the drain", func() bool {
 		code, body := r.get(t, "/readyz")
 		return code == http.StatusServiceUnavailable && strings.TrimSpace(body) == "NOT_SERVING"
 	})
@@ -359,7 +352,7 @@ func TestShutdownDuringSearchStream(t *testing.T) {
 			}
 		}()
 	}
-	waitFor(t, "200 searches", func() bool { return ok.Load() >= 200 })
+	testenv.WaitFor(t, "200 searches", func() bool { return ok.Load() >= 200 })
 	if code := r.stop(t); code != 0 {
 		t.Errorf("exit code %d", code)
 	}
@@ -384,17 +377,6 @@ func TestShutdownDuringSearchStream(t *testing.T) {
 	}
 	if int64(served) != ok.Load() || notOK != 0 {
 		t.Errorf("server answered %d searches (%d not OK), clients got %d OK", served, notOK, ok.Load())
-	}
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -5,10 +5,10 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net"
-	"os"
 	"strings"
 	"time"
 
+	"github.com/toolsearch/toolsearch/internal/safefile"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/keepalive"
 )
@@ -41,7 +41,7 @@ func tlsConfig(cfg config) (*tls.Config, error) {
 	}
 	tc := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	if cfg.tlsClientCA != "" {
-		pem, err := os.ReadFile(cfg.tlsClientCA)
+		pem, err := safefile.ReadFile(cfg.tlsClientCA, maxConfigFileBytes)
 		if err != nil {
 			return nil, fmt.Errorf("--tls-client-ca: %w", err)
 		}
@@ -62,7 +62,7 @@ func readToken(path string) (string, error) {
 	if path == "" {
 		return "", nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, maxConfigFileBytes)
 	if err != nil {
 		return "", fmt.Errorf("--auth-token-file: %w", err)
 	}
@@ -93,3 +93,9 @@ func isLoopback(addr string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// maxConfigFileBytes bounds the small files the flags name (a token, a CA
+// bundle, --mcp-config): a larger one is not such a file. Like every file
+// read at start-up, each must be a regular file: a FIFO or a device is
+// refused by name, never waited on.
+const maxConfigFileBytes = 1 << 20

@@ -19,12 +19,12 @@ import (
 	"testing"
 	"time"
 
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
+	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
-
-	toolsearch "github.com/toolsearch/toolsearch/clients/go"
-	"github.com/toolsearch/toolsearch/internal/logbuf"
 )
 
 // testCA is a certificate authority made for one test.
@@ -115,9 +115,7 @@ func tlsSearch(t *testing.T, r *running, ca *testCA, certPEM, keyPEM []byte) err
 		tc.Certificates = []tls.Certificate{pair}
 	}
 	c := r.dial(t, toolsearch.WithTransportCredentials(credentials.NewTLS(tc)))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, err := c.Search(ctx, "send slack message")
+	_, err := c.Search(testenv.Context(t), "send slack message")
 	return err
 }
 
@@ -168,9 +166,7 @@ func TestTLS(t *testing.T) {
 		t.Errorf("client trusting another CA: %v, want Unavailable (handshake refused)", err)
 	}
 	plain := r.dial(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := plain.Search(ctx, "send slack message"); status.Code(err) != codes.Unavailable {
+	if _, err := plain.Search(testenv.Context(t), "send slack message"); status.Code(err) != codes.Unavailable {
 		t.Errorf("plaintext client of a TLS sidecar: %v, want Unavailable", err)
 	}
 }

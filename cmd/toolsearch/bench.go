@@ -58,7 +58,7 @@ type benchResult struct {
 	// HeapMB is the live Go heap (HeapAlloc right after a garbage
 	// collection) at the end of the run, in MiB, in-process; 0 with --addr.
 	// It is what the catalog keeps, without the garbage RSS also holds; the
-	// sidecar's memory budget (search.EstimateToolBytes) is fitted to it.
+	// sidecar's memory budget (search.EstimateBytes) is fitted to it.
 	HeapMB float64 `json:"heap_mb"`
 	// Recall is HNSW recall@10 against exact search over sampled query
 	// vectors, in-process; null with --addr or without an embedder.
@@ -190,6 +190,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var run benchSearcher
 	var eng *engine // in-process
 	if *addr != "" {
+		// The connections close when the bench returns (remoteSearcher).
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
 		run, res.Tools, err = remoteSearcher(ctx, *addr, *conns, st, *maxResults, *health, stderr)
 		if err != nil {
 			return err
@@ -407,7 +411,7 @@ func drive(ctx context.Context, run benchSearcher, queries []string, concurrency
 // remoteSearcher connects to a sidecar, waits until its index is ready (or
 // it has no embedder), and returns a searcher over conns connections (one
 // that calls the health service instead, with health) and the sidecar's
-// catalog size.
+// catalog size. The connections close when ctx ends.
 func remoteSearcher(ctx context.Context, addr string, conns int, st toolsearchv1.SearchType, maxResults int, health bool, stderr io.Writer) (benchSearcher, int, error) {
 	clients := make([]*toolsearch.Client, conns)
 	for i := range clients {

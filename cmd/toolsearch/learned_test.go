@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	"github.com/toolsearch/toolsearch/catalog"
+	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/learn"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server/servertest"
-
-	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 )
 
 // TestLearnedCommand shows, exports and resets a real sidecar's learned
@@ -31,7 +31,7 @@ func TestLearnedCommand(t *testing.T) {
 	}
 	t.Cleanup(func() { e.Close() })
 	addr := servertest.Start(t, e)
-	c, err := toolsearch.Dial(addr)
+	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,8 @@ type replayReport struct {
 // counts only if the search revealed it). The evaluated queries are scored
 // before learning and after.
 func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) error {
-	learnQs, evalQs := o.queries, o.queries
+	var learnQs []evaluation.Query
+	evalQs := o.queries
 	switch o.split {
 	case "":
 		qs, err := evaluation.LoadQueries(o.learnFrom)

@@ -27,6 +27,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolsearch/toolsearch/internal/testenv"
 )
 
 // Environment variables the package reads.
@@ -66,10 +68,7 @@ func ExternalHost() string { return os.Getenv(EnvHost) }
 // CI=true: CI must provide Ollama.
 func SkipOrFail(t testing.TB, why string) {
 	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI=true but %s; CI must build Ollama first (make ollama, i.e. scripts/ollama/build.sh) or set %s", why, EnvBin)
-	}
-	t.Skipf("%s: skipping a test against a real Ollama; build it with `make ollama` (scripts/ollama/build.sh) or set %s", why, EnvBin)
+	testenv.SkipOrFail(t, "%s: a test against a real Ollama; build it with `make ollama` (scripts/ollama/build.sh) or set %s", why, EnvBin)
 }
 
 // Server is a private Ollama server process. Its address and model store

@@ -183,10 +183,10 @@ func under(path, p string) bool {
 	return path == p || strings.HasPrefix(path, p+"/")
 }
 
-// helper reports whether a package is a test helper (its name ends in
-// "test": embed/embedtest, store/postgres/pgtest).
+// helper reports whether a package is a test helper: its name ends in
+// "test" (embed/embedtest, store/postgres/pgtest), or it is internal/testenv.
 func helper(rel string) bool {
-	return strings.HasSuffix(rel[strings.LastIndex(rel, "/")+1:], "test")
+	return strings.HasSuffix(rel[strings.LastIndex(rel, "/")+1:], "test") || rel == "internal/testenv"
 }
 
 // rowOf returns the longest row that rel is under.

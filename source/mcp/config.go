@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/internal/safefile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -101,7 +101,7 @@ func (c ServerConfig) Validate() error {
 		if f == "" {
 			continue
 		}
-		if _, err := os.ReadFile(f); err != nil {
+		if _, err := readSmallFile(f); err != nil {
 			return fmt.Errorf("mcp server %q: %w", c.Name, err)
 		}
 	}
@@ -282,7 +282,7 @@ func validHeaderName(k string) bool {
 // "#" are skipped, an optional "export " prefix is dropped, and a value in
 // matching single or double quotes is unquoted (no escapes, no expansion).
 func ReadEnvFile(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSmallFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +310,7 @@ func ReadEnvFile(path string) ([]string, error) {
 // ReadHeadersFile reads "Name: value" lines; blank lines and lines starting
 // with "#" are skipped.
 func ReadHeadersFile(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSmallFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +333,7 @@ func ReadHeadersFile(path string) (map[string]string, error) {
 
 // readToken reads a bearer token file: its content, trimmed.
 func readToken(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSmallFile(path)
 	if err != nil {
 		return "", err
 	}
@@ -444,4 +444,15 @@ func ParseConfig(data []byte, file string) ([]ServerConfig, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return out, nil
+}
+
+// maxConfigFileBytes bounds an environment, headers or token file: a few
+// lines each; a larger file is not one of them.
+const maxConfigFileBytes = 1 << 20
+
+// readSmallFile reads a configuration file of at most maxConfigFileBytes,
+// a regular file only: a FIFO or a device is refused by name, never
+// waited on.
+func readSmallFile(path string) ([]byte, error) {
+	return safefile.ReadFile(path, maxConfigFileBytes)
 }

@@ -19,11 +19,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/embed/embedtest"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/search"
 	source "github.com/toolsearch/toolsearch/source/mcp"
@@ -72,9 +72,7 @@ func newFixture(t *testing.T, cfg source.Config) *fixture {
 	}
 	t.Cleanup(func() { m.Close() })
 	m.Start()
-	ctx, cancel := context.WithTimeout(context.Background(), max(cfg.ListTimeout, source.DefaultListTimeout)+30*time.Second)
-	defer cancel()
-	if err := m.WaitStartup(ctx); err != nil {
+	if err := m.WaitStartup(testenv.Context(t)); err != nil {
 		t.Fatal(err)
 	}
 	return &fixture{engine: e, emb: emb, m: m, logs: logs}
@@ -90,19 +88,6 @@ func (f *fixture) status(t *testing.T, name string) source.ServerStatus {
 	}
 	t.Fatalf("no status for %s", name)
 	return source.ServerStatus{}
-}
-
-// waitFor polls cond until it holds or d passes.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) time.Duration {
-	t.Helper()
-	start := time.Now()
-	for !cond() {
-		if time.Since(start) > d {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return time.Since(start)
 }
 
 func (f *fixture) has(name string) bool {
@@ -163,9 +148,9 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 
 	// A new tool: one embedding, one version.
 	f.call(t, "dyn__add_tool", map[string]any{"name": "book_flight", "description": "Book a plane ticket for a trip."})
-	took := waitFor(t, 20*time.Second, "new tool indexed", func() bool { return f.has("dyn__book_flight") })
+	took := testenv.WaitFor(t, "new tool indexed", func() bool { return f.has("dyn__book_flight") })
 	t.Logf("list_changed → catalog: %v", took)
-	waitFor(t, 20*time.Second, "version", func() bool { return f.engine.Info().CatalogVersion == v0+1 })
+	testenv.WaitFor(t, "version", func() bool { return f.engine.Info().CatalogVersion == v0+1 })
 	if seen := f.emb.Seen(); len(seen) != 1 || !strings.Contains(seen[0], "plane ticket") {
 		t.Errorf("after add: embedded %q, want only the new tool", seen)
 	}
@@ -177,7 +162,7 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 
 	// A removed tool: no embedding.
 	f.call(t, "dyn__remove_tool", map[string]any{"name": "send_email"})
-	waitFor(t, 20*time.Second, "removed tool gone", func() bool { return !f.has("dyn__send_email") })
+	testenv.WaitFor(t, "removed tool gone", func() bool { return !f.has("dyn__send_email") })
 	if seen := f.emb.Seen(); len(seen) != 0 {
 		t.Errorf("after remove: embedded %q, want nothing", seen)
 	}
@@ -186,7 +171,7 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 	}
 	// A changed description: one embedding.
 	f.call(t, "dyn__add_tool", map[string]any{"name": "create_ticket", "description": "Open an incident ticket for an outage."})
-	waitFor(t, 20*time.Second, "changed tool", func() bool {
+	testenv.WaitFor(t, "changed tool", func() bool {
 		got, _, err := f.engine.Get([]string{"dyn__create_ticket"})
 		return err == nil && strings.Contains(got[0].Description, "incident")
 	})
@@ -229,7 +214,7 @@ func TestCallTool(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled call = %v, want context.Canceled", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.HangGuard(t)):
 		t.Fatal("the call was not cancelled: progress did not arrive, or cancelling did not end it")
 	}
 	mu.Lock()
@@ -285,14 +270,14 @@ func TestKillAndRestartMidSearch(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "server seen down", func() bool { return f.status(t, "dyn").State == source.StateDown })
+	testenv.WaitFor(t, "server seen down", func() bool { return f.status(t, "dyn").State == source.StateDown })
 	if _, err := f.m.CallTool(ctx, "dyn__get_weather", nil, nil); !errors.Is(err, source.ErrServerUnavailable) {
 		t.Errorf("CallTool while down = %v, want ErrServerUnavailable", err)
 	}
 	if !f.m.Serves("dyn__get_weather") || !f.has("dyn__get_weather") {
 		t.Error("tools of a server in its grace period left the catalog")
 	}
-	waitFor(t, 10*time.Second, "server restarted", func() bool {
+	testenv.WaitFor(t, "server restarted", func() bool {
 		st := f.status(t, "dyn")
 		return st.State == source.StateUp && st.PID != pid && st.PID != 0
 	})
@@ -322,11 +307,11 @@ func TestGracePeriodThenRemoval(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "down", func() bool { return f.status(t, "dyn").State == source.StateDown })
+	testenv.WaitFor(t, "down", func() bool { return f.status(t, "dyn").State == source.StateDown })
 	if st := f.status(t, "dyn"); st.RemoveAt.IsZero() || !f.has("dyn__get_weather") {
 		t.Errorf("just down: status %+v, tools kept %v", st, f.has("dyn__get_weather"))
 	}
-	waitFor(t, 5*time.Second, "tools removed after the grace period", func() bool { return !f.has("dyn__get_weather") })
+	testenv.WaitFor(t, "tools removed after the grace period", func() bool { return !f.has("dyn__get_weather") })
 	if f.m.Serves("dyn__get_weather") || f.engine.Snapshot().Len() != 0 {
 		t.Errorf("after removal: serves %v, %d tools", f.m.Serves("dyn__get_weather"), f.engine.Snapshot().Len())
 	}
@@ -334,7 +319,7 @@ func TestGracePeriodThenRemoval(t *testing.T) {
 		t.Error("removal not logged")
 	}
 	os.Remove(fail)
-	waitFor(t, 20*time.Second, "back after the fault clears", func() bool { return f.has("dyn__get_weather") })
+	testenv.WaitFor(t, "back after the fault clears", func() bool { return f.has("dyn__get_weather") })
 }
 
 func TestGarbage(t *testing.T) {
@@ -406,7 +391,7 @@ func TestCloseLeavesNoOrphans(t *testing.T) {
 	start := time.Now()
 	f.m.Close()
 	t.Logf("Close took %v", time.Since(start))
-	waitFor(t, 5*time.Second, "server and its child gone", func() bool { return !alive(pid) && !alive(child) })
+	testenv.WaitFor(t, "server and its child gone", func() bool { return !alive(pid) && !alive(child) })
 	if st := f.status(t, "dyn"); st.State != source.StateStopped {
 		t.Errorf("state after Close = %s", st.State)
 	}
@@ -513,6 +498,31 @@ func TestCallToolTraceContext(t *testing.T) {
 			if got, _ := json.Marshal(trace); string(got) != tt.want {
 				t.Errorf("the server saw trace context %s in _meta, want %s", got, tt.want)
 			}
+		})
+	}
+}
+
+// Live servers that speak only MCP 2026-07-28 (go-sdk servers restricted to
+// it: over stdio, and over stateless streamable HTTP, which that version
+// needs) are catalog sources and call targets, and their list changes
+// (subscriptions/listen) reach the catalog.
+func TestOnly2026Servers(t *testing.T) {
+	url := serveHTTP(t, dynamicServerWith(&mcp.ServerOptions{SupportedProtocolVersions: []string{"2026-07-28"}}),
+		&mcp.StreamableHTTPOptions{Stateless: true}, nil)
+	f := newFixture(t, source.Config{Servers: []source.ServerConfig{
+		selfServer("stdio26", "dynamic2026"),
+		{Name: "http26", URL: url},
+	}, ListTimeout: 10 * time.Second})
+	for _, name := range []string{"stdio26", "http26"} {
+		t.Run(name, func(t *testing.T) {
+			if st := f.status(t, name); st.State != source.StateUp || st.Tools != len(dynamicTools)+4 {
+				t.Fatalf("%s: %+v, want up with %d tools", name, st, len(dynamicTools)+4)
+			}
+			if got := f.call(t, name+"__get_weather", map[string]any{"city": "Oslo"}); got != `{"city":"Oslo"}` {
+				t.Errorf("call = %q", got)
+			}
+			f.call(t, name+"__add_tool", map[string]any{"name": "book_flight", "description": "Book a plane ticket for a trip."})
+			testenv.WaitFor(t, "the new tool in the catalog", func() bool { return f.has(name + "__book_flight") })
 		})
 	}
 }

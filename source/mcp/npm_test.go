@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/search"
 	source "github.com/toolsearch/toolsearch/source/mcp"
 )
@@ -26,18 +27,11 @@ func npmServers(t *testing.T) string {
 	}
 	for _, bin := range []string{"mcp-server-everything", "mcp-server-memory", "mcp-server-filesystem"} {
 		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", bin)); err != nil {
-			msg := "the npm reference MCP servers are not installed (run: make mcp-servers): " + err.Error()
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
+			testenv.SkipOrFail(t, "the npm reference MCP servers are not installed (run: make mcp-servers): %v", err)
 		}
 	}
 	if _, err := exec.LookPath("npx"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("npx not found: install Node.js")
-		}
-		t.Skip("npx not found")
+		testenv.SkipOrFail(t, "npx not found: install Node.js")
 	}
 	return dir
 }
@@ -66,7 +60,7 @@ func everythingHTTP(t *testing.T, dir string) string {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	addr := "127.0.0.1:" + strconv.Itoa(port)
-	waitFor(t, 30*time.Second, "server-everything listening on "+addr, func() bool {
+	testenv.WaitFor(t, "server-everything listening on "+addr, func() bool {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()
@@ -106,7 +100,7 @@ func TestReferenceServers(t *testing.T) {
 		}
 	}
 	// everything's list_changed: the conditional tools arrive.
-	waitFor(t, 10*time.Second, "everything re-listed after tools/list_changed", func() bool {
+	testenv.WaitFor(t, "everything re-listed after tools/list_changed", func() bool {
 		return strings.Contains(f.logs.String(), "mcp server tools changed: catalog follows") &&
 			f.has("everything__get-roots-list")
 	})

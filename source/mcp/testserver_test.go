@@ -21,6 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	source "github.com/toolsearch/toolsearch/source/mcp"
+	"go.uber.org/goleak"
 )
 
 // Environment of a test server process.
@@ -38,7 +39,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m) // fails the tests if a goroutine outlives them
 }
 
 // runTestServer serves one test server on stdio until stdin closes.
@@ -67,6 +68,7 @@ func runTestServer(kind string) error {
 //   - dynamic: a few real-looking tools and control tools that change the
 //     tool list (add_tool, remove_tool, describe: the SDK sends
 //     tools/list_changed), report the pid, and count with progress;
+//   - dynamic2026: dynamic, speaking only MCP 2026-07-28;
 //   - garbage: one valid tool and tools with an invalid name, a 1 MB
 //     description and a duplicate name (a middleware in front of the
 //     server's tools/list injects the duplicate: the SDK would not list one).
@@ -82,6 +84,10 @@ func newTestServer(kind string, n int) *mcp.Server {
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}}}`)}, echoHandler)
 		}
 		return s
+	case "dynamic2026":
+		// The dynamic server speaking only MCP 2026-07-28 (stateless:
+		// server/discover, no initialize).
+		return dynamicServerWith(&mcp.ServerOptions{SupportedProtocolVersions: []string{"2026-07-28"}})
 	case "dynamic":
 		s := dynamicServer()
 		for i := range n { // filler tools, for re-list measurements at size
@@ -129,8 +135,11 @@ var dynamicTools = map[string]string{
 	"create_ticket": "Create a support ticket in the issue tracker.",
 }
 
-func dynamicServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "dynamic", Version: "1"}, nil)
+func dynamicServer() *mcp.Server { return dynamicServerWith(nil) }
+
+// dynamicServerWith is dynamicServer with server options.
+func dynamicServerWith(opts *mcp.ServerOptions) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "dynamic", Version: "1"}, opts)
 	obj := json.RawMessage(`{"type":"object"}`)
 	for name, desc := range dynamicTools {
 		s.AddTool(&mcp.Tool{Name: name, Title: strings.ToUpper(name[:1]) + name[1:], Description: desc, InputSchema: obj,
@@ -208,7 +217,13 @@ func selfServer(name, kind string, env ...string) source.ServerConfig {
 // when not nil, sees every request first and may refuse it.
 func httpServer(t *testing.T, s *mcp.Server, check func(*http.Request) error) string {
 	t.Helper()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{JSONResponse: true})
+	return serveHTTP(t, s, &mcp.StreamableHTTPOptions{JSONResponse: true}, check)
+}
+
+// serveHTTP is httpServer with the handler's options.
+func serveHTTP(t *testing.T, s *mcp.Server, opts *mcp.StreamableHTTPOptions, check func(*http.Request) error) string {
+	t.Helper()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if check != nil {
 			if err := check(r); err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -15,14 +14,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/store/postgres"
 	"github.com/toolsearch/toolsearch/store/postgres/pgtest"
+	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
-
-// hangGuard bounds a wait that only a bug makes long.
-const hangGuard = 2 * time.Minute
+// TestMain runs the tests on a shared server (pgtest) and fails them if a
+// goroutine outlives them.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(pgtest.Runner{M: m}) }
 
 // received collects what a store's handlers were given.
 type received struct {
@@ -61,7 +61,7 @@ func (r *received) signal() {
 // waitFor waits until cond holds over what r received.
 func (r *received) waitFor(t *testing.T, what string, cond func(*received) bool) {
 	t.Helper()
-	deadline := time.After(hangGuard)
+	deadline := time.After(testenv.HangGuard(t))
 	for {
 		r.mu.Lock()
 		ok := cond(r)
@@ -91,13 +91,7 @@ func open(t *testing.T, url string, h postgres.Handlers) *postgres.Store {
 
 func waitReady(t *testing.T, s *postgres.Store) {
 	t.Helper()
-	deadline := time.Now().Add(hangGuard)
-	for s.State() != postgres.StateReady {
-		if time.Now().After(deadline) {
-			t.Fatalf("store not ready: %s (%s)", s.State(), s.LastError())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "the store ready", func() bool { return s.State() == postgres.StateReady })
 }
 
 // Many pods starting at once migrate the schema once, and all end ready.
@@ -139,13 +133,7 @@ func TestSchemaNewerThanBinaryRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := open(t, url, postgres.Handlers{})
-	deadline := time.Now().Add(hangGuard)
-	for s.LastError() == "" {
-		if time.Now().After(deadline) {
-			t.Fatal("no error from a store over a newer schema")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "an error from a store over a newer schema", func() bool { return s.LastError() != "" })
 	if s.State() == postgres.StateReady {
 		t.Fatal("store ready over a newer schema")
 	}
@@ -239,13 +227,7 @@ func TestSharingBetweenPods(t *testing.T) {
 		t.Errorf("last update seq %d, want ≥ 2", last.Seq)
 	}
 	// Both pods reach the same catalog sequence.
-	deadline := time.Now().Add(hangGuard)
-	for a.CatalogSeq() != last.Seq || b.CatalogSeq() != last.Seq {
-		if time.Now().After(deadline) {
-			t.Fatalf("catalog seq: a %d, b %d; want both %d", a.CatalogSeq(), b.CatalogSeq(), last.Seq)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.WaitFor(t, "both pods at the last catalog sequence", func() bool { return a.CatalogSeq() == last.Seq && b.CatalogSeq() == last.Seq })
 	var upserted *postgres.CatalogUpdate
 	for i := range rb.updates {
 		if len(rb.updates[i].Upsert) == 1 {

@@ -2013,8 +2013,17 @@ type GetToolsetRequest struct {
 	ServerDescriptions map[string]string `protobuf:"bytes,10,rep,name=server_descriptions,json=serverDescriptions,proto3" json:"server_descriptions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Catalog tools whose full definitions to return in loaded_tools_json
 	// (the tools a search found), in the shape that loads them. Unknown
-	// names are ignored.
-	LoadTools     []string `protobuf:"bytes,11,rep,name=load_tools,json=loadTools,proto3" json:"load_tools,omitempty"`
+	// names, and names outside visible_tools, are ignored.
+	LoadTools []string `protobuf:"bytes,11,rep,name=load_tools,json=loadTools,proto3" json:"load_tools,omitempty"`
+	// The tools visible to this agent or turn, as in SearchRequest: exact
+	// tool names or `server:*` / `prefix*` patterns. The list is built from
+	// these tools alone: nothing outside them appears in any field (tools,
+	// stubs, the native `defer_loading` list, the system prompt's counts,
+	// servers and reminder names, loaded tools), and the deferral threshold
+	// counts them. Pass the same set as the session's searches. Empty: all
+	// tools are visible. A malformed entry, or more than 10,000 entries:
+	// INVALID_ARGUMENT.
+	VisibleTools  []string `protobuf:"bytes,12,rep,name=visible_tools,json=visibleTools,proto3" json:"visible_tools,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2122,6 +2131,13 @@ func (x *GetToolsetRequest) GetServerDescriptions() map[string]string {
 func (x *GetToolsetRequest) GetLoadTools() []string {
 	if x != nil {
 		return x.LoadTools
+	}
+	return nil
+}
+
+func (x *GetToolsetRequest) GetVisibleTools() []string {
+	if x != nil {
+		return x.VisibleTools
 	}
 	return nil
 }
@@ -3177,7 +3193,7 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"indexState\x123\n" +
 	"\aservers\x18\x06 \x03(\v2\x19.toolsearch.v1.ServerInfoR\aservers\x12&\n" +
 	"\x0fmax_results_cap\x18\a \x01(\x05R\rmaxResultsCap\x12#\n" +
-	"\rindexed_tools\x18\b \x01(\x05R\findexedTools\"\xae\x05\n" +
+	"\rindexed_tools\x18\b \x01(\x05R\findexedTools\"\xd3\x05\n" +
 	"\x11GetToolsetRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x121\n" +
@@ -3193,7 +3209,8 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x13server_descriptions\x18\n" +
 	" \x03(\v28.toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntryR\x12serverDescriptions\x12\x1d\n" +
 	"\n" +
-	"load_tools\x18\v \x03(\tR\tloadTools\x1aE\n" +
+	"load_tools\x18\v \x03(\tR\tloadTools\x12#\n" +
+	"\rvisible_tools\x18\f \x03(\tR\fvisibleTools\x1aE\n" +
 	"\x17ServerDescriptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"d\n" +

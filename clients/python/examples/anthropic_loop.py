@@ -30,7 +30,7 @@ from toolsearch import FORMAT_ANTHROPIC, SEARCH_NATIVE_CLIENT, SEARCH_PORTABLE, 
 Message = dict[str, Any]
 
 
-def run(task: str, create_message: Callable[[Message], Message], agent: Agent, native: bool, model: str = "claude-sonnet-4-5") -> str:
+def run(task: str, create_message: Callable[[Message], Message], agent: Agent, native: bool, model: str = "claude-sonnet-4-6") -> str:
     session = str(uuid.uuid4())
     messages: list[Message] = [{"role": "user", "content": task}]
     for _ in range(8):

@@ -11,7 +11,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { randomUUID } from "node:crypto";
 import { Agent, Client, SEARCH_TOOL_NAME, ToolFormat, ToolSearchMode } from "../src/index.js";
 
-export async function run(task: string, anthropic: Anthropic, sidecar: Client, native: boolean, model = "claude-sonnet-4-5"): Promise<string> {
+export async function run(task: string, anthropic: Anthropic, sidecar: Client, native: boolean, model = "claude-sonnet-4-6"): Promise<string> {
   const agent = new Agent(sidecar, { searchMode: native ? ToolSearchMode.NATIVE_CLIENT : ToolSearchMode.PORTABLE, model });
   const session = randomUUID();
   const messages: Anthropic.Messages.MessageParam[] = [{ role: "user", content: task }];

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 )
 
 // BinDir is where Debian's postgresql-15 package installs the server
@@ -87,10 +88,7 @@ func Available() string {
 func Require(t testing.TB) {
 	t.Helper()
 	if why := Available(); why != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and %s", why)
-		}
-		t.Skip(why)
+		testenv.SkipOrFail(t, "%s", why)
 	}
 }
 
