@@ -44,6 +44,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	noAnswer := fs.String("no-answer", "", "also run these queries that no tool serves, JSONL {\"id\",\"query\"} (e.g. evaluation/testdata/noanswer/NAME.jsonl), and report the share flagged no_confident_match")
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
 	addr := fs.String("addr", "", "evaluate a running sidecar at host:port instead of loading --catalog in-process")
+	tokens := newTokenFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin (the built-in word-vector model) or none (lexical only)")
 	semanticOnly := fs.Bool("semantic-only", false, "in-process: answer default/semantic queries from the vector index alone, without fusion (to measure semantic search on its own)")
@@ -51,6 +52,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	split := fs.String("split", "", "in-process replay on one file: learn from the \"even\" or \"odd\" half of --queries (by a stable hash of the id) and evaluate the other half")
 	forModel := fs.Bool("for-model", false, "in-process: search as the model-facing surfaces do (the relevance floor; search.Request.ForModel) with --max-results, and report the answers' mean size and precision")
 	maxResults := fs.Int("max-results", 5, "with --for-model: max_results of each search (the Agent helpers' default is 5)")
+	naive := fs.String("naive", "", "with --split or --learn-from: also score the evaluated queries on the naive stand-in, the reference for learning's gain: each learned query appended verbatim to the descriptions of the tools whose use it recorded (recorded) or of all its relevant tools (relevant), searched without learning")
 	quantize := fs.String("quantize", "", "in-process: store and score the vectors as none (float32, the default) or int8, whatever the catalog's size (to measure quantization's cost on a small catalog)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -78,7 +80,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *learnFrom != "" || *split != "" {
 		return runReplay(ctx, replayOptions{catalogs: catalogs, queries: qs, learnFrom: *learnFrom, split: *split,
-			mode: modeOf(st), embedder: *embedder, semanticOnly: *semanticOnly, asJSON: *asJSON}, stdout, stderr)
+			mode: modeOf(st), embedder: *embedder, semanticOnly: *semanticOnly, asJSON: *asJSON, naive: *naive}, stdout, stderr)
 	}
 	var na []evaluation.Query
 	if *noAnswer != "" {
@@ -88,7 +90,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var r ranker
 	if *addr != "" {
-		c, err := toolsearch.Dial(*addr)
+		c, err := tokens.dial(*addr)
 		if err != nil {
 			return err
 		}
