@@ -131,7 +131,10 @@ type sidecar struct {
 	em     *embedders
 	limit  memoryLimit
 	budget int64
-	learn  search.LearnConfig
+	// sessionBudget is the MCP endpoint's HTTP sessions' share of the
+	// memory budget (mcpSessionBudget).
+	sessionBudget int64
+	learn         search.LearnConfig
 	// learnDamaged: the learned-state file held bad lines (rewritten at
 	// once).
 	learnDamaged bool
@@ -276,6 +279,11 @@ func (s *sidecar) memoryLimit(context.Context) (func(), error) {
 	if s.budget, err = memoryBudget(limit); err != nil {
 		return nil, err
 	}
+	if s.cfg.mcpListen != "" {
+		// The MCP endpoint's sessions are paid out of the budget too.
+		s.sessionBudget = mcpSessionBudget(s.budget, s.cfg.maxSessions)
+		s.budget -= s.sessionBudget
+	}
 	s.limit = limit
 	s.em.budget = s.budget
 	s.metrics.SetLimit("memory_limit_bytes", float64(limit.bytes))
@@ -349,7 +357,7 @@ func (s *sidecar) startMCPEndpoint(ctx context.Context) (func(), error) {
 	if s.manager != nil {
 		caller = s.manager
 	}
-	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.metrics, s.hooks.stdioTransport)
+	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.metrics, s.sessionBudget, s.hooks.stdioTransport)
 	if err != nil || ep == nil {
 		return nil, err
 	}
