@@ -45,6 +45,7 @@ tests=(
 	"./catalog/|^(TestParseBad|TestLoadErrors|TestParseTooDeep)$"
 	"./internal/safefile/|^(TestReadFile)$"
 	"./internal/jsontext/|^(TestProblem|TestDuplicateKey)$"
+	"./toolset/|^(TestMaxBytes)$"
 	"./learn/|^(TestImportSkipsBadLines|TestCheckRecord|TestImportedEvidence|TestLoadDamagedAndSpecialFiles)$"
 	"./server/|^(TestInvalidRequestsAreInvalidArgument|TestHealthWatchAuthenticatedAndBounded|TestAuthUnaryInterceptor|TestGetToolsPages|TestGetToolsOneToolOverLimit|TestAnswersOverLimitNameTheFlag|TestLogsNeverHoldMoreThanTheQueryPrefix|TestChurnNoDeletedToolReturned)$"
 	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings|TestMemoryLimit|TestStartupHungLearnFrom|TestStartupFIFOCatalog|TestWithin|TestReadCatalogsBudget|TestLifecycleStoppedDuringStartup|TestLearnedStateSurvivesABadLine|TestCraftedLearnedRecordLiftsNothing)$"
