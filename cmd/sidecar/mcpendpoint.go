@@ -14,6 +14,7 @@ import (
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/toolset"
 )
 
 // mcpPath is the URL path of the streamable HTTP endpoint on --mcp-listen.
@@ -39,7 +40,7 @@ type mcpEndpoint struct {
 // forwards calls to live MCP servers (nil: none); metrics counts the
 // endpoint's searches (nil: none).
 func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, caller mcpserver.Caller, token string, log *slog.Logger,
-	metrics *server.Metrics, stdio func() mcp.Transport) (*mcpEndpoint, error) {
+	metrics *server.Metrics, stdio func() mcp.Transport, lists toolset.Defaults) (*mcpEndpoint, error) {
 	if cfg.mcpListen == "" && !cfg.mcpStdio {
 		return nil, nil
 	}
@@ -58,6 +59,7 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 		Caller:         caller,
 		Scope:          mcpserver.Scope{Visible: cfg.mcpVisible.values(), AlwaysLoaded: cfg.mcpAlwaysLoaded.values()},
 		CallTimeout:    cfg.mcpCallTimeout,
+		Toolset:        lists,
 		MaxSessions:    cfg.maxSessions,
 		SessionTimeout: cfg.sessionTTL,
 		AuthToken:      token,

@@ -112,7 +112,7 @@ class GetToolsResponse(_message.Message):
     def __init__(self, tools: _Optional[_Iterable[_Union[Tool, _Mapping]]] = ..., catalog_version: _Optional[int] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetToolsetRequest(_message.Message):
-    __slots__ = ["always_loaded", "deferral_threshold", "deferred_mode", "format", "hosted_search", "load_tools", "model", "model_support", "search_mode", "server_descriptions", "session_id"]
+    __slots__ = ["always_loaded", "deferral_threshold", "deferred_mode", "format", "hosted_search", "load_tools", "model", "model_support", "search_mode", "server_descriptions", "session_id", "visible_tools"]
     class ServerDescriptionsEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -131,6 +131,7 @@ class GetToolsetRequest(_message.Message):
     SEARCH_MODE_FIELD_NUMBER: _ClassVar[int]
     SERVER_DESCRIPTIONS_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    VISIBLE_TOOLS_FIELD_NUMBER: _ClassVar[int]
     always_loaded: _containers.RepeatedScalarFieldContainer[str]
     deferral_threshold: int
     deferred_mode: DeferredToolMode
@@ -142,7 +143,8 @@ class GetToolsetRequest(_message.Message):
     search_mode: ToolSearchMode
     server_descriptions: _containers.ScalarMap[str, str]
     session_id: str
-    def __init__(self, session_id: _Optional[str] = ..., format: _Optional[_Union[ToolFormat, str]] = ..., always_loaded: _Optional[_Iterable[str]] = ..., deferral_threshold: _Optional[int] = ..., deferred_mode: _Optional[_Union[DeferredToolMode, str]] = ..., search_mode: _Optional[_Union[ToolSearchMode, str]] = ..., hosted_search: _Optional[_Union[HostedToolSearch, str]] = ..., model: _Optional[str] = ..., model_support: _Optional[_Iterable[_Union[ModelSupport, _Mapping]]] = ..., server_descriptions: _Optional[_Mapping[str, str]] = ..., load_tools: _Optional[_Iterable[str]] = ...) -> None: ...
+    visible_tools: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, session_id: _Optional[str] = ..., format: _Optional[_Union[ToolFormat, str]] = ..., always_loaded: _Optional[_Iterable[str]] = ..., deferral_threshold: _Optional[int] = ..., deferred_mode: _Optional[_Union[DeferredToolMode, str]] = ..., search_mode: _Optional[_Union[ToolSearchMode, str]] = ..., hosted_search: _Optional[_Union[HostedToolSearch, str]] = ..., model: _Optional[str] = ..., model_support: _Optional[_Iterable[_Union[ModelSupport, _Mapping]]] = ..., server_descriptions: _Optional[_Mapping[str, str]] = ..., load_tools: _Optional[_Iterable[str]] = ..., visible_tools: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetToolsetResponse(_message.Message):
     __slots__ = ["catalog_version", "changes", "deferred_count", "deferring", "loaded_tools", "loaded_tools_json", "omitted_tools", "provider_names", "search_mode", "search_mode_reason", "system_prompt", "tool_search_json", "tools_json"]
