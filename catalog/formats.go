@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/jsontext"
 )
 
 // parseFile detects the format of data and turns it into located tools,
@@ -166,6 +168,12 @@ func parseRecords(records []json.RawMessage, file, ns string, pos func(i int) st
 func jsonSyntaxProblem(data []byte, file string, firstLine int, err error) Problem {
 	p := Problem{File: file, Reason: "invalid JSON: " + strings.TrimPrefix(err.Error(), "json: "),
 		Fix: "correct the JSON syntax at that position"}
+	if strings.Contains(err.Error(), "exceeded max depth") {
+		// Valid JSON, only too deep for the decoder (a schema nested
+		// thousands of levels): say so, not "invalid".
+		p.Reason = fmt.Sprintf("a value is nested more than %d levels deep (objects and arrays inside each other), over the JSON decoder's limit", jsontext.MaxDepth)
+		p.Fix = "flatten the schema: no model provider accepts a schema nested this deep"
+	}
 	var syntax *json.SyntaxError
 	if errors.As(err, &syntax) {
 		line, col := lineCol(data, syntax.Offset-1)

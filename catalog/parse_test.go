@@ -224,6 +224,10 @@ func TestParseBad(t *testing.T) {
 		{"scalar.json", `testdata/bad/scalar.json: line 1: file holds a string, want tools; fix: give a "tools:" list, a top-level list of tools, or JSON`},
 		{"text.yaml", `testdata/bad/text.yaml: line 1: file holds a string, want tools; fix: give a "tools:" list, a top-level list of tools, or JSON`},
 		{"syntax.yaml", `testdata/bad/syntax.yaml: line 3: invalid YAML: found unexpected end of stream; fix: correct the YAML at that line`},
+		{"indent.yaml", `testdata/bad/indent.yaml: line 3: invalid YAML: did not find expected '-' indicator; fix: correct the YAML at that line`},
+		{"duplicate_keys.json", `2 problems in tool definitions:
+	testdata/bad/duplicate_keys.json: tools[0] ("a"): key "description" appears twice in one object; fix: keep one of them: a JSON reader would silently use the last
+	testdata/bad/duplicate_keys.json: tools[1] ("b"): key "q" appears twice in one object; fix: keep one of them: a JSON reader would silently use the last`},
 		{"documents.yaml", `testdata/bad/documents.yaml: line 4: file holds more than one YAML document (separated by ---); fix: put every tool in one document: one "tools:" list, or give each document a file of its own`},
 		{"shape.yaml", `testdata/bad/shape.yaml: line 2: "tools" is a mapping, want a list of tools; fix: give "tools" as a YAML list, one "- name: ..." item per tool`},
 		{"values.yaml", `3 problems in tool definitions:
@@ -327,6 +331,23 @@ func TestLoadErrors(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
 				t.Errorf("error text mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A schema nested deeper than the JSON decoder allows is reported as too
+// deep, not as invalid JSON.
+func TestParseTooDeep(t *testing.T) {
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 5000) + "{}" + strings.Repeat("}}", 5000)
+	for _, tt := range []struct{ name, data string }{
+		{"JSON file", `{"tools":[{"name":"deep","description":"d","inputSchema":` + deep + `}]}`},
+		{"JSONL line", `{"name":"deep","description":"d","inputSchema":` + deep + "}\n" + `{"name":"ok","description":"d"}` + "\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.data), "deep.json", "")
+			if err == nil || !strings.Contains(err.Error(), "nested more than 10000 levels deep") || strings.Contains(err.Error(), "invalid JSON") {
+				t.Errorf("Parse = %v; want it reported as too deep", err)
 			}
 		})
 	}

@@ -3,8 +3,11 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/jsontext"
 )
 
 // schemaKeys are the keys that may hold a tool's input schema, in the order
@@ -20,6 +23,16 @@ func convertRecord(raw json.RawMessage, file, pos, ns string) (item located, pro
 	var fields map[string]json.RawMessage
 	if kind := jsonKind(raw, ""); kind != "" || json.Unmarshal(raw, &fields) != nil {
 		return located{file: file, pos: pos}, []Problem{notObject(file, pos, kind)}, false
+	}
+	if k, dup := jsontext.DuplicateKey(raw); dup {
+		// A JSON decoder keeps the last silently; YAML refuses it, and so
+		// do we: one of the two is a mistake.
+		item := located{file: file, pos: pos}
+		if n, kind := stringField(fields, "name"); kind == "" {
+			item.tool.Name = Namespace(ns, strings.TrimSpace(n))
+		}
+		return item, []Problem{item.problem(issue{reason: fmt.Sprintf("key %q appears twice in one object", k),
+			fix: "keep one of them: a JSON reader would silently use the last"})}, false
 	}
 	return convertFields(fields, file, pos, ns)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolsearch/toolsearch/internal/jsontext"
 )
 
 // MaxNameRunes caps the length of a tool's own name, in runes: the part
@@ -252,13 +254,14 @@ func checkName(name string) (issue, bool) {
 }
 
 // objectKind returns "" if raw is absent, JSON null or a JSON object, and
-// otherwise what it is instead ("a string", "an array", "not valid JSON").
+// otherwise what it is instead ("a string", "an array", "not valid JSON",
+// "nested more than 10000 levels deep …").
 func objectKind(raw json.RawMessage) string {
 	if isNull(raw) {
 		return ""
 	}
-	if !json.Valid(raw) {
-		return "not valid JSON"
+	if p := jsontext.Problem(raw); p != "" {
+		return p
 	}
 	return jsonKind(raw, "")
 }

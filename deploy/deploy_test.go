@@ -284,6 +284,21 @@ func TestKubernetesManifests(t *testing.T) {
 			t.Errorf("%s: TOOLSEARCH_AUTH_TOKEN_FILE %q is not a key of a mounted Secret", where, tokenFile)
 		}
 
+		// The fleet's store: a URL from a Secret (it holds the password),
+		// naming a Service on PostgreSQL's port.
+		for _, e := range list(ts, "env") {
+			if str(e, "name") != "TOOLSEARCH_STORE" {
+				continue
+			}
+			name, key := str(e, "valueFrom", "secretKeyRef", "name"), str(e, "valueFrom", "secretKeyRef", "key")
+			u := str(secrets[name], "stringData", key)
+			host, _, _ := strings.Cut(u[strings.LastIndex(u, "@")+1:], "/")
+			svc, port, _ := strings.Cut(host, ":")
+			if !strings.HasPrefix(u, "postgres://") || port != "5432" || get(services[svc], "spec", "ports", 0, "port") != 5432 {
+				t.Errorf("%s: TOOLSEARCH_STORE is not a postgres:// URL of a Secret naming a Service on port 5432 (secret %q key %q: %q)", where, name, key, u)
+			}
+		}
+
 		// A live MCP server in the pod: a native sidecar started before
 		// toolsearch, listening on the port TOOLSEARCH_MCP names.
 		if spec := env["TOOLSEARCH_MCP"]; spec != "" {

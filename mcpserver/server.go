@@ -46,8 +46,18 @@ type Config struct {
 	// DefaultCallTimeout.
 	CallTimeout time.Duration
 	// MaxSessions is the most MCP sessions served over HTTP at once; a new
-	// session past it is refused with 503. 0 means search.DefaultMaxSessions.
+	// session past it takes the place of the least recently active one
+	// idle for EvictIdleAfter, or is refused with 503 when none is (see
+	// budget.go). 0 means search.DefaultMaxSessions.
 	MaxSessions int
+	// EvictIdleAfter is how long a session must have been idle before a
+	// new session past the limit may take its place. 0 means
+	// DefaultEvictIdleAfter.
+	EvictIdleAfter time.Duration
+	// SessionBudget is the memory the HTTP sessions may take together, in
+	// bytes, counted at SessionMemory each: it lowers MaxSessions when it
+	// holds fewer. 0 means no bound but MaxSessions.
+	SessionBudget int64
 	// SessionTimeout closes an HTTP session idle for this long (its
 	// revealed tools are dropped with it). 0 means search.DefaultSessionTTL.
 	SessionTimeout time.Duration
@@ -95,8 +105,9 @@ type Server struct {
 	base *mcp.Server
 	// modern serves stateless requests (MCP 2026-07-28 and newer).
 	modern *stateless
-	// live counts HTTP sessions, for MaxSessions.
-	live atomic.Int64
+	// live counts HTTP sessions, for MaxSessions; evicted counts the idle
+	// sessions closed to admit new ones.
+	live, evicted atomic.Int64
 	// mu guards open: the live sessions (HTTP ones with their go-sdk
 	// session, for Close; Run's with nil), for Close and the catalog
 	// watcher.
@@ -157,6 +168,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.SessionTimeout <= 0 {
 		cfg.SessionTimeout = search.DefaultSessionTTL
 	}
+	if cfg.EvictIdleAfter <= 0 {
+		cfg.EvictIdleAfter = DefaultEvictIdleAfter
+	}
 	if cfg.InlineOutput == 0 {
 		cfg.InlineOutput = DefaultInlineOutput
 	}
@@ -203,10 +217,10 @@ func (s *Server) watchCatalog() {
 			sessions = append(sessions, sess)
 		}
 		s.mu.Unlock()
+		stable := s.modern.catalogChanged(last)
 		for _, sess := range sessions {
-			sess.catalogChanged()
+			sess.catalogChanged(stable)
 		}
-		s.modern.catalogChanged(last)
 		last = snap
 	}
 }
@@ -238,9 +252,10 @@ func (s *Server) implementation() *mcp.Implementation {
 
 // Run serves one MCP connection over t (a *mcp.StdioTransport for hosts
 // that launch the sidecar as a process) with the default scope, until the
-// client disconnects or ctx ends.
+// client disconnects or ctx ends. It speaks both protocols: a client that
+// negotiates 2026-07-28 gets stateless mode's list and tools.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	sess, err := s.newSession(Scope{})
+	sess, err := s.newSession(Scope{}, mcp.SupportedProtocolVersions())
 	if err != nil {
 		return err
 	}
@@ -341,9 +356,8 @@ func (s *Server) Handler() http.Handler {
 			if who.scope != nil {
 				sc = *who.scope
 			}
-			if s.live.Load() >= int64(s.cfg.MaxSessions) {
-				http.Error(w, fmt.Sprintf("the sidecar serves %d MCP sessions, its limit; close idle sessions or retry later", s.cfg.MaxSessions),
-					http.StatusServiceUnavailable)
+			if err := s.admit(); err != nil {
+				http.Error(w, err.Error(), http.StatusServiceUnavailable)
 				return
 			}
 			r = r.WithContext(context.WithValue(r.Context(), slotKey{}, &slot{scope: sc, owner: who.digest}))
@@ -371,7 +385,7 @@ func (s *Server) serverFor(r *http.Request) *mcp.Server {
 		return s.base
 	}
 	if sl.srv == nil {
-		sess, err := s.newSession(sl.scope)
+		sess, err := s.newSession(sl.scope, s.versions)
 		if err != nil {
 			s.log.Error("mcp: opening a session", "error", err.Error())
 			return nil
@@ -389,7 +403,7 @@ const sessionIDPrefix = "mcp-"
 
 // newSession makes a session's go-sdk server. conn's fields replace the
 // default scope's where set.
-func (s *Server) newSession(conn Scope) (*session, error) {
+func (s *Server) newSession(conn Scope, versions []string) (*session, error) {
 	sc := s.scopeWith(conn)
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -405,7 +419,7 @@ func (s *Server) newSession(conn Scope) (*session, error) {
 		Logger:                    s.sdkLog,
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 		GetSessionID:              func() string { return sess.id },
-		SupportedProtocolVersions: s.versions,
+		SupportedProtocolVersions: versions,
 	})
 	sess.mcp.AddReceivingMiddleware(sess.middleware)
 	return sess, nil

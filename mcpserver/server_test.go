@@ -435,3 +435,45 @@ func TestCatalogChangeNotifies(t *testing.T) {
 	default:
 	}
 }
+
+// Past the session limit (by number or by memory), a new session takes the
+// place of the least recently active idle one; when every session was
+// active within EvictIdleAfter, it is refused with 503.
+func TestSessionEviction(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  mcpserver.Config
+	}{
+		{"by number", mcpserver.Config{MaxSessions: 1}},
+		{"by memory", mcpserver.Config{SessionBudget: mcpserver.SessionMemory}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.cfg
+			cfg.EvictIdleAfter = time.Nanosecond // every session between requests is idle
+			f := start(t, cfg)
+			first := connect(t, f.url, nil)
+			first.names(t)
+			second := connect(t, f.url, nil) // evicts first
+			second.names(t)
+			if n := f.srv.Evicted(); n != 1 {
+				t.Errorf("evicted %d sessions, want 1", n)
+			}
+			if _, err := first.ListTools(context.Background(), nil); err == nil {
+				t.Error("the evicted session still answers")
+			}
+		})
+	}
+	t.Run("every session active", func(t *testing.T) {
+		f := start(t, mcpserver.Config{MaxSessions: 1, EvictIdleAfter: time.Hour})
+		connect(t, f.url, nil).names(t)
+		mc := mcp.NewClient(&mcp.Implementation{Name: "second", Version: "1"}, nil)
+		_, err := mc.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: f.url, MaxRetries: -1},
+			&mcp.ClientSessionOptions{ProtocolVersion: sessionVersion})
+		if err == nil || !strings.Contains(err.Error(), "503") && !strings.Contains(err.Error(), "Service Unavailable") {
+			t.Errorf("a second session with the first active: err = %v, want 503", err)
+		}
+		if f.srv.Evicted() != 0 {
+			t.Error("an active session was evicted")
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
@@ -29,6 +30,14 @@ type session struct {
 	stdio bool
 	// started is set by the initialize request (Server.track).
 	started atomic.Bool
+	// lastActive is when the session's last request started (unix
+	// nanoseconds), and busy the number of its requests in flight: an idle
+	// session may be evicted for a new one (budget.go).
+	lastActive atomic.Int64
+	busy       atomic.Int32
+	// modern is set once the session had a 2026-07-28 request (stdio
+	// only: HTTP sends those to the stateless server).
+	modern atomic.Bool
 	// kept is set once a result of the session was kept for read_output,
 	// which the session's list holds from then on.
 	kept atomic.Bool
@@ -216,6 +225,14 @@ func (s *Server) revealedDefinitions(tools []catalog.Tool, defs map[string]revea
 // every other method goes to the go-sdk server.
 func (sess *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		sess.lastActive.Store(time.Now().UnixNano())
+		sess.busy.Add(1)
+		defer sess.busy.Add(-1)
+		if (method == "tools/list" || method == "tools/call") && isStatelessRequest(req) {
+			// A 2026-07-28 client of the stdio session: stateless mode.
+			sess.modern.Store(true)
+			return sess.srv.modern.handle(ctx, method, req, sess.scope, false, next)
+		}
 		switch method {
 		case "initialize":
 			res, err := next(ctx, method, req)
@@ -290,9 +307,16 @@ func (sess *session) notifyListChanged() {
 }
 
 // catalogChanged sends notifications/tools/list_changed when the session's
-// list differs from the last one it was served (a tool added to a catalog
+// list differs from the last one it was served (for a 2026-07-28 session,
+// when a stable list changed: stableChanged) (a tool added to a catalog
 // listed whole, a revealed or always-loaded tool removed or changed).
-func (sess *session) catalogChanged() {
+func (sess *session) catalogChanged(stableChanged bool) {
+	if sess.modern.Load() {
+		if stableChanged {
+			sess.notifyListChanged()
+		}
+		return
+	}
 	prev := sess.served.Load()
 	if prev == nil {
 		return

@@ -42,8 +42,10 @@ start=$SECONDS
 # package → the -run pattern of its fault tests.
 tests=(
 	"./embed/|^(TestCachedRestart|TestCachedDropsInvalidRecords|TestCachedZeroVectorNotCached|TestCachedInnerFailures|TestCachedKilledMidWrite|TestOllamaEmbedAnswers|TestOllamaEmbedSameVectorForDifferentTexts|TestNormalizeInPlace)$"
-	"./catalog/|^(TestParseBad|TestLoadErrors)$"
+	"./catalog/|^(TestParseBad|TestLoadErrors|TestParseTooDeep)$"
 	"./internal/safefile/|^(TestReadFile)$"
+	"./internal/jsontext/|^(TestProblem|TestDuplicateKey)$"
+	"./toolset/|^(TestMaxBytes)$"
 	"./learn/|^(TestImportSkipsBadLines|TestCheckRecord|TestImportedEvidence|TestLoadDamagedAndSpecialFiles)$"
 	"./server/|^(TestInvalidRequestsAreInvalidArgument|TestHealthWatchAuthenticatedAndBounded|TestAuthUnaryInterceptor|TestGetToolsPages|TestGetToolsOneToolOverLimit|TestAnswersOverLimitNameTheFlag|TestLogsNeverHoldMoreThanTheQueryPrefix|TestChurnNoDeletedToolReturned)$"
 	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings|TestMemoryLimit|TestStartupHungLearnFrom|TestStartupFIFOCatalog|TestWithin|TestReadCatalogsBudget|TestLifecycleStoppedDuringStartup|TestLearnedStateSurvivesABadLine|TestCraftedLearnedRecordLiftsNothing)$"

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/internal/jsontext"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/search/searchpb"
 )
@@ -66,23 +67,23 @@ func toolFromMessage(i int, m *toolsearchv1.Tool) (search.Tool, error) {
 	if schema == "" {
 		schema = emptySchema
 	}
-	if !json.Valid([]byte(schema)) {
+	if p := jsontext.Problem([]byte(schema)); p != "" {
 		return t, statusf(errBadRequest,
-			"tools[%d] (%q): input_schema is not valid JSON; send a JSON object such as %s", i, m.GetName(), emptySchema)
+			"tools[%d] (%q): input_schema is %s; send a JSON object such as %s", i, m.GetName(), p, emptySchema)
 	}
 	t.InputSchema = json.RawMessage(schema)
 	if a := m.GetAnnotations(); a != "" {
-		if !json.Valid([]byte(a)) {
+		if p := jsontext.Problem([]byte(a)); p != "" {
 			return t, statusf(errBadRequest,
-				"tools[%d] (%q): annotations is not valid JSON; send a JSON object or leave it empty", i, m.GetName())
+				"tools[%d] (%q): annotations is %s; send a JSON object or leave it empty", i, m.GetName(), p)
 		}
 		t.Annotations = json.RawMessage(a)
 	}
 	t.Title = m.GetTitle()
 	if o := m.GetOutputSchema(); o != "" {
-		if !json.Valid([]byte(o)) {
+		if p := jsontext.Problem([]byte(o)); p != "" {
 			return t, statusf(errBadRequest,
-				"tools[%d] (%q): output_schema is not valid JSON; send a JSON object or leave it empty", i, m.GetName())
+				"tools[%d] (%q): output_schema is %s; send a JSON object or leave it empty", i, m.GetName(), p)
 		}
 		t.OutputSchema = json.RawMessage(o)
 	}

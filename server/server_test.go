@@ -279,6 +279,11 @@ func TestBadInput(t *testing.T) {
 			_, err := f.client.UpsertTools(ctx(t), &toolsearchv1.Tool{Name: "b", InputSchema: "{not json"})
 			return err
 		}, codes.InvalidArgument, "not valid JSON"},
+		{"schema nested too deep in UpsertTools", func() error {
+			deep := strings.Repeat(`{"a":[`, 5001) + strings.Repeat(`]}`, 5001)
+			_, err := f.client.UpsertTools(ctx(t), &toolsearchv1.Tool{Name: "b", InputSchema: deep})
+			return err
+		}, codes.InvalidArgument, "input_schema is nested more than 10000 levels deep"},
 		{"non-object schema in UpsertTools", func() error {
 			_, err := f.client.UpsertTools(ctx(t), &toolsearchv1.Tool{Name: "b", InputSchema: `"string"`})
 			return err

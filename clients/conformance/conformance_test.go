@@ -30,6 +30,7 @@ type script struct {
 		Format            string   `json:"format"`
 		SearchMode        string   `json:"search_mode"`
 		AlwaysLoaded      []string `json:"always_loaded"`
+		VisibleTools      []string `json:"visible_tools"`
 		DeferralThreshold int      `json:"deferral_threshold"`
 		Turns             []struct {
 			ToolSearch string `json:"tool_search"`
@@ -86,6 +87,7 @@ func runGo(ctx context.Context, t *testing.T, addr string, s script, prefix stri
 		a := toolsearch.NewAgent(c,
 			toolsearch.WithAlwaysLoaded(l.AlwaysLoaded...),
 			toolsearch.WithDeferralThreshold(l.DeferralThreshold),
+			toolsearch.WithAgentSearchOptions(toolsearch.WithVisibleTools(l.VisibleTools...)),
 			toolsearch.WithSearchMode(toolsearchv1.ToolSearchMode(toolsearchv1.ToolSearchMode_value[l.SearchMode])))
 		format := toolsearchv1.ToolFormat(toolsearchv1.ToolFormat_value[l.Format])
 		session := prefix + "-" + l.Session

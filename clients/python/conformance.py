@@ -23,7 +23,13 @@ def main(addr: str, script_path: str, prefix: str) -> None:
         for loop in script["loops"]:
             mode = pb.ToolSearchMode.Value(loop["search_mode"])
             fmt = pb.ToolFormat.Value(loop["format"])
-            agent = Agent(client, always_loaded=loop["always_loaded"], deferral_threshold=loop["deferral_threshold"], search_mode=mode)
+            agent = Agent(
+                client,
+                always_loaded=loop["always_loaded"],
+                visible_tools=loop.get("visible_tools", []),
+                deferral_threshold=loop["deferral_threshold"],
+                search_mode=mode,
+            )
             session = f"{prefix}-{loop['session']}"
             agent.reset(session)
             turns: list[dict[str, Any]] = []

@@ -21,6 +21,8 @@ import (
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 	"github.com/toolsearch/toolsearch/internal/logbuf"
 	"github.com/toolsearch/toolsearch/store/postgres/pgtest"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // bfclTools is the bfcl dev catalog (2,015 tools).
@@ -156,6 +158,14 @@ func TestFleetBar(t *testing.T) {
 		return err == nil && len(got.GetTools()) == 1 && len(got.GetTools()[0].GetQueries()) == 1
 	})
 	t.Logf("report on the first pod to GetLearned on the second: %s", d.Round(time.Millisecond))
+	// A reset on the second pod (toolsearch learned --reset) forgets it on the first.
+	if _, err := b.c.Raw().ResetLearned(ctx, &toolsearchv1.ResetLearnedRequest{ToolName: tool}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 60*time.Second, "the reset on the first pod", func() bool {
+		_, err := a.c.Raw().GetLearned(ctx, &toolsearchv1.GetLearnedRequest{ToolName: tool})
+		return status.Code(err) == codes.NotFound
+	})
 
 	// A tool upserted on the first pod is found by a search on the second.
 	up, err := a.c.UpsertTools(ctx, &toolsearchv1.Tool{Name: "pager__page_oncall", Server: "pager",

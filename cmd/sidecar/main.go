@@ -132,7 +132,10 @@ type sidecar struct {
 	em     *embedders
 	limit  memoryLimit
 	budget int64
-	learn  search.LearnConfig
+	// sessionBudget is the MCP endpoint's HTTP sessions' share of the
+	// memory budget (mcpSessionBudget).
+	sessionBudget int64
+	learn         search.LearnConfig
 	// learnDamaged: the learned-state file held bad lines (rewritten at
 	// once).
 	learnDamaged bool
@@ -280,6 +283,11 @@ func (s *sidecar) memoryLimit(context.Context) (func(), error) {
 	if s.budget, err = memoryBudget(limit); err != nil {
 		return nil, err
 	}
+	if s.cfg.mcpListen != "" {
+		// The MCP endpoint's sessions are paid out of the budget too.
+		s.sessionBudget = mcpSessionBudget(s.budget, s.cfg.maxSessions)
+		s.budget -= s.sessionBudget
+	}
 	s.limit = limit
 	s.em.budget = s.budget
 	s.metrics.SetLimit("memory_limit_bytes", float64(limit.bytes))
@@ -298,13 +306,15 @@ func (s *sidecar) loadLearned(ctx context.Context) (func(), error) {
 // the background).
 func (s *sidecar) loadEngine(ctx context.Context) (func(), error) {
 	s.engineStart = time.Now()
-	engine, err := loadEngine(ctx, s.cfg, s.log, s.em, s.budget, s.learn, s.fleet.fleet())
+	engine, checked, err := loadEngine(ctx, s.cfg, s.log, s.em, s.budget, s.learn, s.fleet.fleet())
 	if err != nil {
 		return nil, err
 	}
 	s.engine = engine
 	logMemory(s.log, s.limit, engine.Memory())
-	return func() { _ = engine.Close() }, nil
+	// The stop waits for the background provider check too, so that no
+	// goroutine outlives the sidecar (it takes under a second at 2k tools).
+	return func() { _ = engine.Close(); <-checked }, nil
 }
 
 // startLearning saves learned state and pulls --learn-from in the
@@ -362,7 +372,7 @@ func (s *sidecar) startMCPEndpoint(ctx context.Context) (func(), error) {
 	if s.manager != nil {
 		caller = s.manager
 	}
-	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.metrics, s.hooks.stdioTransport, s.toolsetDefaults())
+	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.metrics, s.sessionBudget, s.hooks.stdioTransport, s.toolsetDefaults())
 	if err != nil || ep == nil {
 		return nil, err
 	}
@@ -432,7 +442,10 @@ func serveHTTP(cfg config, srv *server.Server, status http.Handler, log *slog.Lo
 // loadEngine loads every catalog file (readCatalogs: bounded in size and
 // time) and builds the search engine; the catalog is embedded in the
 // background. fleet is the shared store's side of the engine (nil: none).
-func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders, budget int64, lc search.LearnConfig, fleet search.Fleet) (*search.Engine, error) {
+//
+// checked is closed when the background check of the catalog against the
+// providers' rules (warnProviderProblems) has logged.
+func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders, budget int64, lc search.LearnConfig, fleet search.Fleet) (engine *search.Engine, checked <-chan struct{}, err error) {
 	start := time.Now()
 	sources := catalog.ParseSources(cfg.catalogs...)
 	if len(sources) == 0 && len(cfg.mcpServers) == 0 {
@@ -440,19 +453,19 @@ func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders
 	}
 	data, err := readCatalogs(ctx, sources, budget, catalogReadTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("load catalog: %w", err)
+		return nil, nil, fmt.Errorf("load catalog: %w", err)
 	}
 	parsed, err := catalog.LoadData(sources, data)
 	clear(data) // the parsed tools hold what they need
 	if err != nil {
-		return nil, fmt.Errorf("load catalog: %w", err)
+		return nil, nil, fmt.Errorf("load catalog: %w", err)
 	}
 	snap, err := catalog.NewSnapshot(parsed)
 	if err != nil {
-		return nil, fmt.Errorf("load catalog: %w", err)
+		return nil, nil, fmt.Errorf("load catalog: %w", err)
 	}
 	if snap.Len() > cfg.maxTools {
-		return nil, fmt.Errorf("load catalog: %d tools, over the limit of %d; raise --max-tools (docs/operations.md has the memory it takes) or split the catalog", snap.Len(), cfg.maxTools)
+		return nil, nil, fmt.Errorf("load catalog: %d tools, over the limit of %d; raise --max-tools (docs/operations.md has the memory it takes) or split the catalog", snap.Len(), cfg.maxTools)
 	}
 	ec := search.Config{
 		MaxResultsCap:  cfg.maxResultsCap,
@@ -468,14 +481,14 @@ func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders
 		Fleet:          fleet,
 	}
 	if err := em.configure(&ec); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	engine, err := search.New(snap, ec)
+	engine, err = search.New(snap, ec)
 	if errors.Is(err, search.ErrCatalogFull) {
-		return nil, fmt.Errorf("load catalog: %w", err)
+		return nil, nil, fmt.Errorf("load catalog: %w", err)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	log.Info("catalog loaded", "files", len(sources), "tools", snap.Len(), "elapsed", time.Since(start).String())
 	// Only a log line, and it costs seconds at 100k tools (every schema
@@ -486,8 +499,12 @@ func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders
 	for _, t := range snap.All() {
 		tools = append(tools, t)
 	}
-	go warnProviderProblems(log, tools)
-	return engine, nil
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		warnProviderProblems(log, tools)
+	}()
+	return engine, done, nil
 }
 
 // version is the sidecar's version, stamped at build time with

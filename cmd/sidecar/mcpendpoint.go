@@ -38,9 +38,11 @@ type mcpEndpoint struct {
 // session with --mcp-stdio over the transport stdio makes (nil: the
 // process's stdin and stdout). Without either it returns nil. caller
 // forwards calls to live MCP servers (nil: none); metrics counts the
-// endpoint's searches (nil: none).
+// endpoint's searches (nil: none); sessionBudget bounds the memory of its
+// HTTP sessions (0: their number alone); lists are the tool lists'
+// defaults.
 func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, caller mcpserver.Caller, token string, log *slog.Logger,
-	metrics *server.Metrics, stdio func() mcp.Transport, lists toolset.Defaults) (*mcpEndpoint, error) {
+	metrics *server.Metrics, sessionBudget int64, stdio func() mcp.Transport, lists toolset.Defaults) (*mcpEndpoint, error) {
 	if cfg.mcpListen == "" && !cfg.mcpStdio {
 		return nil, nil
 	}
@@ -64,6 +66,7 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 		SessionTimeout: cfg.sessionTTL,
 		AuthToken:      token,
 		TokenScopes:    scopes,
+		SessionBudget:  sessionBudget,
 		Version:        version,
 		Log:            log,
 		// MCP searches count with the gRPC ones, and log their query alike.

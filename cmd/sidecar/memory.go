@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -134,6 +135,22 @@ func memoryBudget(limit memoryLimit) (int64, error) {
 			limit.bytes>>20, limit.source, search.BaseMemory>>20)
 	}
 	return budget, nil
+}
+
+// mcpSessionShare is the share of the budget set aside for the MCP
+// endpoint's HTTP sessions when it serves over HTTP: at most a quarter,
+// and no more than --max-sessions sessions take (mcpserver.SessionMemory
+// each). For example 512Mi leaves 224 MiB: 56 MiB (896 sessions) for the
+// sessions, 168 MiB for the catalog.
+const mcpSessionShare = 4
+
+// mcpSessionBudget is the memory of the MCP endpoint's HTTP sessions out of
+// budget (0: no budget, no bound but the number).
+func mcpSessionBudget(budget int64, maxSessions int) int64 {
+	if budget <= 0 {
+		return 0
+	}
+	return min(budget/mcpSessionShare, int64(maxSessions)*mcpserver.SessionMemory)
 }
 
 // setGoMemoryLimit sets the Go runtime's soft memory limit from limit when

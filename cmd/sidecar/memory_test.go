@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/toolsearch/toolsearch/mcpserver"
 	"io/fs"
 	"strings"
 	"testing"
@@ -177,4 +178,23 @@ func TestMemoryLimit(t *testing.T) {
 			t.Errorf("--memory-limit 32Mi: exit %d, stderr %q; want 1 naming the base", code, stderr.String())
 		}
 	})
+}
+
+func TestMCPSessionBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		budget      int64
+		maxSessions int
+		want        int64
+	}{
+		{"no budget", 0, 10000, 0},
+		{"a quarter of 512Mi's budget", 224 << 20, 10000, 56 << 20},
+		{"fewer sessions than a quarter holds", 224 << 20, 100, 100 * mcpserver.SessionMemory},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mcpSessionBudget(tc.budget, tc.maxSessions); got != tc.want {
+				t.Errorf("mcpSessionBudget(%d, %d) = %d, want %d", tc.budget, tc.maxSessions, got, tc.want)
+			}
+		})
+	}
 }

@@ -44,11 +44,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	noAnswer := fs.String("no-answer", "", "also run these queries that no tool serves, JSONL {\"id\",\"query\"} (e.g. evaluation/testdata/noanswer/NAME.jsonl), and report the share flagged no_confident_match")
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
 	addr := fs.String("addr", "", "evaluate a running sidecar at host:port instead of loading --catalog in-process")
+	tokens := newTokenFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin (the built-in word-vector model) or none (lexical only)")
 	semanticOnly := fs.Bool("semantic-only", false, "in-process: answer default/semantic queries from the vector index alone, without fusion (to measure semantic search on its own)")
 	learnFrom := fs.String("learn-from", "", "in-process replay of learning from use: search each of these labelled queries (JSONL, as --queries) in its own session and report its relevant tools as used, then evaluate --queries without and with what was learned")
 	split := fs.String("split", "", "in-process replay on one file: learn from the \"even\" or \"odd\" half of --queries (by a stable hash of the id) and evaluate the other half")
+	naive := fs.String("naive", "", "with --split or --learn-from: also score the evaluated queries on the naive stand-in, the reference for learning's gain: each learned query appended verbatim to the descriptions of the tools whose use it recorded (recorded) or of all its relevant tools (relevant), searched without learning")
 	quantize := fs.String("quantize", "", "in-process: store and score the vectors as none (float32, the default) or int8, whatever the catalog's size (to measure quantization's cost on a small catalog)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -76,7 +78,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *learnFrom != "" || *split != "" {
 		return runReplay(ctx, replayOptions{catalogs: catalogs, queries: qs, learnFrom: *learnFrom, split: *split,
-			mode: modeOf(st), embedder: *embedder, semanticOnly: *semanticOnly, asJSON: *asJSON}, stdout, stderr)
+			mode: modeOf(st), embedder: *embedder, semanticOnly: *semanticOnly, asJSON: *asJSON, naive: *naive}, stdout, stderr)
 	}
 	var na []evaluation.Query
 	if *noAnswer != "" {
@@ -86,7 +88,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var r ranker
 	if *addr != "" {
-		c, err := toolsearch.Dial(*addr)
+		c, err := tokens.dial(*addr)
 		if err != nil {
 			return err
 		}

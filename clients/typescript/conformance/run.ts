@@ -14,6 +14,7 @@ interface Loop {
   format: string;
   search_mode: string;
   always_loaded: string[];
+  visible_tools?: string[];
   deferral_threshold: number;
   turns: Array<{ tool_search?: string; call_tool?: string }>;
 }
@@ -31,7 +32,12 @@ async function main(addr: string, scriptPath: string, prefix: string): Promise<v
   for (const loop of script.loops) {
     const mode = enumValue(ToolSearchModeSchema, loop.search_mode) as ToolSearchMode;
     const format = enumValue(ToolFormatSchema, loop.format) as ToolFormat;
-    const agent = new Agent(client, { alwaysLoaded: loop.always_loaded, deferralThreshold: loop.deferral_threshold, searchMode: mode });
+    const agent = new Agent(client, {
+      alwaysLoaded: loop.always_loaded,
+      visibleTools: loop.visible_tools ?? [],
+      deferralThreshold: loop.deferral_threshold,
+      searchMode: mode,
+    });
     const session = `${prefix}-${loop.session}`;
     await agent.reset(session);
     const turns = [];

@@ -46,7 +46,7 @@ export interface AgentOptions {
   serverDescriptions?: Record<string, string>;
   /** handleToolCall names the tools it returns as this provider sees them. */
   resultFormat?: ToolFormat;
-  /** Scopes every search the agent runs: exact names or "server:*" patterns. */
+  /** Scopes every search the agent runs, and its tool lists (built from the visible tools alone): exact names or "server:*" patterns. */
   visibleTools?: string[];
 }
 
@@ -216,6 +216,7 @@ export class Agent {
       model: o.model ?? "",
       modelSupport: (o.modelSupport ?? []).map(([modelPrefix, mode]) => create(ModelSupportSchema, { modelPrefix, mode })),
       serverDescriptions: o.serverDescriptions ?? {},
+      visibleTools: o.visibleTools ?? [],
     });
     const providerNames = { ...r.providerNames };
     return {
@@ -369,6 +370,7 @@ export class Agent {
       deferralThreshold: 1,
       serverDescriptions: this.o.serverDescriptions ?? {},
       loadTools: catalogNames,
+      visibleTools: this.o.visibleTools ?? [],
     });
     const provider = invert(ts.providerNames);
     found.names = catalogNames.map((n) => provider[n] ?? n);
@@ -379,7 +381,7 @@ export class Agent {
   private async providerNamed(session: string, resp: SearchResponse): Promise<SearchResponse> {
     const names = resp.toolReferences.map((r) => r.toolName);
     if (names.length === 0) return resp;
-    const ts = await this.toolset({ sessionId: session, format: this.o.resultFormat, deferralThreshold: 1, loadTools: names });
+    const ts = await this.toolset({ sessionId: session, format: this.o.resultFormat, deferralThreshold: 1, loadTools: names, visibleTools: this.o.visibleTools ?? [] });
     const provider = invert(ts.providerNames);
     if (Object.keys(provider).length === 0) return resp;
     const out = create(SearchResponseSchema, resp);

@@ -168,7 +168,8 @@ class Agent:
     SEARCH_PORTABLE), hosted_search, model, model_support ((prefix, mode)
     pairs checked first by SEARCH_AUTO), server_descriptions, result_format
     (handle_tool_call names tools as that provider sees them), and
-    visible_tools (scopes every search the agent runs).
+    visible_tools (scopes every search the agent runs, and its tool lists:
+    they are built from the visible tools alone).
     """
 
     def __init__(
@@ -216,6 +217,7 @@ class Agent:
                 model=self._model,
                 model_support=self._support,
                 server_descriptions=self._servers,
+                visible_tools=self._visible,
             ),
         )
         return Toolset(
@@ -347,6 +349,7 @@ class Agent:
                 deferral_threshold=1,
                 server_descriptions=self._servers,
                 load_tools=catalog_names,
+                visible_tools=self._visible,
             ),
         )
         provider = {v: k for k, v in ts.provider_names.items()}
@@ -360,7 +363,9 @@ class Agent:
             return resp
         ts = self.client.call(
             "GetToolset",
-            pb.GetToolsetRequest(session_id=session, format=self._result_format, deferral_threshold=1, load_tools=names),
+            pb.GetToolsetRequest(
+                session_id=session, format=self._result_format, deferral_threshold=1, load_tools=names, visible_tools=self._visible
+            ),
         )
         provider = {v: k for k, v in ts.provider_names.items()}
         if not provider:
