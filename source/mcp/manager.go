@@ -44,6 +44,11 @@ const (
 	// minute.
 	restartBurst  = 5
 	restartWindow = time.Minute
+	// missingTries is how many times in a row a stdio server's executable
+	// may be missing before the server is given up (StateFailed): a typo
+	// in its command is not fixed by waiting, and an executable still
+	// being installed has the ~1.5 s these tries take.
+	missingTries = 3
 	// stopTimeout is how long a stdio server has to exit after its stdin
 	// is closed, before SIGTERM (and, as long again later, SIGKILL of its
 	// process group).

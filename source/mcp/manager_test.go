@@ -529,3 +529,25 @@ func TestOnly2026Servers(t *testing.T) {
 		})
 	}
 }
+
+// A stdio server whose executable does not exist is tried a few times and
+// then given up, with a state and an error /statusz shows, instead of being
+// retried forever.
+func TestMissingExecutableGivesUp(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		command string
+	}{
+		{"not on PATH", "toolsearch-test-no-such-server"},
+		{"no such path", filepath.Join(t.TempDir(), "no-such-server")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, source.Config{Servers: []source.ServerConfig{{Name: "gone", Command: []string{tc.command}}}})
+			testenv.WaitFor(t, "the server given up", func() bool { return f.status(t, "gone").State == source.StateFailed })
+			st := f.status(t, "gone")
+			if st.Reconnects != 2 || !strings.Contains(st.LastError, "gave up after 3 tries") || !strings.Contains(st.LastError, "no-such-server") {
+				t.Errorf("status %+v; want 2 reconnects and the error naming the command and saying it gave up", st)
+			}
+		})
+	}
+}

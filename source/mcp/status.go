@@ -14,6 +14,10 @@ const (
 	// StateDown: gone; reconnecting with backoff. Its tools stay in the
 	// catalog until the grace period ends.
 	StateDown State = "down"
+	// StateFailed: the server cannot start as configured (its executable
+	// does not exist) and is no longer retried: fix its command and
+	// restart. LastError says why.
+	StateFailed State = "failed"
 	// StateStopped: the manager was closed.
 	StateStopped State = "stopped"
 )

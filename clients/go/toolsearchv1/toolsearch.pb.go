@@ -520,7 +520,17 @@ type SearchRequest struct {
 	// 20 % of the best), so a clear winner comes back alone instead of padded
 	// with weak matches. 0: no cutoff (up to max_results). Outside [0, 1]:
 	// INVALID_ARGUMENT.
-	TopBand       float64 `protobuf:"fixed64,9,opt,name=top_band,json=topBand,proto3" json:"top_band,omitempty"`
+	TopBand float64 `protobuf:"fixed64,9,opt,name=top_band,json=topBand,proto3" json:"top_band,omitempty"`
+	// Set when the answer goes to a model as is (the Agent helpers'
+	// tool_search, native client modes; the MCP endpoint sets it itself):
+	// only results that clear the relevance floor come back, never padding up
+	// to max_results. A confident answer keeps the results at least 0.3 of the
+	// way from the confident line (relevance_score 0.5) to the top score; an
+	// answer flagged no_confident_match keeps those above 0 and within 80 % of
+	// the top, and reveals nothing to session_id (the model asks for a tool
+	// by name with `select:NAME` to load it). `select:`, exact names, regex
+	// and browse answers are kept whole. false: no floor (up to max_results).
+	ForModel      bool `protobuf:"varint,10,opt,name=for_model,json=forModel,proto3" json:"for_model,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -616,6 +626,13 @@ func (x *SearchRequest) GetTopBand() float64 {
 		return x.TopBand
 	}
 	return 0
+}
+
+func (x *SearchRequest) GetForModel() bool {
+	if x != nil {
+		return x.ForModel
+	}
+	return false
 }
 
 // ToolReference points at one tool that matched a search.
@@ -955,7 +972,11 @@ type SearchResponse struct {
 	// The matching tools, best first, at most max_results (except for
 	// `select:` queries). Empty when nothing matched.
 	ToolReferences []*ToolReference `protobuf:"bytes,1,rep,name=tool_references,json=toolReferences,proto3" json:"tool_references,omitempty"`
-	// How many tools matched before truncation to max_results.
+	// How many tools matched: for `select:`, regex and browse, every match
+	// before truncation to max_results; for the ranked answers (hybrid,
+	// semantic, keyword, fuzzy), the candidates that clear the relevance floor
+	// (see SearchRequest.for_model), which a search without for_model may
+	// return fewer of than tool_references.
 	TotalMatches int32 `protobuf:"varint,2,opt,name=total_matches,json=totalMatches,proto3" json:"total_matches,omitempty"`
 	// How the search was answered.
 	SearchMetadata *SearchMetadata `protobuf:"bytes,3,opt,name=search_metadata,json=searchMetadata,proto3" json:"search_metadata,omitempty"`
@@ -3054,7 +3075,7 @@ var File_toolsearch_v1_toolsearch_proto protoreflect.FileDescriptor
 
 const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\n" +
-	"\x1etoolsearch/v1/toolsearch.proto\x12\rtoolsearch.v1\"\xbf\x02\n" +
+	"\x1etoolsearch/v1/toolsearch.proto\x12\rtoolsearch.v1\"\xdc\x02\n" +
 	"\rSearchRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12:\n" +
 	"\vsearch_type\x18\x02 \x01(\x0e2\x19.toolsearch.v1.SearchTypeR\n" +
@@ -3068,7 +3089,9 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x05debug\x18\a \x01(\bR\x05debug\x12\x1d\n" +
 	"\n" +
 	"page_token\x18\b \x01(\tR\tpageToken\x12\x19\n" +
-	"\btop_band\x18\t \x01(\x01R\atopBand\"\xe0\x01\n" +
+	"\btop_band\x18\t \x01(\x01R\atopBand\x12\x1b\n" +
+	"\tfor_model\x18\n" +
+	" \x01(\bR\bforModel\"\xe0\x01\n" +
 	"\rToolReference\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12'\n" +
 	"\x0frelevance_score\x18\x02 \x01(\x01R\x0erelevanceScore\x12\x18\n" +
