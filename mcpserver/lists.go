@@ -33,13 +33,13 @@ type baseList struct {
 // buildBase builds the base list of the visible tools of snap.
 func (s *Server) buildBase(snap *catalog.Snapshot, sc Scope, threshold int) (*baseList, error) {
 	tools := newVisibility(sc.Visible).filter(snap.Tools())
-	ts, err := toolset.Build(tools, nil, toolset.Options{
+	ts, err := toolset.Build(tools, nil, s.cfg.Toolset.Apply(toolset.Options{
 		Format:            toolset.MCP,
 		AlwaysLoaded:      sc.AlwaysLoaded,
 		DeferralThreshold: threshold,
 		MaxResults:        s.cfg.Engine.MaxResultsCap(),
 		Cache:             s.toolsets,
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
