@@ -92,21 +92,6 @@ func (c *listCache) get(snap *catalog.Snapshot, key string, build func() (*baseL
 	return l, nil
 }
 
-// keys returns the keys cached for snap (none if the cache holds another
-// snapshot's lists).
-func (c *listCache) keys(snap *catalog.Snapshot) []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.snap != snap {
-		return nil
-	}
-	out := make([]string, 0, len(c.m))
-	for k := range c.m {
-		out = append(out, k)
-	}
-	return out
-}
-
 // scopeKey identifies a scope in the list cache.
 func scopeKey(sc Scope) string {
 	return strings.Join(sc.Visible, ",") + "\x00" + strings.Join(sc.AlwaysLoaded, ",")
