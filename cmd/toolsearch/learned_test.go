@@ -78,6 +78,22 @@ func TestEvalLearnFrom(t *testing.T) {
 	if rep.Learned != 36 || rep.Recorded == 0 || rep.With.NDCG10 <= rep.Without.NDCG10 {
 		t.Errorf("replay = %+v; want 36 learned queries and a gain", rep)
 	}
+	for _, naive := range []string{"recorded", "relevant"} {
+		code, out, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", naive, "--json")
+		if code != 0 {
+			t.Fatalf("--naive %s: exit %d: %s", naive, code, stderr)
+		}
+		var rep replayReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Naive == nil || rep.Naive.Queries != 36 || rep.Naive.NDCG10 <= rep.Without.NDCG10 {
+			t.Errorf("--naive %s: stand-in %+v; want 36 queries scored, better than without learning (%.3f)", naive, rep.Naive, rep.Without.NDCG10)
+		}
+	}
+	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", "all"); code != 2 || !strings.Contains(stderr, "--naive") {
+		t.Errorf("--naive all: exit %d, %s; want a usage error", code, stderr)
+	}
 	if code, _, stderr := runCmd(t, "eval", "--addr", "127.0.0.1:1", "--queries", exampleQueries, "--learn-from", exampleQueries); code != 2 || !strings.Contains(stderr, "in-process") {
 		t.Errorf("--learn-from with --addr: exit %d, %s; want a usage error", code, stderr)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/toolsearch/toolsearch/catalog"
@@ -23,6 +24,11 @@ type replayOptions struct {
 	embedder     string
 	semanticOnly bool
 	asJSON       bool
+	// naive, when set, also evaluates the naive stand-in (naiveStandIn):
+	// "recorded" appends each learned query to the tools whose use it
+	// recorded (what learning itself is given), "relevant" to every
+	// relevant tool of it, revealed or not (more than an agent can report).
+	naive string
 }
 
 // replayReport is eval's replay answer: the evaluated queries without and
@@ -37,6 +43,11 @@ type replayReport struct {
 	With              evaluation.Summary `json:"with_learning"`
 	ParaphraseWithout evaluation.Summary `json:"paraphrase_without_learning"`
 	ParaphraseWith    evaluation.Summary `json:"paraphrase_with_learning"`
+	// Naive is the naive stand-in's score of the evaluated queries (with
+	// --naive): each learned query appended verbatim to the description of
+	// the tools whose use it recorded (or of all its relevant tools), then
+	// searched without learning.
+	Naive *evaluation.Summary `json:"naive_stand_in,omitempty"`
 }
 
 // runReplay learns from one set of labelled queries and evaluates another:
@@ -86,6 +97,9 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 	if rep.ParaphraseWithout, err = scoreQueries(ctx, r, para); err != nil {
 		return err
 	}
+	// appended[tool] are the learned queries that recorded a use of tool,
+	// in order (the naive stand-in's extra description text).
+	appended := map[string][]string{}
 	for _, q := range learnQs {
 		session := "replay-" + q.ID
 		if _, err := r.rankIn(ctx, q.Query, session); err != nil && !isInvalidArgument(err) {
@@ -103,6 +117,9 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 			if u.Recorded {
 				rep.Recorded++
 			}
+			if u.Recorded || o.naive == "relevant" {
+				appended[tool] = append(appended[tool], q.Query)
+			}
 		}
 	}
 	if err := e.RefreshLearned(ctx); err != nil {
@@ -114,6 +131,18 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 	}
 	if rep.ParaphraseWith, err = scoreQueries(ctx, r, para); err != nil {
 		return err
+	}
+	switch o.naive {
+	case "", "recorded", "relevant":
+	default:
+		return usageError{fmt.Sprintf("--naive %q: use recorded or relevant", o.naive)}
+	}
+	if o.naive != "" {
+		s, err := naiveStandIn(ctx, o, tools, appended, evalQs)
+		if err != nil {
+			return err
+		}
+		rep.Naive = &s
 	}
 	if o.asJSON {
 		b, err := json.Marshal(rep)
@@ -134,6 +163,9 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 	row("ndcg@10", rep.Without.NDCG10, rep.With.NDCG10)
 	row("mrr", rep.Without.MRR, rep.With.MRR)
 	row("paraphr ndcg@10", rep.ParaphraseWithout.NDCG10, rep.ParaphraseWith.NDCG10)
+	if rep.Naive != nil {
+		fmt.Fprintf(stdout, "%-16s %.3f (naive stand-in: learned queries appended to descriptions)\n", "ndcg@10", rep.Naive.NDCG10)
+	}
 	fmt.Fprintf(stdout, "%-16s %.3f ms  %.3f ms\n", "p50", rep.Without.P50Ms, rep.With.P50Ms)
 	fmt.Fprintf(stdout, "%-16s %.3f ms  %.3f ms\n", "p99", rep.Without.P99Ms, rep.With.P99Ms)
 	return nil
@@ -151,4 +183,25 @@ func scoreQueries(ctx context.Context, r localRanker, qs []evaluation.Query) (ev
 		run.Add(evaluation.Score(q, got.names), got.fellBack, got.unconfident || err != nil, time.Since(start))
 	}
 	return run.Summary(), nil
+}
+
+// naiveStandIn scores evalQs on a catalog where each tool's description
+// has the learned queries that recorded a use of it appended verbatim, in
+// an engine without learning: the reference that learning from use is
+// measured against (issue 25: what the signal is worth when nothing is
+// careful about it).
+func naiveStandIn(ctx context.Context, o replayOptions, tools []search.Tool, appended map[string][]string, evalQs []evaluation.Query) (evaluation.Summary, error) {
+	changed := make([]search.Tool, len(tools))
+	for i, t := range tools {
+		if qs := appended[t.Name]; len(qs) > 0 {
+			t.Description = strings.TrimSpace(t.Description + "\n" + strings.Join(qs, "\n"))
+		}
+		changed[i] = t
+	}
+	e, err := newEngine(ctx, changed, engineOptions{embedder: o.embedder, semanticOnly: o.semanticOnly})
+	if err != nil {
+		return evaluation.Summary{}, err
+	}
+	defer e.Close()
+	return scoreQueries(ctx, localRanker{e: e.Engine, mode: o.mode}, evalQs)
 }

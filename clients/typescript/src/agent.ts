@@ -345,6 +345,7 @@ export class Agent {
       searchType: a.searchType,
       maxResults: a.maxResults,
       category: a.category,
+      forModel: true,
     });
   }
 

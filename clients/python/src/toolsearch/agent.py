@@ -323,6 +323,7 @@ class Agent:
             search_type=args.search_type,  # type: ignore[arg-type]
             max_results=args.max_results,
             category=args.category,
+            for_model=True,
         )
 
     def _search_and_load(self, session: str, arguments: Union[str, Mapping[str, Any]], format: "pb.ToolFormat.ValueType") -> "_Found":
