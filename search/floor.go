@@ -10,9 +10,10 @@ package search
 //   - a confident answer (the top result clears confidentScore) keeps the
 //     results at least modelBand of the way from confidentScore to the top
 //     score: with the top at 0.945, those ≥ 0.5 + 0.3 × 0.445 = 0.634;
-//   - an answer flagged no_confident_match keeps the results scoring above 0
-//     and at least weakBand × the top score, still flagged; "buy bitcoin",
-//     where every tool scores 0, keeps none and answers as a no-match;
+//   - an answer flagged no_confident_match keeps the results scoring at
+//     least weakBand × the top score and weakMinScore, still flagged; "buy
+//     bitcoin", where every tool scores under 0.1, keeps none and answers
+//     as a no-match;
 //   - select:, an exact tool name, regex and browse answers are kept whole:
 //     the caller named or matched them.
 //
@@ -30,6 +31,11 @@ package search
 const (
 	modelBand = 0.3
 	weakBand  = 0.8
+	// weakMinScore is the least score an answer flagged no_confident_match
+	// shows: below it a result is a guess from words the catalog does not
+	// know (the calibrated coverage floor keeps such results ranked, at
+	// 0.05 or so), and the model gets the no-match answer instead.
+	weakMinScore = 0.1
 )
 
 // hasFloor reports whether answers of mode are cut by the floor: the
@@ -55,10 +61,10 @@ func modelFloorCount(hs []hit, exact int, confident bool) int {
 	case confident:
 		floor = confidentScore + modelBand*(top-confidentScore)
 	default:
-		floor = weakBand * top
+		floor = max(weakBand*top, weakMinScore)
 	}
 	for i, h := range hs {
-		if h.score < floor || h.score <= 0 {
+		if h.score < floor {
 			return i
 		}
 	}

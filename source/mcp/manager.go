@@ -200,6 +200,19 @@ func (m *Manager) Status() []ServerStatus {
 	return out
 }
 
+// Descriptions returns the description each connected server gave (its
+// initialize instructions, else its title), by namespace; servers that
+// gave none are absent. Safe for concurrent use.
+func (m *Manager) Descriptions() map[string]string {
+	out := map[string]string{}
+	for _, st := range m.Status() {
+		if st.Description != "" {
+			out[st.Name] = st.Description
+		}
+	}
+	return out
+}
+
 // ServeHTTP answers with the servers' status as JSON:
 // {"mcp_servers":[{"name":...,"state":"up",...}]}. Mount it on the
 // sidecar's HTTP listener (GET /statusz).

@@ -143,6 +143,9 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 		!strings.Contains(string(w.OutputSchema), `"ok"`) {
 		t.Errorf("dyn__get_weather = %+v: want server, title, annotations and output schema carried", w)
 	}
+	if d := f.m.Descriptions()["dyn"]; d != dynamicInstructions {
+		t.Errorf("description of dyn = %q, want its instructions %q", d, dynamicInstructions)
+	}
 	v0 := f.engine.Info().CatalogVersion
 	f.emb.Seen()
 

@@ -242,12 +242,18 @@ func (s *server) connect(ctx context.Context) (*mcp.ClientSession, *process, err
 		proc.stop()
 		return nil, nil, fmt.Errorf("connect: %w", timeoutHint(err, lctx, s.m.cfg.ListTimeout))
 	}
-	info := ""
-	if ir := sess.InitializeResult(); ir != nil && ir.ServerInfo != nil {
-		info = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
+	info, desc := "", ""
+	if ir := sess.InitializeResult(); ir != nil {
+		if ir.ServerInfo != nil {
+			info = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
+			desc = strings.TrimSpace(ir.ServerInfo.Title)
+		}
+		if in := strings.TrimSpace(ir.Instructions); in != "" {
+			desc = in
+		}
 	}
 	s.mu.Lock()
-	s.st.Server = info
+	s.st.Server, s.st.Description = info, desc
 	s.st.PID = proc.pid()
 	s.mu.Unlock()
 	if err := s.relist(lctx, sess); err != nil {

@@ -35,6 +35,10 @@ type ServerStatus struct {
 	// Server is the name and version the server reported, "" before the
 	// first connection.
 	Server string `json:"server,omitempty"`
+	// Description is what the server says it is for: its initialize
+	// instructions, else its title; "" before the first connection or if
+	// it gives neither.
+	Description string `json:"description,omitempty"`
 	// Tools is the number of the server's tools in the catalog.
 	Tools int `json:"tools"`
 	// InvalidTools is the number of tools the last listing left out

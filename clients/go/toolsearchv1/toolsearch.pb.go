@@ -1985,8 +1985,8 @@ type GetToolsetRequest struct {
 	SessionId string `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
 	// The provider format of the returned JSON. Required.
 	Format ToolFormat `protobuf:"varint,2,opt,name=format,proto3,enum=toolsearch.v1.ToolFormat" json:"format,omitempty"`
-	// Tools sent in full on every turn: exact names, `server:*` or `prefix*`
-	// patterns, in the order given (a pattern's tools in name order). Tools
+	// Tools sent in full on every turn: exact names, `server:*`,
+	// `category:NAME` or `prefix*` patterns, in the order given (a pattern's tools in name order). Tools
 	// annotated `{"toolsearch/neverDefer": true}` or
 	// `{"toolsearch/defer": "never"}` in the catalog follow them; tools
 	// annotated `{"toolsearch/defer": "always"}` are deferred even below the
@@ -1994,9 +1994,11 @@ type GetToolsetRequest struct {
 	AlwaysLoaded []string `protobuf:"bytes,3,rep,name=always_loaded,json=alwaysLoaded,proto3" json:"always_loaded,omitempty"`
 	// The number of catalog tools from which tools are deferred: a catalog
 	// with fewer tools is sent whole, without tool_search. 0 means the
-	// default, 15; 1 always defers. Negative: INVALID_ARGUMENT.
+	// sidecar's default (`--deferral-threshold`, 15 unless set); 1 always
+	// defers. Negative: INVALID_ARGUMENT.
 	DeferralThreshold int32 `protobuf:"varint,4,opt,name=deferral_threshold,json=deferralThreshold,proto3" json:"deferral_threshold,omitempty"`
-	// How deferred tools appear (portable mode only). Unspecified: omitted.
+	// How deferred tools appear (portable mode only). Unspecified: the
+	// sidecar's default (`--deferral-mode`, omitted unless set).
 	DeferredMode DeferredToolMode `protobuf:"varint,5,opt,name=deferred_mode,json=deferredMode,proto3,enum=toolsearch.v1.DeferredToolMode" json:"deferred_mode,omitempty"`
 	// How the model finds deferred tools. Unspecified: portable.
 	SearchMode ToolSearchMode `protobuf:"varint,6,opt,name=search_mode,json=searchMode,proto3,enum=toolsearch.v1.ToolSearchMode" json:"search_mode,omitempty"`
@@ -2008,8 +2010,11 @@ type GetToolsetRequest struct {
 	// Rules AUTO checks before the sidecar's built-in table: a model whose
 	// name starts with model_prefix gets the rule's mode.
 	ModelSupport []*ModelSupport `protobuf:"bytes,9,rep,name=model_support,json=modelSupport,proto3" json:"model_support,omitempty"`
-	// Servers' own descriptions, by server name, for the OpenAI Responses
-	// namespaces. A server without one gets a generated description.
+	// Servers' own descriptions, by server name: the system prompt gives each
+	// listed server's first sentence, and the OpenAI Responses namespaces
+	// carry them. They win over the ones the sidecar has (the instructions
+	// or title of each live MCP server); a server without one gets a
+	// generated namespace description.
 	ServerDescriptions map[string]string `protobuf:"bytes,10,rep,name=server_descriptions,json=serverDescriptions,proto3" json:"server_descriptions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Catalog tools whose full definitions to return in loaded_tools_json
 	// (the tools a search found), in the shape that loads them. Unknown

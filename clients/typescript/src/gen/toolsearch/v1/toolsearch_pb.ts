@@ -971,8 +971,8 @@ export type GetToolsetRequest = Message<"toolsearch.v1.GetToolsetRequest"> & {
   format: ToolFormat;
 
   /**
-   * Tools sent in full on every turn: exact names, `server:*` or `prefix*`
-   * patterns, in the order given (a pattern's tools in name order). Tools
+   * Tools sent in full on every turn: exact names, `server:*`,
+   * `category:NAME` or `prefix*` patterns, in the order given (a pattern's tools in name order). Tools
    * annotated `{"toolsearch/neverDefer": true}` or
    * `{"toolsearch/defer": "never"}` in the catalog follow them; tools
    * annotated `{"toolsearch/defer": "always"}` are deferred even below the
@@ -985,14 +985,16 @@ export type GetToolsetRequest = Message<"toolsearch.v1.GetToolsetRequest"> & {
   /**
    * The number of catalog tools from which tools are deferred: a catalog
    * with fewer tools is sent whole, without tool_search. 0 means the
-   * default, 15; 1 always defers. Negative: INVALID_ARGUMENT.
+   * sidecar's default (`--deferral-threshold`, 15 unless set); 1 always
+   * defers. Negative: INVALID_ARGUMENT.
    *
    * @generated from field: int32 deferral_threshold = 4;
    */
   deferralThreshold: number;
 
   /**
-   * How deferred tools appear (portable mode only). Unspecified: omitted.
+   * How deferred tools appear (portable mode only). Unspecified: the
+   * sidecar's default (`--deferral-mode`, omitted unless set).
    *
    * @generated from field: toolsearch.v1.DeferredToolMode deferred_mode = 5;
    */
@@ -1029,8 +1031,11 @@ export type GetToolsetRequest = Message<"toolsearch.v1.GetToolsetRequest"> & {
   modelSupport: ModelSupport[];
 
   /**
-   * Servers' own descriptions, by server name, for the OpenAI Responses
-   * namespaces. A server without one gets a generated description.
+   * Servers' own descriptions, by server name: the system prompt gives each
+   * listed server's first sentence, and the OpenAI Responses namespaces
+   * carry them. They win over the ones the sidecar has (the instructions
+   * or title of each live MCP server); a server without one gets a
+   * generated namespace description.
    *
    * @generated from field: map<string, string> server_descriptions = 10;
    */
