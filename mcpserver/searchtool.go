@@ -22,7 +22,7 @@ func searchRequest(arguments json.RawMessage) (search.Request, *mcp.CallToolResu
 		return search.Request{}, toolError("tool_search: %v", err)
 	}
 	mode, _ := searchpb.Mode(args.SearchType) // the parser yields defined types only
-	return search.Request{Query: args.Query, Mode: mode, MaxResults: args.MaxResults, Category: args.CategoryFilter, ForModel: true}, nil
+	return search.Request{Query: args.Query, Mode: mode, MaxResults: args.MaxResults, Category: args.CategoryFilter, PageToken: args.PageToken, ForModel: true}, nil
 }
 
 // referenceFormatSchema is tool_search's outputSchema: the reference
@@ -37,7 +37,8 @@ const referenceFormatSchema = `{"type":"object","properties":{` +
 	`"search_type":{"type":"string"},"query":{"type":"string"},"execution_time_ms":{"type":"integer","minimum":0},` +
 	`"requested_search_type":{"type":"string"},"fallback_reason":{"type":"string"},"suggestion":{"type":"string"}},` +
 	`"required":["search_type","query","execution_time_ms"]},` +
-	`"hint":{"type":"string"},"available_tools":{"type":"array","items":{"type":"string"}},"unknown_tools":{"type":"array","items":{"type":"string"}}` +
+	`"hint":{"type":"string"},"available_tools":{"type":"array","items":{"type":"string"}},"unknown_tools":{"type":"array","items":{"type":"string"}},` +
+	`"next_page_token":{"type":"string"}` +
 	`},"required":["tool_references","total_matches","search_metadata"]}`
 
 // search answers a tool_search call for the session: it searches within

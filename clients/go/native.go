@@ -254,6 +254,7 @@ func (a *Agent) search(ctx context.Context, session string, args SearchArguments
 		WithSearchType(args.SearchType),
 		WithMaxResults(args.MaxResults),
 		WithCategory(args.CategoryFilter),
+		WithPageToken(args.PageToken),
 	)
 	return a.client.Search(ctx, args.Query, opts...)
 }

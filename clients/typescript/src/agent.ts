@@ -109,6 +109,7 @@ export interface SearchArguments {
   searchType: SearchType;
   maxResults: number;
   categoryFilter: string;
+  pageToken: string;
 }
 
 // A decimal number as Go's strconv.ParseFloat reads it (no hex, no underscores).
@@ -159,7 +160,9 @@ export function parseSearchArguments(args: string | Record<string, unknown>): Se
   }
   const category = r["category_filter"] ?? "";
   if (typeof category !== "string") throw new Fix('"category_filter" must be a string, such as a server name');
-  return { query: (r["query"] as string | null) ?? "", searchType, maxResults, categoryFilter: category };
+  const pageToken = r["page_token"] ?? "";
+  if (typeof pageToken !== "string") throw new Fix('"page_token" must be a string: the next_page_token of the previous result');
+  return { query: (r["query"] as string | null) ?? "", searchType, maxResults, categoryFilter: category, pageToken };
 }
 
 /** The tool result of a call the model should correct: {"error": "…"}. */
@@ -346,6 +349,7 @@ export class Agent {
       searchType: a.searchType,
       maxResults: a.maxResults,
       category: a.categoryFilter,
+      pageToken: a.pageToken,
       forModel: true,
     });
   }
