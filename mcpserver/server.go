@@ -35,8 +35,13 @@ type Config struct {
 	Scope Scope
 	// DeferralThreshold is the number of visible tools from which tools are
 	// deferred behind tool_search; with fewer, tools/list holds every
-	// visible tool. 0 means toolset.DefaultDeferralThreshold.
+	// visible tool. 0 means Toolset.DeferralThreshold, else
+	// toolset.DefaultDeferralThreshold.
 	DeferralThreshold int
+	// Toolset are the sidecar's toolset defaults (--deferral-threshold,
+	// --deferral-mode, --system-prompt-file, server descriptions): the
+	// session lists and their instructions follow them as GetToolset does.
+	Toolset toolset.Defaults
 	// CallTimeout is the budget of one forwarded tool call. 0 means
 	// DefaultCallTimeout.
 	CallTimeout time.Duration
@@ -146,6 +151,9 @@ func New(cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("mcpserver: token scopes: %w", err)
 		}
 		scoped = append(scoped, scopedToken{digest: sha256.Sum256([]byte(token)), scope: sc})
+	}
+	if err := cfg.Toolset.Validate(); err != nil {
+		return nil, fmt.Errorf("mcpserver: toolset defaults: %w", err)
 	}
 	if cfg.DeferralThreshold < 0 {
 		return nil, fmt.Errorf("mcpserver: deferral threshold %d: use 0 for the default of %d, or a positive count",

@@ -87,7 +87,8 @@ class _SearchArguments:
     query: str
     search_type: int
     max_results: int
-    category: str
+    category_filter: str
+    page_token: str = ""
 
 
 def _parse_count(v: Any) -> int:
@@ -110,11 +111,11 @@ def _parse_count(v: Any) -> int:
 def parse_search_arguments(arguments: Union[str, Mapping[str, Any]]) -> _SearchArguments:
     """Reads a tool_search call's arguments tolerantly, as the Go Agent does:
     numbers as strings ("5") or floats (5.0), null for optional fields,
-    search_type in any case; unknown fields are ignored. Raises _Fix with
-    what the model should change."""
+    search_type in any case; unknown fields are ignored; empty input is the
+    empty object. Raises _Fix with what the model should change."""
     if isinstance(arguments, str):
         try:
-            raw = json.loads(arguments)
+            raw = json.loads(arguments) if arguments.strip() else {}
         except ValueError:
             raw = None
     else:
@@ -140,7 +141,10 @@ def parse_search_arguments(arguments: Union[str, Mapping[str, Any]]) -> _SearchA
     category = raw.get("category_filter")
     if category is not None and not isinstance(category, str):
         raise _Fix('"category_filter" must be a string, such as a server name')
-    return _SearchArguments(query, _SEARCH_TYPES[key], max_results, category or "")
+    page_token = raw.get("page_token")
+    if page_token is not None and not isinstance(page_token, str):
+        raise _Fix('"page_token" must be a string: the next_page_token of the previous result')
+    return _SearchArguments(query, _SEARCH_TYPES[key], max_results, category or "", page_token or "")
 
 
 def error_result(msg: str) -> str:
@@ -322,7 +326,9 @@ class Agent:
             session_id=session,
             search_type=args.search_type,  # type: ignore[arg-type]
             max_results=args.max_results,
-            category=args.category,
+            category=args.category_filter,
+            page_token=args.page_token,
+            for_model=True,
         )
 
     def _search_and_load(self, session: str, arguments: Union[str, Mapping[str, Any]], format: "pb.ToolFormat.ValueType") -> "_Found":
