@@ -57,6 +57,8 @@ type plan struct {
 	// topBand, when positive, keeps only results scoring at least
 	// topBand × the top score.
 	topBand float64
+	// learnScope is the request's learning scope (learnScope in usage.go).
+	learnScope string
 }
 
 // kind is what answers a plan.
