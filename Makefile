@@ -1,7 +1,10 @@
 # toolsearch — make targets. Run `make help` for the list.
 #
-# Everything here needs only Go (and git for checkgenerate): code-generation
-# tools are installed at pinned versions into .tmp/bin on first use.
+# Go is all most targets need (and git for checkgenerate): code-generation
+# tools are installed at pinned versions into .tmp/bin on first use. `make
+# test` and the npm targets (mcp-servers, mcp-client, sdk-conformance,
+# node-example, model) also need Node.js and npm; without them they stop
+# and say so.
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -269,6 +272,10 @@ deploy-validate: ## Validate deploy/kubernetes and deploy/compose (Go checks, an
 	$(GO) test -count=1 ./deploy/
 	scripts/deploy-validate.sh
 
+# NEED_NPM stops a recipe that installs npm packages when npm is missing,
+# saying what to install and what runs without it.
+NEED_NPM = command -v npm >/dev/null || { echo "the tests' npm packages need Node.js and npm (Debian: apt-get install nodejs npm). Without them, go test ./... runs every test but the npm-based ones, which skip." >&2; exit 1; }
+
 # The MCP endpoint's test with the official TypeScript SDK client
 # (mcpserver/testdata/client: @modelcontextprotocol/sdk pinned by its
 # package-lock.json). `make test` runs it too once installed; with CI=true it
@@ -280,6 +287,7 @@ mcp-client: $(MCP_CLIENT_DIR)/node_modules/.package-lock.json ## Install the MCP
 # npm ci writes node_modules/.package-lock.json: it is the stamp of an
 # install of the committed lockfile, redone only when the lockfile changes.
 $(MCP_CLIENT_DIR)/node_modules/.package-lock.json: $(MCP_CLIENT_DIR)/package-lock.json
+	@$(NEED_NPM)
 	cd $(MCP_CLIENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
 
 .PHONY: mcp-client-test
@@ -341,4 +349,5 @@ MCP_SERVERS_DIR := source/mcp/testdata/servers
 mcp-servers: $(MCP_SERVERS_DIR)/node_modules/.package-lock.json ## Install the npm reference MCP servers for the tests (npm ci in source/mcp/testdata/servers)
 
 $(MCP_SERVERS_DIR)/node_modules/.package-lock.json: $(MCP_SERVERS_DIR)/package-lock.json
+	@$(NEED_NPM)
 	cd $(MCP_SERVERS_DIR) && npm ci --no-audit --no-fund

@@ -224,6 +224,7 @@ func TestParseBad(t *testing.T) {
 		{"scalar.json", `testdata/bad/scalar.json: line 1: file holds a string, want tools; fix: give a "tools:" list, a top-level list of tools, or JSON`},
 		{"text.yaml", `testdata/bad/text.yaml: line 1: file holds a string, want tools; fix: give a "tools:" list, a top-level list of tools, or JSON`},
 		{"syntax.yaml", `testdata/bad/syntax.yaml: line 3: invalid YAML: found unexpected end of stream; fix: correct the YAML at that line`},
+		{"indent.yaml", `testdata/bad/indent.yaml: line 3: invalid YAML: did not find expected '-' indicator; fix: correct the YAML at that line`},
 		{"duplicate_keys.json", `2 problems in tool definitions:
 	testdata/bad/duplicate_keys.json: tools[0] ("a"): key "description" appears twice in one object; fix: keep one of them: a JSON reader would silently use the last
 	testdata/bad/duplicate_keys.json: tools[1] ("b"): key "q" appears twice in one object; fix: keep one of them: a JSON reader would silently use the last`},

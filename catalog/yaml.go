@@ -26,7 +26,7 @@ func parseYAML(data []byte, file, ns string) (items []located, problems []Proble
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil && err != io.EOF {
-		return nil, []Problem{yamlProblem(file, 0, err)}
+		return nil, []Problem{atFault(yamlProblem(file, 0, err), data)}
 	}
 	// A second document (after "---") would be dropped silently: refuse it.
 	// An empty one (a trailing "---") holds nothing to drop.
@@ -37,7 +37,7 @@ func parseYAML(data []byte, file, ns string) (items []located, problems []Proble
 			break
 		}
 		if err != nil {
-			return nil, []Problem{yamlProblem(file, 0, err)}
+			return nil, []Problem{atFault(yamlProblem(file, 0, err), data)}
 		}
 		if len(next.Content) == 0 || next.Content[0].Tag == "!!null" {
 			continue
@@ -174,6 +174,47 @@ func yamlProblem(file string, fallbackLine int, err error) Problem {
 		p.Position = "line " + strconv.Itoa(fallbackLine)
 	}
 	p.Reason = "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")
+	return p
+}
+
+// atFault moves a syntax problem p of data to the line at fault. yaml.v3
+// names the line where the construct around the fault began (an
+// indentation error on line 3 of a list that starts on line 1 is "line
+// 1"); the first prefix of data's lines that fails for the same reason
+// ends at the line at fault. Prefixes that include it fail, those that
+// stop before it do not, so a binary search finds it in a few decodes.
+func atFault(p Problem, data []byte) Problem {
+	from, err := strconv.Atoi(strings.TrimPrefix(p.Position, "line "))
+	if err != nil || from < 1 {
+		return p
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	failsSame := func(n int) bool {
+		prefix := bytes.Join(lines[:n], nil)
+		dec := yaml.NewDecoder(bytes.NewReader(prefix))
+		for {
+			var doc yaml.Node
+			err := dec.Decode(&doc)
+			if err == io.EOF {
+				return false
+			}
+			if err != nil {
+				return yamlProblem(p.File, 0, err).Reason == p.Reason
+			}
+		}
+	}
+	lo, hi := min(from, len(lines)), len(lines) // failsSame(hi): data itself
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if failsSame(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo > from {
+		p.Position = "line " + strconv.Itoa(lo)
+	}
 	return p
 }
 

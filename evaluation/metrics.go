@@ -86,6 +86,21 @@ type Summary struct {
 	// share answered with no_confident_match or with nothing. 0 without one.
 	NoAnswerQueries int     `json:"no_answer_queries"`
 	NoAnswerFlagged float64 `json:"no_answer_flagged"`
+	// MeanShown, Precision and EmptyRate describe the answers as a model
+	// sees them, when they were recorded (Run.AddShown; 0 otherwise): the
+	// mean number of results, the share of returned results that are
+	// relevant (over the answers with results), and the share of answers
+	// with none.
+	MeanShown float64 `json:"mean_shown,omitempty"`
+	Precision float64 `json:"precision,omitempty"`
+	EmptyRate float64 `json:"empty_rate,omitempty"`
+	// ShownRecall is the recall of the answers as shown (their steps
+	// satisfied by the results shown, however many), when recorded.
+	ShownRecall float64 `json:"shown_recall,omitempty"`
+	// NoAnswerShown is the share of no-answer queries whose model-facing
+	// answer showed results without no_confident_match (results a session
+	// would reveal), when recorded (Run.AddNoAnswerShown).
+	NoAnswerShown float64 `json:"no_answer_shown,omitempty"`
 }
 
 // Run accumulates per-query results into a Summary. The zero value is ready
@@ -99,6 +114,45 @@ type Run struct {
 	// queries and how many of them were flagged.
 	unconfident, noAnswer, noAnswerFlagged int
 	latencies                              []time.Duration
+	// shown, answered and precision accumulate AddShown: answers recorded,
+	// answers with results, and their precision.
+	shown, shownResults, answered, empty int
+	precision, shownRecall               float64
+	noAnswerShown                        int
+}
+
+// AddNoAnswerShown records whether a no-answer query's model-facing answer
+// showed results without flagging them (what a session would reveal).
+func (r *Run) AddNoAnswerShown(revealed bool) {
+	if revealed {
+		r.noAnswerShown++
+	}
+}
+
+// AddShown records the results one labelled query's answer showed: how
+// many, and how many of them are relevant to q (any of its steps).
+func (r *Run) AddShown(q Query, names []string) {
+	r.shown++
+	r.shownResults += len(names)
+	r.shownRecall += Score(q, names).Recall10
+	if len(names) == 0 {
+		r.empty++
+		return
+	}
+	relevant := map[string]bool{}
+	for _, step := range q.Steps() {
+		for _, n := range step {
+			relevant[n] = true
+		}
+	}
+	hit := 0
+	for _, n := range names {
+		if relevant[n] {
+			hit++
+		}
+	}
+	r.answered++
+	r.precision += float64(hit) / float64(len(names))
 }
 
 // Add records one query's scores, whether the engine fell back, whether it
@@ -135,6 +189,15 @@ func (r *Run) Summary() Summary {
 	if r.noAnswer > 0 {
 		out.NoAnswerQueries = r.noAnswer
 		out.NoAnswerFlagged = float64(r.noAnswerFlagged) / float64(r.noAnswer)
+		out.NoAnswerShown = float64(r.noAnswerShown) / float64(r.noAnswer)
+	}
+	if r.shown > 0 {
+		out.MeanShown = float64(r.shownResults) / float64(r.shown)
+		out.EmptyRate = float64(r.empty) / float64(r.shown)
+		out.ShownRecall = r.shownRecall / float64(r.shown)
+		if r.answered > 0 {
+			out.Precision = r.precision / float64(r.answered)
+		}
 	}
 	if r.n == 0 {
 		return out

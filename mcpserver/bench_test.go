@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"math/rand"
 	"net"
+	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -197,4 +199,62 @@ func synthQueries(n int) []string {
 		out[i] = fmt.Sprintf("%s a %s in %s", synthVerbs[r.Intn(len(synthVerbs))], synthObjects[r.Intn(len(synthObjects))], synthServices[r.Intn(len(synthServices))])
 	}
 	return out
+}
+
+// BenchmarkIdleSession measures the server's memory per idle session-mode
+// HTTP session (the figure behind SessionMemory): b.N sessions opened with
+// raw initialize and initialized requests (the client keeps only their
+// ids), live heap after a GC and goroutine stacks, per session.
+//
+//	go test -run '^$' -bench BenchmarkIdleSession -benchtime 2000x ./mcpserver
+func BenchmarkIdleSession(b *testing.B) {
+	engine, err := newEngine(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer engine.Close()
+	srv, err := mcpserver.New(mcpserver.Config{Engine: engine, MaxSessions: 1 << 30, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	defer srv.Close()
+	post := func(body, session string) string {
+		req, err := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.Header.Get("Mcp-Session-Id")
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc + m.StackInuse
+	}
+	ids := make([]string, 0, b.N)
+	before := heap()
+	for b.Loop() {
+		id := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`, "")
+		post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, id)
+		ids = append(ids, id)
+	}
+	after := heap()
+	b.ReportMetric(float64(int64(after)-int64(before))/float64(len(ids)), "B/session")
+	if srv.Sessions() != int64(len(ids)) {
+		b.Fatalf("%d sessions live, want %d", srv.Sessions(), len(ids))
+	}
 }

@@ -25,8 +25,8 @@
 // A catalog change (a live server adding or removing tools) that changes a
 // session's list sends it notifications/tools/list_changed as well.
 //
-// Stateless mode (MCP 2026-07-28 and newer; stateless.go, found.go,
-// calltool.go, handle.go) has no sessions and a tools/list that never
+// Stateless mode (MCP 2026-07-28 and newer, over HTTP and over stdio;
+// stateless.go, found.go, calltool.go, handle.go) has no sessions and a tools/list that never
 // changes as a side effect: tool_search, call_tool, then the always-loaded
 // tools. tool_search returns the found tools' definitions with the
 // reference format and a search handle; call_tool {name, arguments,

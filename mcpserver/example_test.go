@@ -41,7 +41,10 @@ func ExampleServer_Run() {
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	go srv.Run(ctx, serverSide)
 
-	host, err := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "1"}, nil).Connect(ctx, clientSide, nil)
+	// Session mode: a 2025-11-25 client (a 2026-07-28 one gets stateless
+	// mode's fixed list, tool_search then call_tool).
+	host, err := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "1"}, nil).
+		Connect(ctx, clientSide, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -33,13 +33,13 @@ type baseList struct {
 // buildBase builds the base list of the visible tools of snap.
 func (s *Server) buildBase(snap *catalog.Snapshot, sc Scope, threshold int) (*baseList, error) {
 	tools := newVisibility(sc.Visible).filter(snap.Tools())
-	ts, err := toolset.Build(tools, nil, toolset.Options{
+	ts, err := toolset.Build(tools, nil, s.cfg.Toolset.Apply(toolset.Options{
 		Format:            toolset.MCP,
 		AlwaysLoaded:      sc.AlwaysLoaded,
 		DeferralThreshold: threshold,
 		MaxResults:        s.cfg.Engine.MaxResultsCap(),
 		Cache:             s.toolsets,
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -90,21 +90,6 @@ func (c *listCache) get(snap *catalog.Snapshot, key string, build func() (*baseL
 	}
 	c.mu.Unlock()
 	return l, nil
-}
-
-// keys returns the keys cached for snap (none if the cache holds another
-// snapshot's lists).
-func (c *listCache) keys(snap *catalog.Snapshot) []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.snap != snap {
-		return nil
-	}
-	out := make([]string, 0, len(c.m))
-	for k := range c.m {
-		out = append(out, k)
-	}
-	return out
 }
 
 // scopeKey identifies a scope in the list cache.

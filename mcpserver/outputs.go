@@ -124,10 +124,3 @@ func (st *outputStore) drop(el *list.Element) {
 	delete(st.byID, o.handle)
 	st.bytes -= o.size
 }
-
-// len is the number of kept results (for tests).
-func (st *outputStore) len() int {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.order.Len()
-}

@@ -14,14 +14,15 @@ import (
 // searchRequest reads a tool_search call's arguments with clients/go's
 // ParseSearchArguments, the one reader the Go Agent uses too (lenient in
 // the same documented way: numbers as strings, floats, enum case), into
-// an engine request. A mistake the model can fix is a tool error.
+// an engine request. A mistake the model can fix is a tool error. The
+// model sees the answer as is, so the relevance floor applies (ForModel).
 func searchRequest(arguments json.RawMessage) (search.Request, *mcp.CallToolResult) {
 	args, err := toolsearch.ParseSearchArguments(arguments)
 	if err != nil {
 		return search.Request{}, toolError("tool_search: %v", err)
 	}
 	mode, _ := searchpb.Mode(args.SearchType) // the parser yields defined types only
-	return search.Request{Query: args.Query, Mode: mode, MaxResults: args.MaxResults, Category: args.CategoryFilter}, nil
+	return search.Request{Query: args.Query, Mode: mode, MaxResults: args.MaxResults, Category: args.CategoryFilter, PageToken: args.PageToken, ForModel: true}, nil
 }
 
 // referenceFormatSchema is tool_search's outputSchema: the reference
@@ -36,7 +37,8 @@ const referenceFormatSchema = `{"type":"object","properties":{` +
 	`"search_type":{"type":"string"},"query":{"type":"string"},"execution_time_ms":{"type":"integer","minimum":0},` +
 	`"requested_search_type":{"type":"string"},"fallback_reason":{"type":"string"},"suggestion":{"type":"string"}},` +
 	`"required":["search_type","query","execution_time_ms"]},` +
-	`"hint":{"type":"string"},"available_tools":{"type":"array","items":{"type":"string"}}` +
+	`"hint":{"type":"string"},"available_tools":{"type":"array","items":{"type":"string"}},"unknown_tools":{"type":"array","items":{"type":"string"}},` +
+	`"next_page_token":{"type":"string"}` +
 	`},"required":["tool_references","total_matches","search_metadata"]}`
 
 // search answers a tool_search call for the session: it searches within

@@ -35,8 +35,13 @@ type Config struct {
 	Scope Scope
 	// DeferralThreshold is the number of visible tools from which tools are
 	// deferred behind tool_search; with fewer, tools/list holds every
-	// visible tool. 0 means toolset.DefaultDeferralThreshold.
+	// visible tool. 0 means Toolset.DeferralThreshold, else
+	// toolset.DefaultDeferralThreshold.
 	DeferralThreshold int
+	// Toolset are the sidecar's toolset defaults (--deferral-threshold,
+	// --deferral-mode, --system-prompt-file, server descriptions): the
+	// session lists and their instructions follow them as GetToolset does.
+	Toolset toolset.Defaults
 	// CallTimeout is the budget of one forwarded tool call. 0 means
 	// DefaultCallTimeout.
 	CallTimeout time.Duration
@@ -147,6 +152,9 @@ func New(cfg Config) (*Server, error) {
 		}
 		scoped = append(scoped, scopedToken{digest: sha256.Sum256([]byte(token)), scope: sc})
 	}
+	if err := cfg.Toolset.Validate(); err != nil {
+		return nil, fmt.Errorf("mcpserver: toolset defaults: %w", err)
+	}
 	if cfg.DeferralThreshold < 0 {
 		return nil, fmt.Errorf("mcpserver: deferral threshold %d: use 0 for the default of %d, or a positive count",
 			cfg.DeferralThreshold, toolset.DefaultDeferralThreshold)
@@ -209,10 +217,10 @@ func (s *Server) watchCatalog() {
 			sessions = append(sessions, sess)
 		}
 		s.mu.Unlock()
+		stable := s.modern.catalogChanged(last)
 		for _, sess := range sessions {
-			sess.catalogChanged()
+			sess.catalogChanged(stable)
 		}
-		s.modern.catalogChanged(last)
 		last = snap
 	}
 }
@@ -244,9 +252,10 @@ func (s *Server) implementation() *mcp.Implementation {
 
 // Run serves one MCP connection over t (a *mcp.StdioTransport for hosts
 // that launch the sidecar as a process) with the default scope, until the
-// client disconnects or ctx ends.
+// client disconnects or ctx ends. It speaks both protocols: a client that
+// negotiates 2026-07-28 gets stateless mode's list and tools.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	sess, err := s.newSession(Scope{})
+	sess, err := s.newSession(Scope{}, mcp.SupportedProtocolVersions())
 	if err != nil {
 		return err
 	}
@@ -376,7 +385,7 @@ func (s *Server) serverFor(r *http.Request) *mcp.Server {
 		return s.base
 	}
 	if sl.srv == nil {
-		sess, err := s.newSession(sl.scope)
+		sess, err := s.newSession(sl.scope, s.versions)
 		if err != nil {
 			s.log.Error("mcp: opening a session", "error", err.Error())
 			return nil
@@ -394,7 +403,7 @@ const sessionIDPrefix = "mcp-"
 
 // newSession makes a session's go-sdk server. conn's fields replace the
 // default scope's where set.
-func (s *Server) newSession(conn Scope) (*session, error) {
+func (s *Server) newSession(conn Scope, versions []string) (*session, error) {
 	sc := s.scopeWith(conn)
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -410,7 +419,7 @@ func (s *Server) newSession(conn Scope) (*session, error) {
 		Logger:                    s.sdkLog,
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 		GetSessionID:              func() string { return sess.id },
-		SupportedProtocolVersions: s.versions,
+		SupportedProtocolVersions: versions,
 	})
 	sess.mcp.AddReceivingMiddleware(sess.middleware)
 	return sess, nil

@@ -35,6 +35,9 @@ type session struct {
 	// session may be evicted for a new one (budget.go).
 	lastActive atomic.Int64
 	busy       atomic.Int32
+	// modern is set once the session had a 2026-07-28 request (stdio
+	// only: HTTP sends those to the stateless server).
+	modern atomic.Bool
 	// kept is set once a result of the session was kept for read_output,
 	// which the session's list holds from then on.
 	kept atomic.Bool
@@ -225,6 +228,11 @@ func (sess *session) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		sess.lastActive.Store(time.Now().UnixNano())
 		sess.busy.Add(1)
 		defer sess.busy.Add(-1)
+		if (method == "tools/list" || method == "tools/call") && isStatelessRequest(req) {
+			// A 2026-07-28 client of the stdio session: stateless mode.
+			sess.modern.Store(true)
+			return sess.srv.modern.handle(ctx, method, req, sess.scope, false, next)
+		}
 		switch method {
 		case "initialize":
 			res, err := next(ctx, method, req)
@@ -299,9 +307,16 @@ func (sess *session) notifyListChanged() {
 }
 
 // catalogChanged sends notifications/tools/list_changed when the session's
-// list differs from the last one it was served (a tool added to a catalog
+// list differs from the last one it was served (for a 2026-07-28 session,
+// when a stable list changed: stableChanged) (a tool added to a catalog
 // listed whole, a revealed or always-loaded tool removed or changed).
-func (sess *session) catalogChanged() {
+func (sess *session) catalogChanged(stableChanged bool) {
+	if sess.modern.Load() {
+		if stableChanged {
+			sess.notifyListChanged()
+		}
+		return
+	}
 	prev := sess.served.Load()
 	if prev == nil {
 		return

@@ -109,26 +109,39 @@ func (st *stateless) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
-		if method == "tools/list" {
-			l, err := st.list(sc)
-			if err != nil {
-				return nil, err
-			}
-			res := &mcp.ListToolsResult{Tools: l.tools}
-			res.TTLMs, res.CacheScope = ListTTL, cachePublic
-			if private {
-				res.CacheScope = cachePrivate
-			}
-			return res, nil
-		}
-		call, ok := req.(*mcp.CallToolRequest)
-		if !ok || call.Params == nil {
-			return next(ctx, method, req)
-		}
-		return st.srv.logCall(ctx, "stateless", call, func(ctx context.Context) (*mcp.CallToolResult, error) {
-			return st.call(ctx, call, sc)
-		})
+		return st.handle(ctx, method, req, sc, private, next)
 	}
+}
+
+// handle answers a stateless tools/list or tools/call of scope sc (over
+// HTTP, or a 2026-07-28 request of the stdio session).
+func (st *stateless) handle(ctx context.Context, method string, req mcp.Request, sc Scope, private bool, next mcp.MethodHandler) (mcp.Result, error) {
+	if method == "tools/list" {
+		l, err := st.list(sc)
+		if err != nil {
+			return nil, err
+		}
+		res := &mcp.ListToolsResult{Tools: l.tools}
+		res.TTLMs, res.CacheScope = ListTTL, cachePublic
+		if private {
+			res.CacheScope = cachePrivate
+		}
+		return res, nil
+	}
+	call, ok := req.(*mcp.CallToolRequest)
+	if !ok || call.Params == nil {
+		return next(ctx, method, req)
+	}
+	return st.srv.logCall(ctx, "stateless", call, func(ctx context.Context) (*mcp.CallToolResult, error) {
+		return st.call(ctx, call, sc)
+	})
+}
+
+// isStatelessRequest reports whether req is of the stateless protocol (its
+// _meta names StatelessProtocolVersion or newer).
+func isStatelessRequest(req mcp.Request) bool {
+	v, ok := req.(interface{ ProtocolVersion() string })
+	return ok && v.ProtocolVersion() >= StatelessProtocolVersion
 }
 
 // call answers tools/call: the search, the call proxy, an always-loaded
@@ -199,10 +212,10 @@ func (st *stateless) build(snap *catalog.Snapshot, sc Scope) (*baseList, error) 
 
 // catalogChanged tells the clients that listen (subscriptions/listen with
 // toolsListChanged) when the change from snapshot old to the current one
-// changed a stable list they may hold: the list of every scope requests
+// changed a stable list they may hold, and reports whether it did: the list of every scope requests
 // used is built for both and compared. A client learns of it even when the
 // changed list is another scope's: it only lists again.
-func (st *stateless) catalogChanged(old *catalog.Snapshot) {
+func (st *stateless) catalogChanged(old *catalog.Snapshot) bool {
 	st.mu.Lock()
 	keys := make([]string, 0, len(st.scopes))
 	for k := range st.scopes {
@@ -228,4 +241,5 @@ func (st *stateless) catalogChanged(old *catalog.Snapshot) {
 			})
 		st.mcp.RemoveTools(revisionTool)
 	}
+	return changed
 }

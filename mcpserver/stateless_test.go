@@ -351,3 +351,52 @@ func TestUnknownProtocolVersion(t *testing.T) {
 		}
 	}
 }
+
+// Over stdio (Run), a client that negotiates 2026-07-28 gets stateless
+// mode: the fixed list, call_tool, and list changes on subscriptions/listen.
+func TestStdioStateless(t *testing.T) {
+	f := start(t, mcpserver.Config{})
+	srv, err := mcpserver.New(mcpserver.Config{Engine: f.engine, Caller: f.caller, Scope: mcpserver.Scope{AlwaysLoaded: []string{"slack:*"}},
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, serverSide) }()
+	t.Cleanup(func() { cancel(); <-done })
+	c := &client{listChanged: make(chan struct{}, 16), progress: make(chan *mcp.ProgressNotificationParams, 16)}
+	mc := mcp.NewClient(&mcp.Implementation{Name: "stdio-host", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { c.listChanged <- struct{}{} },
+	})
+	cs, err := mc.Connect(ctx, clientSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	c.ClientSession = cs
+	if v := cs.InitializeResult().ProtocolVersion; v != mcpserver.StatelessProtocolVersion {
+		t.Fatalf("stdio negotiated %s, want %s", v, mcpserver.StatelessProtocolVersion)
+	}
+	if diff := cmp.Diff([]string{"tool_search", "call_tool", "read_output", "slack__list_channels", "slack__send_message"}, c.names(t)); diff != "" {
+		t.Fatalf("stdio stateless list (-want +got):\n%s", diff)
+	}
+	got := c.searchStateless(t, map[string]any{"query": "echo a message back"})
+	if len(got.Tools) == 0 || got.Tools[0].Name != "up__echo" {
+		t.Fatalf("tool_search over stdio found %+v", got.Tools)
+	}
+	if txt, _ := c.call(t, "call_tool", map[string]any{"name": "up__echo", "arguments": map[string]any{"message": "stdio"}}); txt != "Echo: stdio" {
+		t.Errorf("call_tool over stdio = %q", txt)
+	}
+	if _, err := f.engine.Apply(ctx, []search.Tool{{Name: "slack__archive_channel", Server: "slack",
+		Description: "Archive a Slack channel.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.waitListChanged(t)
+	if names := c.names(t); !slices.Contains(names, "slack__archive_channel") {
+		t.Errorf("list after the change = %v, want slack__archive_channel", names)
+	}
+}

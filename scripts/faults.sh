@@ -19,7 +19,9 @@
 #        or hung catalog, a signal mid-start), catalogs past the budget, two
 #        YAML documents (cmd/sidecar, catalog, internal/safefile);
 #      - learned state with bad lines or crafted records (learn, cmd/sidecar).
-#   2. Every fuzz target of both modules, FUZZTIME each (default 30s).
+#   2. Every fuzz target of both modules, FUZZTIME each (default 30s). An
+#      interesting input is minimized for at most 3 s (Go's default, 60 s,
+#      let a target with a large seed spend its whole time minimizing).
 #
 # Needs the Ollama server of `make ollama` (CI=true makes its tests fail, not
 # skip, without it). Runs without -race: `make test` runs the same tests
@@ -45,11 +47,12 @@ tests=(
 	"./catalog/|^(TestParseBad|TestLoadErrors|TestParseTooDeep)$"
 	"./internal/safefile/|^(TestReadFile)$"
 	"./internal/jsontext/|^(TestProblem|TestDuplicateKey)$"
+	"./toolset/|^(TestMaxBytes)$"
 	"./learn/|^(TestImportSkipsBadLines|TestCheckRecord|TestImportedEvidence|TestLoadDamagedAndSpecialFiles)$"
 	"./server/|^(TestInvalidRequestsAreInvalidArgument|TestHealthWatchAuthenticatedAndBounded|TestAuthUnaryInterceptor|TestGetToolsPages|TestGetToolsOneToolOverLimit|TestAnswersOverLimitNameTheFlag|TestLogsNeverHoldMoreThanTheQueryPrefix|TestChurnNoDeletedToolReturned)$"
 	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings|TestMemoryLimit|TestStartupHungLearnFrom|TestStartupFIFOCatalog|TestWithin|TestReadCatalogsBudget|TestLifecycleStoppedDuringStartup|TestLearnedStateSurvivesABadLine|TestCraftedLearnedRecordLiftsNothing)$"
 	"./search/|^(TestMemoryBudget|TestMemoryBudgetAtStart|TestSavedIndexRestart|TestSavedKeywordIndexRestart|TestSavedKeywordIndexOversized)$"
-	"./fallback/|^(TestReadIndexRefusesDamage)$"
+	"./fallback/|^(TestReadIndexRefusesDamage|TestWithinEditsMatchesEditDistance|TestWithinEditsSkipsThePrunedPrefixes)$"
 )
 for entry in "${tests[@]}"; do
 	pkg=${entry%%|*}
@@ -80,7 +83,7 @@ if [[ "$FUZZ" != 0 ]]; then
 			dir=${dir#clients/go}
 		fi
 		step "fuzz $name in ${mod}/${dir#./} for $FUZZTIME"
-		out=$(cd "$mod" && $GO test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "./${dir#./}" 2>&1) || {
+		out=$(cd "$mod" && $GO test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" -fuzzminimizetime 3s "./${dir#./}" 2>&1) || {
 			echo "$out" | tail -40
 			echo "faults: $name failed; the failing input is in ${mod}/${dir#./}/testdata/fuzz/$name/ (commit it as a regression seed once fixed)" >&2
 			exit 1

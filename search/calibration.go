@@ -9,7 +9,7 @@ import "fmt"
 // the catalog understood (for fuzzy, the corrected query), then mapped
 // so that confidentScore is the calibrated threshold in every mode:
 //
-//	x = raw × coverage² × (fuzzyDiscount for fuzzy matches)
+//	x = raw × max(coverage², minCoverageFactor) × (fuzzyDiscount for fuzzy matches)
 //	relevance = x / knee × confidentScore                        when x < knee
 //	          = confidentScore + (x − knee) / (1 − knee) × (1 − confidentScore)   otherwise
 //
@@ -66,11 +66,11 @@ func calibrate(hs []hit, m matches, exact int) ([]hit, bool) {
 	case ModeSelect, ModeRegex, ModeBrowse:
 		return hs, true
 	case ModeKeyword:
-		knee, factor = keywordKnee, m.coverage*m.coverage
+		knee, factor = keywordKnee, coverageFactor(m.coverage)
 	case ModeFuzzy:
-		knee, factor = keywordKnee, m.coverage*m.coverage*fuzzyDiscount
+		knee, factor = keywordKnee, coverageFactor(m.coverage)*fuzzyDiscount
 	default: // ModeHybrid, ModeSemantic
-		knee, factor = hybridKnee, m.coverage*m.coverage
+		knee, factor = hybridKnee, coverageFactor(m.coverage)
 	}
 	for i := range hs {
 		if hs[i].id == exact {
@@ -86,6 +86,18 @@ func calibrate(hs []hit, m matches, exact int) ([]hit, bool) {
 		return hs, true
 	}
 	return hs, hs[0].score >= confidentScore
+}
+
+// minCoverageFactor is the least coverage factor: a query none of whose
+// words the catalog knows ("tell the team in chat" against a catalog
+// without those words: coverage 0) still ranks by meaning, far under the
+// confident line (a fused 0.8 calibrates to 0.05), instead of every result
+// scoring 0 and the ranking collapsing into name order.
+const minCoverageFactor = 0.01
+
+// coverageFactor is coverage², at least minCoverageFactor.
+func coverageFactor(coverage float64) float64 {
+	return max(coverage*coverage, minCoverageFactor)
 }
 
 // calibrated maps x in [0, 1] piecewise linearly so that knee maps to

@@ -57,6 +57,9 @@ type plan struct {
 	// topBand, when positive, keeps only results scoring at least
 	// topBand × the top score.
 	topBand float64
+	// forModel applies the relevance floor of model-facing answers
+	// (floor.go).
+	forModel bool
 	// learnScope is the request's learning scope (learnScope in usage.go).
 	learnScope string
 }
@@ -117,6 +120,7 @@ func (st *state) newPlan(req Request, lim limits) (*plan, error) {
 		debug:     req.Debug,
 		pageToken: req.PageToken,
 		topBand:   req.TopBand,
+		forModel:  req.ForModel,
 	}
 	text := strings.TrimSpace(req.Query)
 	if req.Mode == ModeRegex {

@@ -111,6 +111,11 @@ type Request struct {
 	// clear winner comes back alone instead of padded with weak matches. 0
 	// keeps every result up to MaxResults.
 	TopBand float64
+	// ForModel marks a search whose answer goes to a model as is (an Agent
+	// helper's tool_search, the MCP endpoint, the native client modes): only
+	// results that clear the relevance floor come back (floor.go), never
+	// padding up to MaxResults.
+	ForModel bool
 }
 
 // limits are the engine's bounds on a request.

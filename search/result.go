@@ -11,8 +11,11 @@ import (
 type Result struct {
 	// References are the matching tools, best first (score, then name).
 	References []Reference
-	// TotalMatches is the number of tools that matched before MaxResults
-	// cut the list.
+	// TotalMatches is the number of tools that matched: for select:, regex
+	// and browse, every match before MaxResults cut the list; for the
+	// ranked modes (hybrid, semantic, keyword, fuzzy), the candidates that
+	// clear the relevance floor (floor.go), which a request without
+	// ForModel may return fewer of than References.
 	TotalMatches int
 	// Metadata says how the result was produced.
 	Metadata Metadata
@@ -120,11 +123,23 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		sortHits(hits, st.name)
 	}
 	res.Metadata.NoConfidentMatch = len(hits) > 0 && !confident
+	floored := hasFloor(m.mode)
+	if floored {
+		// total_matches counts the candidates that clear the relevance
+		// floor (floor.go); model-facing answers show only those.
+		total = modelFloorCount(hits, p.exact, confident)
+		if p.forModel {
+			hits = hits[:total]
+		}
+	}
 	hits = topBand(hits, p.topBand)
 	if !m.unlimited && len(hits) > p.limit {
 		hits = hits[:p.limit]
 	}
-	res.TotalMatches = max(total, len(hits))
+	res.TotalMatches = total
+	if !floored {
+		res.TotalMatches = max(total, len(hits))
+	}
 	res.References = make([]Reference, len(hits))
 	for i, h := range hits {
 		t := st.snap.Tool(h.id)

@@ -266,11 +266,18 @@ func (s *sessionStore) remove(el *list.Element) {
 	delete(s.byID, el.Value.(*session).id)
 }
 
-// recordReveals records a successful search's references as revealed for
-// the request's session. Browse listings (an empty query) reveal nothing:
-// they page through names, not tools the model asked for.
+// recordReveals records a successful search's references — what the
+// caller was shown, after the relevance floor — as revealed for the
+// request's session. Browse listings (an empty query) reveal nothing: they
+// page through names, not tools the model asked for. Nor does a
+// model-facing answer (Request.ForModel) flagged no_confident_match: its
+// tools are the closest, not ones that do what was asked, and must not
+// enter the model's tool list; the model that wants one asks for it by
+// name (select:NAME), which reveals it. (A caller without ForModel takes
+// what it asked for, and its session reveals it.)
 func (e *Engine) recordReveals(req Request, res Result) {
-	if req.SessionID == "" || res.Metadata.SearchType == ModeBrowse || len(res.References) == 0 {
+	if req.SessionID == "" || res.Metadata.SearchType == ModeBrowse || len(res.References) == 0 ||
+		req.ForModel && res.Metadata.NoConfidentMatch {
 		return
 	}
 	names := make([]string, len(res.References))

@@ -29,6 +29,7 @@ func searchRequest(in *toolsearchv1.SearchRequest) (search.Request, error) {
 		Debug:      in.GetDebug(),
 		PageToken:  in.GetPageToken(),
 		TopBand:    in.GetTopBand(),
+		ForModel:   in.GetForModel(),
 	}, nil
 }
 

@@ -286,13 +286,14 @@ func TestLearnPoisoning(t *testing.T) {
 }
 
 // The Agent helper's one call, ToolCalled, teaches a learning sidecar what
-// the model called after its tool_search.
+// the model called after its tool_search. (The search must show the tool:
+// a model-facing answer without a confident match reveals nothing.)
 func TestAgentToolCalledTeaches(t *testing.T) {
 	ctx := context.Background()
 	store := learn.NewStore(learn.Config{})
 	c, _ := learningSidecar(t, search.LearnConfig{Store: store}, filepath.Join("testdata", "catalog.json"))
 	agent := toolsearch.NewAgent(c)
-	if _, err := agent.HandleToolCall(ctx, "conv-1", `{"query":"tell the team in chat","max_results":3}`); err != nil {
+	if _, err := agent.HandleToolCall(ctx, "conv-1", `{"query":"send a message to the team on slack","max_results":3}`); err != nil {
 		t.Fatal(err)
 	}
 	if err := agent.ToolCalled(ctx, "conv-1", "slack__send_message", nil); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/toolset"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -48,6 +49,11 @@ type Config struct {
 	// QueryLog says how much of a search query the request log shows; the
 	// zero value is QueryLogPrefix.
 	QueryLog QueryLogMode
+	// Toolset are GetToolset's defaults, which a request's own options
+	// override (the sidecar's --deferral-threshold, --deferral-mode,
+	// --system-prompt-file and server descriptions). The zero value
+	// changes nothing.
+	Toolset toolset.Defaults
 	// TLS, when not nil, makes Serve accept TLS only, for gRPC and JSON over
 	// HTTP alike (it must not also be in ServerOptions as grpc.Creds); its
 	// NextProtos are replaced with "http/1.1" and "h2" (listen.go).
@@ -111,6 +117,7 @@ func New(cfg Config) *Server {
 	svc := NewService(log)
 	svc.metrics = cfg.Metrics
 	svc.maxMessageSize = limit
+	svc.toolsetDefaults = cfg.Toolset
 	s := &Server{
 		grpc:    grpc.NewServer(opts...),
 		health:  health.NewServer(),

@@ -26,6 +26,8 @@ type Service struct {
 	maxMessageSize int
 	// toolsets memoizes GetToolset's schema normalization across calls.
 	toolsets *toolset.Cache
+	// toolsetDefaults fill what a GetToolset request leaves unset.
+	toolsetDefaults toolset.Defaults
 }
 
 // NewService returns a service with no engine yet; log receives internal

@@ -65,6 +65,9 @@ func toolsetOptions(in *toolsearchv1.GetToolsetRequest, maxResults int) (toolset
 		return toolset.Options{}, statusf(errBadRequest,
 			"deferred_mode %d is not known; use DEFERRED_TOOL_MODE_OMIT, DEFERRED_TOOL_MODE_REMINDER or DEFERRED_TOOL_MODE_STUB", in.GetDeferredMode())
 	}
+	if in.GetDeferredMode() == toolsearchv1.DeferredToolMode_DEFERRED_TOOL_MODE_UNSPECIFIED {
+		mode = "" // the sidecar's default (--deferral-mode), else omit
+	}
 	search, ok := searchModes[in.GetSearchMode()]
 	if !ok {
 		return toolset.Options{}, statusf(errBadRequest,
@@ -116,6 +119,7 @@ func (s *Service) GetToolset(ctx context.Context, in *toolsearchv1.GetToolsetReq
 	if err != nil {
 		return nil, err
 	}
+	opts = s.toolsetDefaults.Apply(opts)
 	opts.MaxBytes = max(s.maxMessageSize-toolsetReserve, s.maxMessageSize/2)
 	opts.Cache = s.toolsets
 	snap, tools, revealed, err := e.Scoped(in.GetSessionId(), in.GetVisibleTools())

@@ -6,6 +6,9 @@ import (
 
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
+	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/server/servertest"
+	"github.com/toolsearch/toolsearch/toolset"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -80,5 +83,41 @@ func TestGetToolsetVisibleToolsNeverLeak(t *testing.T) {
 		if _, err := f.client.Raw().GetToolset(ctx(t), &toolsearchv1.GetToolsetRequest{Format: toolsearch.FormatMCP, VisibleTools: bad}); status.Code(err) != codes.InvalidArgument {
 			t.Errorf("visible_tools %q: err = %v, want InvalidArgument", bad, err)
 		}
+	}
+}
+
+// The sidecar's toolset defaults (--deferral-threshold, --deferral-mode,
+// --system-prompt-file, server descriptions) fill what a request leaves
+// unset, and a request's own options win.
+func TestGetToolsetDefaults(t *testing.T) {
+	srv := server.New(server.Config{Log: discardLogger(), Toolset: toolset.Defaults{
+		DeferralThreshold: 1, Defer: toolset.DeferReminder, PromptAppend: "Operator text.",
+		ServerDescriptions: map[string]string{"slack": "Team chat."},
+		Describe:           func() map[string]string { return map[string]string{"github": "Code hosting.", "slack": "Overridden."} },
+	}})
+	addr := servertest.Serve(t, srv)
+	srv.Ready(newEngine(t))
+	c, err := toolsearch.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	resp, err := c.Raw().GetToolset(ctx(t), &toolsearchv1.GetToolsetRequest{Format: toolsearch.FormatMCP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := resp.GetSystemPrompt()
+	for _, want := range []string{"Tools you can load with tool_search:", "slack (2: Team chat.)", "github (2: Code hosting.)", "\n\nOperator text."} {
+		if !resp.GetDeferring() || !strings.Contains(p, want) {
+			t.Errorf("defaults: deferring %v, prompt lacks %q:\n%s", resp.GetDeferring(), want, p)
+		}
+	}
+	resp, err = c.Raw().GetToolset(ctx(t), &toolsearchv1.GetToolsetRequest{Format: toolsearch.FormatMCP, DeferralThreshold: 100,
+		ServerDescriptions: map[string]string{"slack": "Mine."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.GetDeferring() || resp.GetSystemPrompt() != "Operator text." {
+		t.Errorf("request's threshold: deferring %v, prompt %q; want the whole catalog and the operator's text alone", resp.GetDeferring(), resp.GetSystemPrompt())
 	}
 }

@@ -104,17 +104,30 @@ func deferPolicy(t catalog.Tool) DeferPolicy {
 }
 
 // matcher matches one always-loaded entry against tools: an exact name,
-// "server:*" (every tool of that server, case-insensitive) or "prefix*".
+// "server:*" (every tool of that server, case-insensitive),
+// "category:NAME" (every tool of that category, case-insensitive) or
+// "prefix*".
 type matcher struct {
-	name, server, prefix string
+	name, server, category, prefix string
 }
+
+// CategoryPrefix starts an always-loaded entry that names a category:
+// "category:human" keeps every tool whose category is "human" (ignoring
+// case) loaded.
+const CategoryPrefix = "category:"
 
 func parseAlwaysLoaded(entry string) (matcher, error) {
 	v := strings.TrimSpace(entry)
 	star := strings.IndexByte(v, '*')
+	if c, ok := strings.CutPrefix(v, CategoryPrefix); ok && star < 0 {
+		if c = strings.TrimSpace(c); c == "" {
+			return matcher{}, invalid("always_loaded entry %q names no category; write category:NAME", entry)
+		}
+		return matcher{category: strings.ToLower(c)}, nil
+	}
 	switch {
 	case v == "":
-		return matcher{}, invalid("always_loaded has an empty entry; give tool names or server:* patterns")
+		return matcher{}, invalid("always_loaded has an empty entry; give tool names, server:* or category:NAME")
 	case star < 0:
 		return matcher{name: v}, nil
 	case star != len(v)-1:
@@ -135,6 +148,8 @@ func (m matcher) match(t catalog.Tool) bool {
 		return t.Name == m.name
 	case m.server != "":
 		return strings.ToLower(t.Server) == m.server
+	case m.category != "":
+		return strings.ToLower(t.Category) == m.category
 	}
 	return strings.HasPrefix(t.Name, m.prefix)
 }

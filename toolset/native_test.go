@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -528,6 +529,19 @@ func TestMaxBytes(t *testing.T) {
 	}
 	if !hasKind(trimmed.Changes, toolset.ChangeTrimmedForSize) {
 		t.Errorf("no trimmed_for_size change reported")
+	}
+	// Trimming a third of them fits two thirds of the size: the others,
+	// the first in the list, keep their definitions.
+	whole := len(full.Tools) + len(full.SearchTool) + len(full.LoadedTools)
+	part := build(t, tools, tools, toolset.Options{Format: toolset.Anthropic, DeferralThreshold: 1, MaxBytes: whole * 2 / 3})
+	var cut []string
+	for _, c := range part.Changes {
+		if c.Kind == toolset.ChangeTrimmedForSize {
+			cut = append(cut, c.Tool)
+		}
+	}
+	if len(cut) == 0 || len(cut) > len(tools)/2 || len(part.Omitted) != 0 || slices.Contains(cut, "big_a") {
+		t.Errorf("two thirds of the size: trimmed %v, omitted %d; want about a third trimmed, the first kept", cut, len(part.Omitted))
 	}
 	tight := build(t, tools, tools, toolset.Options{Format: toolset.Anthropic, DeferralThreshold: 1, MaxBytes: 40 << 10})
 	if len(tight.Tools) > 40<<10 || len(tight.Omitted) == 0 || !strings.HasPrefix(tight.Omitted[0].Reason, "message_size") {

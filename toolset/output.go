@@ -188,11 +188,12 @@ const TrimToolBytes = 8 << 10
 const TrimDescription = 1024
 
 // fit encodes the list and the loaded tools, and when they are over
-// maxBytes (0: no limit), trims: first every definition over TrimToolBytes
-// is reduced to its description (at most TrimDescription characters) and a
+// maxBytes (0: no limit), trims: first definitions over TrimToolBytes are
+// reduced to their description (at most TrimDescription characters) and a
 // skeleton schema (each top-level parameter's name, type and enum, and the
-// required list); then tools are left out from the end of the list, never
-// the search tool or the always-loaded tools. Each step is reported (a
+// required list), from the end of the list to its start and then the loaded
+// tools, only as many as it takes to fit; then tools are left out from the
+// end of the list, never the search tool or the always-loaded tools. Each step is reported (a
 // Change of kind trimmed_for_size, an Omission "message_size").
 func (b *builder) fit(ts Toolset, o output, load []entry, maxBytes int) (Toolset, error) {
 	encode := func() (int, error) {
@@ -215,29 +216,43 @@ func (b *builder) fit(ts Toolset, o output, load []entry, maxBytes int) (Toolset
 	if err != nil || maxBytes <= 0 || size <= maxBytes {
 		return ts, err
 	}
+	// Trim the big definitions one at a time, the lowest-ranked list entry
+	// first and the loaded tools last, only until the estimate fits: a
+	// third of them may be enough, and the others keep their definitions.
+	var order []*entry
+	for i := len(b.entries) - 1; i >= 0; i-- {
+		if b.entries[i].tool.Name != "" {
+			order = append(order, &b.entries[i])
+		}
+	}
+	for i := len(load) - 1; i >= 0; i-- {
+		order = append(order, &load[i])
+	}
 	trimmed := 0
-	trim := func(e *entry) {
+	for est := size; len(order) > 0 && size > maxBytes; {
+		e := order[0]
+		order = order[1:]
 		raw, _ := o.item(e)
 		if len(raw) <= TrimToolBytes {
-			return
+			continue
 		}
 		e.def = trimDefinition(e.def)
 		e.raw = nil
 		after, _ := o.item(e)
-		b.changes = append(b.changes, Change{Tool: e.tool.Name, Kind: ChangeTrimmedForSize,
-			Detail: fmt.Sprintf("%d → %d bytes: the toolset was over its %d-byte limit; description cut to %d characters and the schema to its top-level parameters", len(raw), len(after), maxBytes, TrimDescription)})
+		c := Change{Tool: e.tool.Name, Kind: ChangeTrimmedForSize,
+			Detail: fmt.Sprintf("%d → %d bytes: the toolset was over its %d-byte limit; description cut to %d characters and the schema to its top-level parameters", len(raw), len(after), maxBytes, TrimDescription)}
+		b.changes = append(b.changes, c)
 		trimmed++
-	}
-	for i := range b.entries {
-		if b.entries[i].tool.Name != "" {
-			trim(&b.entries[i])
+		est += len(after) - len(raw) + len(c.Tool) + len(c.Kind) + len(c.Detail) + 8
+		if est <= maxBytes || len(order) == 0 {
+			if size, err = encode(); err != nil {
+				return ts, err
+			}
+			est = size
 		}
 	}
-	for i := range load {
-		trim(&load[i])
-	}
-	if size, err = encode(); err != nil || size <= maxBytes {
-		return ts, err
+	if size <= maxBytes {
+		return ts, nil
 	}
 	// Leave tools out from the end, estimating each one's share, then
 	// re-encode to check.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/catalog"
 )
@@ -17,7 +18,7 @@ const PromptMaxGroups = 40
 // systemPrompt is the system prompt addition for a deferred catalog: what
 // the catalog holds, and how to load it. It depends on the catalog and the
 // options alone (not on the session), so it is the same on every turn.
-func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode, searchName string, ex example) string {
+func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode, searchName string, ex example, descriptions map[string]string) string {
 	servers := map[string]int{}
 	categories := map[string]int{}
 	for _, t := range tools {
@@ -46,8 +47,8 @@ func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode,
 	}
 	fmt.Fprintf(&b, ". %d of them are not loaded yet: call %s to find and load the tools a task needs"+
 		"%s; the tools it returns can be called from your next turn on.", len(deferred), searchName, eg)
-	writeGroups(&b, "Servers", servers)
-	writeGroups(&b, "Categories", categories)
+	writeGroups(&b, "Servers", servers, descriptions)
+	writeGroups(&b, "Categories", categories, nil)
 	if mode == DeferReminder && len(deferred) > 0 {
 		b.WriteString("\nTools you can load with " + searchName + ": ")
 		for i, t := range deferred {
@@ -66,8 +67,9 @@ func systemPrompt(tools []catalog.Tool, deferred []catalog.Tool, mode DeferMode,
 }
 
 // writeGroups writes "\nServers (tools): a (12), b (3), … and N more."
-// with the largest groups first (ties by name).
-func writeGroups(b *strings.Builder, label string, counts map[string]int) {
+// with the largest groups first (ties by name); a group with a description
+// is written "a (12: what a does)".
+func writeGroups(b *strings.Builder, label string, counts map[string]int, descriptions map[string]string) {
 	if len(counts) == 0 {
 		return
 	}
@@ -91,7 +93,46 @@ func writeGroups(b *strings.Builder, label string, counts map[string]int) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(b, "%s (%d)", g.name, g.n)
+		if d := promptDescription(descriptions[g.name]); d != "" {
+			fmt.Fprintf(b, "%s (%d: %s)", g.name, g.n, d)
+		} else {
+			fmt.Fprintf(b, "%s (%d)", g.name, g.n)
+		}
 	}
 	b.WriteString(".")
+}
+
+// PromptServerDescription caps a server's description in the system
+// prompt addition, in characters: its first sentence, at most 120
+// characters (about 30 tokens), says what the server is for.
+const PromptServerDescription = 120
+
+// promptDescription is a server description as the prompt gives it: its
+// first sentence (or line), on one line, cut to PromptServerDescription.
+func promptDescription(d string) string {
+	d = strings.TrimSpace(d)
+	if i := strings.IndexAny(d, "\n\r"); i >= 0 {
+		d = d[:i]
+	}
+	if i := strings.Index(d, ". "); i >= 0 {
+		d = d[:i+1]
+	}
+	d = strings.TrimSpace(d)
+	if utf8.RuneCountInString(d) > PromptServerDescription {
+		d = truncate(d, PromptServerDescription)
+	}
+	return d
+}
+
+// appendPrompt appends an operator's text to the prompt addition, after a
+// blank line.
+func appendPrompt(prompt, operator string) string {
+	operator = strings.TrimSpace(operator)
+	switch {
+	case operator == "":
+		return prompt
+	case prompt == "":
+		return operator
+	}
+	return prompt + "\n\n" + operator
 }

@@ -23,6 +23,8 @@ type settings struct {
 	// tool_search definition.
 	example   example
 	searchDef Definition
+	// servers are the servers' descriptions.
+	servers map[string]string
 }
 
 // resolve checks opts and applies their defaults; every error wraps
@@ -32,7 +34,7 @@ func resolve(tools []catalog.Tool, opts Options) (settings, error) {
 	if err != nil {
 		return settings{}, err
 	}
-	s := settings{format: opts.Format, enc: enc, deferMode: opts.Defer, hosted: opts.Hosted, threshold: opts.DeferralThreshold, maxResults: opts.MaxResults}
+	s := settings{servers: opts.ServerDescriptions, format: opts.Format, enc: enc, deferMode: opts.Defer, hosted: opts.Hosted, threshold: opts.DeferralThreshold, maxResults: opts.MaxResults}
 	switch s.deferMode {
 	case "":
 		s.deferMode = DeferOmit

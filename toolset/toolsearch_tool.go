@@ -31,6 +31,7 @@ func searchToolDescription(ex example) string {
 		b.WriteString("- plain words describe the task\n")
 	}
 	b.WriteString("- select:name_a,name_b loads exactly those tools by name (use it when you know the names)\n")
+	b.WriteString("- an empty query lists every tool, max_results at a time: pass the result's next_page_token as page_token for the next page\n")
 	if ex.server != "" {
 		fmt.Fprintf(&b, "- +term requires a word: %q\n", "+"+ex.server+" "+ex.words)
 		b.WriteString("- -term excludes a word\n")
@@ -51,7 +52,8 @@ const searchToolSchema = `{"type":"object","properties":{` +
 	`"query":{"type":"string","description":"What the tool should do, in plain words; or select:name_a,name_b; or a regular expression with search_type regex. Supports +term, -term and server:NAME."},` +
 	`"search_type":{"type":"string","enum":["semantic","keyword","regex"],"description":"semantic (default) matches meaning; keyword matches exact words; regex matches tool names and descriptions with a pattern%s."},` +
 	`"max_results":{"type":"integer","minimum":1,"maximum":%d,"description":"How many tools to return, 1 to %d (default 5)."},` +
-	`"category_filter":{"type":"string","description":"Only tools of this server or category%s."}` +
+	`"category_filter":{"type":"string","description":"Only tools of this server or category%s."},` +
+	`"page_token":{"type":"string","description":"The next_page_token of the previous result, to continue listing the tools (with an empty query)."}` +
 	`},"required":["query"]}`
 
 // searchToolDefinition is the tool_search definition with max_results

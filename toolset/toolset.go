@@ -15,7 +15,8 @@ type Options struct {
 	// Format is the provider format; required.
 	Format Format
 	// AlwaysLoaded are tools sent in full on every turn when the catalog is
-	// deferred: exact names, "server:*" or "prefix*" patterns. Their order
+	// deferred: exact names, "server:*", "category:NAME" or "prefix*"
+	// patterns. Their order
 	// is the list's order (a pattern's tools in catalog order). Tools with
 	// the NeverDeferAnnotation, or DeferAnnotation "never", follow them.
 	AlwaysLoaded []string
@@ -44,10 +45,16 @@ type Options struct {
 	Model string
 	// Support are rules SearchAuto checks before DefaultSupport.
 	Support []SupportRule
-	// ServerDescriptions are servers' own descriptions, by server name, for
-	// the OpenAI Responses native namespaces; a server without one gets a
-	// generated description listing its tools.
+	// ServerDescriptions are servers' own descriptions, by server name:
+	// the system prompt addition gives each listed server's (its first
+	// sentence, at most PromptServerDescription characters), and the
+	// OpenAI Responses native namespaces carry them (a server without one
+	// gets a generated description listing its tools).
 	ServerDescriptions map[string]string
+	// PromptAppend is an operator's text appended to the system prompt
+	// addition, after a blank line (the sidecar's --system-prompt-file);
+	// when nothing is deferred, SystemPrompt is this text alone.
+	PromptAppend string
 	// Load names catalog tools whose full definitions go in
 	// Toolset.LoadedTools (the tools a search found, for a
 	// tool_search_output item). Names the catalog does not have are
@@ -76,8 +83,9 @@ type Toolset struct {
 	// provider's hosted search tool).
 	SearchTool json.RawMessage
 	// SystemPrompt is the text to append to the system prompt: the
-	// catalog's servers and categories with tool counts, how to load
-	// tools, and in DeferReminder mode the deferred tool names. "" when
+	// catalog's servers (with their descriptions) and categories with
+	// tool counts, how to load tools, in DeferReminder mode the deferred
+	// tool names, then Options.PromptAppend. Only PromptAppend when
 	// nothing is deferred.
 	SystemPrompt string
 	// Loaded are the catalog names of the tools sent in full (without
@@ -143,6 +151,7 @@ func Build(tools, revealed []catalog.Tool, opts Options) (Toolset, error) {
 	if err != nil {
 		return Toolset{}, err
 	}
+	ts.SystemPrompt = appendPrompt(ts.SystemPrompt, opts.PromptAppend)
 	ts.Omitted = b.applyCountLimits(s.format)
 	load, err := b.loadEntries(tools, opts.Load)
 	if err != nil {
@@ -210,7 +219,7 @@ func (b *builder) assemble(tools, revealed []catalog.Tool, s settings) (Toolset,
 	if err != nil {
 		return Toolset{}, err
 	}
-	ts.SystemPrompt = systemPrompt(tools, deferrable, promptMode, s.searchName(), s.example)
+	ts.SystemPrompt = systemPrompt(tools, deferrable, promptMode, s.searchName(), s.example, s.servers)
 	return ts, nil
 }
 

@@ -146,6 +146,7 @@ func TestHandleToolCall(t *testing.T) {
 		CategoryFilter: "slack",
 		VisibleTools:   []string{"slack:*"},
 		SessionId:      "s1",
+		ForModel:       true, // the model sees the answer as is: the relevance floor applies
 	}
 	if diff := cmp.Diff(wantReq, s.last, protocmp.Transform()); diff != "" {
 		t.Errorf("request (-want +got):\n%s", diff)

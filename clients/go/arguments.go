@@ -25,6 +25,9 @@ type SearchArguments struct {
 	MaxResults int
 	// CategoryFilter is the server or category to keep; "" for none.
 	CategoryFilter string
+	// PageToken continues a listing (an empty query): the
+	// next_page_token of the previous result; "" for the first page.
+	PageToken string
 }
 
 // searchTypes maps tool_search's search_type values to the API's.
@@ -36,7 +39,8 @@ var searchTypes = map[string]toolsearchv1.SearchType{
 }
 
 // ParseSearchArguments reads a tool_search call's arguments (a JSON
-// object: "query", "search_type", "max_results", "category_filter"). It
+// object: "query", "search_type", "max_results", "category_filter",
+// "page_token"). It
 // is the one reader of them: the [Agent] (portable and native modes) and
 // the sidecar's MCP endpoint use it, so a model gets the same answer
 // whichever way it reaches the sidecar.
@@ -54,7 +58,7 @@ var searchTypes = map[string]toolsearchv1.SearchType{
 // Anything else is an error whose message says what to send, for the
 // model to read and retry: arguments that are not a JSON object, a
 // missing or non-string query, an unknown search_type, a max_results that
-// is not a number, a non-string category_filter.
+// is not a number, a non-string category_filter or page_token.
 func ParseSearchArguments(argumentsJSON []byte) (SearchArguments, error) {
 	if len(bytes.TrimSpace(argumentsJSON)) == 0 {
 		argumentsJSON = []byte("{}")
@@ -87,6 +91,11 @@ func ParseSearchArguments(argumentsJSON []byte) (SearchArguments, error) {
 	if v, ok := raw["category_filter"]; ok && !isNull(v) {
 		if json.Unmarshal(v, &args.CategoryFilter) != nil {
 			return SearchArguments{}, errors.New(`"category_filter" must be a string, such as a server name`)
+		}
+	}
+	if v, ok := raw["page_token"]; ok && !isNull(v) {
+		if json.Unmarshal(v, &args.PageToken) != nil {
+			return SearchArguments{}, errors.New(`"page_token" must be a string: the next_page_token of the previous result`)
 		}
 	}
 	return args, nil

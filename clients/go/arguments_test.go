@@ -28,6 +28,7 @@ func TestParseSearchArguments(t *testing.T) {
 		{"huge clamped", `{"query":"a","max_results":1e12}`, SearchArguments{Query: "a", MaxResults: 2147483647}},
 		{"browse, unknown field", `{"query":"","extra":1}`, SearchArguments{}},
 		{"category", `{"query":"a","category_filter":"slack"}`, SearchArguments{Query: "a", CategoryFilter: "slack"}},
+		{"next page", `{"query":"","page_token":"abc","max_results":10}`, SearchArguments{PageToken: "abc", MaxResults: 10}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseSearchArguments([]byte(tc.args))
@@ -40,7 +41,7 @@ func TestParseSearchArguments(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{``, `{}`, `[]`, `null`, `{"query":1}`, `{"query":"a","max_results":"many"}`, `{"query":"a","search_type":3}`,
-		`{"query":"a","search_type":"vector"}`, `{"query":"a","category_filter":[]}`} {
+		`{"query":"a","search_type":"vector"}`, `{"query":"a","category_filter":[]}`, `{"query":"","page_token":3}`} {
 		if _, err := ParseSearchArguments([]byte(bad)); err == nil {
 			t.Errorf("parse(%s): no error", bad)
 		}

@@ -249,10 +249,12 @@ func (a *Agent) searchAndLoad(ctx context.Context, session, argumentsJSON string
 func (a *Agent) search(ctx context.Context, session string, args SearchArguments) (*toolsearchv1.SearchResponse, error) {
 	opts := append([]SearchOption{}, a.opts.search...)
 	opts = append(opts,
+		WithForModel(),
 		WithSessionID(session),
 		WithSearchType(args.SearchType),
 		WithMaxResults(args.MaxResults),
 		WithCategory(args.CategoryFilter),
+		WithPageToken(args.PageToken),
 	)
 	return a.client.Search(ctx, args.Query, opts...)
 }

@@ -124,6 +124,15 @@ func WithTopBand(band float64) SearchOption {
 	return func(r *toolsearchv1.SearchRequest) { r.TopBand = band }
 }
 
+// WithForModel marks a search whose answer goes to a model as is: the
+// sidecar returns only results that clear its relevance floor, never
+// padding up to max_results, and an answer flagged no_confident_match
+// reveals nothing to the session (SearchRequest.for_model). The Agent
+// helper sets it on every tool_search.
+func WithForModel() SearchOption {
+	return func(r *toolsearchv1.SearchRequest) { r.ForModel = true }
+}
+
 // clampInt32 converts n to int32, saturating instead of wrapping around, so
 // an out-of-range value still reaches the sidecar as out of range.
 func clampInt32(n int) int32 {

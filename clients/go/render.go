@@ -23,10 +23,12 @@ import (
 // "summary"); "requested_search_type", "fallback_reason", "suggestion" and
 // "no_confident_match" (true when no result clears the calibrated
 // threshold) in search_metadata (after "execution_time_ms"); and top-level
-// "hint", "available_tools" and "unknown_tools" (after "search_metadata"). Debug explanations, learned
-// provenance (ToolReference.learned), the catalog version, the confidence,
-// microsecond timings and browse page tokens are left out: they are for the
-// agent, not the model.
+// "hint", "available_tools", "unknown_tools" and "next_page_token" (after
+// "search_metadata"; the token continues a listing, an empty query, when the
+// model passes it back as tool_search's page_token). Debug explanations,
+// learned provenance (ToolReference.learned), the catalog version, the
+// confidence and microsecond timings are left out: they are for the agent,
+// not the model.
 //
 // Scores are rounded to 3 decimals and kept within [0, 1] (NaN becomes 0).
 // The output is deterministic for a given response, and HTML characters
@@ -52,6 +54,7 @@ func RenderResult(resp *toolsearchv1.SearchResponse) (string, error) {
 		Hint:           resp.GetHint(),
 		AvailableTools: resp.GetAvailableTools(),
 		UnknownTools:   resp.GetUnknownTools(),
+		NextPageToken:  resp.GetNextPageToken(),
 	}
 	for _, ref := range resp.GetToolReferences() {
 		if ref == nil {
@@ -81,6 +84,7 @@ type renderedResult struct {
 	Hint           string              `json:"hint,omitempty"`
 	AvailableTools []string            `json:"available_tools,omitempty"`
 	UnknownTools   []string            `json:"unknown_tools,omitempty"`
+	NextPageToken  string              `json:"next_page_token,omitempty"`
 }
 
 // renderedReference is one entry of tool_references.

@@ -28,7 +28,7 @@ func TestRenderResult(t *testing.T) {
 			want: `{"tool_references":[{"tool_name":"slack__send_message","relevance_score":0.95,"summary":"Send a message to a Slack channel or user"}],"total_matches":12,"search_metadata":{"search_type":"semantic","query":"send slack message","execution_time_ms":3}}`,
 		},
 		{
-			name: "every optional field set, agent-only fields left out",
+			name: "every optional field set, agent-only fields left out (the page token is the model's: it continues a listing)",
 			resp: &toolsearchv1.SearchResponse{
 				ToolReferences: []*toolsearchv1.ToolReference{
 					{ToolName: "github__create_issue", RelevanceScore: 0.87654, Summary: "Create an issue", Server: "github", Explanation: "bm25 name:2.1"},
@@ -55,7 +55,7 @@ func TestRenderResult(t *testing.T) {
 				`{"tool_name":"jira__create_ticket","relevance_score":0.5,"summary":"Create a ticket","server":"jira"}],` +
 				`"total_matches":2,"search_metadata":{"search_type":"keyword","query":"open a bug","execution_time_ms":1,` +
 				`"requested_search_type":"semantic","fallback_reason":"low_confidence","suggestion":"create issue"},` +
-				`"hint":"Results come from keyword search.","available_tools":["a","b"]}`,
+				`"hint":"Results come from keyword search.","available_tools":["a","b"],"next_page_token":"p2"}`,
 		},
 		{
 			name: "no match: empty array, not null",

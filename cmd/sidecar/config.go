@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	mcp "github.com/toolsearch/toolsearch/source/mcp"
+	"github.com/toolsearch/toolsearch/toolset"
 	"github.com/toolsearch/toolsearch/vectorindex"
 )
 
@@ -75,6 +77,12 @@ type config struct {
 	mcpAlwaysLoaded *listFlag
 	mcpTokenScopes  string
 	mcpCallTimeout  time.Duration
+	// Tool lists (GetToolset and the MCP endpoint): toolset is built from
+	// the three flags by checks.
+	deferralThreshold int
+	deferralMode      string
+	systemPromptFile  string
+	toolset           toolset.Defaults
 
 	// Limits.
 	maxMessageSize       int
@@ -241,6 +249,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	duration(&c.mcpCallTimeout, "mcp-call-timeout", mcpserver.DefaultCallTimeout, "budget of one tool call forwarded from the MCP endpoint to a live MCP server")
 	mcpFlags(fs, &c, getenv, str, duration)
 
+	integer(&c.deferralThreshold, "deferral-threshold", toolset.DefaultDeferralThreshold, "number of (visible) catalog tools from which tool lists defer tools behind tool_search, for GetToolset requests that set none and the MCP endpoint; 1 always defers")
+	str(&c.deferralMode, "deferral-mode", string(toolset.DeferOmit), "how deferred tools appear in portable tool lists whose request sets no mode, and on the MCP endpoint: omit, reminder (their names in the system prompt addition) or stub")
+	str(&c.systemPromptFile, "system-prompt-file", "", "file whose text is appended to every tool list's system prompt addition (GetToolset, the MCP endpoint's instructions): what the operator wants every model told about the catalog")
+
 	str(&c.metricsListen, "metrics-listen", "127.0.0.1:9090", "HTTP address of /metrics (Prometheus), /healthz and /readyz; empty disables the listener")
 
 	integer(&c.maxMessageSize, "max-message-size", defaultMaxMessageSize, "largest gRPC message received or sent, in bytes")
@@ -337,6 +349,20 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.tlsClientCA != "" && c.tlsCert == "" {
 		return c, fmt.Errorf("--tls-client-ca needs --tls-cert and --tls-key: mutual TLS is TLS first")
+	}
+	if c.deferralThreshold < 1 {
+		return c, fmt.Errorf("--deferral-threshold %d: use a positive count (1 always defers)", c.deferralThreshold)
+	}
+	c.toolset = toolset.Defaults{DeferralThreshold: c.deferralThreshold, Defer: toolset.DeferMode(c.deferralMode)}
+	if err := c.toolset.Validate(); err != nil {
+		return c, fmt.Errorf("--deferral-mode: %w", err)
+	}
+	if c.systemPromptFile != "" {
+		text, err := os.ReadFile(c.systemPromptFile)
+		if err != nil {
+			return c, fmt.Errorf("--system-prompt-file: %w", err)
+		}
+		c.toolset.PromptAppend = string(text)
 	}
 	if c.mcpCallTimeout <= 0 {
 		return c, fmt.Errorf("--mcp-call-timeout %v: use a positive duration such as 1m", c.mcpCallTimeout)

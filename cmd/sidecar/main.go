@@ -29,6 +29,7 @@ import (
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
 	mcp "github.com/toolsearch/toolsearch/source/mcp"
+	"github.com/toolsearch/toolsearch/toolset"
 )
 
 func main() {
@@ -200,6 +201,7 @@ func (s *sidecar) listen(context.Context) (func(), error) {
 		QueryLog:        cfg.queryLog,
 		MaxMessageSize:  cfg.maxMessageSize,
 		TLS:             tc,
+		Toolset:         s.toolsetDefaults(),
 	})
 	s.served = make(chan struct{})
 	go func() {
@@ -228,7 +230,9 @@ func (s *sidecar) listen(context.Context) (func(), error) {
 
 // serveMetrics starts the metrics and probes listener (--metrics-listen).
 func (s *sidecar) serveMetrics(context.Context) (func(), error) {
-	s.status = &mcpStatus{}
+	if s.status == nil {
+		s.status = &mcpStatus{}
+	}
 	return serveHTTP(s.cfg, s.srv, s.status, s.log)
 }
 
@@ -349,6 +353,17 @@ func (s *sidecar) answerLexically(ctx context.Context) (func(), error) {
 	return s.drain, nil
 }
 
+// toolsetDefaults are the tool lists' defaults: the flags, and the live
+// MCP servers' descriptions.
+func (s *sidecar) toolsetDefaults() toolset.Defaults {
+	if s.status == nil { // the first start-up step calls it, before serveMetrics
+		s.status = &mcpStatus{}
+	}
+	d := s.cfg.toolset
+	d.Describe = s.status.descriptions
+	return d
+}
+
 // startMCPEndpoint serves the MCP endpoint (--mcp-listen, --mcp-stdio),
 // forwarding calls of live servers' tools to the manager.
 func (s *sidecar) startMCPEndpoint(ctx context.Context) (func(), error) {
@@ -357,7 +372,7 @@ func (s *sidecar) startMCPEndpoint(ctx context.Context) (func(), error) {
 	if s.manager != nil {
 		caller = s.manager
 	}
-	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.metrics, s.sessionBudget, s.hooks.stdioTransport)
+	ep, err := startMCPEndpoint(ctx, s.cfg, s.engine, caller, s.token, s.log, s.metrics, s.sessionBudget, s.hooks.stdioTransport, s.toolsetDefaults())
 	if err != nil || ep == nil {
 		return nil, err
 	}

@@ -285,7 +285,8 @@ func TestHelpGroupsEveryFlag(t *testing.T) {
 }
 
 // TestUsageErrors: a mistyped flag is named with the closest one, without
-// the whole usage; --version prints the version.
+// the whole usage; an error says where it happened once; --version prints
+// the version.
 func TestUsageErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -297,14 +298,15 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-catalgo", "x.json"}, 2, "did you mean --catalog?"},
 		{[]string{"--zzz"}, 2, "sidecar: unknown flag --zzz (sidecar --help lists every flag)"},
 		{[]string{"--max-tools", "many"}, 2, `invalid value "many" for --max-tools`},
+		{[]string{"--catalog", "/nonexistent/tools.json", "--listen", "127.0.0.1:0", "--metrics-listen", ""}, 1, "sidecar: load catalog: stat /nonexistent/tools.json"},
 		{[]string{"--version"}, 0, "sidecar dev\n"},
 		{[]string{"--listen", "127.0.0.1:0", "-version"}, 0, "sidecar dev\n"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var stderr logbuf.Buffer
 			code := run(context.Background(), tc.args, env(nil), &stderr, hooks{})
-			if code != tc.code || !strings.Contains(stderr.String(), tc.want) || strings.Contains(stderr.String(), "usage:") {
-				t.Errorf("exit %d, stderr %q; want %d, %q and no usage", code, stderr.String(), tc.code, tc.want)
+			if code != tc.code || strings.Count(stderr.String(), tc.want) != 1 || strings.Contains(stderr.String(), "usage:") {
+				t.Errorf("exit %d, stderr %q; want %d, %q once and no usage", code, stderr.String(), tc.code, tc.want)
 			}
 		})
 	}

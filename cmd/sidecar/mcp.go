@@ -177,6 +177,15 @@ type mcpStatus struct {
 	store atomic.Pointer[fleetStore]
 }
 
+// descriptions are the live MCP servers' own descriptions (none before
+// the manager runs), for the tool lists' system prompt.
+func (h *mcpStatus) descriptions() map[string]string {
+	if m := h.m.Load(); m != nil {
+		return m.Descriptions()
+	}
+	return nil
+}
+
 func (h *mcpStatus) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out := struct {
 		Servers []mcp.ServerStatus `json:"mcp_servers"`

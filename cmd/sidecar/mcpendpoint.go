@@ -14,6 +14,7 @@ import (
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
 	"github.com/toolsearch/toolsearch/server"
+	"github.com/toolsearch/toolsearch/toolset"
 )
 
 // mcpPath is the URL path of the streamable HTTP endpoint on --mcp-listen.
@@ -38,9 +39,10 @@ type mcpEndpoint struct {
 // process's stdin and stdout). Without either it returns nil. caller
 // forwards calls to live MCP servers (nil: none); metrics counts the
 // endpoint's searches (nil: none); sessionBudget bounds the memory of its
-// HTTP sessions (0: their number alone).
+// HTTP sessions (0: their number alone); lists are the tool lists'
+// defaults.
 func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, caller mcpserver.Caller, token string, log *slog.Logger,
-	metrics *server.Metrics, sessionBudget int64, stdio func() mcp.Transport) (*mcpEndpoint, error) {
+	metrics *server.Metrics, sessionBudget int64, stdio func() mcp.Transport, lists toolset.Defaults) (*mcpEndpoint, error) {
 	if cfg.mcpListen == "" && !cfg.mcpStdio {
 		return nil, nil
 	}
@@ -59,6 +61,7 @@ func startMCPEndpoint(ctx context.Context, cfg config, engine *search.Engine, ca
 		Caller:         caller,
 		Scope:          mcpserver.Scope{Visible: cfg.mcpVisible.values(), AlwaysLoaded: cfg.mcpAlwaysLoaded.values()},
 		CallTimeout:    cfg.mcpCallTimeout,
+		Toolset:        lists,
 		MaxSessions:    cfg.maxSessions,
 		SessionTimeout: cfg.sessionTTL,
 		AuthToken:      token,

@@ -2,6 +2,8 @@ package main
 
 import (
 	"log/slog"
+	"maps"
+	"slices"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/toolset"
@@ -11,24 +13,43 @@ import (
 // one; the summary line counts the rest.
 const providerWarnLines = 20
 
-// warnProviderProblems logs the catalog's tools that no model provider
-// accepts as they are (toolset.Check): GetToolset rewrites them, and says
-// so in every response, but the catalog's owner should know at load.
+// warnProviderProblems logs, at load, the catalog's tools that a model
+// provider will reject whatever the sidecar does (toolset.Check's
+// Unfixable and Annotation): one warning each, then a summary. Tools that
+// only need what GetToolset rewrites anyway (a "$schema", an exclusive
+// bound, a long description) are not problems the catalog's owner must
+// act on: one info line counts them by rewrite, and every GetToolset
+// response reports its rewrites.
 func warnProviderProblems(log *slog.Logger, tools []catalog.Tool) {
 	problems := toolset.Check(tools)
-	if len(problems) == 0 {
-		return
-	}
-	unfixable := 0
-	for i, p := range problems {
-		if p.Unfixable != "" {
-			unfixable++
+	rewritten, unfixable := 0, 0
+	kinds := map[toolset.ChangeKind]int{}
+	for _, p := range problems {
+		if len(p.Kinds) > 0 {
+			rewritten++
+			for _, k := range p.Kinds {
+				kinds[k]++
+			}
 		}
-		if i < providerWarnLines {
-			log.Warn("no model provider accepts this tool as the catalog has it", "tool", p.Tool,
-				"rewritten_by_get_toolset", p.Kinds, "not_rewritten", p.Unfixable, "annotation", p.Annotation)
+		if p.Unfixable == "" && p.Annotation == "" {
+			continue
 		}
+		if unfixable < providerWarnLines {
+			log.Warn("a model provider will reject this tool as the catalog has it, and GetToolset cannot fix it", "tool", p.Tool,
+				"not_rewritten", p.Unfixable, "annotation", p.Annotation)
+		}
+		unfixable++
 	}
-	log.Warn("catalog tools that no provider accepts as they are", "tools", len(problems), "named_above", min(len(problems), providerWarnLines),
-		"not_rewritable", unfixable, "what_to_do", "GetToolset rewrites schemas and descriptions for each provider and reports it in changes; fix the catalog to stop the rewrites")
+	if rewritten > 0 {
+		byKind := map[string]int{}
+		for _, k := range slices.Sorted(maps.Keys(kinds)) {
+			byKind[string(k)] = kinds[k]
+		}
+		log.Info("catalog tools that GetToolset rewrites for every provider", "tools", rewritten, "rewrites", byKind,
+			"what_to_do", "nothing: each GetToolset response reports its rewrites in changes; fix the catalog to stop them")
+	}
+	if unfixable > 0 {
+		log.Warn("catalog tools a model provider will reject", "tools", unfixable, "named_above", min(unfixable, providerWarnLines),
+			"what_to_do", "fix these tools in the catalog: GetToolset sends them as they are")
+	}
 }

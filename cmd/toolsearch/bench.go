@@ -93,6 +93,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	queryFile := fs.String("queries", "", "queries to run: a JSONL file as eval reads, or plain text, one query a line (default: drawn from the catalog)")
 	nQueries := fs.Int("query-count", benchQueries, "how many distinct queries to draw when --queries is not given")
 	addr := fs.String("addr", "", "benchmark a running sidecar at host:port over gRPC instead of an in-process engine")
+	tokens := newTokenFlags(fs)
 	conns := fs.Int("conns", 1, "with --addr: gRPC connections the workers share")
 	health := fs.Bool("health", false, "with --addr: call the gRPC health check instead of Search, to measure the transport's round trip alone")
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex; in-process, a comma-separated list measures each in turn on one engine (one JSON line each, with its type)")
@@ -194,7 +195,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		run, res.Tools, err = remoteSearcher(ctx, *addr, *conns, st, *maxResults, *health, stderr)
+		run, res.Tools, err = remoteSearcher(ctx, *addr, tokens, *conns, st, *maxResults, *health, stderr)
 		if err != nil {
 			return err
 		}
@@ -412,10 +413,10 @@ func drive(ctx context.Context, run benchSearcher, queries []string, concurrency
 // it has no embedder), and returns a searcher over conns connections (one
 // that calls the health service instead, with health) and the sidecar's
 // catalog size. The connections close when ctx ends.
-func remoteSearcher(ctx context.Context, addr string, conns int, st toolsearchv1.SearchType, maxResults int, health bool, stderr io.Writer) (benchSearcher, int, error) {
+func remoteSearcher(ctx context.Context, addr string, tokens tokenFlags, conns int, st toolsearchv1.SearchType, maxResults int, health bool, stderr io.Writer) (benchSearcher, int, error) {
 	clients := make([]*toolsearch.Client, conns)
 	for i := range clients {
-		c, err := toolsearch.Dial(addr)
+		c, err := tokens.dial(addr)
 		if err != nil {
 			return nil, 0, err
 		}

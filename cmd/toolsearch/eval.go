@@ -44,11 +44,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	noAnswer := fs.String("no-answer", "", "also run these queries that no tool serves, JSONL {\"id\",\"query\"} (e.g. evaluation/testdata/noanswer/NAME.jsonl), and report the share flagged no_confident_match")
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
 	addr := fs.String("addr", "", "evaluate a running sidecar at host:port instead of loading --catalog in-process")
+	tokens := newTokenFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	embedder := fs.String("embedder", "builtin", "in-process embedder: builtin (the built-in word-vector model) or none (lexical only)")
 	semanticOnly := fs.Bool("semantic-only", false, "in-process: answer default/semantic queries from the vector index alone, without fusion (to measure semantic search on its own)")
 	learnFrom := fs.String("learn-from", "", "in-process replay of learning from use: search each of these labelled queries (JSONL, as --queries) in its own session and report its relevant tools as used, then evaluate --queries without and with what was learned")
 	split := fs.String("split", "", "in-process replay on one file: learn from the \"even\" or \"odd\" half of --queries (by a stable hash of the id) and evaluate the other half")
+	forModel := fs.Bool("for-model", false, "in-process: search as the model-facing surfaces do (the relevance floor; search.Request.ForModel) with --max-results, and report the answers' mean size and precision")
+	maxResults := fs.Int("max-results", 5, "with --for-model: max_results of each search (the Agent helpers' default is 5)")
 	naive := fs.String("naive", "", "with --split or --learn-from: also score the evaluated queries on the naive stand-in, the reference for learning's gain: each learned query appended verbatim to the descriptions of the tools whose use it recorded (recorded) or of all its relevant tools (relevant), searched without learning")
 	quantize := fs.String("quantize", "", "in-process: store and score the vectors as none (float32, the default) or int8, whatever the catalog's size (to measure quantization's cost on a small catalog)")
 	if err := parse(fs, args); err != nil {
@@ -87,7 +90,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var r ranker
 	if *addr != "" {
-		c, err := toolsearch.Dial(*addr)
+		c, err := tokens.dial(*addr)
 		if err != nil {
 			return err
 		}
@@ -103,6 +106,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stderr, "eval: %d tools loaded and indexed in %d ms (embedder %q)\n", info.ToolCount, took.Milliseconds(), info.Embedder)
 		r = localRanker{e: e.Engine, mode: modeOf(st)}
 	}
+	var shown *localRanker
+	if *forModel {
+		lr, ok := r.(localRanker)
+		if !ok {
+			return usageError{"--for-model runs in-process: give --catalog, not --addr"}
+		}
+		lr.forModel, lr.maxResults = true, *maxResults
+		shown = &lr
+	}
 	var run evaluation.Run
 	rejected := 0
 	for _, q := range qs {
@@ -117,6 +129,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("query %q: %w", q.ID, err)
 		}
 		run.Add(evaluation.Score(q, got.names), got.fellBack, got.unconfident || err != nil, time.Since(start))
+		if shown != nil {
+			ans, err := shown.rank(ctx, q.Query)
+			if err != nil && !isInvalidArgument(err) {
+				return fmt.Errorf("query %q: %w", q.ID, err)
+			}
+			run.AddShown(q, ans.names)
+		}
 	}
 	for _, q := range na {
 		got, err := r.rank(ctx, q.Query)
@@ -124,6 +143,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("no-answer query %q: %w", q.ID, err)
 		}
 		run.AddNoAnswer(err != nil || got.unconfident)
+		if shown != nil {
+			ans, err := shown.rank(ctx, q.Query)
+			if err != nil && !isInvalidArgument(err) {
+				return fmt.Errorf("no-answer query %q: %w", q.ID, err)
+			}
+			run.AddNoAnswerShown(err == nil && !ans.unconfident)
+		}
 	}
 	if rejected > 0 {
 		fmt.Fprintf(stderr, "eval: %d of %d queries were rejected as invalid (e.g. not a valid pattern in regex mode) and scored as no results\n", rejected, len(qs))
@@ -141,6 +167,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		sum.Queries, sum.Recall1, sum.Recall5, sum.Recall10, sum.NDCG10, sum.MRR, sum.FallbackRate, sum.NoConfidentRate, sum.P50Ms, sum.P99Ms)
 	if sum.NoAnswerQueries > 0 {
 		fmt.Fprintf(stdout, "no-answer        %d queries, %.3f flagged\n", sum.NoAnswerQueries, sum.NoAnswerFlagged)
+	}
+	if shown != nil {
+		fmt.Fprintf(stdout, "model-facing     %.2f results per answer, precision %.3f, %.3f empty\n", sum.MeanShown, sum.Precision, sum.EmptyRate)
+		if sum.NoAnswerQueries > 0 {
+			fmt.Fprintf(stdout, "no-answer shown  %.3f (answers a session would reveal)\n", sum.NoAnswerShown)
+		}
 	}
 	return nil
 }
@@ -167,6 +199,10 @@ func modeOf(t toolsearchv1.SearchType) search.Mode {
 type localRanker struct {
 	e    *search.Engine
 	mode search.Mode
+	// forModel searches as the model-facing surfaces do, maxResults at a
+	// time (--for-model); otherwise evalDepth results, no floor.
+	forModel   bool
+	maxResults int
 }
 
 func (l localRanker) rank(ctx context.Context, query string) (ranked, error) {
@@ -175,7 +211,11 @@ func (l localRanker) rank(ctx context.Context, query string) (ranked, error) {
 
 // rankIn runs query in session (""; none).
 func (l localRanker) rankIn(ctx context.Context, query, session string) (ranked, error) {
-	res, err := l.e.Search(ctx, search.Request{Query: query, Mode: l.mode, MaxResults: evalDepth, SessionID: session})
+	req := search.Request{Query: query, Mode: l.mode, MaxResults: evalDepth, SessionID: session}
+	if l.forModel {
+		req.ForModel, req.MaxResults = true, l.maxResults
+	}
+	res, err := l.e.Search(ctx, req)
 	if err != nil {
 		return ranked{}, err
 	}

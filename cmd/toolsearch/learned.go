@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	toolsearch "github.com/toolsearch/toolsearch/clients/go"
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/learn"
 )
@@ -18,6 +17,7 @@ import (
 func runLearned(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("learned", "[TOOL]", stderr)
 	addr := addrFlag(fs)
+	tokens := newTokenFlags(fs)
 	reset := fs.Bool("reset", false, "forget what TOOL learned")
 	resetAll := fs.Bool("reset-all", false, "forget everything the sidecar learned")
 	export := fs.Bool("export", false, "print the learned state as JSONL (the format of --learn-from and the cache directory's learned.jsonl)")
@@ -35,7 +35,7 @@ func runLearned(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case *resetAll && tool != "":
 		return usageError{"--reset-all forgets every tool's learned state: give no TOOL"}
 	}
-	c, err := toolsearch.Dial(*addr)
+	c, err := tokens.dial(*addr)
 	if err != nil {
 		return err
 	}

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/search"
+	"github.com/toolsearch/toolsearch/server"
 	"github.com/toolsearch/toolsearch/server/servertest"
 )
 
@@ -127,11 +132,52 @@ func TestRemoteCommands(t *testing.T) {
 		t.Errorf("get: exit %d:\n%s", code, out)
 	}
 	code, _, stderr = runCmd(t, "get", "--addr", addr, "no_such_tool")
-	if code != 1 || !strings.Contains(stderr, "NotFound") || !strings.Contains(stderr, "no_such_tool") {
-		t.Errorf("get unknown: exit %d, stderr %q", code, stderr)
+	if code != 1 || !strings.Contains(stderr, "no_such_tool") || strings.Contains(stderr, "rpc error") {
+		t.Errorf("get unknown: exit %d, stderr %q; want the sidecar's message without gRPC's prefix", code, stderr)
 	}
 	code, out, stderr = runCmd(t, "eval", "--addr", addr, "--queries", exampleQueries, "--type", "keyword", "--json")
 	if code != 0 || !strings.Contains(out, `"queries":36`) {
 		t.Errorf("eval --addr: exit %d, %s %s", code, out, stderr)
+	}
+}
+
+// TestRemoteToken: the commands reach a sidecar started with
+// --auth-token-file through --token or --token-file, and without a token
+// they say how to give one.
+func TestRemoteToken(t *testing.T) {
+	snap, err := catalog.LoadSnapshot(catalog.Source{Path: exampleCatalog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := search.New(snap, search.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	const token = "s3cret-token-0123456789"
+	srv := server.New(server.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), AuthToken: token})
+	srv.Ready(e)
+	addr := servertest.Serve(t, srv)
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte(token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no token", nil, 1, "give it with --token-file FILE"},
+		{"wrong token", []string{"--token", "wrong-token-0123456789"}, 1, "--token-file"},
+		{"--token", []string{"--token", token}, 0, "slack__send_message"},
+		{"--token-file", []string{"--token-file", file}, 0, "slack__send_message"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := runCmd(t, append(append([]string{"search", "--addr", addr}, tc.args...), "send a slack message")...)
+			if code != tc.code || !strings.Contains(out+stderr, tc.want) || strings.Contains(stderr, "rpc error") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d with %q", code, out, stderr, tc.code, tc.want)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,6 +31,31 @@ func addrFlag(fs *flag.FlagSet) *string {
 	return fs.String("addr", def, "sidecar address host:port (env TOOLSEARCH_ADDR)")
 }
 
+// tokenFlags are --token and --token-file: the bearer token of a sidecar
+// started with --auth-token-file.
+type tokenFlags struct{ token, file *string }
+
+// newTokenFlags registers --token and --token-file on fs.
+func newTokenFlags(fs *flag.FlagSet) tokenFlags {
+	return tokenFlags{
+		token: fs.String("token", os.Getenv("TOOLSEARCH_TOKEN"), "bearer token of a sidecar started with --auth-token-file (env TOOLSEARCH_TOKEN, which keeps it out of the process list)"),
+		file:  fs.String("token-file", os.Getenv("TOOLSEARCH_TOKEN_FILE"), "file holding that token, such as the sidecar's own --auth-token-file; wins over --token (env TOOLSEARCH_TOKEN_FILE)"),
+	}
+}
+
+// dial connects to the sidecar at addr, sending the token if one is set.
+func (t tokenFlags) dial(addr string) (*toolsearch.Client, error) {
+	token := *t.token
+	if *t.file != "" {
+		b, err := os.ReadFile(*t.file)
+		if err != nil {
+			return nil, fmt.Errorf("--token-file: %w", err)
+		}
+		token = strings.TrimSpace(string(b))
+	}
+	return toolsearch.Dial(addr, toolsearch.WithBearerToken(token))
+}
+
 // searchTypes maps the --type flag's values to the API's search types.
 var searchTypes = map[string]toolsearchv1.SearchType{
 	"default":  toolsearchv1.SearchType_SEARCH_TYPE_UNSPECIFIED,
@@ -49,6 +75,7 @@ func parseSearchType(s string) (toolsearchv1.SearchType, error) {
 func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("search", "QUERY", stderr)
 	addr := addrFlag(fs)
+	tokens := newTokenFlags(fs)
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
 	max := fs.Int("max-results", 0, "maximum results (0 = the sidecar's default of 5)")
 	category := fs.String("category", "", "only tools of this server or category")
@@ -62,7 +89,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	query := strings.Join(fs.Args(), " ")
-	c, err := toolsearch.Dial(*addr)
+	c, err := tokens.dial(*addr)
 	if err != nil {
 		return err
 	}
@@ -118,6 +145,7 @@ func printSearch(w io.Writer, resp *toolsearchv1.SearchResponse, debug bool) err
 func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("list", "", stderr)
 	addr := addrFlag(fs)
+	tokens := newTokenFlags(fs)
 	server := fs.String("server", "", "only tools of this server")
 	size := fs.Int("page-size", 0, "tools per page (0 = the sidecar's default of 50)")
 	token := fs.String("page-token", "", "continue from a previous page's token")
@@ -125,7 +153,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	c, err := toolsearch.Dial(*addr)
+	c, err := tokens.dial(*addr)
 	if err != nil {
 		return err
 	}
@@ -154,13 +182,14 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func runGet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("get", "NAME...", stderr)
 	addr := addrFlag(fs)
+	tokens := newTokenFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return usageError{"give one or more exact tool names"}
 	}
-	c, err := toolsearch.Dial(*addr)
+	c, err := tokens.dial(*addr)
 	if err != nil {
 		return err
 	}
@@ -203,14 +232,23 @@ func printTools(w io.Writer, tools []*toolsearchv1.Tool) error {
 	return enc.Encode(out)
 }
 
-// rpcError makes a call's error say what to do. When nothing listens at
-// addr, gRPC says "connection refused" deep inside an UNAVAILABLE status;
-// the user needs to know to start a sidecar or point --addr at one.
+// rpcError makes a call's error say what to do, without gRPC's "rpc
+// error: code = … desc = …" wrapping: the sidecar's message, and its code
+// when that helps. When nothing listens at addr, it says how to start a
+// sidecar; when the sidecar wants a token, how to give one.
 func rpcError(err error, addr string) error {
-	if status.Code(err) == codes.Unavailable && strings.Contains(err.Error(), "connection refused") {
+	st, ok := status.FromError(err)
+	switch {
+	case !ok:
+		return err
+	case st.Code() == codes.Unavailable && strings.Contains(st.Message(), "connection refused"):
 		return fmt.Errorf("nothing listens at %s: start a sidecar there (make run, or go run ./cmd/sidecar --catalog FILE --listen %s), or point --addr (env TOOLSEARCH_ADDR) at a running one", addr, addr)
+	case st.Code() == codes.Unauthenticated:
+		return fmt.Errorf("%s: the sidecar at %s wants its bearer token; give it with --token-file FILE (its --auth-token-file) or TOOLSEARCH_TOKEN", st.Message(), addr)
+	case st.Code() == codes.InvalidArgument || st.Code() == codes.NotFound:
+		return errors.New(st.Message())
 	}
-	return err
+	return fmt.Errorf("%s (%s)", st.Message(), st.Code())
 }
 
 func printProto(w io.Writer, m proto.Message) error {

@@ -44,6 +44,11 @@ const (
 	// minute.
 	restartBurst  = 5
 	restartWindow = time.Minute
+	// missingTries is how many times in a row a stdio server's executable
+	// may be missing before the server is given up (StateFailed): a typo
+	// in its command is not fixed by waiting, and an executable still
+	// being installed has the ~1.5 s these tries take.
+	missingTries = 3
 	// stopTimeout is how long a stdio server has to exit after its stdin
 	// is closed, before SIGTERM (and, as long again later, SIGKILL of its
 	// process group).
@@ -191,6 +196,19 @@ func (m *Manager) Status() []ServerStatus {
 	out := make([]ServerStatus, len(m.order))
 	for i, s := range m.order {
 		out[i] = s.status()
+	}
+	return out
+}
+
+// Descriptions returns the description each connected server gave (its
+// initialize instructions, else its title), by namespace; servers that
+// gave none are absent. Safe for concurrent use.
+func (m *Manager) Descriptions() map[string]string {
+	out := map[string]string{}
+	for _, st := range m.Status() {
+		if st.Description != "" {
+			out[st.Name] = st.Description
+		}
 	}
 	return out
 }

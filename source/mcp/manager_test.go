@@ -143,6 +143,9 @@ func TestListChangedAppliesOnlyTheDifference(t *testing.T) {
 		!strings.Contains(string(w.OutputSchema), `"ok"`) {
 		t.Errorf("dyn__get_weather = %+v: want server, title, annotations and output schema carried", w)
 	}
+	if d := f.m.Descriptions()["dyn"]; d != dynamicInstructions {
+		t.Errorf("description of dyn = %q, want its instructions %q", d, dynamicInstructions)
+	}
 	v0 := f.engine.Info().CatalogVersion
 	f.emb.Seen()
 
@@ -523,6 +526,28 @@ func TestOnly2026Servers(t *testing.T) {
 			}
 			f.call(t, name+"__add_tool", map[string]any{"name": "book_flight", "description": "Book a plane ticket for a trip."})
 			testenv.WaitFor(t, "the new tool in the catalog", func() bool { return f.has(name + "__book_flight") })
+		})
+	}
+}
+
+// A stdio server whose executable does not exist is tried a few times and
+// then given up, with a state and an error /statusz shows, instead of being
+// retried forever.
+func TestMissingExecutableGivesUp(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		command string
+	}{
+		{"not on PATH", "toolsearch-test-no-such-server"},
+		{"no such path", filepath.Join(t.TempDir(), "no-such-server")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, source.Config{Servers: []source.ServerConfig{{Name: "gone", Command: []string{tc.command}}}})
+			testenv.WaitFor(t, "the server given up", func() bool { return f.status(t, "gone").State == source.StateFailed })
+			st := f.status(t, "gone")
+			if st.Reconnects != 2 || !strings.Contains(st.LastError, "gave up after 3 tries") || !strings.Contains(st.LastError, "no-such-server") {
+				t.Errorf("status %+v; want 2 reconnects and the error naming the command and saying it gave up", st)
+			}
 		})
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"maps"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -74,6 +76,7 @@ func (s *server) run(ctx context.Context) {
 	}()
 	backoff := backoffMin
 	var downSince time.Time
+	missing := 0 // consecutive attempts whose executable was not found
 	for attempt := 0; ; attempt++ {
 		if !s.waitStartAllowed(ctx) {
 			return
@@ -103,9 +106,20 @@ func (s *server) run(ctx context.Context) {
 		if downSince.IsZero() {
 			downSince = time.Now()
 		}
+		removeAt := downSince.Add(s.m.cfg.GracePeriod)
+		if missing = missing + 1; !missingExecutable(err) {
+			missing = 0
+		}
+		if missing >= missingTries {
+			err = fmt.Errorf("%w; gave up after %d tries: fix the command (--mcp or --mcp-config) and restart the sidecar", err, missing)
+			s.setState(StateFailed, err)
+			s.m.obs.ServerUp(s.cfg.Name, false)
+			s.log.Error("mcp server cannot start; not retrying", "error", err.Error())
+			s.waitDown(ctx, math.MaxInt64, removeAt) // until the manager closes
+			return
+		}
 		s.setState(StateDown, err)
 		s.m.obs.ServerUp(s.cfg.Name, false)
-		removeAt := downSince.Add(s.m.cfg.GracePeriod)
 		s.log.Warn("mcp server is down; reconnecting", "error", errString(err), "retry_in", backoff.String(),
 			"tools", s.toolCount(), "tools_removed_at", removeAt.UTC().Format(time.RFC3339),
 			"stderr_tail", s.lastProc.stderrTail())
@@ -228,12 +242,18 @@ func (s *server) connect(ctx context.Context) (*mcp.ClientSession, *process, err
 		proc.stop()
 		return nil, nil, fmt.Errorf("connect: %w", timeoutHint(err, lctx, s.m.cfg.ListTimeout))
 	}
-	info := ""
-	if ir := sess.InitializeResult(); ir != nil && ir.ServerInfo != nil {
-		info = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
+	info, desc := "", ""
+	if ir := sess.InitializeResult(); ir != nil {
+		if ir.ServerInfo != nil {
+			info = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
+			desc = strings.TrimSpace(ir.ServerInfo.Title)
+		}
+		if in := strings.TrimSpace(ir.Instructions); in != "" {
+			desc = in
+		}
 	}
 	s.mu.Lock()
-	s.st.Server = info
+	s.st.Server, s.st.Description = info, desc
 	s.st.PID = proc.pid()
 	s.mu.Unlock()
 	if err := s.relist(lctx, sess); err != nil {
@@ -415,6 +435,15 @@ func (s *server) toolCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.tools)
+}
+
+// missingExecutable reports whether err is a stdio server's executable
+// not being found (on $PATH, or at the path given).
+func missingExecutable(err error) bool {
+	var ee *exec.Error
+	var pe *fs.PathError
+	return errors.Is(err, exec.ErrNotFound) || errors.As(err, &ee) && errors.Is(ee.Err, fs.ErrNotExist) ||
+		errors.As(err, &pe) && pe.Op == "fork/exec" && errors.Is(pe.Err, fs.ErrNotExist)
 }
 
 func errString(err error) string {

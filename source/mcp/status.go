@@ -14,6 +14,10 @@ const (
 	// StateDown: gone; reconnecting with backoff. Its tools stay in the
 	// catalog until the grace period ends.
 	StateDown State = "down"
+	// StateFailed: the server cannot start as configured (its executable
+	// does not exist) and is no longer retried: fix its command and
+	// restart. LastError says why.
+	StateFailed State = "failed"
 	// StateStopped: the manager was closed.
 	StateStopped State = "stopped"
 )
@@ -31,6 +35,10 @@ type ServerStatus struct {
 	// Server is the name and version the server reported, "" before the
 	// first connection.
 	Server string `json:"server,omitempty"`
+	// Description is what the server says it is for: its initialize
+	// instructions, else its title; "" before the first connection or if
+	// it gives neither.
+	Description string `json:"description,omitempty"`
 	// Tools is the number of the server's tools in the catalog.
 	Tools int `json:"tools"`
 	// InvalidTools is the number of tools the last listing left out

@@ -135,7 +135,13 @@ var dynamicTools = map[string]string{
 	"create_ticket": "Create a support ticket in the issue tracker.",
 }
 
-func dynamicServer() *mcp.Server { return dynamicServerWith(nil) }
+func dynamicServer() *mcp.Server {
+	return dynamicServerWith(&mcp.ServerOptions{Instructions: dynamicInstructions})
+}
+
+// dynamicInstructions are the dynamic server's initialize instructions,
+// which the manager reports as its description.
+const dynamicInstructions = "Weather, email and tickets, for tests."
 
 // dynamicServerWith is dynamicServer with server options.
 func dynamicServerWith(opts *mcp.ServerOptions) *mcp.Server {

@@ -257,3 +257,27 @@ func TestUnreachableStoreDoesNotBlock(t *testing.T) {
 		t.Errorf("Vectors on an unreachable store = %v, want ErrUnavailable", err)
 	}
 }
+
+// TLS is set the way pgx reads it: sslmode=verify-full with the CA
+// connects; a root that did not sign the server's certificate does not.
+func TestTLS(t *testing.T) {
+	srv := pgtest.StartTLS(t)
+	base := strings.TrimSuffix(srv.URL("postgres"), "?sslmode=disable")
+	ok := open(t, base+"?sslmode=verify-full&sslrootcert="+srv.CAFile(), postgres.Handlers{})
+	waitReady(t, ok)
+	conn := connect(t, base+"?sslmode=verify-full&sslrootcert="+srv.CAFile())
+	var ssl bool
+	if err := conn.QueryRow(context.Background(), `SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()`).Scan(&ssl); err != nil || !ssl {
+		t.Fatalf("connection not over TLS: %v, %v", ssl, err)
+	}
+
+	other, err := pgtest.OtherCAFile(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := open(t, base+"?sslmode=verify-full&sslrootcert="+other, postgres.Handlers{})
+	testenv.WaitFor(t, "an error connecting with the wrong CA", func() bool { return bad.LastError() != "" })
+	if bad.State() == postgres.StateReady || !strings.Contains(bad.LastError(), "certificate") {
+		t.Errorf("with the wrong CA: state %s, error %q; want down with a certificate error", bad.State(), bad.LastError())
+	}
+}

@@ -520,7 +520,17 @@ type SearchRequest struct {
 	// 20 % of the best), so a clear winner comes back alone instead of padded
 	// with weak matches. 0: no cutoff (up to max_results). Outside [0, 1]:
 	// INVALID_ARGUMENT.
-	TopBand       float64 `protobuf:"fixed64,9,opt,name=top_band,json=topBand,proto3" json:"top_band,omitempty"`
+	TopBand float64 `protobuf:"fixed64,9,opt,name=top_band,json=topBand,proto3" json:"top_band,omitempty"`
+	// Set when the answer goes to a model as is (the Agent helpers'
+	// tool_search, native client modes; the MCP endpoint sets it itself):
+	// only results that clear the relevance floor come back, never padding up
+	// to max_results. A confident answer keeps the results at least 0.3 of the
+	// way from the confident line (relevance_score 0.5) to the top score; an
+	// answer flagged no_confident_match keeps those above 0 and within 80 % of
+	// the top, and reveals nothing to session_id (the model asks for a tool
+	// by name with `select:NAME` to load it). `select:`, exact names, regex
+	// and browse answers are kept whole. false: no floor (up to max_results).
+	ForModel      bool `protobuf:"varint,10,opt,name=for_model,json=forModel,proto3" json:"for_model,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -616,6 +626,13 @@ func (x *SearchRequest) GetTopBand() float64 {
 		return x.TopBand
 	}
 	return 0
+}
+
+func (x *SearchRequest) GetForModel() bool {
+	if x != nil {
+		return x.ForModel
+	}
+	return false
 }
 
 // ToolReference points at one tool that matched a search.
@@ -957,7 +974,11 @@ type SearchResponse struct {
 	// The matching tools, best first, at most max_results (except for
 	// `select:` queries). Empty when nothing matched.
 	ToolReferences []*ToolReference `protobuf:"bytes,1,rep,name=tool_references,json=toolReferences,proto3" json:"tool_references,omitempty"`
-	// How many tools matched before truncation to max_results.
+	// How many tools matched: for `select:`, regex and browse, every match
+	// before truncation to max_results; for the ranked answers (hybrid,
+	// semantic, keyword, fuzzy), the candidates that clear the relevance floor
+	// (see SearchRequest.for_model), which a search without for_model may
+	// return fewer of than tool_references.
 	TotalMatches int32 `protobuf:"varint,2,opt,name=total_matches,json=totalMatches,proto3" json:"total_matches,omitempty"`
 	// How the search was answered.
 	SearchMetadata *SearchMetadata `protobuf:"bytes,3,opt,name=search_metadata,json=searchMetadata,proto3" json:"search_metadata,omitempty"`
@@ -1966,8 +1987,8 @@ type GetToolsetRequest struct {
 	SessionId string `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
 	// The provider format of the returned JSON. Required.
 	Format ToolFormat `protobuf:"varint,2,opt,name=format,proto3,enum=toolsearch.v1.ToolFormat" json:"format,omitempty"`
-	// Tools sent in full on every turn: exact names, `server:*` or `prefix*`
-	// patterns, in the order given (a pattern's tools in name order). Tools
+	// Tools sent in full on every turn: exact names, `server:*`,
+	// `category:NAME` or `prefix*` patterns, in the order given (a pattern's tools in name order). Tools
 	// annotated `{"toolsearch/neverDefer": true}` or
 	// `{"toolsearch/defer": "never"}` in the catalog follow them; tools
 	// annotated `{"toolsearch/defer": "always"}` are deferred even below the
@@ -1975,9 +1996,11 @@ type GetToolsetRequest struct {
 	AlwaysLoaded []string `protobuf:"bytes,3,rep,name=always_loaded,json=alwaysLoaded,proto3" json:"always_loaded,omitempty"`
 	// The number of catalog tools from which tools are deferred: a catalog
 	// with fewer tools is sent whole, without tool_search. 0 means the
-	// default, 15; 1 always defers. Negative: INVALID_ARGUMENT.
+	// sidecar's default (`--deferral-threshold`, 15 unless set); 1 always
+	// defers. Negative: INVALID_ARGUMENT.
 	DeferralThreshold int32 `protobuf:"varint,4,opt,name=deferral_threshold,json=deferralThreshold,proto3" json:"deferral_threshold,omitempty"`
-	// How deferred tools appear (portable mode only). Unspecified: omitted.
+	// How deferred tools appear (portable mode only). Unspecified: the
+	// sidecar's default (`--deferral-mode`, omitted unless set).
 	DeferredMode DeferredToolMode `protobuf:"varint,5,opt,name=deferred_mode,json=deferredMode,proto3,enum=toolsearch.v1.DeferredToolMode" json:"deferred_mode,omitempty"`
 	// How the model finds deferred tools. Unspecified: portable.
 	SearchMode ToolSearchMode `protobuf:"varint,6,opt,name=search_mode,json=searchMode,proto3,enum=toolsearch.v1.ToolSearchMode" json:"search_mode,omitempty"`
@@ -1989,8 +2012,11 @@ type GetToolsetRequest struct {
 	// Rules AUTO checks before the sidecar's built-in table: a model whose
 	// name starts with model_prefix gets the rule's mode.
 	ModelSupport []*ModelSupport `protobuf:"bytes,9,rep,name=model_support,json=modelSupport,proto3" json:"model_support,omitempty"`
-	// Servers' own descriptions, by server name, for the OpenAI Responses
-	// namespaces. A server without one gets a generated description.
+	// Servers' own descriptions, by server name: the system prompt gives each
+	// listed server's first sentence, and the OpenAI Responses namespaces
+	// carry them. They win over the ones the sidecar has (the instructions
+	// or title of each live MCP server); a server without one gets a
+	// generated namespace description.
 	ServerDescriptions map[string]string `protobuf:"bytes,10,rep,name=server_descriptions,json=serverDescriptions,proto3" json:"server_descriptions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Catalog tools whose full definitions to return in loaded_tools_json
 	// (the tools a search found), in the shape that loads them. Unknown
@@ -3051,7 +3077,7 @@ var File_toolsearch_v1_toolsearch_proto protoreflect.FileDescriptor
 
 const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\n" +
-	"\x1etoolsearch/v1/toolsearch.proto\x12\rtoolsearch.v1\"\xbf\x02\n" +
+	"\x1etoolsearch/v1/toolsearch.proto\x12\rtoolsearch.v1\"\xdc\x02\n" +
 	"\rSearchRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12:\n" +
 	"\vsearch_type\x18\x02 \x01(\x0e2\x19.toolsearch.v1.SearchTypeR\n" +
@@ -3065,7 +3091,9 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x05debug\x18\a \x01(\bR\x05debug\x12\x1d\n" +
 	"\n" +
 	"page_token\x18\b \x01(\tR\tpageToken\x12\x19\n" +
-	"\btop_band\x18\t \x01(\x01R\atopBand\"\xe0\x01\n" +
+	"\btop_band\x18\t \x01(\x01R\atopBand\x12\x1b\n" +
+	"\tfor_model\x18\n" +
+	" \x01(\bR\bforModel\"\xe0\x01\n" +
 	"\rToolReference\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12'\n" +
 	"\x0frelevance_score\x18\x02 \x01(\x01R\x0erelevanceScore\x12\x18\n" +

@@ -26,6 +26,7 @@ class ParseSearchArgumentsTest(unittest.TestCase):
             with self.subTest(name):
                 a = parse_search_arguments(text)
                 self.assertEqual((a.query, a.search_type, a.max_results, a.category), want)
+        self.assertEqual(parse_search_arguments('{"query": "", "page_token": "abc"}').page_token, "abc")
 
     def test_refused(self) -> None:
         cases = [
@@ -38,6 +39,7 @@ class ParseSearchArgumentsTest(unittest.TestCase):
             ("bool count", '{"query": "q", "max_results": true}', '"max_results" must be a number'),
             ("NaN string", '{"query": "q", "max_results": "NaN"}', '"max_results" must be a number'),
             ("category number", '{"query": "q", "category_filter": 3}', '"category_filter" must be a string'),
+            ("page token number", '{"query": "", "page_token": 3}', '"page_token" must be a string'),
         ]
         for name, text, want in cases:
             with self.subTest(name):

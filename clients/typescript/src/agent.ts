@@ -108,6 +108,7 @@ interface SearchArguments {
   searchType: SearchType;
   maxResults: number;
   category: string;
+  pageToken: string;
 }
 
 // A decimal number as Go's strconv.ParseFloat reads it (no hex, no underscores).
@@ -158,7 +159,9 @@ export function parseSearchArguments(args: string | Record<string, unknown>): Se
   }
   const category = r["category_filter"] ?? "";
   if (typeof category !== "string") throw new Fix('"category_filter" must be a string, such as a server name');
-  return { query: (r["query"] as string | null) ?? "", searchType, maxResults, category };
+  const pageToken = r["page_token"] ?? "";
+  if (typeof pageToken !== "string") throw new Fix('"page_token" must be a string: the next_page_token of the previous result');
+  return { query: (r["query"] as string | null) ?? "", searchType, maxResults, category, pageToken };
 }
 
 /** The tool result of a call the model should correct: {"error": "…"}. */
@@ -345,6 +348,8 @@ export class Agent {
       searchType: a.searchType,
       maxResults: a.maxResults,
       category: a.category,
+      pageToken: a.pageToken,
+      forModel: true,
     });
   }
 

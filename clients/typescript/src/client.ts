@@ -78,6 +78,8 @@ export interface SearchOptions {
   debug?: boolean;
   pageToken?: string;
   topBand?: number;
+  /** The answer goes to a model as is: only results that clear the relevance floor (SearchRequest.for_model). */
+  forModel?: boolean;
 }
 
 const int32 = (n: number): number => Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(n)));
@@ -148,6 +150,7 @@ export class Client {
       debug: o.debug ?? false,
       pageToken: o.pageToken ?? "",
       topBand: o.topBand ?? 0,
+      forModel: o.forModel ?? false,
     });
   }
 

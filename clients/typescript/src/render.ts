@@ -34,6 +34,8 @@ export function resultObject(resp: SearchResponse): Record<string, unknown> {
   const out: Record<string, unknown> = { tool_references: refs, total_matches: resp.totalMatches, search_metadata: meta };
   if (resp.hint) out["hint"] = resp.hint;
   if (resp.availableTools.length > 0) out["available_tools"] = [...resp.availableTools];
+  if (resp.unknownTools.length > 0) out["unknown_tools"] = [...resp.unknownTools];
+  if (resp.nextPageToken) out["next_page_token"] = resp.nextPageToken; // continues a listing: the model passes it back as page_token
   return out;
 }
 

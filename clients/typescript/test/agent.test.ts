@@ -22,6 +22,7 @@ test("parseSearchArguments accepts what the Go Agent accepts", () => {
     const a = parseSearchArguments(text);
     assert.deepEqual([a.query, a.searchType, a.maxResults, a.category], want, name);
   }
+  assert.equal(parseSearchArguments('{"query": "", "page_token": "abc"}').pageToken, "abc", "page token");
 });
 
 test("parseSearchArguments refuses with what to change", () => {
@@ -33,6 +34,7 @@ test("parseSearchArguments refuses with what to change", () => {
     ["bool count", '{"query": "q", "max_results": true}', '"max_results" must be a number'],
     ["hex count", '{"query": "q", "max_results": "0x10"}', '"max_results" must be a number'],
     ["category number", '{"query": "q", "category_filter": 3}', '"category_filter" must be a string'],
+    ["page token number", '{"query": "", "page_token": 3}', '"page_token" must be a string'],
   ];
   for (const [name, text, want] of cases) {
     assert.throws(() => parseSearchArguments(text), (e: Error) => e.message.includes(want), name);

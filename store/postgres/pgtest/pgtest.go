@@ -44,10 +44,12 @@ const startTimeout = 2 * time.Minute
 // Server is one running test PostgreSQL. Its methods are safe for
 // concurrent use.
 type Server struct {
-	dir  string
-	port int
-	bin  string
-	cred *syscall.Credential
+	dir    string
+	port   int
+	bin    string
+	cred   *syscall.Credential
+	tls    []string // the server's TLS settings (-c options), nil without
+	caFile string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -96,13 +98,30 @@ func Require(t testing.TB) {
 func Start(t testing.TB) *Server {
 	t.Helper()
 	Require(t)
-	s, err := start()
+	s, err := start(false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Stop)
 	return s
 }
+
+// StartTLS is Start with TLS on: the server's certificate, for 127.0.0.1,
+// is signed by a test CA whose certificate is in CAFile.
+func StartTLS(t testing.TB) *Server {
+	t.Helper()
+	Require(t)
+	s, err := start(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// CAFile is the PEM file of the CA that signed a StartTLS server's
+// certificate ("" without TLS).
+func (s *Server) CAFile() string { return s.caFile }
 
 var (
 	sharedOnce sync.Once
@@ -116,7 +135,7 @@ var (
 func Shared(t testing.TB) *Server {
 	t.Helper()
 	Require(t)
-	sharedOnce.Do(func() { shared, sharedErr = start() })
+	sharedOnce.Do(func() { shared, sharedErr = start(false) })
 	if sharedErr != nil {
 		t.Fatal(sharedErr)
 	}
@@ -171,7 +190,7 @@ func (s *Server) URL(db string) string {
 // Port returns the server's TCP port.
 func (s *Server) Port() int { return s.port }
 
-func start() (*Server, error) {
+func start(withTLS bool) (*Server, error) {
 	s := &Server{bin: binDir()}
 	dir, err := os.MkdirTemp("", "pgtest-")
 	if err != nil {
@@ -205,6 +224,12 @@ func start() (*Server, error) {
 	if out, err := initdb.CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
+	}
+	if withTLS {
+		if err := s.makeCerts(); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
 	}
 	// A free port can be taken between choosing and binding it: retry.
 	for attempt := 0; ; attempt++ {
@@ -244,6 +269,7 @@ func (s *Server) Restart() error {
 	cmd := exec.Command(filepath.Join(s.bin, "postgres"), "-D", filepath.Join(s.dir, "data"),
 		"-p", strconv.Itoa(s.port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+s.dir,
 		"-c", "fsync=off", "-c", "max_connections=200", "-c", "shared_buffers=16MB")
+	cmd.Args = append(cmd.Args, s.tls...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred, Setpgid: true}
 	if err := cmd.Start(); err != nil {

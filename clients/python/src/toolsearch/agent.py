@@ -88,6 +88,7 @@ class _SearchArguments:
     search_type: int
     max_results: int
     category: str
+    page_token: str = ""
 
 
 def _parse_count(v: Any) -> int:
@@ -140,7 +141,10 @@ def parse_search_arguments(arguments: Union[str, Mapping[str, Any]]) -> _SearchA
     category = raw.get("category_filter")
     if category is not None and not isinstance(category, str):
         raise _Fix('"category_filter" must be a string, such as a server name')
-    return _SearchArguments(query, _SEARCH_TYPES[key], max_results, category or "")
+    page_token = raw.get("page_token")
+    if page_token is not None and not isinstance(page_token, str):
+        raise _Fix('"page_token" must be a string: the next_page_token of the previous result')
+    return _SearchArguments(query, _SEARCH_TYPES[key], max_results, category or "", page_token or "")
 
 
 def error_result(msg: str) -> str:
@@ -323,6 +327,8 @@ class Agent:
             search_type=args.search_type,  # type: ignore[arg-type]
             max_results=args.max_results,
             category=args.category,
+            page_token=args.page_token,
+            for_model=True,
         )
 
     def _search_and_load(self, session: str, arguments: Union[str, Mapping[str, Any]], format: "pb.ToolFormat.ValueType") -> "_Found":

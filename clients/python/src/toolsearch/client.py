@@ -101,11 +101,13 @@ class Client:
         debug: bool = False,
         page_token: str = "",
         top_band: float = 0.0,
+        for_model: bool = False,
         timeout: Optional[float] = None,
     ) -> pb.SearchResponse:
         """Searches the catalog for tools matching query; the empty query
         browses. max_results 0 is the sidecar's default (5); session_id
-        reveals the tools found to that session. Pass the response to
+        reveals the tools found to that session; for_model applies the
+        relevance floor of answers a model sees as is. Pass the response to
         render_result for the model."""
         req = pb.SearchRequest(
             query=query,
@@ -117,6 +119,7 @@ class Client:
             debug=debug,
             page_token=page_token,
             top_band=top_band,
+            for_model=for_model,
         )
         return self.call("Search", req, timeout)  # type: ignore[no-any-return]
 

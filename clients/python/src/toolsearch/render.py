@@ -60,6 +60,8 @@ def result_dict(resp: pb.SearchResponse) -> dict[str, Any]:
         out["available_tools"] = list(resp.available_tools)
     if len(resp.unknown_tools):
         out["unknown_tools"] = list(resp.unknown_tools)
+    if resp.next_page_token:  # continues a listing: the model passes it back as page_token
+        out["next_page_token"] = resp.next_page_token
     return out
 
 

@@ -330,9 +330,10 @@ class SearchMetadata(_message.Message):
     def __init__(self, search_type: _Optional[str] = ..., requested_search_type: _Optional[str] = ..., fallback_reason: _Optional[str] = ..., query: _Optional[str] = ..., execution_time_ms: _Optional[int] = ..., catalog_version: _Optional[int] = ..., execution_time_us: _Optional[int] = ..., suggestion: _Optional[str] = ..., confidence: _Optional[float] = ..., no_confident_match: bool = ..., index_state: _Optional[_Union[IndexState, str]] = ...) -> None: ...
 
 class SearchRequest(_message.Message):
-    __slots__ = ["category_filter", "debug", "max_results", "page_token", "query", "search_type", "session_id", "top_band", "visible_tools"]
+    __slots__ = ["category_filter", "debug", "for_model", "max_results", "page_token", "query", "search_type", "session_id", "top_band", "visible_tools"]
     CATEGORY_FILTER_FIELD_NUMBER: _ClassVar[int]
     DEBUG_FIELD_NUMBER: _ClassVar[int]
+    FOR_MODEL_FIELD_NUMBER: _ClassVar[int]
     MAX_RESULTS_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     QUERY_FIELD_NUMBER: _ClassVar[int]
@@ -342,6 +343,7 @@ class SearchRequest(_message.Message):
     VISIBLE_TOOLS_FIELD_NUMBER: _ClassVar[int]
     category_filter: str
     debug: bool
+    for_model: bool
     max_results: int
     page_token: str
     query: str
@@ -349,7 +351,7 @@ class SearchRequest(_message.Message):
     session_id: str
     top_band: float
     visible_tools: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, query: _Optional[str] = ..., search_type: _Optional[_Union[SearchType, str]] = ..., max_results: _Optional[int] = ..., category_filter: _Optional[str] = ..., visible_tools: _Optional[_Iterable[str]] = ..., session_id: _Optional[str] = ..., debug: bool = ..., page_token: _Optional[str] = ..., top_band: _Optional[float] = ...) -> None: ...
+    def __init__(self, query: _Optional[str] = ..., search_type: _Optional[_Union[SearchType, str]] = ..., max_results: _Optional[int] = ..., category_filter: _Optional[str] = ..., visible_tools: _Optional[_Iterable[str]] = ..., session_id: _Optional[str] = ..., debug: bool = ..., page_token: _Optional[str] = ..., top_band: _Optional[float] = ..., for_model: bool = ...) -> None: ...
 
 class SearchResponse(_message.Message):
     __slots__ = ["available_tools", "hint", "next_page_token", "search_metadata", "tool_references", "total_matches", "unknown_tools"]
