@@ -117,7 +117,7 @@ func (ix *Index) fuzzyName(q query.Query, o Options) (int, bool) {
 	}
 	best, bestDist := -1, k+1
 	nk := ix.fuzzyNameKeys()
-	withinEdits(sortedFrom(nk.keys), key, k, func(s string, d int) bool {
+	withinEdits(&sliceCursor{ss: nk.keys}, key, k, func(s string, d int) bool {
 		for _, id32 := range nk.tools(s) {
 			id := int(id32)
 			if !o.allowed(id) || !ix.inScope(&q, id) {
@@ -143,7 +143,7 @@ func (ix *Index) correct(w string) (string, bool) {
 	}
 	best, bestDist := "", k+1
 	for l := max(0, n-k); l <= n+k && l < len(ix.wordsByLen); l++ {
-		withinEdits(ix.wordsByLen[l].from, w, k, func(v string, d int) bool {
+		withinEdits(&slistCursor{l: &ix.wordsByLen[l]}, w, k, func(v string, d int) bool {
 			if d > bestDist {
 				return true
 			}

@@ -1,7 +1,6 @@
 package fallback
 
 import (
-	"iter"
 	"slices"
 	"unicode/utf8"
 )
@@ -17,11 +16,19 @@ import (
 // tools or 100,000. The distances, and so the results, are those of
 // comparing the word with every string.
 
-// withinEdits calls visit with every string of the sorted list that from
-// yields (from(k): the strings ≥ k, ascending; duplicates allowed) whose
-// optimal-string-alignment distance to w (over runes) is at most k, and
-// with that distance, in ascending order; visit returns false to stop.
-func withinEdits(from func(string) iter.Seq[string], w string, k int, visit func(s string, d int) bool) {
+// cursor reads a sorted list of strings (duplicates allowed): seek moves
+// it to the first string ≥ k, next returns the strings from there in
+// ascending order. It is a plain value, so that the walk's many seeks
+// allocate nothing.
+type cursor interface {
+	seek(k string)
+	next() (string, bool)
+}
+
+// withinEdits calls visit with every string of the sorted list c reads
+// whose optimal-string-alignment distance to w (over runes) is at most k,
+// and with that distance, in ascending order; visit returns false to stop.
+func withinEdits(c cursor, w string, k int, visit func(s string, d int) bool) {
 	q := []rune(w)
 	m := len(q)
 	// rows[i] is the table's row after the first i runes of the current
@@ -34,7 +41,8 @@ func withinEdits(from func(string) iter.Seq[string], w string, k int, visit func
 	start := ""
 	for {
 		skipTo, skipping := "", false
-		for s := range from(start) {
+		c.seek(start)
+		for s, ok := c.next(); ok; s, ok = c.next() {
 			// Keep the rows of the prefix s shares with the previous string.
 			i, off := 0, 0
 			for i < len(cand) && off < len(s) {
@@ -126,18 +134,51 @@ func successor(p string) (string, bool) {
 	return p[:len(p)-size] + string(r), true
 }
 
-// sortedFrom yields the strings of the sorted slice ss that are ≥ k.
-func sortedFrom(ss []string) func(string) iter.Seq[string] {
-	return func(k string) iter.Seq[string] {
-		return func(yield func(string) bool) {
-			i, _ := slices.BinarySearch(ss, k)
-			for ; i < len(ss); i++ {
-				if !yield(ss[i]) {
-					return
+// sliceCursor is a cursor over a sorted slice.
+type sliceCursor struct {
+	ss []string
+	i  int
+}
+
+func (c *sliceCursor) seek(k string) { c.i, _ = slices.BinarySearch(c.ss, k) }
+
+func (c *sliceCursor) next() (string, bool) {
+	if c.i >= len(c.ss) {
+		return "", false
+	}
+	c.i++
+	return c.ss[c.i-1], true
+}
+
+// slistCursor is a cursor over an slist: its base less gone, merged with
+// born.
+type slistCursor struct {
+	l    *slist
+	i, j int
+}
+
+func (c *slistCursor) seek(k string) {
+	c.i, _ = slices.BinarySearch(c.l.base, k)
+	c.j, _ = slices.BinarySearch(c.l.born, k)
+}
+
+func (c *slistCursor) next() (string, bool) {
+	l := c.l
+	for c.i < len(l.base) || c.j < len(l.born) {
+		if c.j >= len(l.born) || c.i < len(l.base) && l.base[c.i] < l.born[c.j] {
+			s := l.base[c.i]
+			c.i++
+			if len(l.gone) > 0 {
+				if _, gone := slices.BinarySearch(l.gone, s); gone {
+					continue
 				}
 			}
+			return s, true
 		}
+		c.j++
+		return l.born[c.j-1], true
 	}
+	return "", false
 }
 
 // nameKeys is the tools' name keys (nameKey) sorted, for fuzzyName: keys

@@ -2,7 +2,6 @@ package fallback
 
 import (
 	"fmt"
-	"iter"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -43,7 +42,7 @@ func TestWithinEditsMatchesEditDistance(t *testing.T) {
 						want = append(want, fmt.Sprintf("%s:%d", v, d))
 					}
 				}
-				withinEdits(sortedFrom(vocab), w, k, func(s string, d int) bool {
+				withinEdits(&sliceCursor{ss: vocab}, w, k, func(s string, d int) bool {
 					got = append(got, fmt.Sprintf("%s:%d", s, d))
 					return true
 				})
@@ -62,15 +61,43 @@ func TestWithinEditsSkipsThePrunedPrefixes(t *testing.T) {
 	for i := range 100000 {
 		vocab = append(vocab, fmt.Sprintf("w%06dx", i))
 	}
-	yielded := 0
-	from := func(k string) iter.Seq[string] {
-		inner := sortedFrom(vocab)(k)
-		return func(yield func(string) bool) {
-			inner(func(s string) bool { yielded++; return yield(s) })
-		}
-	}
-	withinEdits(from, "qqqqqqqq", 2, func(string, int) bool { return true })
+	c := &countingCursor{cursor: &sliceCursor{ss: vocab}}
+	withinEdits(c, "qqqqqqqq", 2, func(string, int) bool { return true })
+	yielded := c.n
 	if yielded > 1000 {
 		t.Errorf("the walk read %d of %d strings for a word none is near; want a few", yielded, len(vocab))
+	}
+}
+
+// countingCursor counts the strings a cursor returns.
+type countingCursor struct {
+	cursor
+	n int
+}
+
+func (c *countingCursor) next() (string, bool) {
+	s, ok := c.cursor.next()
+	if ok {
+		c.n++
+	}
+	return s, ok
+}
+
+// slistCursor reads an slist as its from does: base less gone, with born.
+func TestSlistCursor(t *testing.T) {
+	l := slist{base: []string{"a", "b", "c", "d"}}.update([]string{"b"}, []string{"bb", "e"})
+	for _, k := range []string{"", "b", "bb", "c", "z"} {
+		var want, got []string
+		for s := range l.from(k) {
+			want = append(want, s)
+		}
+		c := &slistCursor{l: &l}
+		c.seek(k)
+		for s, ok := c.next(); ok; s, ok = c.next() {
+			got = append(got, s)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("from %q (-from +cursor):\n%s", k, diff)
+		}
 	}
 }

@@ -52,7 +52,7 @@ tests=(
 	"./server/|^(TestInvalidRequestsAreInvalidArgument|TestHealthWatchAuthenticatedAndBounded|TestAuthUnaryInterceptor|TestGetToolsPages|TestGetToolsOneToolOverLimit|TestAnswersOverLimitNameTheFlag|TestLogsNeverHoldMoreThanTheQueryPrefix|TestChurnNoDeletedToolReturned)$"
 	"./cmd/sidecar/|^(TestOllamaSidecarPoisonedVectors|TestOllamaSidecarPoisonedCacheRepaired|TestOllamaSidecarOutageWarningsRateLimited|TestOllamaSidecarOllamaKilledAndBack|TestOversizeDescriptionRejected|TestShortTokenWarned|TestRateLimitedWarnings|TestMemoryLimit|TestStartupHungLearnFrom|TestStartupFIFOCatalog|TestWithin|TestReadCatalogsBudget|TestLifecycleStoppedDuringStartup|TestLearnedStateSurvivesABadLine|TestCraftedLearnedRecordLiftsNothing)$"
 	"./search/|^(TestMemoryBudget|TestMemoryBudgetAtStart|TestSavedIndexRestart|TestSavedKeywordIndexRestart|TestSavedKeywordIndexOversized)$"
-	"./fallback/|^(TestReadIndexRefusesDamage)$"
+	"./fallback/|^(TestReadIndexRefusesDamage|TestWithinEditsMatchesEditDistance|TestWithinEditsSkipsThePrunedPrefixes)$"
 )
 for entry in "${tests[@]}"; do
 	pkg=${entry%%|*}
