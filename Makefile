@@ -58,6 +58,11 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 # -race and say so; `make test RACE=-race` forces it. Evaluated lazily.
 RACE ?= $(if $(filter 1,$(shell $(GO) env CGO_ENABLED)),-race,)
 
+# go test's per-package hang guard. Its default (10 min) was reached under
+# -race by the heaviest packages (fallback, cmd/toolsearch: 5-8 min at load
+# ~25 on 2 cores); no verdict depends on it, it only stops a hung binary.
+TEST_TIMEOUT ?= 30m
+
 # Benchmarks: `make bench BENCH=BM25 BENCHTIME=2s COUNT=6`.
 BENCH ?= .
 BENCHTIME ?= 1s
@@ -93,8 +98,8 @@ run: ## Run the sidecar on the example catalog (extra flags: ARGS='...'); Ctrl-C
 # fresh clone runs every test; the Ollama tests skip until `make ollama`.
 test: mcp-servers mcp-client python-deps typescript-client ## Run all tests with the race detector, in both modules, and the Python client's (installs the tests' npm and Debian packages first)
 	$(if $(RACE),,@echo 'test: no C compiler (cgo disabled): running without -race' >&2)
-	$(GO) test $(RACE) ./...
-	cd $(CLIENT_DIR) && $(GO) test $(RACE) ./...
+	$(GO) test $(RACE) -timeout $(TEST_TIMEOUT) ./...
+	cd $(CLIENT_DIR) && $(GO) test $(RACE) -timeout $(TEST_TIMEOUT) ./...
 	$(MAKE) python-test
 
 .PHONY: typescript-client
