@@ -12,10 +12,11 @@ const (
 	fieldDesc                   // the description
 	fieldParamName              // parameter names, split into words
 	fieldParamDesc              // parameter descriptions
+	fieldKeywords               // search-only text (Document.Keywords)
 	numFields
 )
 
-var fieldNames = [numFields]string{"name", "server", "category", "description", "param", "param_desc"}
+var fieldNames = [numFields]string{"name", "server", "category", "description", "param", "param_desc", "keywords"}
 
 func (f field) String() string { return fieldNames[f] }
 
@@ -23,7 +24,7 @@ func (f field) String() string { return fieldNames[f] }
 // counts as fieldWeight occurrences of an average-length document. Names are
 // what tool authors choose most carefully, so a name word counts three
 // description words; parameters describe inputs, not what the tool does, so
-// they count less.
+// they count less; search-only keywords count as description words.
 //
 // Worked example: "weather" once in the name and once in the description of
 // a tool whose fields have average length gives a pseudo term frequency of
@@ -36,6 +37,7 @@ var fieldWeight = [numFields]float64{
 	fieldDesc:      1.0,
 	fieldParamName: 0.7,
 	fieldParamDesc: 0.4,
+	fieldKeywords:  1.0,
 }
 
 // fieldB is BM25's length normalization per field (0: none, 1: full). Names
@@ -51,6 +53,7 @@ var fieldB = [numFields]float64{
 	fieldDesc:      0.75,
 	fieldParamName: 0.5,
 	fieldParamDesc: 0.75,
+	fieldKeywords:  0.5,
 }
 
 // bm25K1 is BM25's term-frequency saturation: a term's contribution is
@@ -74,6 +77,10 @@ type Document struct {
 	// ParamNames and ParamDescs are the input parameters' names and
 	// descriptions (parallel slices; either may be shorter).
 	ParamNames, ParamDescs []string
+	// Keywords is search-only text (words and synonyms an operator added
+	// for search, never shown to a model), indexed in a field of its own;
+	// may be empty.
+	Keywords string
 }
 
 // localName returns the part of a tool name after its last "__" (the MCP
@@ -105,5 +112,6 @@ func fieldTexts(d *Document) [numFields]string {
 	t[fieldDesc] = d.Description
 	t[fieldParamName] = strings.Join(d.ParamNames, " ")
 	t[fieldParamDesc] = strings.Join(d.ParamDescs, " ")
+	t[fieldKeywords] = d.Keywords
 	return t
 }

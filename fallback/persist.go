@@ -39,7 +39,7 @@ import (
 // whenever the layout or the meaning of a section changes.
 const (
 	persistMagic   = "toolsearch-keyword\n"
-	persistVersion = 2
+	persistVersion = 3
 )
 
 // ErrCorrupt is wrapped by ReadIndex's errors about the content of the
@@ -226,6 +226,7 @@ func writeDocs(ix *Index, e *encoder) {
 		e.str(di.doc.Description)
 		e.strList(di.doc.ParamNames)
 		e.strList(di.doc.ParamDescs)
+		e.str(di.doc.Keywords)
 		e.str(di.paramNames)
 		e.str(di.nameKey)
 		e.str(di.server)
@@ -247,6 +248,7 @@ func readDocs(l *loader) {
 		di.doc.Description = l.str()
 		di.doc.ParamNames = l.strList()
 		di.doc.ParamDescs = l.strList()
+		di.doc.Keywords = l.str()
 		di.paramNames = l.str()
 		di.nameKey = l.str()
 		di.server = l.str()

@@ -167,7 +167,7 @@ func (e *Engine) embedChanged(ctx context.Context, base *state, ch change) map[s
 	var texts []string
 	for _, id := range ch.counts.Edited {
 		t := ch.next.Tool(id)
-		doc := documentText(lexicalDocument(t))
+		doc := documentText(lexicalDocument(t, base.keywords))
 		if j, ok := base.snap.Lookup(t.Name); ok && base.sem.vid[j] >= 0 && base.sem.text.Get(j) == doc {
 			continue // unchanged text: apply keeps its vector
 		}

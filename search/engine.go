@@ -31,6 +31,11 @@ type Config struct {
 	// AvailableToolsCap is the most tool names listed in a no-match result.
 	// 0 means DefaultAvailableToolsCap (100).
 	AvailableToolsCap int
+	// Keywords is search-only text by tool name (the sidecar's
+	// --keywords-file): indexed with the tool's catalog.KeywordsAnnotation
+	// in the keyword index's own field, never returned or sent to a model.
+	// The engine only reads it; nil means none.
+	Keywords map[string]string
 	// Embedder embeds tools and queries for semantic search. Set at most
 	// one of Embedder and Connect; with neither, search is lexical only (the
 	// default mode answers with keyword results and fallback_reason
@@ -234,9 +239,9 @@ func New(snap *catalog.Snapshot, cfg Config) (*Engine, error) {
 func (e *Engine) startState(snap *catalog.Snapshot) *state {
 	lex, digest := e.loadKeyword(snap)
 	if lex != nil {
-		return stateWith(snap, lex)
+		return stateWith(snap, lex, e.cfg.Keywords)
 	}
-	st := newState(snap)
+	st := newState(snap, e.cfg.Keywords)
 	if e.cfg.IndexDir != "" {
 		e.saving.Go(func() { e.saveKeyword(st, digest) })
 	}

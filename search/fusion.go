@@ -62,7 +62,7 @@ func fuse(sem, kw []hit, n int, debug bool) []hit {
 	parts := make([]both, 0, len(sem)+len(kw))
 	for _, s := range sem {
 		pos[s.id] = len(out)
-		out = append(out, hit{id: s.id})
+		out = append(out, hit{id: s.id, learned: s.learned})
 		parts = append(parts, both{sem: s.score, inSem: true})
 	}
 	for _, h := range kw {

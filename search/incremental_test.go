@@ -115,7 +115,7 @@ func checkIncrementalState(t *testing.T, step int, e *Engine, deleted []string) 
 			t.Fatalf("step %d: ID %d is %q in the catalog but %q/%q/%q in the indexes", step, id, tl.Name,
 				st.lex.Name(id), st.serverOf(id), st.categoryOf(id))
 		}
-		if st.sem.text.Get(id) != documentText(lexicalDocument(tl)) {
+		if st.sem.text.Get(id) != documentText(lexicalDocument(tl, nil)) {
 			t.Fatalf("step %d: ID %d (%s) has a stale document text", step, id, tl.Name)
 		}
 		v := st.sem.vid[id]
@@ -130,7 +130,7 @@ func checkIncrementalState(t *testing.T, step int, e *Engine, deleted []string) 
 	if st.sem.embedded != used || st.sem.index.Len() != used {
 		t.Fatalf("step %d: embedded %d, index holds %d vectors; want %d", step, st.sem.embedded, st.sem.index.Len(), used)
 	}
-	fresh := newState(snap)
+	fresh := newState(snap, nil)
 	for _, pattern := range []string{"file", "send|message", "^t0", "step [0-9]+", "data.*report"} {
 		got, err := st.lex.Regex(pattern, fallback.Options{})
 		if err != nil {

@@ -42,6 +42,13 @@ import (
 // runs after). With Config.Learn.Store nil none of this runs: the results
 // are those of an engine without learning, bit for bit.
 //
+// Before fusion, in the default and semantic modes, the learned queries'
+// own vectors also stand beside the tool's (learnedVectors): a tool scores
+// the better of its own cosine and its closest learned query's, when that
+// one is above learnedVectorJoin, under the same rules (scope; joining
+// only with learnJoinEvidence unless the catalog's text found the tool;
+// provenance "learned_vectors").
+//
 // The learned index this stage reads is built in the background
 // (learner.go). Learned state is keyed by tool name, never by index: a tool whose
 // content changes keeps it, a deleted tool's is dropped (learner.rebuild).
@@ -102,6 +109,7 @@ type Learned struct {
 const (
 	SignalLearnedQueries  = "learned_queries"
 	SignalLearnedCentroid = "learned_centroid"
+	SignalLearnedVectors  = "learned_vectors"
 )
 
 // applyLearned lifts the hits of m by what the engine learned in the
@@ -206,4 +214,116 @@ func dot(a, b []float32) float64 {
 		s += float64(a[i]) * float64(b[i])
 	}
 	return s
+}
+
+// learnedVectorJoin is how close, in cosine (common component removed, as
+// for the tools' own vectors), the query must come to one of a tool's
+// learned queries for that tool's learned vectors to count in the semantic
+// candidates: below it the built-in model's vectors of two different long
+// requests are too alike to say the same tool serves both. Measured on the
+// dev sets' replay (nDCG@10 gain learning on even/odd ids, bfcl ·
+// livemcpbench · stabletoolbench; the boost alone: +0.046/+0.054 ·
+// +0.006/+0.010 · +0.001/+0.004): 0.85 gave +0.046/+0.054 · +0.012/+0.010
+// · +0.001/+0.004; 0.7 +0.050/+0.059 · +0.011/+0.010 · +0.000/+0.002;
+// 0.6 +0.050/+0.058 · +0.008/+0.009 · (not run); 0.5 +0.054/+0.063 ·
+// −0.013/+0.009 · −0.002/+0.001.
+const learnedVectorJoin = 0.7
+
+// learnedVectors puts the learned vectors beside the tools' own in the
+// semantic candidates vec (the fusionDepth nearest tools by their own
+// vectors, scored by cosine, best first): each tool in the request's scope
+// whose learned queries include one closer to the query (qv, its unit
+// vector with the common component removed) than learnedVectorJoin scores
+// the better of its own cosine and that one. A tool this adds that
+// neither path found by the catalog's own text (found) joins only with
+// learnJoinEvidence; a tool it lifts carries its provenance. The result is
+// sorted and cut to fusionDepth. Without learning, or with nothing learned
+// in scope, vec is returned as is.
+func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, found func(int) bool, scope string) []hit {
+	if e.learner == nil || st.sem == nil {
+		return vec
+	}
+	ixs := e.learner.index.Load()
+	if ixs == nil {
+		return vec
+	}
+	ix := ixs.byScope[scope]
+	if ix == nil || ix.vecs == nil || ix.model != st.sem.embedder.ModelID() || !samePC(ix.pc, st.sem.pc) {
+		return vec
+	}
+	q := slices.Clone(qv)
+	embed.Normalize(q)
+	var out []hit
+	pos := map[int]int{}
+	for i, vs := range ix.vecs {
+		best := -1.0
+		for _, v := range vs {
+			best = max(best, float64(dot32(q, v)))
+		}
+		if best < learnedVectorJoin {
+			continue
+		}
+		id, ok := st.snap.Lookup(ix.names[i])
+		if !ok || (p.scope != nil && !p.scope(id)) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(vec)
+			for j, h := range out {
+				pos[h.id] = j
+			}
+		}
+		j, in := pos[id]
+		if !in {
+			if !found(id) && ix.evidence[i] < learnJoinEvidence {
+				continue
+			}
+			j = len(out)
+			out = append(out, hit{id: id, score: -1})
+			pos[id] = j
+		}
+		if best > out[j].score {
+			before := max(0, out[j].score)
+			out[j].score = best
+			out[j].learned = &Learned{Signal: SignalLearnedVectors, Boost: best - before, Similarity: clamp01(best), Evidence: ix.evidence[i]}
+			if p.debug {
+				out[j].explain = fmt.Sprintf("semantic: cosine %.3f with a learned query (own %.3f)", best, before)
+			}
+		}
+	}
+	if out == nil {
+		return vec
+	}
+	sortHits(out, st.name)
+	return out[:min(len(out), fusionDepth)]
+}
+
+// samePC reports whether two common components are the same slice (or
+// both absent).
+func samePC(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0]
+}
+
+// dot32 is the dot product of two unit vectors of the same length (0 if
+// not), in float32 with four partial sums: the learned vectors' scan runs
+// it for every learned query on every search.
+func dot32(a, b []float32) float32 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
 }

@@ -58,6 +58,12 @@ type learnedIndex struct {
 	// embedder); model is the embedder that made them.
 	centroid [][]float32
 	model    string
+	// vecs are each tool's learned queries' unit vectors with the
+	// catalog's common component pc removed, as from the tools' own
+	// vectors (nil without an embedder): the semantic candidates read them
+	// beside the tools' (learned.go, learnedVectors).
+	vecs [][][]float32
+	pc   []float32
 }
 
 // learnRebuildInterval is the least time between two background rebuilds:
@@ -129,12 +135,13 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 	l.store.Retain(func(t string) bool { _, ok := st.snap.Lookup(t); return ok })
 	v := l.store.View()
 	var emb embed.Embedder
+	var pc []float32
 	if st.sem != nil {
-		emb = st.sem.embedder
+		emb, pc = st.sem.embedder, st.sem.pc
 	}
 	ixs := &learnedIndexes{version: v.Version, snapVersion: st.snap.Version(), embedded: emb != nil, byScope: map[string]*learnedIndex{}}
 	for _, scope := range v.Scopes() {
-		ix, err := l.build(ctx, emb, v, scope)
+		ix, err := l.build(ctx, emb, pc, v, scope)
 		if err != nil {
 			return err
 		}
@@ -155,7 +162,7 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 }
 
 // build indexes one scope of v. Callers hold mu.
-func (l *learner) build(ctx context.Context, emb embed.Embedder, v *learn.View, scope string) (*learnedIndex, error) {
+func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v *learn.View, scope string) (*learnedIndex, error) {
 	ix := &learnedIndex{}
 	docs := make([]fallback.Document, 0, len(v.Tools(scope)))
 	for _, t := range v.Tools(scope) {
@@ -173,7 +180,7 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, v *learn.View, 
 	}
 	ix.kw = fallback.NewIndex(docs)
 	if emb != nil && len(ix.names) > 0 {
-		if err := l.centroids(ctx, emb, v, scope, ix); err != nil {
+		if err := l.centroids(ctx, emb, pc, v, scope, ix); err != nil {
 			return nil, err
 		}
 	}
@@ -182,7 +189,7 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, v *learn.View, 
 
 // centroids fills ix.centroid with each tool's weighted mean learned-query
 // vector, embedding the queries not cached yet.
-func (l *learner) centroids(ctx context.Context, emb embed.Embedder, v *learn.View, scope string, ix *learnedIndex) error {
+func (l *learner) centroids(ctx context.Context, emb embed.Embedder, pc []float32, v *learn.View, scope string, ix *learnedIndex) error {
 	if l.vecModel != emb.ModelID() {
 		clear(l.vecs)
 		l.vecModel = emb.ModelID()
@@ -215,6 +222,16 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, v *learn.Vi
 	}
 	ix.model = emb.ModelID()
 	ix.centroid = make([][]float32, len(ix.names))
+	ix.vecs, ix.pc = make([][][]float32, len(ix.names)), pc
+	for i, t := range ix.names {
+		for _, q := range v.Tool(scope, t).Queries {
+			if vec := l.vecs[q.Text]; vec != nil && !isZeroVector(vec) {
+				pv := slices.Clone(project(vec, pc))
+				embed.Normalize(pv)
+				ix.vecs[i] = append(ix.vecs[i], pv)
+			}
+		}
+	}
 	for i, t := range ix.names {
 		var c []float64
 		for _, q := range v.Tool(scope, t).Queries {

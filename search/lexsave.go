@@ -71,12 +71,13 @@ var programDigest = sync.OnceValue(func() string {
 })
 
 // catalogDigest is the SHA-256 of what the keyword index reads of each
-// tool of snap (lexicalDocument: name, server, category, description and
-// input schema), in ID order, each field length-prefixed.
+// tool of snap (lexicalDocument: name, server, category, description,
+// search-only text and input schema), in ID order, each field
+// length-prefixed.
 //
 // The tools are hashed in blocks of digestBlock on every core, and the
 // digest is that of the tool count and the blocks' digests in order.
-func catalogDigest(snap *catalog.Snapshot) string {
+func catalogDigest(snap *catalog.Snapshot, keywords map[string]string) string {
 	blocks := (snap.Len() + digestBlock - 1) / digestBlock
 	sums := make([][sha256.Size]byte, blocks)
 	par.For(blocks, func(lo, hi int) {
@@ -86,7 +87,7 @@ func catalogDigest(snap *catalog.Snapshot) string {
 			for id := b * digestBlock; id < min((b+1)*digestBlock, snap.Len()); id++ {
 				t := snap.Tool(id)
 				buf = buf[:0]
-				for _, f := range []string{t.Name, t.Server, t.Category, t.Description} {
+				for _, f := range []string{t.Name, t.Server, t.Category, t.Description, searchOnlyText(t, keywords)} {
 					buf = binary.LittleEndian.AppendUint64(buf, uint64(len(f)))
 					buf = append(buf, f...)
 				}
@@ -118,7 +119,7 @@ func (e *Engine) loadKeyword(snap *catalog.Snapshot) (*fallback.Index, string) {
 	}
 	start := time.Now()
 	path := filepath.Join(e.cfg.IndexDir, keywordFileName)
-	ix, digest, err := readKeyword(path, snap, e.savedFileBound(snap.Len(), 0))
+	ix, digest, err := readKeyword(path, snap, e.cfg.Keywords, e.savedFileBound(snap.Len(), 0))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, digest
@@ -139,8 +140,8 @@ func (e *Engine) loadKeyword(snap *catalog.Snapshot) (*fallback.Index, string) {
 // program for snap's tools and is a regular file of at most max bytes in
 // its directory (safefile; max ≤ 0: any size). It returns snap's
 // catalogDigest if it computed it: only a file of this program and of as
-// many tools asks for it.
-func readKeyword(path string, snap *catalog.Snapshot, max int64) (*fallback.Index, string, error) {
+// many tools asks for it. keywords are Config.Keywords, part of the digest.
+func readKeyword(path string, snap *catalog.Snapshot, keywords map[string]string, max int64) (*fallback.Index, string, error) {
 	f, _, err := safefile.OpenIn(filepath.Dir(path), path, max)
 	if err != nil {
 		return nil, "", err
@@ -158,7 +159,7 @@ func readKeyword(path string, snap *catalog.Snapshot, max int64) (*fallback.Inde
 	case meta.Program != programDigest():
 		return nil, "", errors.New("written by another build of the program")
 	case meta.Tools == snap.Len():
-		digest = catalogDigest(snap)
+		digest = catalogDigest(snap, keywords)
 	}
 	if digest == "" || meta.Catalog != digest {
 		return nil, digest, fmt.Errorf("saved for another catalog (%d tools; now %d)", meta.Tools, snap.Len())
@@ -198,7 +199,7 @@ func (e *Engine) saveKeyword(st *state, digest string) {
 	}
 	start := time.Now()
 	if digest == "" {
-		digest = catalogDigest(st.snap)
+		digest = catalogDigest(st.snap, st.keywords)
 	}
 	path := filepath.Join(e.cfg.IndexDir, keywordFileName)
 	head, err := json.Marshal(keywordMeta{Version: keywordFileVersion, Program: programDigest(), Catalog: digest, Tools: st.snap.Len()})

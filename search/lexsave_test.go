@@ -26,7 +26,7 @@ func TestCatalogDigest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return catalogDigest(snap)
+		return catalogDigest(snap, nil)
 	}
 	base := digest(nil)
 	if again := digest(nil); again != base {

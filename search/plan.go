@@ -60,6 +60,8 @@ type plan struct {
 	// forModel applies the relevance floor of model-facing answers
 	// (floor.go).
 	forModel bool
+	// learnScope is the request's learning scope (learnScope in usage.go).
+	learnScope string
 }
 
 // kind is what answers a plan.

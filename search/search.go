@@ -34,6 +34,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	scope := e.learnScope(req)
+	p.learnScope = scope
 	var res Result
 	switch p.kind() {
 	case kindBrowse:

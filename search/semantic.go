@@ -24,7 +24,7 @@ import (
 //
 // Only a cancelled request is an error.
 func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (matches, error) {
-	vec, stages, reason, err := e.vectorCandidates(ctx, st, p)
+	vec, qv, stages, reason, err := e.vectorCandidates(ctx, st, p)
 	if err != nil {
 		return matches{}, err
 	}
@@ -53,6 +53,9 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 			return fm, nil
 		}
 	}
+	if e.learner != nil {
+		vec = e.learnedVectors(st, p, qv, vec, foundBy(vec, kw.Hits), p.learnScope)
+	}
 	fused := fuse(vec, fromFallback(kw.Hits), len(p.query.Terms), p.debug)
 	if p.filtered {
 		fused = keep(fused, p.allow)
@@ -73,17 +76,17 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 // keeps a handful of similar tools would make every such list look flat;
 // and the semantic scores are scaled against the whole catalog's nearest
 // tools, not only the filtered ones.
-func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hit, Stages, string, error) {
+func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hit, []float32, Stages, string, error) {
 	var stages Stages
 	switch {
 	case st.sem == nil:
 		// No embedder (configured or connected yet).
-		return nil, stages, ReasonEmbedderUnavailable, nil
+		return nil, nil, stages, ReasonEmbedderUnavailable, nil
 	case !st.sem.searchable(st.snap.Len()):
 		if IndexState(e.indexState.Load()) == IndexDegraded {
-			return nil, stages, ReasonEmbedderUnavailable, nil
+			return nil, nil, stages, ReasonEmbedderUnavailable, nil
 		}
-		return nil, stages, ReasonIndexWarming, nil
+		return nil, nil, stages, ReasonIndexWarming, nil
 	}
 	text := p.query.RankingText()
 	embedStart := time.Now()
@@ -94,15 +97,15 @@ func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hi
 		cancel()
 		switch {
 		case ctx.Err() != nil:
-			return nil, stages, "", ctx.Err()
+			return nil, nil, stages, "", ctx.Err()
 		case isTimeout(err):
-			return nil, stages, ReasonEmbedderTimeout, nil
+			return nil, nil, stages, ReasonEmbedderTimeout, nil
 		case err != nil || len(vecs) != 1:
 			if err == nil {
 				err = errors.New("no vector returned")
 			}
 			e.cfg.Log.Warn("embedding a query failed; answering with keyword search", "error", err.Error())
-			return nil, stages, ReasonEmbedderUnavailable, nil
+			return nil, nil, stages, ReasonEmbedderUnavailable, nil
 		}
 		raw = vecs[0]
 		e.queries.put(text, raw)
@@ -121,12 +124,12 @@ func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hi
 	stages.QueryEmbedding = time.Since(embedStart)
 	if isZeroVector(qv) {
 		// No query word is in the model's vocabulary.
-		return nil, stages, ReasonLowConfidence, nil
+		return nil, nil, stages, ReasonLowConfidence, nil
 	}
 	vectorStart := time.Now()
 	near := st.nearest(qv, p.scope, p.debug)
 	stages.VectorSearch = time.Since(vectorStart)
-	return near, stages, "", nil
+	return near, qv, stages, "", nil
 }
 
 // nearest returns the fusionDepth tools that allow admits (nil: all)
@@ -177,4 +180,17 @@ func keep(hs []hit, allow func(int) bool) []hit {
 		}
 	}
 	return out
+}
+
+// foundBy returns whether the catalog's own text put a tool among the
+// semantic candidates vec or the keyword hits kw.
+func foundBy(vec []hit, kw []fallback.Hit) func(int) bool {
+	in := make(map[int]bool, len(vec)+len(kw))
+	for _, h := range vec {
+		in[h.id] = true
+	}
+	for _, h := range kw {
+		in[h.ID] = true
+	}
+	return func(id int) bool { return in[id] }
 }

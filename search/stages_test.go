@@ -182,7 +182,7 @@ func testState(t *testing.T, tools ...catalog.Tool) *state {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newState(snap)
+	return newState(snap, nil)
 }
 
 var stageTools = []catalog.Tool{
@@ -316,7 +316,7 @@ func FuzzPlan(f *testing.F) {
 		f.Add(seed, uint8(0))
 		f.Add(seed, uint8(3))
 	}
-	st := newState(mustSnapshot(f, stageTools))
+	st := newState(mustSnapshot(f, stageTools), nil)
 	modes := []Mode{ModeDefault, ModeSemantic, ModeKeyword, ModeRegex}
 	f.Fuzz(func(t *testing.T, q string, mode uint8) {
 		p, err := st.newPlan(Request{Query: q, Mode: modes[int(mode)%len(modes)]}, limits{maxResults: 10, maxQueryLength: MaxQueryLength})

@@ -14,6 +14,8 @@ import (
 // the indexes built from it, all keyed by the snapshot's tool IDs.
 type state struct {
 	snap *catalog.Snapshot
+	// keywords is Config.Keywords, the search-only text of tools by name.
+	keywords map[string]string
 	// lex is the keyword index; it also holds each tool's server and
 	// category lowercased (serverOf, categoryOf), for filters.
 	lex *fallback.Index
@@ -26,20 +28,20 @@ type state struct {
 
 // newState builds the state of snap from scratch, without a semantic view.
 // The tools' documents (their JSON schemas parsed) are made on every core.
-func newState(snap *catalog.Snapshot) *state {
+func newState(snap *catalog.Snapshot, keywords map[string]string) *state {
 	docs := make([]fallback.Document, snap.Len())
 	par.For(len(docs), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			docs[i] = lexicalDocument(snap.Tool(i))
+			docs[i] = lexicalDocument(snap.Tool(i), keywords)
 		}
 	})
-	return stateWith(snap, fallback.NewIndex(docs))
+	return stateWith(snap, fallback.NewIndex(docs), keywords)
 }
 
 // stateWith returns the state of snap with lex, its keyword index (built or
 // loaded), without a semantic view.
-func stateWith(snap *catalog.Snapshot, lex *fallback.Index) *state {
-	return &state{snap: snap, lex: lex, serverKeys: serverKeys(serverNames(snap))}
+func stateWith(snap *catalog.Snapshot, lex *fallback.Index, keywords map[string]string) *state {
+	return &state{snap: snap, keywords: keywords, lex: lex, serverKeys: serverKeys(serverNames(snap))}
 }
 
 // next returns the state of snap, a change of st's snapshot that edited the
@@ -54,10 +56,11 @@ func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
 	edits := make([]fallback.Edit, len(edited))
 	for k, id := range edited {
 		t := snap.Tool(id)
-		edits[k] = fallback.Edit{ID: id, Doc: lexicalDocument(t)}
+		edits[k] = fallback.Edit{ID: id, Doc: lexicalDocument(t, st.keywords)}
 	}
 	next := &state{
 		snap:       snap,
+		keywords:   st.keywords,
 		lex:        st.lex.Apply(n, edits),
 		serverKeys: st.serverKeys,
 	}
@@ -106,8 +109,9 @@ func (st *state) documentTexts() pvec.Vec[string] {
 	return texts
 }
 
-// lexicalDocument is the text of a tool as the lexical scorers see it.
-func lexicalDocument(t catalog.Tool) fallback.Document {
+// lexicalDocument is the text of a tool as the lexical scorers see it;
+// keywords (Config.Keywords) add to its search-only text.
+func lexicalDocument(t catalog.Tool, keywords map[string]string) fallback.Document {
 	params := t.Parameters()
 	d := fallback.Document{
 		Name:        t.Name,
@@ -116,10 +120,17 @@ func lexicalDocument(t catalog.Tool) fallback.Document {
 		Description: t.Description,
 		ParamNames:  make([]string, len(params)),
 		ParamDescs:  make([]string, len(params)),
+		Keywords:    searchOnlyText(t, keywords),
 	}
 	for i, p := range params {
 		d.ParamNames[i] = p.Name
 		d.ParamDescs[i] = p.Description
 	}
 	return d
+}
+
+// searchOnlyText is a tool's search-only text: its KeywordsAnnotation, then
+// its entry in keywords (Config.Keywords).
+func searchOnlyText(t catalog.Tool, keywords map[string]string) string {
+	return strings.TrimSpace(t.Keywords() + " " + strings.TrimSpace(keywords[t.Name]))
 }

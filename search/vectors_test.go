@@ -40,7 +40,7 @@ func TestHNSWRecallOnCatalogVectors(t *testing.T) {
 	}
 	texts := make([]string, len(tools))
 	for i, tool := range tools {
-		texts[i] = documentText(lexicalDocument(tool))
+		texts[i] = documentText(lexicalDocument(tool, nil))
 	}
 	ctx := context.Background()
 	raw, err := emb.Embed(ctx, embed.Document, texts)

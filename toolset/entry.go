@@ -1,6 +1,7 @@
 package toolset
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -110,7 +111,7 @@ func (b *builder) definition(t catalog.Tool, kind EntryKind) (Definition, error)
 		d.Description, _ = normalizeDescription(t, d.Description, b.lim.description)
 	} else {
 		n := b.cache.normalized(t, b.lim.description)
-		d = Definition{Name: name, Description: n.description, InputSchema: n.schema, Annotations: t.Annotations,
+		d = Definition{Name: name, Description: n.description, InputSchema: n.schema, Annotations: modelAnnotations(t.Annotations),
 			Title: t.Title, OutputSchema: t.OutputSchema}
 		changes = append(changes, n.changes...)
 	}
@@ -204,4 +205,26 @@ func (b *builder) loadEntries(tools []catalog.Tool, names []string) ([]entry, er
 		load = append(load, entry{tool: t, def: def})
 	}
 	return load, nil
+}
+
+// modelAnnotations are a tool's annotations as a model may see them:
+// without catalog.KeywordsAnnotation, the search-only text (nil when
+// nothing else is left). Annotations without it are returned as they are.
+func modelAnnotations(raw json.RawMessage) json.RawMessage {
+	if !bytes.Contains(raw, []byte(catalog.KeywordsAnnotation)) {
+		return raw
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	delete(m, catalog.KeywordsAnnotation)
+	if len(m) == 0 {
+		return nil
+	}
+	out, err := marshal(m)
+	if err != nil {
+		return nil
+	}
+	return out
 }

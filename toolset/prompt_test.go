@@ -79,3 +79,23 @@ func TestDefaultsApply(t *testing.T) {
 		}
 	}
 }
+
+// Search-only text (catalog.KeywordsAnnotation) is never sent to a model:
+// the MCP format, which sends annotations, leaves it out.
+func TestKeywordsNotSent(t *testing.T) {
+	tools := []catalog.Tool{
+		{Name: "a__x", Description: "X.", Annotations: []byte(`{"readOnlyHint":true,"toolsearch/keywords":"secret synonyms"}`)},
+		{Name: "a__y", Description: "Y.", Annotations: []byte(`{"toolsearch/keywords":["only"]}`)},
+	}
+	for _, f := range toolset.Formats {
+		ts := build(t, tools, tools, toolset.Options{Format: f, DeferralThreshold: 1, Load: []string{"a__x"}})
+		for _, raw := range []string{string(ts.Tools), string(ts.LoadedTools)} {
+			if strings.Contains(raw, "secret") || strings.Contains(raw, "toolsearch/keywords") {
+				t.Errorf("%s sends the search-only text: %s", f, raw)
+			}
+		}
+		if f == toolset.MCP && !strings.Contains(string(ts.Tools), `"annotations":{"readOnlyHint":true}`) {
+			t.Errorf("mcp lost the other annotations: %s", ts.Tools)
+		}
+	}
+}

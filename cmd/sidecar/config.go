@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -83,6 +84,9 @@ type config struct {
 	deferralMode      string
 	systemPromptFile  string
 	toolset           toolset.Defaults
+	// keywordsFile holds search-only text by tool name (keywords).
+	keywordsFile string
+	keywords     map[string]string
 
 	// Limits.
 	maxMessageSize       int
@@ -251,6 +255,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 
 	integer(&c.deferralThreshold, "deferral-threshold", toolset.DefaultDeferralThreshold, "number of (visible) catalog tools from which tool lists defer tools behind tool_search, for GetToolset requests that set none and the MCP endpoint; 1 always defers")
 	str(&c.deferralMode, "deferral-mode", string(toolset.DeferOmit), "how deferred tools appear in portable tool lists whose request sets no mode, and on the MCP endpoint: omit, reminder (their names in the system prompt addition) or stub")
+	str(&c.keywordsFile, "keywords-file", "", `JSON file of search-only text by tool name, e.g. {"billing__create_invoice": "bill receipt charge"} (a string or a list of words): indexed in the keyword index's own field with the tools' "toolsearch/keywords" annotations, never sent to a model`)
 	str(&c.systemPromptFile, "system-prompt-file", "", "file whose text is appended to every tool list's system prompt addition (GetToolset, the MCP endpoint's instructions): what the operator wants every model told about the catalog")
 
 	str(&c.metricsListen, "metrics-listen", "127.0.0.1:9090", "HTTP address of /metrics (Prometheus), /healthz and /readyz; empty disables the listener")
@@ -357,6 +362,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if err := c.toolset.Validate(); err != nil {
 		return c, fmt.Errorf("--deferral-mode: %w", err)
 	}
+	if c.keywordsFile != "" {
+		var err error
+		if c.keywords, err = readKeywords(c.keywordsFile); err != nil {
+			return c, fmt.Errorf("--keywords-file: %w", err)
+		}
+	}
 	if c.systemPromptFile != "" {
 		text, err := os.ReadFile(c.systemPromptFile)
 		if err != nil {
@@ -404,4 +415,30 @@ func (l *listFlag) values() []string {
 		}
 	}
 	return out
+}
+
+// readKeywords reads a --keywords-file: a JSON object from tool names to
+// search-only text, each a string or a list of strings.
+func readKeywords(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("%s: %w; write a JSON object such as {\"TOOL\": \"words and synonyms\"}", path, err)
+	}
+	out := make(map[string]string, len(raw))
+	for name, v := range raw {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			var list []string
+			if json.Unmarshal(v, &list) != nil {
+				return nil, fmt.Errorf("%s: %q: want a string or a list of strings", path, name)
+			}
+			s = strings.Join(list, " ")
+		}
+		out[name] = s
+	}
+	return out, nil
 }

@@ -479,6 +479,7 @@ func loadEngine(ctx context.Context, cfg config, log *slog.Logger, em *embedders
 		Log:            log,
 		Learn:          lc,
 		Fleet:          fleet,
+		Keywords:       cfg.keywords,
 	}
 	if err := em.configure(&ec); err != nil {
 		return nil, nil, err

@@ -23,7 +23,7 @@ var flagGroups = []struct {
 	{"learning from use", []string{"learn", "learn-half-life", "learn-from", "learn-pull-interval", "learn-shared", "learn-report-rate"}},
 	{"fleet state", []string{"store", "store-max-conns"}},
 	{"live MCP servers", []string{"mcp", "mcp-config", "mcp-env", "mcp-headers", "mcp-bearer-token-file", "mcp-timeout", "mcp-grace-period"}},
-	{"tool lists", []string{"deferral-threshold", "deferral-mode", "system-prompt-file"}},
+	{"tool lists", []string{"deferral-threshold", "deferral-mode", "system-prompt-file", "keywords-file"}},
 	{"MCP endpoint", []string{"mcp-listen", "mcp-stdio", "mcp-visible-tools", "mcp-always-loaded", "mcp-token-scopes", "mcp-call-timeout"}},
 	{"limits", []string{"max-message-size", "max-query-length", "max-results-cap", "max-tools", "memory-limit", "request-timeout", "max-concurrent-streams", "keepalive-min-time", "keepalive-time"}},
 	{"security", []string{"tls-cert", "tls-key", "tls-client-ca", "auth-token-file"}},

@@ -72,7 +72,11 @@ func newFixture(t *testing.T, cfg source.Config) *fixture {
 	}
 	t.Cleanup(func() { m.Close() })
 	m.Start()
-	if err := m.WaitStartup(testenv.Context(t)); err != nil {
+	// WaitStartup returns by itself within the list timeout (what the
+	// manager bounds); the hang guard comes on top of it.
+	ctx, cancel := context.WithTimeout(t.Context(), max(cfg.ListTimeout, source.DefaultListTimeout)+testenv.HangGuard(t))
+	defer cancel()
+	if err := m.WaitStartup(ctx); err != nil {
 		t.Fatal(err)
 	}
 	return &fixture{engine: e, emb: emb, m: m, logs: logs}

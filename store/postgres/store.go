@@ -181,15 +181,19 @@ type Stats struct {
 	// Written is the number of writes (uses, resets, catalog changes)
 	// sent; Buffered the number waiting; Dropped the number dropped because
 	// the buffer was full.
-	Written, Buffered, Dropped int
+	Written  int `json:"written"`
+	Buffered int `json:"buffered"`
+	Dropped  int `json:"dropped"`
 	// Received is the number of learned events and catalog changes read
 	// from other pods.
-	Received int
+	Received int `json:"received"`
 	// VectorsRead and VectorsWritten count the shared embedding cache's
 	// traffic; VectorsInvalid the rows it dropped as unusable.
-	VectorsRead, VectorsWritten, VectorsInvalid int
+	VectorsRead    int `json:"vectors_read"`
+	VectorsWritten int `json:"vectors_written"`
+	VectorsInvalid int `json:"vectors_invalid"`
 	// Reconnects counts reconnections after the store went down.
-	Reconnects int
+	Reconnects int `json:"reconnects"`
 }
 
 // Open parses cfg and returns a Store that connects, migrates and flushes

@@ -281,3 +281,33 @@ func TestTLS(t *testing.T) {
 		t.Errorf("with the wrong CA: state %s, error %q; want down with a certificate error", bad.State(), bad.LastError())
 	}
 }
+
+// Rows written without a NOTIFY (a lost notification) arrive through the
+// poll; rows an operator writes into the shared catalog arrive, and a row
+// that is not a tool of its name is counted and skipped.
+func TestPollFallbackAndOperatorRows(t *testing.T) {
+	url := pgtest.NewDB(t)
+	r := newReceived()
+	s := open(t, url, r.handlers())
+	waitReady(t, s)
+	conn := connect(t, url)
+	ctx := context.Background()
+	if _, err := conn.Exec(ctx, `INSERT INTO toolsearch_learn_events (pod, kind, session, tool, query, weight, at)
+		VALUES ('another-pod', 'use', 's9', 'slack__send', 'post it', 1, now())`); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "the event written without NOTIFY", func(r *received) bool { return len(r.events) == 1 })
+	if _, err := conn.Exec(ctx, `INSERT INTO toolsearch_tools (name, definition) VALUES
+		('ops__tool', '{"name":"ops__tool","description":"Written by an operator."}'),
+		('ops__bad', '{"name":"another_name"}')`); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "the operator's rows", func(r *received) bool {
+		for _, u := range r.updates {
+			if len(u.Upsert) == 1 && u.Upsert[0].Name == "ops__tool" && u.Invalid == 1 {
+				return true
+			}
+		}
+		return false
+	})
+}

@@ -25,7 +25,7 @@ class ParseSearchArgumentsTest(unittest.TestCase):
         for name, text, want in cases:
             with self.subTest(name):
                 a = parse_search_arguments(text)
-                self.assertEqual((a.query, a.search_type, a.max_results, a.category), want)
+                self.assertEqual((a.query, a.search_type, a.max_results, a.category_filter), want)
         self.assertEqual(parse_search_arguments('{"query": "", "page_token": "abc"}').page_token, "abc")
 
     def test_refused(self) -> None:
@@ -33,6 +33,7 @@ class ParseSearchArgumentsTest(unittest.TestCase):
             ("not JSON", "send slack", "not a JSON object"),
             ("array", "[]", "not a JSON object"),
             ("no query", "{}", '"query" is missing'),
+            ("empty input is the empty object", "  ", '"query" is missing'),
             ("query number", '{"query": 5}', '"query" is missing'),
             ("unknown type", '{"query": "q", "search_type": "fuzzy"}', '"search_type" "fuzzy" is not known'),
             ("type number", '{"query": "q", "search_type": 1}', '"search_type" must be a string'),

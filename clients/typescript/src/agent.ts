@@ -103,11 +103,12 @@ const searchTypes: Record<string, SearchType> = {
 /** A mistake in a tool_search call that the model can correct. */
 class Fix extends Error {}
 
-interface SearchArguments {
+/** A tool_search call's arguments, as parseSearchArguments reads them (the Go client's SearchArguments). */
+export interface SearchArguments {
   query: string;
   searchType: SearchType;
   maxResults: number;
-  category: string;
+  categoryFilter: string;
   pageToken: string;
 }
 
@@ -126,14 +127,14 @@ function parseCount(v: unknown): number {
 /**
  * Reads a tool_search call's arguments tolerantly, as the Go Agent does:
  * numbers as strings ("5") or floats (5.0), null for optional fields,
- * search_type in any case; unknown fields are ignored. Throws Fix with what
- * the model should change.
+ * search_type in any case; unknown fields are ignored; empty input is the
+ * empty object. Throws with what the model should change.
  */
 export function parseSearchArguments(args: string | Record<string, unknown>): SearchArguments {
   let raw: unknown = args;
   if (typeof args === "string") {
     try {
-      raw = JSON.parse(args);
+      raw = args.trim() === "" ? {} : JSON.parse(args);
     } catch {
       raw = undefined;
     }
@@ -161,7 +162,7 @@ export function parseSearchArguments(args: string | Record<string, unknown>): Se
   if (typeof category !== "string") throw new Fix('"category_filter" must be a string, such as a server name');
   const pageToken = r["page_token"] ?? "";
   if (typeof pageToken !== "string") throw new Fix('"page_token" must be a string: the next_page_token of the previous result');
-  return { query: (r["query"] as string | null) ?? "", searchType, maxResults, category, pageToken };
+  return { query: (r["query"] as string | null) ?? "", searchType, maxResults, categoryFilter: category, pageToken };
 }
 
 /** The tool result of a call the model should correct: {"error": "…"}. */
@@ -347,7 +348,7 @@ export class Agent {
       sessionId: session,
       searchType: a.searchType,
       maxResults: a.maxResults,
-      category: a.category,
+      category: a.categoryFilter,
       pageToken: a.pageToken,
       forModel: true,
     });

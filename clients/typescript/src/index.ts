@@ -13,6 +13,7 @@ export {
   type AgentOptions,
   type AnthropicToolResult,
   type OpenAIToolSearchOutput,
+  type SearchArguments,
   type Toolset,
 } from "./agent.js";
 export { renderResult, resultObject, SCORE_DECIMALS } from "./render.js";

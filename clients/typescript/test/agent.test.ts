@@ -20,7 +20,7 @@ test("parseSearchArguments accepts what the Go Agent accepts", () => {
   ];
   for (const [name, text, want] of cases) {
     const a = parseSearchArguments(text);
-    assert.deepEqual([a.query, a.searchType, a.maxResults, a.category], want, name);
+    assert.deepEqual([a.query, a.searchType, a.maxResults, a.categoryFilter], want, name);
   }
   assert.equal(parseSearchArguments('{"query": "", "page_token": "abc"}').pageToken, "abc", "page token");
 });
@@ -30,6 +30,7 @@ test("parseSearchArguments refuses with what to change", () => {
     ["not JSON", "send slack", "not a JSON object"],
     ["array", "[]", "not a JSON object"],
     ["no query", "{}", '"query" is missing'],
+    ["empty input is the empty object", "  ", '"query" is missing'],
     ["unknown type", '{"query": "q", "search_type": "fuzzy"}', '"search_type" "fuzzy" is not known'],
     ["bool count", '{"query": "q", "max_results": true}', '"max_results" must be a number'],
     ["hex count", '{"query": "q", "max_results": "0x10"}', '"max_results" must be a number'],

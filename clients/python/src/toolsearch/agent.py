@@ -87,7 +87,7 @@ class _SearchArguments:
     query: str
     search_type: int
     max_results: int
-    category: str
+    category_filter: str
     page_token: str = ""
 
 
@@ -111,11 +111,11 @@ def _parse_count(v: Any) -> int:
 def parse_search_arguments(arguments: Union[str, Mapping[str, Any]]) -> _SearchArguments:
     """Reads a tool_search call's arguments tolerantly, as the Go Agent does:
     numbers as strings ("5") or floats (5.0), null for optional fields,
-    search_type in any case; unknown fields are ignored. Raises _Fix with
-    what the model should change."""
+    search_type in any case; unknown fields are ignored; empty input is the
+    empty object. Raises _Fix with what the model should change."""
     if isinstance(arguments, str):
         try:
-            raw = json.loads(arguments)
+            raw = json.loads(arguments) if arguments.strip() else {}
         except ValueError:
             raw = None
     else:
@@ -326,7 +326,7 @@ class Agent:
             session_id=session,
             search_type=args.search_type,  # type: ignore[arg-type]
             max_results=args.max_results,
-            category=args.category,
+            category=args.category_filter,
             page_token=args.page_token,
             for_model=True,
         )

@@ -214,7 +214,9 @@ export const ToolReferenceSchema: GenMessage<ToolReference> = /*@__PURE__*/
 export type LearnedBoost = Message<"toolsearch.v1.LearnedBoost"> & {
   /**
    * `learned_queries` (the tool's learned queries matched the query's
-   * words) or `learned_centroid` (the query's meaning is close to them).
+   * words), `learned_centroid` (the query's meaning is close to them) or
+   * `learned_vectors` (the query is close to one of them, which lifted the
+   * tool among the semantic candidates).
    *
    * @generated from field: string signal = 1;
    */
