@@ -38,6 +38,7 @@ func TestDuplicateKey(t *testing.T) {
 		{"same key at two depths", `{"a":{"a":1}}`, "", false},
 		{"a value equal to a key", `{"a":"a","b":"a"}`, "", false},
 		{"escaped quotes in keys", `{"a\"b":1,"a\"b":2}`, `a\"b`, true},
+		{"an escaped backslash before the closing quote", `{"a\\":"x\\","b":1,"a\\":2}`, `a\\`, true},
 		{"past the small-object list", many + `,"k3":2}`, "k3", true},
 		{"many distinct", many + `}`, "", false},
 	}
