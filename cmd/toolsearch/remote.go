@@ -115,7 +115,14 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 func printSearch(w io.Writer, resp *toolsearchv1.SearchResponse, debug bool) error {
 	md := resp.GetSearchMetadata()
-	fmt.Fprintf(w, "%d of %d matches (%s", len(resp.GetToolReferences()), resp.GetTotalMatches(), md.GetSearchType())
+	shown, total := len(resp.GetToolReferences()), int(resp.GetTotalMatches())
+	if shown <= total {
+		fmt.Fprintf(w, "%d of %d matches (%s", shown, total, md.GetSearchType())
+	} else {
+		// A ranked answer that is not model-facing shows candidates under
+		// the relevance floor too; total_matches counts those above it.
+		fmt.Fprintf(w, "%d results, %d above the relevance floor (%s", shown, total, md.GetSearchType())
+	}
 	if md.GetFallbackReason() != "" {
 		fmt.Fprintf(w, ", fell back from %s: %s", md.GetRequestedSearchType(), md.GetFallbackReason())
 	}
