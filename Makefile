@@ -251,11 +251,7 @@ ollama: ## Build the Ollama server for the integration tests into .tmp/bin (or r
 
 .PHONY: postgres
 postgres: ## Install PostgreSQL (Debian postgresql) for the fleet-store tests, if missing; they start their own throwaway server
-	@if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then \
-		echo "postgres: $$(ls -d /usr/lib/postgresql/*/bin | tail -1) is installed"; \
-	else \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql; \
-	fi
+	@scripts/apt-install.sh postgresql
 
 .PHONY: docker-verify
 docker-verify: ## Run the Dockerfile's build steps without a Docker engine, check the binary (scripts/docker-verify.sh)
