@@ -77,7 +77,22 @@ const learnEvidenceHalf = 1.0
 // however many uses it reports, for whatever queries — can put a tool into
 // results for a query its text does not match (the poisoning test,
 // server/learned_test.go); two sessions that used it can.
+//
+// Evidence is decayed weight (learn.DefaultHalfLife), so two sessions' uses
+// sum to a little under 2 a moment after they were recorded. The rule
+// therefore takes two sessions' uses within about a week of now
+// (2 · 2^(−6/30) ≈ 1.74): canJoin compares against learnJoinEvidence less
+// learnJoinSlack, which stays above the most one session can give (1).
 const learnJoinEvidence = 2.0
+
+// learnJoinSlack is how far below learnJoinEvidence decayed evidence may be
+// and still let a tool join: 0.25 (two uses up to ~6 days old), well above
+// one session's maximum of 1.
+const learnJoinSlack = 0.25
+
+// canJoin reports whether learned evidence lets a tool join a result the
+// catalog's text did not put among the candidates.
+func canJoin(evidence float64) bool { return evidence >= learnJoinEvidence-learnJoinSlack }
 
 // learnCosineFloor is the centroid cosine below which the centroid signal
 // is 0; above it the cosine is rescaled to [0, 1] (0.925 maps to 0.5).
@@ -177,7 +192,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 			continue
 		}
 		j, in := pos[id]
-		if !in && ix.evidence[i] < learnJoinEvidence {
+		if !in && !canJoin(ix.evidence[i]) {
 			continue
 		}
 		if !in {
@@ -275,7 +290,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 		}
 		j, in := pos[id]
 		if !in {
-			if !found(id) && ix.evidence[i] < learnJoinEvidence {
+			if !found(id) && !canJoin(ix.evidence[i]) {
 				continue
 			}
 			j = len(out)
