@@ -526,8 +526,8 @@ type SearchRequest struct {
 	// only results that clear the relevance floor come back, never padding up
 	// to max_results. A confident answer keeps the results at least 0.3 of the
 	// way from the confident line (relevance_score 0.5) to the top score; an
-	// answer flagged no_confident_match keeps those above 0 and within 80 % of
-	// the top, and reveals nothing to session_id (the model asks for a tool
+	// answer flagged no_confident_match keeps those within 80 % of the top and
+	// at least 0.1, and reveals nothing to session_id (the model asks for a tool
 	// by name with `select:NAME` to load it). `select:`, exact names, regex
 	// and browse answers are kept whole. false: no floor (up to max_results).
 	ForModel      bool `protobuf:"varint,10,opt,name=for_model,json=forModel,proto3" json:"for_model,omitempty"`
