@@ -339,7 +339,7 @@ sdk-conformance: ## Check every tool-list format against the pinned provider SDK
 # real Ollama, cache, server and catalog, then every fuzz target for FUZZTIME.
 FUZZTIME ?= 30s
 .PHONY: faults
-faults: ## Fault suite: poisoned embedder, cache kill -9, oversize, invalid UTF-8, churn, then every fuzz target (FUZZTIME=30s each; ~5 min on 2 cores)
+faults: ## Fault suite: poisoned embedder, cache kill -9, oversize, invalid UTF-8, churn, then every fuzz target (FUZZTIME=30s each; ~11 min on 2 cores)
 	FUZZTIME=$(FUZZTIME) scripts/faults.sh
 
 # The official MCP reference servers (pinned in source/mcp/testdata/servers/
