@@ -62,11 +62,9 @@ var syllables = strings.Fields("ka lo mi ne su ra te vi do pa zu ge ho fi ba wo 
 // concurrent searches: the process's peak RSS (VmHWM) stays under the
 // limit. Bounded by counts, not by time.
 //
-// NOT in make faults yet: it fails today (peak 513–514 MiB). The Go soft
-// limit is 95% of the limit (486 MiB, cmd/sidecar/memory.go:42), the budget
-// (search.BudgetFor) lets the heap reach it at the edge, and VmHWM also
-// counts ~29 MiB of the binary's file-backed pages that the Go limit does
-// not. It also takes ~110 s under load, over the ~60 s target.
+// The Go soft limit (goSoftLimitShare) leaves room for the binary's
+// file-backed pages, which VmHWM counts and the Go limit does not; at 95%
+// this test peaked at 513–514 MiB.
 func TestBudgetEdgeUnderLimit(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads VmHWM from /proc")
