@@ -37,19 +37,9 @@ type reference struct {
 // structured content satisfies the listed outputSchema.
 func (c *client) search(t *testing.T, args map[string]any) []string {
 	t.Helper()
-	res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: "tool_search", Arguments: args})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.IsError {
-		t.Fatalf("tool_search(%v) is an error: %s", args, text(res))
-	}
-	structured, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
+	textJSON, structured := c.callSearch(t, args)
 	var fromText, fromStructured any
-	if err := json.Unmarshal([]byte(text(res)), &fromText); err != nil {
+	if err := json.Unmarshal(textJSON, &fromText); err != nil {
 		t.Fatalf("tool_search text is not JSON: %v", err)
 	}
 	_ = json.Unmarshal(structured, &fromStructured)
@@ -66,6 +56,24 @@ func (c *client) search(t *testing.T, args map[string]any) []string {
 		names[i] = r.ToolName
 	}
 	return names
+}
+
+// callSearch calls tool_search, fails the test on an error result, and
+// returns the result's text and its structuredContent as JSON.
+func (c *client) callSearch(t *testing.T, args map[string]any) (textJSON, structured []byte) {
+	t.Helper()
+	res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: "tool_search", Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("tool_search(%v) is an error: %s", args, text(res))
+	}
+	structured, err = json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []byte(text(res)), structured
 }
 
 // validateOutput checks v against tool_search's listed outputSchema.

@@ -43,19 +43,9 @@ type foundTool struct {
 // the text and structuredContent agree.
 func (c *client) searchStateless(t *testing.T, args map[string]any) found {
 	t.Helper()
-	res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: "tool_search", Arguments: args})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.IsError {
-		t.Fatalf("tool_search(%v) is an error: %s", args, text(res))
-	}
-	structured, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
+	textJSON, structured := c.callSearch(t, args)
 	var fromText, fromStructured found
-	if err := json.Unmarshal([]byte(text(res)), &fromText); err != nil {
+	if err := json.Unmarshal(textJSON, &fromText); err != nil {
 		t.Fatalf("tool_search text is not JSON: %v", err)
 	}
 	if err := json.Unmarshal(structured, &fromStructured); err != nil {
