@@ -35,7 +35,17 @@ func tlsConfig(cfg config) (*tls.Config, error) {
 	if cfg.tlsCert == "" {
 		return nil, nil
 	}
-	cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+	// Read as regular files of bounded size (a FIFO or device is refused
+	// by name, never waited on), then parsed as tls.LoadX509KeyPair would.
+	certPEM, err := safefile.ReadFile(cfg.tlsCert, maxConfigFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert: %w", err)
+	}
+	keyPEM, err := safefile.ReadFile(cfg.tlsKey, maxConfigFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-key: %w", err)
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		return nil, fmt.Errorf("--tls-cert %s / --tls-key %s: %w (both must be PEM files, the key matching the certificate)", cfg.tlsCert, cfg.tlsKey, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,17 +205,26 @@ func TestTLSStartupErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeFile(t, dir, "bad.pem", []byte("not a certificate"))
 	empty := writeFile(t, dir, "empty-token", []byte("\n"))
+	fifo := filepath.Join(dir, "cert.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for name, args := range map[string][]string{
-		"bad certificate": {"--tls-cert", bad, "--tls-key", bad},
-		"bad client CA":   {"--tls-cert", bad, "--tls-key", bad, "--tls-client-ca", bad},
-		"empty token":     {"--auth-token-file", empty},
-		"missing token":   {"--auth-token-file", filepath.Join(dir, "nope")},
+		"bad certificate":  {"--tls-cert", bad, "--tls-key", bad},
+		"FIFO certificate": {"--tls-cert", fifo, "--tls-key", bad},
+		"FIFO key":         {"--tls-cert", bad, "--tls-key", fifo},
+		"bad client CA":    {"--tls-cert", bad, "--tls-key", bad, "--tls-client-ca", bad},
+		"empty token":      {"--auth-token-file", empty},
+		"missing token":    {"--auth-token-file", filepath.Join(dir, "nope")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var stderr logbuf.Buffer
 			code := run(context.Background(), append([]string{"--listen", "127.0.0.1:0", "--metrics-listen", ""}, args...), env(nil), &stderr, hooks{})
 			if code != 1 {
 				t.Errorf("exit %d, want 1; stderr %s", code, stderr.String())
+			}
+			if strings.HasPrefix(name, "FIFO") && !strings.Contains(stderr.String(), "(FIFO)") {
+				t.Errorf("stderr %s: want the FIFO refused by name", stderr.String())
 			}
 		})
 	}
