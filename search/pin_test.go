@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolsearch/toolsearch/embed"
@@ -105,5 +106,34 @@ func TestToolsetLearningPinOff(t *testing.T) {
 	got := e.ToolsetLearning(nil, tools)
 	if len(got.Pinned) > 0 || got.Evidence["notion__append_block"] <= 0 {
 		t.Errorf("ToolsetLearning = %+v", got)
+	}
+}
+
+// A fleet pins from its shared state: a pod that only read other pods'
+// uses (LearnFromFleet, the --store path) pins what their sessions used in
+// most sessions, under the same one-vote rule: one session's events on
+// many pods never pin.
+func TestPinFromFleet(t *testing.T) {
+	e := newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{Learn: search.LearnConfig{
+		Store: learn.NewStore(learn.Config{}), Sync: true, Pin: true, ReportRate: 1000, ReportBurst: 1000}})
+	var evs []search.FleetEvent
+	for i := range 20 { // one session, reported by 20 pods under 20 wordings
+		evs = append(evs, search.FleetEvent{Session: "s0", Tool: "slack__send_message", Query: fmt.Sprintf("post %d", i), Weight: 1, At: time.Now()})
+	}
+	if _, err := e.LearnFromFleet(context.Background(), evs); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.LearnedPinned(""); len(got) > 0 {
+		t.Fatalf("one session's events pinned %v", got)
+	}
+	evs = evs[:0]
+	for i := 1; i < learn.DefaultPinMinSessions; i++ {
+		evs = append(evs, search.FleetEvent{Session: fmt.Sprintf("s%d", i), Tool: "slack__send_message", Query: "post to the channel", Weight: 1, At: time.Now()})
+	}
+	if _, err := e.LearnFromFleet(context.Background(), evs); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"slack__send_message"}, e.LearnedPinned("")); diff != "" {
+		t.Errorf("pinned from the fleet's uses (-want +got):\n%s", diff)
 	}
 }
