@@ -163,12 +163,12 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		if raw, ok := e.queries.get(text); ok {
 			qv := slices.Clone(raw) // the query cache's own
 			embed.Normalize(qv)
-			for i, c := range ix.centroid {
-				s := clamp01((dot(qv, c) - learnCosineFloor) / (1 - learnCosineFloor))
+			ix.screen.centroidsAbove(qv, learnCosineFloor, func(i int) { // the others' s is 0
+				s := clamp01((dot(qv, ix.centroid[i]) - learnCosineFloor) / (1 - learnCosineFloor))
 				if s > sim[i] {
 					sim[i], signal[i] = s, SignalLearnedCentroid
 				}
-			}
+			})
 		}
 	}
 	pos := make(map[int]int, len(m.hits))
@@ -270,17 +270,17 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 	embed.Normalize(q)
 	var out []hit
 	pos := map[int]int{}
-	for i, vs := range ix.vecs {
+	ix.screen.vectorsAbove(q, learnedVectorJoin, func(i int, ks []int) { // the others' best is below learnedVectorJoin
 		best := -1.0
-		for _, v := range vs {
-			best = max(best, float64(dot32(q, v)))
+		for _, k := range ks {
+			best = max(best, float64(dot32(q, ix.vecs[i][k])))
 		}
 		if best < learnedVectorJoin {
-			continue
+			return
 		}
 		id, ok := st.snap.Lookup(ix.names[i])
 		if !ok || (p.scope != nil && !p.scope(id)) {
-			continue
+			return
 		}
 		if out == nil {
 			out = slices.Clone(vec)
@@ -291,7 +291,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 		j, in := pos[id]
 		if !in {
 			if !found(id) && !canJoin(ix.evidence[i]) {
-				continue
+				return
 			}
 			j = len(out)
 			out = append(out, hit{id: id, score: -1})
@@ -305,7 +305,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 				out[j].explain = fmt.Sprintf("semantic: cosine %.3f with a learned query (own %.3f)", best, before)
 			}
 		}
-	}
+	})
 	if out == nil {
 		return vec
 	}

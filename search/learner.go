@@ -64,6 +64,9 @@ type learnedIndex struct {
 	// beside the tools' (learned.go, learnedVectors).
 	vecs [][][]float32
 	pc   []float32
+	// screen lays centroid and vecs out for the scans (learnedindex.go);
+	// nil without an embedder.
+	screen *learnedScreen
 }
 
 // learnRebuildInterval is the least time between two background rebuilds:
@@ -253,5 +256,6 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, pc []float3
 		embed.Normalize(out)
 		ix.centroid[i] = out
 	}
+	ix.screen = newLearnedScreen(ix.centroid, ix.vecs)
 	return nil
 }

@@ -498,9 +498,10 @@ type SearchRequest struct {
 	// Restricts results to one server or category, matched exactly and
 	// case-insensitively. Empty: no restriction.
 	CategoryFilter string `protobuf:"bytes,4,opt,name=category_filter,json=categoryFilter,proto3" json:"category_filter,omitempty"`
-	// The tools visible to this agent or turn: exact tool names or `server:*`
-	// patterns. Nothing outside this set is ever returned, in any mode. Empty:
-	// all tools are visible.
+	// The tools visible to this agent or turn: exact tool names, `server:*`,
+	// `category:NAME` or `prefix*` patterns (the same syntax as GetToolset's
+	// always_loaded). Nothing outside this set is ever returned, in any mode.
+	// Empty: all tools are visible.
 	VisibleTools []string `protobuf:"bytes,5,rep,name=visible_tools,json=visibleTools,proto3" json:"visible_tools,omitempty"`
 	// An opaque agent session identifier (at most 256 bytes). When set, the
 	// returned tools are recorded as revealed for the session, and
@@ -2023,7 +2024,7 @@ type GetToolsetRequest struct {
 	// names, and names outside visible_tools, are ignored.
 	LoadTools []string `protobuf:"bytes,11,rep,name=load_tools,json=loadTools,proto3" json:"load_tools,omitempty"`
 	// The tools visible to this agent or turn, as in SearchRequest: exact
-	// tool names or `server:*` / `prefix*` patterns. The list is built from
+	// tool names, `server:*`, `category:NAME` or `prefix*` patterns. The list is built from
 	// these tools alone: nothing outside them appears in any field (tools,
 	// stubs, the native `defer_loading` list, the system prompt's counts,
 	// servers and reminder names, loaded tools), and the deferral threshold

@@ -71,9 +71,10 @@ export type SearchRequest = Message<"toolsearch.v1.SearchRequest"> & {
   categoryFilter: string;
 
   /**
-   * The tools visible to this agent or turn: exact tool names or `server:*`
-   * patterns. Nothing outside this set is ever returned, in any mode. Empty:
-   * all tools are visible.
+   * The tools visible to this agent or turn: exact tool names, `server:*`,
+   * `category:NAME` or `prefix*` patterns (the same syntax as GetToolset's
+   * always_loaded). Nothing outside this set is ever returned, in any mode.
+   * Empty: all tools are visible.
    *
    * @generated from field: repeated string visible_tools = 5;
    */
@@ -1054,7 +1055,7 @@ export type GetToolsetRequest = Message<"toolsearch.v1.GetToolsetRequest"> & {
 
   /**
    * The tools visible to this agent or turn, as in SearchRequest: exact
-   * tool names or `server:*` / `prefix*` patterns. The list is built from
+   * tool names, `server:*`, `category:NAME` or `prefix*` patterns. The list is built from
    * these tools alone: nothing outside them appears in any field (tools,
    * stubs, the native `defer_loading` list, the system prompt's counts,
    * servers and reminder names, loaded tools), and the deferral threshold

@@ -1,0 +1,146 @@
+package search_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"github.com/toolsearch/toolsearch/internal/testenv"
+	"github.com/toolsearch/toolsearch/learn"
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// BenchmarkLearnedSearch measures what learning from use costs a search
+// (issue 25's target: p50 with ~1,000 learned tools within 1.5× of
+// learning off, bfcl catalog). Two engines over the bfcl catalog with the
+// built-in model: "off" without learning, "on" with a learn store taught
+// as agents teach it — the even half of bfcl's queries (evaluation.Split),
+// each searched in its own session and its relevant tools reported, plus
+// three sessions per tool for every other tool of the catalog, each
+// searching a request made from the tool's description in its own words
+// ("how can I …") and reporting the tool (recorded only when the search
+// revealed it). Both then search the odd half's queries in default mode,
+// ten results, one query per op, after one warm-up pass that caches every
+// query's vector in both engines, so the difference is the learned stage.
+// It reports the median as p50-µs and the learned tools as learned-tools:
+//
+//	go test -run '^$' -bench LearnedSearch -benchmem -count 6 ./search
+func BenchmarkLearnedSearch(b *testing.B) {
+	tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, "bfcl/tools.jsonl")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	qs, err := evaluation.LoadQueries(evaltest.Bench(b, "bfcl/queries.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	learnQs, evalQs := evaluation.Split(qs)
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := testenv.Context(b)
+	engine := func(store *learn.Store) *search.Engine {
+		cfg := search.Config{Embedder: emb, QueryCacheSize: 4096}
+		if store != nil {
+			cfg.Learn = search.LearnConfig{Store: store}
+		}
+		e, err := search.NewFromTools(tools, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { e.Close() })
+		if err := e.WaitIndexed(ctx); err != nil {
+			b.Fatal(err)
+		}
+		return e
+	}
+	off := engine(nil)
+	store := learn.NewStore(learn.Config{})
+	on := engine(store)
+	teachBench(ctx, b, on, learnQs, tools)
+	if err := on.RefreshLearned(ctx); err != nil {
+		b.Fatal(err)
+	}
+	learned := store.View().Len()
+	queries := make([]string, len(evalQs))
+	for i, q := range evalQs {
+		queries[i] = q.Query
+	}
+	for _, tc := range []struct {
+		name string
+		e    *search.Engine
+	}{{"off", off}, {"on", on}} {
+		for _, q := range queries { // warm the query-vector cache
+			if _, err := tc.e.Search(ctx, search.Request{Query: q, MaxResults: 10}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			took := make([]time.Duration, 0, len(queries))
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				start := time.Now()
+				if _, err := tc.e.Search(ctx, search.Request{Query: queries[i%len(queries)], MaxResults: 10}); err != nil {
+					b.Fatal(err)
+				}
+				took = append(took, time.Since(start))
+			}
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1000, "p50-µs")
+			b.ReportMetric(float64(learned), "learned-tools")
+		})
+	}
+}
+
+// teachBench teaches e as agents would (BenchmarkLearnedSearch): each
+// learned query in a session of its own, its relevant tools reported;
+// then three sessions for every other tool, each with a request made from
+// its description.
+func teachBench(ctx context.Context, b *testing.B, e *search.Engine, learnQs []evaluation.Query, tools []catalog.Tool) {
+	b.Helper()
+	use := func(session, query string, used []string) {
+		if _, err := e.Search(ctx, search.Request{Query: query, SessionID: session, MaxResults: 10}); err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range used {
+			if _, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: session, Tool: t, Outcome: search.OutcomeSuccess}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, q := range learnQs {
+		use("learn-"+q.ID, q.Query, q.Relevant)
+	}
+	templates := []string{"%s", "how can I %s", "I need to %s for my project"}
+	for i, t := range tools {
+		if i%2 != 0 {
+			continue
+		}
+		words := descriptionWords(t.Description, 10)
+		if words == "" {
+			continue
+		}
+		for k, tmpl := range templates {
+			use(fmt.Sprintf("describe-%d-%d", i, k), fmt.Sprintf(tmpl, words), []string{t.Name})
+		}
+	}
+}
+
+// descriptionWords returns the first n words of a tool description,
+// lower-cased and without punctuation: a request in the description's
+// words.
+func descriptionWords(desc string, n int) string {
+	fields := strings.FieldsFunc(strings.ToLower(desc), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	})
+	return strings.Join(fields[:min(n, len(fields))], " ")
+}
