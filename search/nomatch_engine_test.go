@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/learn"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -108,4 +110,56 @@ func TestNoMatchStats(t *testing.T) {
 		}
 	}
 	checkGolden(t, "testdata/eval/nomatch_stats.txt", b.String())
+}
+
+// TestUnservedActionLearned: a tool that learning from use lifted for a
+// wording serves it ("publish" the event: agents used create_event for
+// it), so the unserved-action rule does not flag it.
+func TestUnservedActionLearned(t *testing.T) {
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := []search.Tool{
+		{Name: "notion__append_block", Server: "notion", Description: "Interact with the Notion API."},
+		{Name: "docs__write_page", Server: "docs", Description: "Write a page of text to a document."},
+		{Name: "calendar__create_event", Server: "calendar", Description: "Create a calendar event for a meeting."},
+		{Name: "slack__send_message", Server: "slack", Description: "Send a message to a Slack channel."},
+	}
+	e, err := search.NewFromTools(tools, search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ctx := context.Background()
+	if err := e.WaitIndexed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const q = "publish the calendar event for the meeting"
+	unserved := func(res search.Result) bool {
+		return len(res.References) > 0 && strings.Contains(res.References[0].Explanation, "unserved action")
+	}
+	res, err := e.Search(ctx, search.Request{Query: q, MaxResults: 5, Debug: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !unserved(res) || !res.Metadata.NoConfidentMatch {
+		t.Fatalf("before learning: want the unserved action flagged, got %+v", res.References)
+	}
+	for i := range 3 {
+		s := fmt.Sprintf("session-%d", i)
+		if _, err := e.Search(ctx, search.Request{Query: q, SessionID: s, MaxResults: 10}); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: "calendar__create_event", Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
+			t.Fatalf("ReportToolUse = %+v, %v", rep, err)
+		}
+	}
+	res, err = e.Search(ctx, search.Request{Query: q, MaxResults: 5, Debug: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top := res.References[0]; top.Name != "calendar__create_event" || top.Learned == nil || unserved(res) || res.Metadata.NoConfidentMatch {
+		t.Errorf("after learning: top %s %.3f (learned %v), explanation %q: want calendar__create_event lifted, confident", top.Name, top.Score, top.Learned, top.Explanation)
+	}
 }
