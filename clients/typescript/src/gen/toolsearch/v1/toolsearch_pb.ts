@@ -1287,9 +1287,9 @@ export type GetToolsetResponse = Message<"toolsearch.v1.GetToolsetResponse"> & {
    * The tools of loaded_tools that learning pinned (the sidecar runs with
    * --learn-pin, and this scope's agents used them in most of their
    * sessions: see GetLearnedResponse.pin), in list order. They follow the
-   * always-loaded tools, sent in full on every turn while nothing is
-   * deferred below the threshold; unlike always_loaded, a provider's
-   * tool-count limit pins only as many as fit. The learning scope is the
+   * always-loaded tools and are sent in full on every turn; below the
+   * deferral threshold, where every tool is sent, nothing is pinned. Unlike
+   * always_loaded, a provider's tool-count limit pins only as many as fit. The learning scope is the
    * one of visible_tools (a search with the same visible_tools and no
    * category_filter learns in it). Empty when nothing is pinned.
    *
