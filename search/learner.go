@@ -26,6 +26,9 @@ type learner struct {
 	limit *learn.Limiter
 	rate  float64
 	index atomic.Pointer[learnedIndexes]
+	// pins are the learned pins and evidence of every scope (pin.go),
+	// rebuilt with index.
+	pins atomic.Pointer[learnedPins]
 
 	mu sync.Mutex
 	// vecs caches learned queries' unit vectors by text and embedder
@@ -140,6 +143,7 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 	st := e.state.Load()
 	l.store.Retain(func(t string) bool { _, ok := st.snap.Lookup(t); return ok })
 	v := l.store.View()
+	l.pins.Store(pinsOf(v, l.cfg))
 	var emb embed.Embedder
 	var pc []float32
 	if st.sem != nil {
