@@ -22,13 +22,17 @@ import (
 // absent: the unscoped one). sessions is the number of sessions behind the
 // tool's learned state (absent: 1); it bounds weight and decides whether
 // imported state may lift the tool (CheckRecord, ToolView.Evidence).
+// scope_sessions is the number of sessions that used any tool of the
+// scope (absent: unknown, counted as the scope's most-used tool's
+// sessions); learned pinning divides by it (View.Pinned).
 type Record struct {
-	Scope    string    `json:"scope,omitempty"`
-	Tool     string    `json:"tool"`
-	Query    string    `json:"query"`
-	Weight   float64   `json:"weight"`
-	At       time.Time `json:"at"`
-	Sessions int       `json:"sessions,omitempty"`
+	Scope         string    `json:"scope,omitempty"`
+	Tool          string    `json:"tool"`
+	Query         string    `json:"query"`
+	Weight        float64   `json:"weight"`
+	At            time.Time `json:"at"`
+	Sessions      int       `json:"sessions,omitempty"`
+	ScopeSessions int       `json:"scope_sessions,omitempty"`
 }
 
 // maxLineBytes bounds one JSONL line on import; a longer line is skipped.
@@ -57,7 +61,8 @@ func (s *Store) Export(w io.Writer) error {
 	recs := make([]Record, 0, len(s.tools))
 	for k, es := range s.tools {
 		for _, e := range es {
-			recs = append(recs, Record{Scope: k.scope, Tool: k.tool, Query: e.query, Weight: e.weight, At: e.at.UTC(), Sessions: s.voters[k].n})
+			recs = append(recs, Record{Scope: k.scope, Tool: k.tool, Query: e.query, Weight: e.weight, At: e.at.UTC(), Sessions: s.voters[k].n,
+				ScopeSessions: s.scopes[k.scope]})
 		}
 	}
 	s.mu.Unlock()
@@ -82,7 +87,7 @@ func (s *Store) Export(w io.Writer) error {
 
 // Import merges JSONL records into the store. Merging keeps, per tool and
 // query, the larger decayed weight (and per tool the larger sessions
-// claim), so importing the same file twice (a fleet's periodic pull)
+// claim, per scope the larger scope_sessions claim), so importing the same file twice (a fleet's periodic pull)
 // changes nothing the second time. Every record passes CheckRecord; blank
 // lines are skipped silently, and a line that is not a valid record
 // (junk, a torn last line, a date in the future) is skipped and counted:
@@ -151,6 +156,7 @@ func (s *Store) merge(recs []Record) int {
 		if s.tools[k] != nil {
 			v := s.voter(k)
 			v.n = max(v.n, rec.Sessions)
+			s.scopes[rec.Scope] = max(s.scopes[rec.Scope], rec.ScopeSessions)
 		}
 	}
 	if len(recs) > 0 {

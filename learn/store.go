@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -130,6 +131,13 @@ type Store struct {
 	// (Use.Miss), at most Config.MaxMissQueriesPerTool; like sessions, not
 	// persisted (a restart lets a tool learn that many again).
 	misses map[toolKey][]string
+	// scopes counts, per scope, the distinct sessions that taught any of
+	// its tools (live sessions as they report, imported claims merged by
+	// maximum): the denominator of learned pinning (pin.go). It is
+	// persisted as the records' scope_sessions. scopeSeen is its
+	// per-(session, scope) accounting, cleared with sessions.
+	scopes    map[string]int
+	scopeSeen map[scopeSessionKey]bool
 }
 
 // voters is the session evidence behind one tool's learned state.
@@ -153,6 +161,8 @@ type toolKey struct{ scope, tool string }
 
 type sessionKey struct{ session, scope, tool string }
 
+type scopeSessionKey struct{ session, scope string }
+
 type sessionUse struct {
 	weight  float64
 	queries []string
@@ -160,7 +170,8 @@ type sessionUse struct {
 
 // NewStore returns an empty store.
 func NewStore(cfg Config) *Store {
-	return &Store{cfg: cfg.withDefaults(), tools: map[toolKey]map[string]*entry{}, sessions: map[sessionKey]*sessionUse{}, voters: map[toolKey]*voters{}, misses: map[toolKey][]string{}}
+	return &Store{cfg: cfg.withDefaults(), tools: map[toolKey]map[string]*entry{}, sessions: map[sessionKey]*sessionUse{}, voters: map[toolKey]*voters{},
+		scopes: map[string]int{}, scopeSeen: map[scopeSessionKey]bool{}, misses: map[toolKey][]string{}}
 }
 
 // HalfLife is the store's effective half-life.
@@ -193,11 +204,16 @@ func (s *Store) Record(u Use) bool {
 	if su == nil {
 		if len(s.sessions) >= maxSessionKeys {
 			clear(s.sessions)
+			clear(s.scopeSeen)
 		}
 		su = &sessionUse{}
 		s.sessions[key] = su
 		// A new session for this tool: its first use always adds (below).
 		s.voter(tool).n++
+		if sk := (scopeSessionKey{u.Session, u.Scope}); !s.scopeSeen[sk] {
+			s.scopeSeen[sk] = true
+			s.scopes[u.Scope]++
+		}
 	}
 	if !slices.Contains(su.queries, q) {
 		if len(su.queries) >= s.cfg.MaxQueriesPerSession {
@@ -304,6 +320,8 @@ func (s *Store) ResetAll() int {
 	clear(s.sessions)
 	clear(s.voters)
 	clear(s.misses)
+	clear(s.scopes)
+	clear(s.scopeSeen)
 	s.version++
 	return n
 }
@@ -336,7 +354,7 @@ func (s *Store) View() *View {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
-	v := &View{Version: s.version, tools: make(map[toolKey]*ToolView, len(s.tools)), names: map[string][]string{}}
+	v := &View{Version: s.version, tools: make(map[toolKey]*ToolView, len(s.tools)), names: map[string][]string{}, scopeSessions: maps.Clone(s.scopes)}
 	for k, es := range s.tools {
 		tv := &ToolView{Scope: k.scope, Tool: k.tool}
 		if vt := s.voters[k]; vt != nil {

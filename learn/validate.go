@@ -36,7 +36,8 @@ var ErrInvalidRecord = errors.New("invalid learned record")
 // a positive finite weight or its time, or dated more than MaxClockSkew
 // after now; and it bounds what the record claims to what live reports can
 // produce. Each session adds at most weight 1 to a tool, so sessions
-// (absent: 1, at most MaxRecordSessions) bounds weight. It returns the
+// (absent: 1, at most MaxRecordSessions) bounds weight; scope_sessions,
+// when present, is raised to sessions and capped alike. It returns the
 // record as it may be imported and whether it lowered the weight. The
 // store then applies the two-session rule to what was imported
 // (ToolView.Evidence). Safe for concurrent use (a pure function).
@@ -52,10 +53,14 @@ func CheckRecord(r Record, now time.Time) (Record, bool, error) {
 		return r, false, fmt.Errorf("%w: want the time it was learned (at)", ErrInvalidRecord)
 	case r.At.After(now.Add(MaxClockSkew)):
 		return r, false, fmt.Errorf("%w: learned at %s, in the future (this clock says %s)", ErrInvalidRecord, r.At.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
-	case r.Sessions < 0:
-		return r, false, fmt.Errorf("%w: sessions %d is negative", ErrInvalidRecord, r.Sessions)
+	case r.Sessions < 0 || r.ScopeSessions < 0:
+		return r, false, fmt.Errorf("%w: sessions %d or scope_sessions %d is negative", ErrInvalidRecord, r.Sessions, r.ScopeSessions)
 	}
 	r.Sessions = min(max(r.Sessions, 1), MaxRecordSessions)
+	if r.ScopeSessions > 0 {
+		// A scope has at least the sessions of each of its tools.
+		r.ScopeSessions = min(max(r.ScopeSessions, r.Sessions), MaxRecordSessions)
+	}
 	if r.Weight > float64(r.Sessions) {
 		r.Weight = float64(r.Sessions)
 		return r, true, nil

@@ -11,6 +11,8 @@ type View struct {
 	scopes  []string
 	names   map[string][]string // scope → tools, sorted
 	tools   map[toolKey]*ToolView
+	// scopeSessions are the sessions counted per scope (Store.scopes).
+	scopeSessions map[string]int
 }
 
 // ToolView is what one tool has learned in one scope. It must not be

@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/toolsearch/toolsearch/learn"
@@ -31,5 +32,34 @@ func TestCallsTeachTheEngine(t *testing.T) {
 	}
 	if tvs := store.View().Find("up__fail"); len(tvs) != 0 {
 		t.Errorf("a failed call taught up__fail %+v", tvs)
+	}
+}
+
+// With --learn-pin, a tool the endpoint's sessions called in most of them
+// is in every new session's first tools/list, after tool_search; one
+// session's calls never pin it.
+func TestLearnedPinInToolsList(t *testing.T) {
+	store := learn.NewStore(learn.Config{})
+	f := startWith(t, mcpserver.Config{DeferralThreshold: 1}, search.Config{Learn: search.LearnConfig{Store: store, Sync: true, Pin: true}})
+	session := func(calls int) {
+		c := connect(t, f.url, nil)
+		c.search(t, map[string]any{"query": "echo a message back", "max_results": 1})
+		c.waitListChanged(t)
+		for range calls {
+			if got, isErr := c.call(t, "up__echo", map[string]any{"message": "hi"}); isErr {
+				t.Fatalf("up__echo = %q, an error", got)
+			}
+		}
+	}
+	first := func() []string { return connect(t, f.url, nil).names(t) }
+	session(10)
+	if got := first(); slices.Contains(got, "up__echo") {
+		t.Fatalf("one session pinned up__echo: %v", got)
+	}
+	for range learn.DefaultPinMinSessions - 1 {
+		session(1)
+	}
+	if got := first(); len(got) < 2 || got[0] != "tool_search" || got[1] != "up__echo" {
+		t.Errorf("a new session's first list = %v, want tool_search then up__echo", got)
 	}
 }

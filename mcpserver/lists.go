@@ -30,12 +30,14 @@ type baseList struct {
 	deferring bool
 }
 
-// buildBase builds the base list of the visible tools of snap.
-func (s *Server) buildBase(snap *catalog.Snapshot, sc Scope, threshold int) (*baseList, error) {
+// buildBase builds the base list of the visible tools of snap, with the
+// tools learning pinned in the scope (pinned, from learnedPins).
+func (s *Server) buildBase(snap *catalog.Snapshot, sc Scope, threshold int, pinned []string) (*baseList, error) {
 	tools := newVisibility(sc.Visible).filter(snap.Tools())
 	ts, err := toolset.Build(tools, nil, s.cfg.Toolset.Apply(toolset.Options{
 		Format:            toolset.MCP,
 		AlwaysLoaded:      sc.AlwaysLoaded,
+		LearnedPinned:     pinned,
 		DeferralThreshold: threshold,
 		MaxResults:        s.cfg.Engine.MaxResultsCap(),
 		Cache:             s.toolsets,
@@ -95,6 +97,20 @@ func (c *listCache) get(snap *catalog.Snapshot, key string, build func() (*baseL
 // scopeKey identifies a scope in the list cache.
 func scopeKey(sc Scope) string {
 	return strings.Join(sc.Visible, ",") + "\x00" + strings.Join(sc.AlwaysLoaded, ",")
+}
+
+// learnedPins are the tools learning pins in sc's learning scope (the
+// sidecar's --learn-pin; search.Engine.LearnedPinnedFor), and the part of
+// a list-cache key that tells lists with other pins apart: a scope's list
+// changes as its agents' sessions pin tools. A pin outside the scope's
+// visible tools is never listed (toolset.Build sees the visible tools
+// only).
+func (s *Server) learnedPins(sc Scope) ([]string, string) {
+	pinned := s.cfg.Engine.LearnedPinnedFor(sc.Visible)
+	if len(pinned) == 0 {
+		return nil, ""
+	}
+	return pinned, "\x00" + strings.Join(pinned, ",")
 }
 
 // scopeFromKey is scopeKey's inverse.

@@ -13,10 +13,10 @@ import (
 
 // Scope is what one MCP connection sees: the catalog tools it may search,
 // list and call (Visible), and the tools listed in full from its first
-// tools/list on (AlwaysLoaded). Both hold exact tool names, "server:*"
-// patterns (every tool of that server, case-insensitive) or "prefix*"
-// patterns (every tool whose name starts with prefix), as
-// search.Request.Visible and toolset.Options.AlwaysLoaded do. An empty
+// tools/list on (AlwaysLoaded). Both hold catalog.Patterns: exact tool
+// names, "server:*" (every tool of that server, case-insensitive),
+// "category:NAME" or "prefix*" (every tool whose name starts with prefix),
+// as search.Request.Visible and toolset.Options.AlwaysLoaded do. An empty
 // Visible means the whole catalog. Always-loaded tools outside Visible are
 // not listed.
 //
@@ -90,61 +90,23 @@ func (sc Scope) validate() error {
 				ErrInvalidScope, list.name, len(list.entries), search.MaxVisibleTools)
 		}
 		for _, e := range list.entries {
-			if _, err := parsePattern(e); err != nil {
-				return fmt.Errorf("%w: %s: %w", ErrInvalidScope, list.name, err)
+			if _, err := catalog.ParsePattern(e); err != nil {
+				return fmt.Errorf("%w: %s %w", ErrInvalidScope, list.name, err)
 			}
 		}
 	}
 	return nil
 }
 
-// pattern is one scope entry: an exact name, a server (from "server:*",
-// lowercased) or a name prefix (from "prefix*").
-type pattern struct {
-	name, server, prefix string
-}
-
-// parsePattern parses one entry with the syntax of search.Request.Visible.
-func parsePattern(entry string) (pattern, error) {
-	v := strings.TrimSpace(entry)
-	star := strings.IndexByte(v, '*')
-	switch {
-	case v == "":
-		return pattern{}, errors.New("empty entry; give tool names or server:* patterns")
-	case star < 0:
-		return pattern{name: v}, nil
-	case star != len(v)-1:
-		return pattern{}, fmt.Errorf("entry %q: '*' may only end a pattern, as in \"github:*\" or \"github__*\"", entry)
-	}
-	if server, ok := strings.CutSuffix(v, ":*"); ok {
-		if server == "" {
-			return pattern{}, fmt.Errorf("entry %q names no server; write SERVER:*", entry)
-		}
-		return pattern{server: strings.ToLower(server)}, nil
-	}
-	return pattern{prefix: strings.TrimSuffix(v, "*")}, nil
-}
-
-// match reports whether t is one of the tools p names.
-func (p pattern) match(t catalog.Tool) bool {
-	switch {
-	case p.name != "":
-		return t.Name == p.name
-	case p.server != "":
-		return strings.ToLower(t.Server) == p.server
-	}
-	return strings.HasPrefix(t.Name, p.prefix)
-}
-
 // visibility matches tools against a scope's visible set; the zero value
 // (no entries) admits every tool.
-type visibility []pattern
+type visibility []catalog.Pattern
 
 // newVisibility parses entries (already validated).
 func newVisibility(entries []string) visibility {
 	v := make(visibility, 0, len(entries))
 	for _, e := range entries {
-		if p, err := parsePattern(e); err == nil {
+		if p, err := catalog.ParsePattern(e); err == nil {
 			v = append(v, p)
 		}
 	}
@@ -157,7 +119,7 @@ func (v visibility) admits(t catalog.Tool) bool {
 		return true
 	}
 	for _, p := range v {
-		if p.match(t) {
+		if p.Match(t) {
 			return true
 		}
 	}

@@ -90,7 +90,7 @@ func FuzzScopeFromRequest(f *testing.F) {
 			return
 		}
 		for _, e := range sc.Visible {
-			if _, err := parsePattern(e); err != nil {
+			if _, err := catalog.ParsePattern(e); err != nil {
 				t.Errorf("accepted entry %q does not parse: %v", e, err)
 			}
 		}

@@ -116,8 +116,9 @@ func (l *listing) same(o *listing) bool {
 
 // sessionBase is session mode's base list of scope sc for snap.
 func (s *Server) sessionBase(snap *catalog.Snapshot, sc Scope) (*baseList, error) {
-	return s.sessionLists.get(snap, scopeKey(sc), func() (*baseList, error) {
-		b, err := s.buildBase(snap, sc, s.cfg.DeferralThreshold)
+	pinned, pinKey := s.learnedPins(sc)
+	return s.sessionLists.get(snap, scopeKey(sc)+pinKey, func() (*baseList, error) {
+		b, err := s.buildBase(snap, sc, s.cfg.DeferralThreshold, pinned)
 		if err != nil {
 			return nil, err
 		}

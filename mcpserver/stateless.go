@@ -184,14 +184,16 @@ func (st *stateless) list(sc Scope) (*baseList, error) {
 	}
 	st.mu.Unlock()
 	snap := st.srv.cfg.Engine.Snapshot()
-	return st.lists.get(snap, key, func() (*baseList, error) { return st.build(snap, sc) })
+	_, pinKey := st.srv.learnedPins(sc)
+	return st.lists.get(snap, key+pinKey, func() (*baseList, error) { return st.build(snap, sc) })
 }
 
 // build makes the stable list: the base list of the catalog's visible
 // tools always deferred (the search tool, then the always-loaded tools),
 // with the search tool's stateless definition and call_tool after it.
 func (st *stateless) build(snap *catalog.Snapshot, sc Scope) (*baseList, error) {
-	b, err := st.srv.buildBase(snap, sc, 1)
+	pinned, _ := st.srv.learnedPins(sc)
+	b, err := st.srv.buildBase(snap, sc, 1, pinned)
 	if err != nil {
 		return nil, err
 	}

@@ -152,14 +152,13 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	if text == "" {
 		return m
 	}
-	sim := make([]float64, len(ix.names))
-	signal := make([]string, len(ix.names))
+	sims := make(learnedSims, 0, fusionDepth)
 	terms := fallback.Terms(text)
 	var pv []float32 // the query's unit vector without the common component, for localEvidence
 	if q, err := query.Parse(text); err == nil {
 		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth})
 		for _, h := range r.Hits {
-			sim[h.ID], signal[h.ID] = h.Score*r.Coverage, SignalLearnedQueries
+			sims = sims.add(h.ID, h.Score*r.Coverage, SignalLearnedQueries)
 		}
 	}
 	if ix.centroid != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {
@@ -172,9 +171,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 			}
 			ix.screen.centroidsAbove(qv, learnCosineFloor, func(i int) { // the others' s is 0
 				s := clamp01((dot(qv, ix.centroid[i]) - learnCosineFloor) / (1 - learnCosineFloor))
-				if s > sim[i] {
-					sim[i], signal[i] = s, SignalLearnedCentroid
-				}
+				sims = sims.add(i, s, SignalLearnedCentroid) // counts where above the keyword's
 			})
 		}
 	}
@@ -184,18 +181,16 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	for i, h := range hits {
 		pos[h.id] = i
 	}
-	changed := false
-	for i, name := range ix.names {
-		if sim[i] <= 0 {
-			continue
-		}
+	var moved []int // the positions in hits of the hits lifted or joined
+	for _, c := range sims.best() {
+		i, sim, signal := c.i, c.sim, c.signal
 		local := ix.localEvidence(i, terms, pv)
 		ev := local / (local + learnEvidenceHalf)
-		b := learnWeight * ev * sim[i]
+		b := learnWeight * ev * sim
 		if b < learnMinBoost {
 			continue
 		}
-		id, ok := st.snap.Lookup(name)
+		id, ok := ix.id(st, i)
 		if !ok || (p.allow != nil && !p.allow(id)) {
 			continue
 		}
@@ -211,17 +206,17 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		h := &hits[j]
 		before := h.score
 		h.score = before + b*(1-before)
-		h.learned = &Learned{Signal: signal[i], Boost: h.score - before, Similarity: sim[i], Evidence: local}
+		h.learned = &Learned{Signal: signal, Boost: h.score - before, Similarity: sim, Evidence: local}
 		if p.debug {
 			h.explain += fmt.Sprintf("; learned: %s similarity %.3f × evidence %.3f (weight %.2f of %.2f resembling the request) × %.2f = boost %.3f → %.3f",
-				signal[i], sim[i], ev, local, ix.evidence[i], learnWeight, b, h.score)
+				signal, sim, ev, local, ix.evidence[i], learnWeight, b, h.score)
 		}
-		changed = true
+		moved = append(moved, j)
 	}
-	if !changed {
+	if len(moved) == 0 {
 		return m
 	}
-	sortHits(hits, st.name)
+	resortHits(hits, moved, st.name) // m.hits are sorted
 	m.hits = hits
 	m.total = max(m.total, len(hits))
 	return m
@@ -347,6 +342,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 	q := slices.Clone(qv)
 	embed.Normalize(q)
 	var out []hit
+	var moved []int // the positions in out of the hits lifted or joined
 	pos := map[int]int{}
 	ix.screen.vectorsAbove(q, learnedVectorJoin, func(i int, ks []int) { // the others' best is below learnedVectorJoin
 		best, local := -1.0, 0.0
@@ -361,7 +357,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 		if best < learnedVectorJoin {
 			return
 		}
-		id, ok := st.snap.Lookup(ix.names[i])
+		id, ok := ix.id(st, i)
 		if !ok || (p.scope != nil && !p.scope(id)) {
 			return
 		}
@@ -387,12 +383,13 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 			if p.debug {
 				out[j].explain = fmt.Sprintf("semantic: cosine %.3f with a learned query (own %.3f)", best, before)
 			}
+			moved = append(moved, j)
 		}
 	})
 	if out == nil {
 		return vec
 	}
-	sortHits(out, st.name)
+	resortHits(out, moved, st.name)
 	return out[:min(len(out), fusionDepth)]
 }
 

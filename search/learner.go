@@ -26,6 +26,9 @@ type learner struct {
 	limit *learn.Limiter
 	rate  float64
 	index atomic.Pointer[learnedIndexes]
+	// pins are the learned pins and evidence of every scope (pin.go),
+	// rebuilt with index.
+	pins atomic.Pointer[learnedPins]
 
 	mu sync.Mutex
 	// vecs caches learned queries' unit vectors by text and embedder
@@ -74,6 +77,9 @@ type learnedIndex struct {
 	// screen lays centroid and vecs out for the scans (learnedindex.go);
 	// nil without an embedder.
 	screen *learnedScreen
+	// ids are names' catalog IDs in the snapshot the index was built
+	// against (-1 where absent); learnedIndex.id checks them.
+	ids []int
 }
 
 // learnRebuildInterval is the least time between two background rebuilds:
@@ -144,6 +150,7 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 	st := e.state.Load()
 	l.store.Retain(func(t string) bool { _, ok := st.snap.Lookup(t); return ok })
 	v := l.store.View()
+	l.pins.Store(pinsOf(v, l.cfg))
 	var emb embed.Embedder
 	var pc []float32
 	if st.sem != nil {
@@ -155,6 +162,7 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 		if err != nil {
 			return err
 		}
+		ix.ids = lookupIDs(st.snap, ix.names)
 		ixs.byScope[scope] = ix
 	}
 	// Forget the vectors of queries no longer learned (bounded memory).

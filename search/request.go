@@ -96,8 +96,8 @@ type Request struct {
 	// (case-insensitive). "" keeps all.
 	Category string
 	// Visible, when not empty, is the set of tools this caller may see:
-	// exact tool names or "server:*" patterns. Nothing outside it is ever
-	// returned, in any mode.
+	// catalog.Patterns (exact tool names, "server:*", "category:NAME" or
+	// "prefix*"). Nothing outside it is ever returned, in any mode.
 	Visible []string
 	// SessionID, when set, records the returned tools as revealed for that
 	// agent session (see Engine.Revealed); at most MaxSessionIDLength bytes.

@@ -72,7 +72,8 @@ type Metadata struct {
 	// Confidence is the semantic confidence when one was computed, else 0.
 	Confidence float64
 	// NoConfidentMatch is set when results came back but none of them
-	// clears the calibrated threshold (calibration.go): they are the
+	// clears the calibrated threshold (calibration.go), or the request's
+	// action is in none of the best tools' text (nomatch.go): they are the
 	// closest tools, not necessarily ones that do what was asked.
 	NoConfidentMatch bool
 	// Stages is the time spent in each stage of this search.
@@ -114,6 +115,12 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	}
 	var confident bool
 	hits, confident = calibrate(hits, m, p.exact)
+	if confident && hasFloor(m.mode) && !(p.exact >= 0 && hits[0].id == p.exact) {
+		if verb := st.unservedAction(p, hits); verb != "" {
+			unserve(hits, verb, p.debug)
+			confident = false
+		}
+	}
 	if m.mode != ModeSelect {
 		// Calibration keeps the order but may make scores equal (both 0,
 		// or clamped to 1): equal scores are listed by name, as promised.

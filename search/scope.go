@@ -3,12 +3,13 @@ package search
 import (
 	"fmt"
 	"strings"
+
+	"github.com/toolsearch/toolsearch/catalog"
 )
 
 // scope returns the filter a request's visible set and category filter
-// impose, or nil when neither is set. A visible entry is an exact tool name,
-// "server:*" (every tool of that server) or "prefix*" (every tool whose name
-// starts with prefix, such as "github__*").
+// impose, or nil when neither is set. A visible entry is a catalog.Pattern:
+// an exact tool name, "server:*", "category:NAME" or "prefix*".
 func (st *state) scope(visible []string, category string) (func(int) bool, error) {
 	if len(visible) == 0 && category == "" {
 		return nil, nil
@@ -38,37 +39,22 @@ func (st *state) scope(visible []string, category string) (func(int) bool, error
 	return func(id int) bool { return id >= 0 && id < len(allowed) && allowed[id] }, nil
 }
 
-// allowVisible marks the tools one visible entry names.
+// allowVisible marks the tools one visible entry names (catalog.Pattern).
 func (st *state) allowVisible(allowed []bool, v string) error {
-	star := strings.IndexByte(v, '*')
-	switch {
-	case v == "":
-		return invalid(fmt.Errorf("visible_tools has an empty entry; give tool names or server:* patterns"))
-	case star < 0:
-		if i, ok := st.snap.Lookup(v); ok {
+	pat, err := catalog.ParsePattern(v)
+	if err != nil {
+		return invalid(fmt.Errorf("visible_tools %w", err))
+	}
+	if name, ok := pat.Name(); ok {
+		if i, ok := st.snap.Lookup(name); ok {
 			allowed[i] = true
 		}
 		// A name this catalog does not have matches nothing: the caller's
 		// visible set may span several catalogs.
 		return nil
-	case star != len(v)-1:
-		return invalid(fmt.Errorf("visible_tools entry %q: '*' may only end a pattern, as in \"github:*\" or \"github__*\"", v))
 	}
-	if server, ok := strings.CutSuffix(v, ":*"); ok {
-		if server == "" {
-			return invalid(fmt.Errorf("visible_tools entry %q names no server; write SERVER:*", v))
-		}
-		s := strings.ToLower(server)
-		for i := range allowed {
-			if st.serverOf(i) == s {
-				allowed[i] = true
-			}
-		}
-		return nil
-	}
-	prefix := strings.TrimSuffix(v, "*")
 	for i, t := range st.snap.All() {
-		if strings.HasPrefix(t.Name, prefix) {
+		if pat.Match(t) {
 			allowed[i] = true
 		}
 	}

@@ -210,7 +210,9 @@ func TestScope(t *testing.T) {
 		{name: "category", category: "Tracker", want: []string{"jira__create_issue", "jira__search_issues"}},
 		{name: "category by server", category: "slack", want: []string{"slack__send_message"}},
 		{name: "visible and category", visible: []string{"github:*", "jira__create_issue"}, category: "jira", want: []string{"jira__create_issue"}},
+		{name: "category pattern", visible: []string{"category:TRACKER", "slack__send_message"}, want: []string{"jira__create_issue", "jira__search_issues", "slack__send_message"}},
 		{name: "empty entry", visible: []string{""}, wantErr: true},
+		{name: "no category", visible: []string{"category:"}, wantErr: true},
 		{name: "star inside", visible: []string{"git*hub"}, wantErr: true},
 		{name: "no server", visible: []string{":*"}, wantErr: true},
 	}

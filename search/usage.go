@@ -39,6 +39,14 @@ type LearnConfig struct {
 	// learns apart: one agent's usage never changes the ranking of an
 	// agent configured with another scope.
 	Shared bool
+	// Pin turns learned pinning on: the tools a scope uses in most of its
+	// sessions (PinRule) are sent in full on every turn of that scope's
+	// tool lists (pin.go, ToolsetLearning).
+	Pin bool
+	// PinRule decides which tools are pinned; its zero value is the
+	// learn package's defaults (learn.DefaultPinShare,
+	// learn.DefaultPinMinSessions, learn.MaxPinnedPerScope).
+	PinRule learn.PinRule
 }
 
 // maxScopeKey is the longest learning scope kept readable; a longer one

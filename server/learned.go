@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/toolsearch/toolsearch/clients/go/toolsearchv1"
 	"github.com/toolsearch/toolsearch/learn"
@@ -43,7 +44,18 @@ func (s *Service) GetLearned(ctx context.Context, in *toolsearchv1.GetLearnedReq
 		return nil, err
 	}
 	out := &toolsearchv1.GetLearnedResponse{Learning: e.Learning()}
+	if e.Learning() {
+		cfg := e.LearnConfig()
+		r := cfg.PinRule.WithDefaults()
+		out.Pin = &toolsearchv1.LearnPin{Enabled: cfg.Pin, Share: r.Share, MinSessions: int32(r.MinSessions), MaxPerScope: int32(r.Max)}
+	}
 	v := e.LearnedView()
+	learnedTool := func(tv *learn.ToolView) *toolsearchv1.LearnedTool {
+		t := learnedTool(tv)
+		t.ScopeSessions = int32(v.ScopeSessions(tv.Scope))
+		t.Pinned = slices.Contains(e.LearnedPinned(tv.Scope), tv.Tool)
+		return t
+	}
 	if name := in.GetToolName(); name != "" {
 		tvs := v.Find(name)
 		if len(tvs) == 0 {
@@ -63,7 +75,7 @@ func (s *Service) GetLearned(ctx context.Context, in *toolsearchv1.GetLearnedReq
 }
 
 func learnedTool(tv *learn.ToolView) *toolsearchv1.LearnedTool {
-	t := &toolsearchv1.LearnedTool{ToolName: tv.Tool, Weight: tv.Weight, Scope: tv.Scope}
+	t := &toolsearchv1.LearnedTool{ToolName: tv.Tool, Weight: tv.Weight, Scope: tv.Scope, Sessions: int32(tv.Sessions)}
 	for _, q := range tv.Queries {
 		t.Queries = append(t.Queries, &toolsearchv1.LearnedQuery{Query: q.Text, Weight: q.Weight, LastUsedUnix: q.LastUsed.Unix()})
 	}

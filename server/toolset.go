@@ -126,6 +126,11 @@ func (s *Service) GetToolset(ctx context.Context, in *toolsearchv1.GetToolsetReq
 	if err != nil {
 		return nil, toStatus(ctx, s.log, "GetToolset", err)
 	}
+	// Learning's part, inside the visible tools only: the tools pinned in
+	// this scope (with --learn-pin), and the use that picks the deferred
+	// tools kept under a provider's cap.
+	learned := e.ToolsetLearning(in.GetVisibleTools(), tools)
+	opts.LearnedPinned, opts.Use = learned.Pinned, learned.Evidence
 	ts, err := toolset.Build(tools, revealed, opts)
 	if errors.Is(err, toolset.ErrTooLarge) {
 		err = fmt.Errorf("%w; the sidecar's message limit is %d bytes: raise --max-message-size on the sidecar (and the client's receive limit), or ask for fewer always_loaded tools", err, s.maxMessageSize)
@@ -134,17 +139,21 @@ func (s *Service) GetToolset(ctx context.Context, in *toolsearchv1.GetToolsetReq
 		return nil, toStatus(ctx, s.log, "GetToolset", err)
 	}
 	resp := &toolsearchv1.GetToolsetResponse{
-		ToolsJson:        string(ts.Tools),
-		ToolSearchJson:   string(ts.SearchTool),
-		SystemPrompt:     ts.SystemPrompt,
-		LoadedTools:      ts.Loaded,
-		DeferredCount:    int32(ts.Deferred),
-		Deferring:        ts.Deferring,
-		ProviderNames:    ts.Names,
-		CatalogVersion:   snap.Version(),
-		SearchMode:       searchModesOut[ts.Search],
-		SearchModeReason: ts.SearchReason,
-		LoadedToolsJson:  string(ts.LoadedTools),
+		ToolsJson:          string(ts.Tools),
+		ToolSearchJson:     string(ts.SearchTool),
+		SystemPrompt:       ts.SystemPrompt,
+		LoadedTools:        ts.Loaded,
+		DeferredCount:      int32(ts.Deferred),
+		Deferring:          ts.Deferring,
+		ProviderNames:      ts.Names,
+		CatalogVersion:     snap.Version(),
+		SearchMode:         searchModesOut[ts.Search],
+		SearchModeReason:   ts.SearchReason,
+		LoadedToolsJson:    string(ts.LoadedTools),
+		LearnedPinnedTools: ts.LearnedPinned,
+	}
+	if dl := ts.DeferredLimit; dl.Omitted > 0 {
+		resp.DeferredLimit = &toolsearchv1.DeferredLimit{Limit: int32(dl.Limit), Omitted: int32(dl.Omitted), Rule: dl.Rule}
 	}
 	for _, c := range ts.Changes {
 		resp.Changes = append(resp.Changes, &toolsearchv1.ToolsetChange{ToolName: c.Tool, Kind: string(c.Kind), Detail: c.Detail})

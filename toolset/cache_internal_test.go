@@ -111,6 +111,7 @@ func TestEntryKinds(t *testing.T) {
 		{EntryLoaded, "loaded", false, true},
 		{EntryStub, "stub", false, false},
 		{EntryDeferred, "deferred", false, false},
+		{EntryLearnedPin, "learned_pin", false, true},
 	} {
 		if tc.k.String() != tc.name || tc.k.fixed() != tc.fixed || tc.k.full() != tc.full {
 			t.Errorf("%d: %s fixed=%v full=%v, want %s %v %v", tc.k, tc.k, tc.k.fixed(), tc.k.full(), tc.name, tc.fixed, tc.full)

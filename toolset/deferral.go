@@ -3,7 +3,6 @@ package toolset
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 
 	"github.com/toolsearch/toolsearch/catalog"
 )
@@ -103,67 +102,22 @@ func deferPolicy(t catalog.Tool) DeferPolicy {
 	return DeferAutomatic
 }
 
-// matcher matches one always-loaded entry against tools: an exact name,
-// "server:*" (every tool of that server, case-insensitive),
-// "category:NAME" (every tool of that category, case-insensitive) or
-// "prefix*".
-type matcher struct {
-	name, server, category, prefix string
-}
-
 // CategoryPrefix starts an always-loaded entry that names a category:
 // "category:human" keeps every tool whose category is "human" (ignoring
-// case) loaded.
-const CategoryPrefix = "category:"
-
-func parseAlwaysLoaded(entry string) (matcher, error) {
-	v := strings.TrimSpace(entry)
-	star := strings.IndexByte(v, '*')
-	if c, ok := strings.CutPrefix(v, CategoryPrefix); ok && star < 0 {
-		if c = strings.TrimSpace(c); c == "" {
-			return matcher{}, invalid("always_loaded entry %q names no category; write category:NAME", entry)
-		}
-		return matcher{category: strings.ToLower(c)}, nil
-	}
-	switch {
-	case v == "":
-		return matcher{}, invalid("always_loaded has an empty entry; give tool names, server:* or category:NAME")
-	case star < 0:
-		return matcher{name: v}, nil
-	case star != len(v)-1:
-		return matcher{}, invalid("always_loaded entry %q: '*' may only end a pattern, as in \"github:*\" or \"github__*\"", entry)
-	}
-	if server, ok := strings.CutSuffix(v, ":*"); ok {
-		if server == "" {
-			return matcher{}, invalid("always_loaded entry %q names no server; write SERVER:*", entry)
-		}
-		return matcher{server: strings.ToLower(server)}, nil
-	}
-	return matcher{prefix: strings.TrimSuffix(v, "*")}, nil
-}
-
-func (m matcher) match(t catalog.Tool) bool {
-	switch {
-	case m.name != "":
-		return t.Name == m.name
-	case m.server != "":
-		return strings.ToLower(t.Server) == m.server
-	case m.category != "":
-		return strings.ToLower(t.Category) == m.category
-	}
-	return strings.HasPrefix(t.Name, m.prefix)
-}
+// case). It is catalog.CategoryPatternPrefix: always_loaded entries are
+// catalog.Patterns.
+const CategoryPrefix = catalog.CategoryPatternPrefix
 
 // alwaysLoaded returns the indexes into tools of the always-loaded tools, in
 // their fixed order: the entries' order (a pattern's tools in catalog
 // order), then the tools annotated NeverDeferAnnotation in catalog order;
 // each tool once. Names the catalog does not have match nothing.
 func alwaysLoaded(tools []catalog.Tool, entries []string) ([]int, error) {
-	matchers := make([]matcher, len(entries))
+	matchers := make([]catalog.Pattern, len(entries))
 	for i, e := range entries {
-		m, err := parseAlwaysLoaded(e)
+		m, err := catalog.ParsePattern(e)
 		if err != nil {
-			return nil, err
+			return nil, invalid("always_loaded %v", err)
 		}
 		matchers[i] = m
 	}
@@ -177,7 +131,7 @@ func alwaysLoaded(tools []catalog.Tool, entries []string) ([]int, error) {
 	}
 	for _, m := range matchers {
 		for i, t := range tools {
-			if m.match(t) {
+			if m.Match(t) {
 				add(i)
 			}
 		}

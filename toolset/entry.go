@@ -2,6 +2,7 @@ package toolset
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -35,10 +36,16 @@ const (
 	// EntryDeferred is a deferred tool of a native mode, sent in full with
 	// defer_loading.
 	EntryDeferred
+	// EntryLearnedPin is a tool sent in full on every turn because
+	// learning pinned it (Options.LearnedPinned: the scope's agents used it
+	// in most of their sessions). It follows the pinned tools; unlike them,
+	// a limit may leave it out (after the revealed tools and the deferred
+	// ones), so learning never makes a list fail a provider's limit.
+	EntryLearnedPin
 )
 
-// String is the kind's name: "search", "pinned", "loaded", "stub" or
-// "deferred".
+// String is the kind's name: "search", "pinned", "loaded", "stub",
+// "deferred" or "learned_pin".
 func (k EntryKind) String() string {
 	switch k {
 	case EntrySearch:
@@ -51,6 +58,8 @@ func (k EntryKind) String() string {
 		return "stub"
 	case EntryDeferred:
 		return "deferred"
+	case EntryLearnedPin:
+		return "learned_pin"
 	}
 	return fmt.Sprintf("EntryKind(%d)", uint8(k))
 }
@@ -60,7 +69,7 @@ func (k EntryKind) fixed() bool { return k == EntrySearch || k == EntryPinned }
 
 // full reports whether a tool of this kind is callable as sent: in full,
 // without defer_loading.
-func (k EntryKind) full() bool { return k == EntryPinned || k == EntryLoaded }
+func (k EntryKind) full() bool { return k == EntryPinned || k == EntryLoaded || k == EntryLearnedPin }
 
 // entry is one tool of the list being built.
 type entry struct {
@@ -141,9 +150,12 @@ func (b *builder) addSearch(d Definition) {
 }
 
 // applyCountLimits leaves out tools past the format's tool-count limits,
-// from the end of the list (the stubs, then the latest revealed tools; in
-// the native modes, the last deferred tools), and reports them.
-func (b *builder) applyCountLimits(f Format) []Omission {
+// from the end of the list (the stubs, then the latest revealed tools,
+// then the learned pins), and reports them. Past the cap on deferred tools
+// (native modes), it keeps the deferred tools with the most learned
+// evidence (use, the scope's), the first in catalog order on ties, and
+// reports the rest with the rule in DeferredLimit.
+func (b *builder) applyCountLimits(f Format, use map[string]float64) ([]Omission, DeferredLimit) {
 	var omitted []Omission
 	if b.lim.tools > 0 {
 		n := 0
@@ -160,23 +172,42 @@ func (b *builder) applyCountLimits(f Format) []Omission {
 			}
 		}
 	}
+	slices.Reverse(omitted)
+	var dl DeferredLimit
 	if b.lim.deferred > 0 {
-		n := 0
+		var deferred []int // positions, in list (catalog) order
 		for i := range b.entries {
 			if b.entries[i].kind() == EntryDeferred {
-				n++
+				deferred = append(deferred, i)
 			}
 		}
-		for i := len(b.entries) - 1; i >= 0 && n > b.lim.deferred; i-- {
-			if e := &b.entries[i]; e.kind() == EntryDeferred {
-				omitted = append(omitted, Omission{Tool: e.tool.Name, Reason: fmt.Sprintf("deferred_count_limit: %s's tool search accepts at most %d tools per request", f, b.lim.deferred)})
-				b.entries = slices.Delete(b.entries, i, i+1)
-				n--
+		if len(deferred) > b.lim.deferred {
+			dl = DeferredLimit{Limit: b.lim.deferred, Omitted: len(deferred) - b.lim.deferred, Rule: DeferredByOrder}
+			if len(use) > 0 {
+				dl.Rule = DeferredByUse
 			}
+			// Stable: equal evidence keeps catalog order.
+			slices.SortStableFunc(deferred, func(x, y int) int {
+				return cmp.Compare(use[b.entries[y].tool.Name], use[b.entries[x].tool.Name])
+			})
+			drop := make(map[int]bool, dl.Omitted)
+			for _, i := range deferred[b.lim.deferred:] {
+				drop[i] = true
+			}
+			reason := fmt.Sprintf("deferred_count_limit: %s's tool search accepts at most %d tools per request; kept by %s", f, b.lim.deferred, dl.Rule)
+			kept := b.entries[:0]
+			for i := range b.entries {
+				if drop[i] {
+					omitted = append(omitted, Omission{Tool: b.entries[i].tool.Name, Reason: reason})
+					continue
+				}
+				kept = append(kept, b.entries[i])
+			}
+			clear(b.entries[len(kept):])
+			b.entries = kept
 		}
 	}
-	slices.Reverse(omitted)
-	return omitted
+	return omitted, dl
 }
 
 // loadEntries are the full definitions of the named tools, for

@@ -17,6 +17,11 @@ type settings struct {
 	// in their fixed order; pinned holds their names.
 	always []int
 	pinned map[string]bool
+	// learnedOrder are the indexes into the catalog of the tools learning
+	// pins (Options.LearnedPinned that apply), in their order; learned
+	// holds their names.
+	learnedOrder []int
+	learned      map[string]bool
 	// overThreshold is whether the catalog reaches the deferral threshold.
 	overThreshold bool
 	// example illustrates queries in the texts; searchDef is the
@@ -78,6 +83,11 @@ func resolve(tools []catalog.Tool, opts Options) (settings, error) {
 		s.pinned[tools[i].Name] = true
 	}
 	s.overThreshold = len(tools) >= s.threshold
+	room := -1 // no tool-count limit
+	if lim := limitsFor(opts.Format).tools; lim > 0 {
+		room = max(lim-1-len(s.always), 0) // beside the search tool and the always-loaded tools
+	}
+	s.learnedOrder, s.learned = learnedPins(tools, opts.LearnedPinned, s.pinned, s.overThreshold, room)
 	s.example = exampleOf(tools)
 	s.searchDef = searchToolDefinition(s.maxResults, s.example)
 	return s, nil
@@ -98,11 +108,45 @@ func (s settings) searchName() string {
 }
 
 // deferred reports whether t is deferred: from the threshold on, every
-// tool but the always-loaded ones; below it, only those annotated
+// tool but the always-loaded ones and those learning pinned; below it, only those annotated
 // DeferAnnotation "always".
 func (s settings) deferred(t catalog.Tool) bool {
-	if s.pinned[t.Name] {
+	if s.pinned[t.Name] || s.learned[t.Name] {
 		return false
 	}
 	return s.overThreshold || deferPolicy(t) == DeferAlways
+}
+
+// learnedPins returns the indexes into tools of the learned pins that
+// apply, in names' order, and their names: only when the catalog is
+// deferred at all (over), each catalog tool once, not an always-loaded
+// one (pinned), not one annotated DeferAnnotation "always", and at most
+// room of them (room < 0: no limit).
+func learnedPins(tools []catalog.Tool, names []string, pinned map[string]bool, over bool, room int) ([]int, map[string]bool) {
+	if !over || len(names) == 0 || room == 0 {
+		return nil, nil
+	}
+	byName := make(map[string]int, len(names))
+	for _, n := range names {
+		byName[n] = -1
+	}
+	for i, t := range tools {
+		if _, ok := byName[t.Name]; ok {
+			byName[t.Name] = i
+		}
+	}
+	var order []int
+	set := map[string]bool{}
+	for _, n := range names {
+		if room >= 0 && len(order) == room {
+			break
+		}
+		i := byName[n]
+		if i < 0 || set[n] || pinned[n] || deferPolicy(tools[i]) == DeferAlways {
+			continue
+		}
+		set[n] = true
+		order = append(order, i)
+	}
+	return order, set
 }

@@ -66,6 +66,21 @@ type Options struct {
 	// out from the end of the list (see builder.fit); ErrTooLarge when even
 	// tool_search and the always-loaded tools do not fit.
 	MaxBytes int
+	// LearnedPinned are tools learning pinned for the list's scope (exact
+	// names, most-used first; the sidecar's --learn-pin): when tools are
+	// deferred they are sent in full, after the always-loaded ones, as
+	// EntryLearnedPin. Names the catalog does not have, always-loaded
+	// tools and tools annotated DeferAnnotation "always" (the operator's
+	// word wins) are ignored; under a provider's tool-count limit only as
+	// many as fit beside the search tool and the always-loaded tools are
+	// pinned, the rest stay deferred. The caller bounds the list (package
+	// learn pins at most learn.MaxPinnedPerScope per scope).
+	LearnedPinned []string
+	// Use is the learned evidence of the list's tools in its scope, by
+	// name (search.ToolsetLearning.Evidence): past a provider's cap on
+	// deferred tools (AnthropicMaxDeferred), the deferred tools with the
+	// most are kept, then the first in catalog order. nil: catalog order.
+	Use map[string]float64
 	// Cache memoizes the normalization of definitions across calls; nil
 	// normalizes every tool on every call. The caller that builds
 	// toolsets owns it (one per service, shared by its calls).
@@ -120,7 +135,34 @@ type Toolset struct {
 	// Definitions are the list's tools as typed values, in list order:
 	// what Tools encodes (see Definition).
 	Definitions []Definition
+	// LearnedPinned are the catalog names of the tools sent in full
+	// because learning pinned them (EntryLearnedPin), in list order.
+	LearnedPinned []string
+	// DeferredLimit says how a provider's cap on deferred tools was met;
+	// its zero value when the list did not reach it.
+	DeferredLimit DeferredLimit
 }
+
+// DeferredLimit is how a provider's cap on the deferred tools of one
+// request (AnthropicMaxDeferred) was met.
+type DeferredLimit struct {
+	// Limit is the provider's cap; Omitted the deferred tools left out.
+	Limit, Omitted int
+	// Rule is how the kept ones were chosen: DeferredByUse or
+	// DeferredByOrder.
+	Rule string
+}
+
+// The rules of DeferredLimit.
+const (
+	// DeferredByUse keeps the deferred tools with the most learned
+	// evidence in the list's scope (Options.Use), then the first in
+	// catalog order.
+	DeferredByUse = "learned_use_then_catalog_order"
+	// DeferredByOrder keeps the first deferred tools in catalog order
+	// (nothing learned: Options.Use is empty).
+	DeferredByOrder = "catalog_order"
+)
 
 // ErrTooLarge marks a toolset that does not fit Options.MaxBytes even with
 // every trimmable tool trimmed and left out.
@@ -152,7 +194,7 @@ func Build(tools, revealed []catalog.Tool, opts Options) (Toolset, error) {
 		return Toolset{}, err
 	}
 	ts.SystemPrompt = appendPrompt(ts.SystemPrompt, opts.PromptAppend)
-	ts.Omitted = b.applyCountLimits(s.format)
+	ts.Omitted, ts.DeferredLimit = b.applyCountLimits(s.format, opts.Use)
 	load, err := b.loadEntries(tools, opts.Load)
 	if err != nil {
 		return Toolset{}, err
@@ -170,7 +212,7 @@ func Build(tools, revealed []catalog.Tool, opts Options) (Toolset, error) {
 // Below the deferral threshold (and with no tool annotated to be deferred
 // always), every tool is sent in full and there is no search tool.
 // Otherwise the search tool and the pinned tools come first, then the
-// native or the portable rest.
+// tools learning pinned, then the native or the portable rest.
 func (b *builder) assemble(tools, revealed []catalog.Tool, s settings) (Toolset, error) {
 	var deferrable []catalog.Tool
 	for _, t := range tools {
@@ -201,11 +243,17 @@ func (b *builder) assemble(tools, revealed []catalog.Tool, s settings) (Toolset,
 		}
 	}
 	for _, t := range tools { // below the threshold: the tools not deferred
-		if !full[t.Name] && !s.deferred(t) {
+		if !full[t.Name] && !s.learned[t.Name] && !s.deferred(t) {
 			full[t.Name] = true
 			if err := b.add(t, EntryPinned); err != nil {
 				return Toolset{}, err
 			}
+		}
+	}
+	for _, i := range s.learnedOrder {
+		full[tools[i].Name] = true
+		if err := b.add(tools[i], EntryLearnedPin); err != nil {
+			return Toolset{}, err
 		}
 	}
 	var err error
@@ -273,6 +321,9 @@ func (b *builder) tally(ts *Toolset, catalogSize int, native bool) {
 			ts.Deferred++
 		case k.full():
 			ts.Loaded = append(ts.Loaded, e.tool.Name)
+			if k == EntryLearnedPin {
+				ts.LearnedPinned = append(ts.LearnedPinned, e.tool.Name)
+			}
 		}
 	}
 	if !native {

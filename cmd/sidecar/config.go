@@ -54,6 +54,9 @@ type config struct {
 	learnPullInterval time.Duration
 	learnReportPerMin int
 	learnShared       bool
+	learnPin          bool
+	learnPinShare     float64
+	learnPinSessions  int
 
 	// Fleet state on PostgreSQL (store.go).
 	store         string
@@ -185,6 +188,17 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		fs.DurationVar(p, name, v, fmt.Sprintf("%s (env %s)", usage, envName(name)))
 	}
 
+	number := func(p *float64, name string, def float64, usage string) {
+		v := def
+		if s := getenv(envName(name)); s != "" {
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q is not a number", envName(name), s))
+			}
+			v = f
+		}
+		fs.Float64Var(p, name, v, fmt.Sprintf("%s (env %s)", usage, envName(name)))
+	}
 	boolean := func(p *bool, name string, def bool, usage string) {
 		v := def
 		if s := getenv(envName(name)); s != "" {
@@ -233,6 +247,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	str(&c.learnFrom, "learn-from", "", "with --learn, a learned-state JSONL file path or http(s) URL (toolsearch learned --export) to import at start and every --learn-pull-interval: how a fleet shares what it learned")
 	duration(&c.learnPullInterval, "learn-pull-interval", 5*time.Minute, "with --learn-from, how often to pull it again")
 	boolean(&c.learnShared, "learn-shared", false, "with --learn, one learned state for every request; by default each scope (a request's visible_tools and category_filter) learns apart, so one agent's usage never changes the ranking of an agent with another scope")
+	boolean(&c.learnPin, "learn-pin", false, fmt.Sprintf("with --learn, pin what each scope always uses: a tool that at least --learn-pin-min-sessions distinct sessions and --learn-pin-share of the scope's sessions used is sent in full on every turn of that scope's GetToolset lists (and MCP tool lists), at most %d per scope, shown by toolsearch learned", learn.MaxPinnedPerScope))
+	number(&c.learnPinShare, "learn-pin-share", learn.DefaultPinShare, "with --learn-pin, the least share (0 to 1] of a scope's sessions that used a tool for learning to pin it")
+	integer(&c.learnPinSessions, "learn-pin-min-sessions", learn.DefaultPinMinSessions, "with --learn-pin, the least number of distinct sessions (at least 2) that used a tool for learning to pin it")
 	integer(&c.learnReportPerMin, "learn-report-rate", 60, "with --learn, the most tool-use reports one session may send per minute (bursts of 30); past it ReportToolUse answers RESOURCE_EXHAUSTED")
 
 	str(&c.store, "store", "", "postgres://user:password@host:5432/db?sslmode=verify-full: share the embedding cache, learning (with --learn) and UpsertTools/DeleteTools with every sidecar on the same database (docs/fleet.md); TLS and password options as pgx reads them (sslmode, sslrootcert, sslcert, sslkey, passfile, PG* variables). Empty: each sidecar alone")
@@ -316,6 +333,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.queryTimeout <= 0 {
 		return c, fmt.Errorf("--query-timeout %v: use a positive duration such as 300ms", c.queryTimeout)
+	}
+	if !(c.learnPinShare > 0 && c.learnPinShare <= 1) {
+		return c, fmt.Errorf("--learn-pin-share %v: use a share in (0, 1], e.g. 0.5 for half of a scope's sessions", c.learnPinShare)
+	}
+	if c.learnPinSessions < 2 {
+		return c, fmt.Errorf("--learn-pin-min-sessions %d: use 2 or more (one session never pins a tool)", c.learnPinSessions)
 	}
 	if c.maxSessions < 1 {
 		return c, fmt.Errorf("--max-sessions %d: use a positive number", c.maxSessions)

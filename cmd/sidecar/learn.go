@@ -68,7 +68,8 @@ func learnConfig(ctx context.Context, cfg config, log *slog.Logger, metrics *ser
 		cancel()
 	}
 	rate := float64(max(cfg.learnReportPerMin, 1)) / 60
-	return search.LearnConfig{Store: store, ReportRate: rate, Shared: cfg.learnShared}, damaged
+	return search.LearnConfig{Store: store, ReportRate: rate, Shared: cfg.learnShared,
+		Pin: cfg.learnPin, PinRule: learn.PinRule{Share: cfg.learnPinShare, MinSessions: cfg.learnPinSessions}}, damaged
 }
 
 // pull imports --learn-from once, within ctx, logging the outcome.

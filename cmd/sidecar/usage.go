@@ -20,7 +20,7 @@ var flagGroups = []struct {
 }{
 	{"serving", []string{"listen", "metrics-listen", "catalog", "log-format", "log-level", "log-queries", "shutdown-timeout", "ready-when", "stop-with-parent"}},
 	{"embedding and sessions", []string{"embedder", "ollama-host", "ollama-model", "cache-dir", "quantize", "query-timeout", "max-sessions", "session-ttl"}},
-	{"learning from use", []string{"learn", "learn-half-life", "learn-from", "learn-pull-interval", "learn-shared", "learn-report-rate"}},
+	{"learning from use", []string{"learn", "learn-half-life", "learn-from", "learn-pull-interval", "learn-shared", "learn-report-rate", "learn-pin", "learn-pin-share", "learn-pin-min-sessions"}},
 	{"fleet state", []string{"store", "store-max-conns"}},
 	{"live MCP servers", []string{"mcp", "mcp-config", "mcp-env", "mcp-headers", "mcp-bearer-token-file", "mcp-timeout", "mcp-grace-period"}},
 	{"tool lists", []string{"deferral-threshold", "deferral-mode", "system-prompt-file", "keywords-file"}},

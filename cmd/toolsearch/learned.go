@@ -59,7 +59,8 @@ func runLearned(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		for _, t := range resp.GetTools() {
 			for _, q := range t.GetQueries() {
 				// Weights are as of now (decayed by the sidecar).
-				if err := enc.Encode(learn.Record{Scope: t.GetScope(), Tool: t.GetToolName(), Query: q.GetQuery(), Weight: q.GetWeight(), At: now}); err != nil {
+				if err := enc.Encode(learn.Record{Scope: t.GetScope(), Tool: t.GetToolName(), Query: q.GetQuery(), Weight: q.GetWeight(), At: now,
+					Sessions: int(t.GetSessions()), ScopeSessions: int(t.GetScopeSessions())}); err != nil {
 					return err
 				}
 			}
@@ -71,13 +72,22 @@ func runLearned(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !resp.GetLearning() {
 		fmt.Fprintln(stderr, "note: the sidecar does not learn from use (start it with --learn)")
 	}
+	if p := resp.GetPin(); p.GetEnabled() {
+		fmt.Fprintf(stdout, "pinning: a tool used by at least %d sessions and %.0f%% of its scope's sessions is always loaded (at most %d per scope)\n",
+			p.GetMinSessions(), 100*p.GetShare(), p.GetMaxPerScope())
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	for _, t := range resp.GetTools() {
 		scope := ""
 		if t.GetScope() != "" {
 			scope = "\tscope " + t.GetScope()
 		}
-		fmt.Fprintf(tw, "%s\tweight %.2f\t%d queries%s\n", t.GetToolName(), t.GetWeight(), len(t.GetQueries()), scope)
+		pinned := ""
+		if t.GetPinned() {
+			pinned = "\tpinned by learning"
+		}
+		fmt.Fprintf(tw, "%s\tweight %.2f\t%d queries\t%d of %d sessions%s%s\n", t.GetToolName(), t.GetWeight(), len(t.GetQueries()),
+			t.GetSessions(), t.GetScopeSessions(), pinned, scope)
 		for _, q := range t.GetQueries() {
 			fmt.Fprintf(tw, "\t%.2f\t%s\n", q.GetWeight(), q.GetQuery())
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -122,5 +123,57 @@ func TestEvalReplay(t *testing.T) {
 	code, _, stderr := runCmd(t, "eval", "--catalog", tools, "--queries", queries, "--split", "half")
 	if code != 2 || !strings.Contains(stderr, "--split") {
 		t.Errorf("--split half: exit %d, %s", code, stderr)
+	}
+}
+
+// toolsearch learned shows what learning pinned (with the sidecar's
+// --learn-pin), each tool's sessions out of its scope's, and the rule; the
+// export carries the sessions, so a sidecar importing it pins the same.
+func TestLearnedCommandPinned(t *testing.T) {
+	ctx := context.Background()
+	snap, err := catalog.LoadSnapshot(catalog.Source{Path: exampleCatalog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := search.New(snap, search.Config{Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true, Pin: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	addr := servertest.Start(t, e)
+	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := range learn.DefaultPinMinSessions {
+		s := fmt.Sprintf("s%d", i)
+		if _, err := c.Search(ctx, "post to the team channel", toolsearch.WithSessionID(s), toolsearch.WithMaxResults(10)); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := c.Raw().ReportToolUse(ctx, &toolsearchv1.ReportToolUseRequest{SessionId: s, ToolName: "slack__send_message", Outcome: toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_SUCCESS}); err != nil || !r.GetRecorded() {
+			t.Fatalf("ReportToolUse = %v, %v", r, err)
+		}
+	}
+	code, out, stderr := runCmd(t, "learned", "--addr", addr)
+	for _, want := range []string{
+		"pinning: a tool used by at least 5 sessions and 50% of its scope's sessions is always loaded (at most 8 per scope)\n",
+		"slack__send_message  weight 5.00  1 queries  5 of 5 sessions  pinned by learning\n",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("learned: exit %d, %s; want %q in\n%s", code, stderr, want, out)
+		}
+	}
+	code, out, _ = runCmd(t, "learned", "--addr", addr, "--export")
+	var rec learn.Record
+	if code != 0 || json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &rec) != nil || rec.Sessions != 5 || rec.ScopeSessions != 5 {
+		t.Errorf("learned --export: exit %d, record %+v:\n%s", code, rec, out)
+	}
+	imported := learn.NewStore(learn.Config{})
+	if _, err := imported.Import(strings.NewReader(out)); err != nil {
+		t.Fatal(err)
+	}
+	if p := imported.View().Pinned("", learn.PinRule{}); len(p) != 1 || p[0].Tool != "slack__send_message" {
+		t.Errorf("imported export pins %v", p)
 	}
 }

@@ -498,9 +498,10 @@ type SearchRequest struct {
 	// Restricts results to one server or category, matched exactly and
 	// case-insensitively. Empty: no restriction.
 	CategoryFilter string `protobuf:"bytes,4,opt,name=category_filter,json=categoryFilter,proto3" json:"category_filter,omitempty"`
-	// The tools visible to this agent or turn: exact tool names or `server:*`
-	// patterns. Nothing outside this set is ever returned, in any mode. Empty:
-	// all tools are visible.
+	// The tools visible to this agent or turn: exact tool names, `server:*`,
+	// `category:NAME` or `prefix*` patterns (the same syntax as GetToolset's
+	// always_loaded). Nothing outside this set is ever returned, in any mode.
+	// Empty: all tools are visible.
 	VisibleTools []string `protobuf:"bytes,5,rep,name=visible_tools,json=visibleTools,proto3" json:"visible_tools,omitempty"`
 	// An opaque agent session identifier (at most 256 bytes). When set, the
 	// returned tools are recorded as revealed for the session, and
@@ -2023,7 +2024,7 @@ type GetToolsetRequest struct {
 	// names, and names outside visible_tools, are ignored.
 	LoadTools []string `protobuf:"bytes,11,rep,name=load_tools,json=loadTools,proto3" json:"load_tools,omitempty"`
 	// The tools visible to this agent or turn, as in SearchRequest: exact
-	// tool names or `server:*` / `prefix*` patterns. The list is built from
+	// tool names, `server:*`, `category:NAME` or `prefix*` patterns. The list is built from
 	// these tools alone: nothing outside them appears in any field (tools,
 	// stubs, the native `defer_loading` list, the system prompt's counts,
 	// servers and reminder names, loaded tools), and the deferral threshold
@@ -2371,7 +2372,21 @@ type GetToolsetResponse struct {
 	Changes []*ToolsetChange `protobuf:"bytes,12,rep,name=changes,proto3" json:"changes,omitempty"`
 	// The tools left out by a provider's tool-count limit or the sidecar's
 	// message size, and why.
-	OmittedTools  []*OmittedTool `protobuf:"bytes,13,rep,name=omitted_tools,json=omittedTools,proto3" json:"omitted_tools,omitempty"`
+	OmittedTools []*OmittedTool `protobuf:"bytes,13,rep,name=omitted_tools,json=omittedTools,proto3" json:"omitted_tools,omitempty"`
+	// The tools of loaded_tools that learning pinned (the sidecar runs with
+	// --learn-pin, and this scope's agents used them in most of their
+	// sessions: see GetLearnedResponse.pin), in list order. They follow the
+	// always-loaded tools and are sent in full on every turn; below the
+	// deferral threshold, where every tool is sent, nothing is pinned. Unlike
+	// always_loaded, a provider's tool-count limit pins only as many as fit. The learning scope is the
+	// one of visible_tools (a search with the same visible_tools and no
+	// category_filter learns in it). Empty when nothing is pinned.
+	LearnedPinnedTools []string `protobuf:"bytes,14,rep,name=learned_pinned_tools,json=learnedPinnedTools,proto3" json:"learned_pinned_tools,omitempty"`
+	// How a provider's cap on the deferred tools of one request was met
+	// (Anthropic's tool search: 10,000): which tools were kept, and how many
+	// were left out (each is in omitted_tools). Unset when the list did not
+	// reach the cap.
+	DeferredLimit *DeferredLimit `protobuf:"bytes,15,opt,name=deferred_limit,json=deferredLimit,proto3" json:"deferred_limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2497,6 +2512,86 @@ func (x *GetToolsetResponse) GetOmittedTools() []*OmittedTool {
 	return nil
 }
 
+func (x *GetToolsetResponse) GetLearnedPinnedTools() []string {
+	if x != nil {
+		return x.LearnedPinnedTools
+	}
+	return nil
+}
+
+func (x *GetToolsetResponse) GetDeferredLimit() *DeferredLimit {
+	if x != nil {
+		return x.DeferredLimit
+	}
+	return nil
+}
+
+// DeferredLimit is how a provider's cap on deferred tools was met.
+type DeferredLimit struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The provider's cap on deferred tools per request.
+	Limit int32 `protobuf:"varint,1,opt,name=limit,proto3" json:"limit,omitempty"`
+	// The deferred tools left out.
+	Omitted int32 `protobuf:"varint,2,opt,name=omitted,proto3" json:"omitted,omitempty"`
+	// How the kept tools were chosen: `learned_use_then_catalog_order` (the
+	// tools this scope's sessions used most, by learned evidence, then the
+	// first in catalog order) or `catalog_order` (nothing learned).
+	Rule          string `protobuf:"bytes,3,opt,name=rule,proto3" json:"rule,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeferredLimit) Reset() {
+	*x = DeferredLimit{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeferredLimit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeferredLimit) ProtoMessage() {}
+
+func (x *DeferredLimit) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeferredLimit.ProtoReflect.Descriptor instead.
+func (*DeferredLimit) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *DeferredLimit) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *DeferredLimit) GetOmitted() int32 {
+	if x != nil {
+		return x.Omitted
+	}
+	return 0
+}
+
+func (x *DeferredLimit) GetRule() string {
+	if x != nil {
+		return x.Rule
+	}
+	return ""
+}
+
 // ResetSessionRequest names the session to forget.
 type ResetSessionRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2508,7 +2603,7 @@ type ResetSessionRequest struct {
 
 func (x *ResetSessionRequest) Reset() {
 	*x = ResetSessionRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2520,7 +2615,7 @@ func (x *ResetSessionRequest) String() string {
 func (*ResetSessionRequest) ProtoMessage() {}
 
 func (x *ResetSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[23]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2533,7 +2628,7 @@ func (x *ResetSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetSessionRequest.ProtoReflect.Descriptor instead.
 func (*ResetSessionRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{23}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ResetSessionRequest) GetSessionId() string {
@@ -2554,7 +2649,7 @@ type ResetSessionResponse struct {
 
 func (x *ResetSessionResponse) Reset() {
 	*x = ResetSessionResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[24]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2566,7 +2661,7 @@ func (x *ResetSessionResponse) String() string {
 func (*ResetSessionResponse) ProtoMessage() {}
 
 func (x *ResetSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[24]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2579,7 +2674,7 @@ func (x *ResetSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetSessionResponse.ProtoReflect.Descriptor instead.
 func (*ResetSessionResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{24}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ResetSessionResponse) GetExisted() bool {
@@ -2608,7 +2703,7 @@ type ReportToolUseRequest struct {
 
 func (x *ReportToolUseRequest) Reset() {
 	*x = ReportToolUseRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[25]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2620,7 +2715,7 @@ func (x *ReportToolUseRequest) String() string {
 func (*ReportToolUseRequest) ProtoMessage() {}
 
 func (x *ReportToolUseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[25]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2633,7 +2728,7 @@ func (x *ReportToolUseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportToolUseRequest.ProtoReflect.Descriptor instead.
 func (*ReportToolUseRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{25}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ReportToolUseRequest) GetSessionId() string {
@@ -2688,7 +2783,7 @@ type ReportToolUseResponse struct {
 
 func (x *ReportToolUseResponse) Reset() {
 	*x = ReportToolUseResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[26]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2700,7 +2795,7 @@ func (x *ReportToolUseResponse) String() string {
 func (*ReportToolUseResponse) ProtoMessage() {}
 
 func (x *ReportToolUseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[26]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2713,7 +2808,7 @@ func (x *ReportToolUseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportToolUseResponse.ProtoReflect.Descriptor instead.
 func (*ReportToolUseResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{26}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ReportToolUseResponse) GetRecorded() bool {
@@ -2755,7 +2850,7 @@ type GetLearnedRequest struct {
 
 func (x *GetLearnedRequest) Reset() {
 	*x = GetLearnedRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[27]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2767,7 +2862,7 @@ func (x *GetLearnedRequest) String() string {
 func (*GetLearnedRequest) ProtoMessage() {}
 
 func (x *GetLearnedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[27]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2780,7 +2875,7 @@ func (x *GetLearnedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLearnedRequest.ProtoReflect.Descriptor instead.
 func (*GetLearnedRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{27}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetLearnedRequest) GetToolName() string {
@@ -2805,7 +2900,7 @@ type LearnedQuery struct {
 
 func (x *LearnedQuery) Reset() {
 	*x = LearnedQuery{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[28]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2817,7 +2912,7 @@ func (x *LearnedQuery) String() string {
 func (*LearnedQuery) ProtoMessage() {}
 
 func (x *LearnedQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[28]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2830,7 +2925,7 @@ func (x *LearnedQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LearnedQuery.ProtoReflect.Descriptor instead.
 func (*LearnedQuery) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{28}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *LearnedQuery) GetQuery() string {
@@ -2867,14 +2962,22 @@ type LearnedTool struct {
 	// category_filter (or when the sidecar runs with --learn-shared), else
 	// `visible=NAMES;category=C` (or `sha256:` and a hash of it when long).
 	// Each scope learns apart: usage in one never changes another's ranking.
-	Scope         string `protobuf:"bytes,4,opt,name=scope,proto3" json:"scope,omitempty"`
+	Scope string `protobuf:"bytes,4,opt,name=scope,proto3" json:"scope,omitempty"`
+	// The distinct sessions that used the tool in its scope (one vote per
+	// session, however many uses it reported).
+	Sessions int32 `protobuf:"varint,5,opt,name=sessions,proto3" json:"sessions,omitempty"`
+	// The distinct sessions that used any tool of its scope.
+	ScopeSessions int32 `protobuf:"varint,6,opt,name=scope_sessions,json=scopeSessions,proto3" json:"scope_sessions,omitempty"`
+	// True when learning pins the tool in its scope (GetLearnedResponse.pin):
+	// GetToolset sends it in full on every turn, as learned_pinned_tools.
+	Pinned        bool `protobuf:"varint,7,opt,name=pinned,proto3" json:"pinned,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *LearnedTool) Reset() {
 	*x = LearnedTool{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[29]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2886,7 +2989,7 @@ func (x *LearnedTool) String() string {
 func (*LearnedTool) ProtoMessage() {}
 
 func (x *LearnedTool) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[29]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2899,7 +3002,7 @@ func (x *LearnedTool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LearnedTool.ProtoReflect.Descriptor instead.
 func (*LearnedTool) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{29}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *LearnedTool) GetToolName() string {
@@ -2930,6 +3033,101 @@ func (x *LearnedTool) GetScope() string {
 	return ""
 }
 
+func (x *LearnedTool) GetSessions() int32 {
+	if x != nil {
+		return x.Sessions
+	}
+	return 0
+}
+
+func (x *LearnedTool) GetScopeSessions() int32 {
+	if x != nil {
+		return x.ScopeSessions
+	}
+	return 0
+}
+
+func (x *LearnedTool) GetPinned() bool {
+	if x != nil {
+		return x.Pinned
+	}
+	return false
+}
+
+// LearnPin is the learned-pinning rule (the sidecar's --learn-pin).
+type LearnPin struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Whether learning pins tools.
+	Enabled bool `protobuf:"varint,1,opt,name=enabled,proto3" json:"enabled,omitempty"`
+	// The least share of a scope's sessions that used a tool, in (0, 1].
+	Share float64 `protobuf:"fixed64,2,opt,name=share,proto3" json:"share,omitempty"`
+	// The least number of distinct sessions that used a tool (at least 2:
+	// one session never pins a tool).
+	MinSessions int32 `protobuf:"varint,3,opt,name=min_sessions,json=minSessions,proto3" json:"min_sessions,omitempty"`
+	// The most tools pinned per scope.
+	MaxPerScope   int32 `protobuf:"varint,4,opt,name=max_per_scope,json=maxPerScope,proto3" json:"max_per_scope,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LearnPin) Reset() {
+	*x = LearnPin{}
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LearnPin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LearnPin) ProtoMessage() {}
+
+func (x *LearnPin) ProtoReflect() protoreflect.Message {
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LearnPin.ProtoReflect.Descriptor instead.
+func (*LearnPin) Descriptor() ([]byte, []int) {
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *LearnPin) GetEnabled() bool {
+	if x != nil {
+		return x.Enabled
+	}
+	return false
+}
+
+func (x *LearnPin) GetShare() float64 {
+	if x != nil {
+		return x.Share
+	}
+	return 0
+}
+
+func (x *LearnPin) GetMinSessions() int32 {
+	if x != nil {
+		return x.MinSessions
+	}
+	return 0
+}
+
+func (x *LearnPin) GetMaxPerScope() int32 {
+	if x != nil {
+		return x.MaxPerScope
+	}
+	return 0
+}
+
 // GetLearnedResponse lists learned tools, by scope and name.
 type GetLearnedResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2937,14 +3135,16 @@ type GetLearnedResponse struct {
 	Learning bool `protobuf:"varint,1,opt,name=learning,proto3" json:"learning,omitempty"`
 	// The learned tools asked for, sorted by scope then name (a tool that
 	// learned in several scopes appears once per scope).
-	Tools         []*LearnedTool `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
+	Tools []*LearnedTool `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
+	// The learned-pinning rule; unset when learning is off.
+	Pin           *LearnPin `protobuf:"bytes,3,opt,name=pin,proto3" json:"pin,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetLearnedResponse) Reset() {
 	*x = GetLearnedResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[30]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2956,7 +3156,7 @@ func (x *GetLearnedResponse) String() string {
 func (*GetLearnedResponse) ProtoMessage() {}
 
 func (x *GetLearnedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[30]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2969,7 +3169,7 @@ func (x *GetLearnedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLearnedResponse.ProtoReflect.Descriptor instead.
 func (*GetLearnedResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{30}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *GetLearnedResponse) GetLearning() bool {
@@ -2982,6 +3182,13 @@ func (x *GetLearnedResponse) GetLearning() bool {
 func (x *GetLearnedResponse) GetTools() []*LearnedTool {
 	if x != nil {
 		return x.Tools
+	}
+	return nil
+}
+
+func (x *GetLearnedResponse) GetPin() *LearnPin {
+	if x != nil {
+		return x.Pin
 	}
 	return nil
 }
@@ -2999,7 +3206,7 @@ type ResetLearnedRequest struct {
 
 func (x *ResetLearnedRequest) Reset() {
 	*x = ResetLearnedRequest{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[31]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3011,7 +3218,7 @@ func (x *ResetLearnedRequest) String() string {
 func (*ResetLearnedRequest) ProtoMessage() {}
 
 func (x *ResetLearnedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[31]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3024,7 +3231,7 @@ func (x *ResetLearnedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetLearnedRequest.ProtoReflect.Descriptor instead.
 func (*ResetLearnedRequest) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{31}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ResetLearnedRequest) GetToolName() string {
@@ -3052,7 +3259,7 @@ type ResetLearnedResponse struct {
 
 func (x *ResetLearnedResponse) Reset() {
 	*x = ResetLearnedResponse{}
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[32]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3064,7 +3271,7 @@ func (x *ResetLearnedResponse) String() string {
 func (*ResetLearnedResponse) ProtoMessage() {}
 
 func (x *ResetLearnedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[32]
+	mi := &file_toolsearch_v1_toolsearch_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3077,7 +3284,7 @@ func (x *ResetLearnedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResetLearnedResponse.ProtoReflect.Descriptor instead.
 func (*ResetLearnedResponse) Descriptor() ([]byte, []int) {
-	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{32}
+	return file_toolsearch_v1_toolsearch_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ResetLearnedResponse) GetTools() int32 {
@@ -3244,7 +3451,7 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\x06detail\x18\x03 \x01(\tR\x06detail\"B\n" +
 	"\vOmittedTool\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xc5\x05\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xbc\x06\n" +
 	"\x12GetToolsetResponse\x12\x1d\n" +
 	"\n" +
 	"tools_json\x18\x01 \x01(\tR\ttoolsJson\x12(\n" +
@@ -3261,10 +3468,16 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	" \x01(\tR\x10searchModeReason\x12*\n" +
 	"\x11loaded_tools_json\x18\v \x01(\tR\x0floadedToolsJson\x126\n" +
 	"\achanges\x18\f \x03(\v2\x1c.toolsearch.v1.ToolsetChangeR\achanges\x12?\n" +
-	"\romitted_tools\x18\r \x03(\v2\x1a.toolsearch.v1.OmittedToolR\fomittedTools\x1a@\n" +
+	"\romitted_tools\x18\r \x03(\v2\x1a.toolsearch.v1.OmittedToolR\fomittedTools\x120\n" +
+	"\x14learned_pinned_tools\x18\x0e \x03(\tR\x12learnedPinnedTools\x12C\n" +
+	"\x0edeferred_limit\x18\x0f \x01(\v2\x1c.toolsearch.v1.DeferredLimitR\rdeferredLimit\x1a@\n" +
 	"\x12ProviderNamesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"4\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"S\n" +
+	"\rDeferredLimit\x12\x14\n" +
+	"\x05limit\x18\x01 \x01(\x05R\x05limit\x12\x18\n" +
+	"\aomitted\x18\x02 \x01(\x05R\aomitted\x12\x12\n" +
+	"\x04rule\x18\x03 \x01(\tR\x04rule\"4\n" +
 	"\x13ResetSessionRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\"0\n" +
@@ -3286,15 +3499,24 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"\fLearnedQuery\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12\x16\n" +
 	"\x06weight\x18\x02 \x01(\x01R\x06weight\x12$\n" +
-	"\x0elast_used_unix\x18\x03 \x01(\x03R\flastUsedUnix\"\x8f\x01\n" +
+	"\x0elast_used_unix\x18\x03 \x01(\x03R\flastUsedUnix\"\xea\x01\n" +
 	"\vLearnedTool\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12\x16\n" +
 	"\x06weight\x18\x02 \x01(\x01R\x06weight\x125\n" +
 	"\aqueries\x18\x03 \x03(\v2\x1b.toolsearch.v1.LearnedQueryR\aqueries\x12\x14\n" +
-	"\x05scope\x18\x04 \x01(\tR\x05scope\"b\n" +
+	"\x05scope\x18\x04 \x01(\tR\x05scope\x12\x1a\n" +
+	"\bsessions\x18\x05 \x01(\x05R\bsessions\x12%\n" +
+	"\x0escope_sessions\x18\x06 \x01(\x05R\rscopeSessions\x12\x16\n" +
+	"\x06pinned\x18\a \x01(\bR\x06pinned\"\x81\x01\n" +
+	"\bLearnPin\x12\x18\n" +
+	"\aenabled\x18\x01 \x01(\bR\aenabled\x12\x14\n" +
+	"\x05share\x18\x02 \x01(\x01R\x05share\x12!\n" +
+	"\fmin_sessions\x18\x03 \x01(\x05R\vminSessions\x12\"\n" +
+	"\rmax_per_scope\x18\x04 \x01(\x05R\vmaxPerScope\"\x8d\x01\n" +
 	"\x12GetLearnedResponse\x12\x1a\n" +
 	"\blearning\x18\x01 \x01(\bR\blearning\x120\n" +
-	"\x05tools\x18\x02 \x03(\v2\x1a.toolsearch.v1.LearnedToolR\x05tools\"D\n" +
+	"\x05tools\x18\x02 \x03(\v2\x1a.toolsearch.v1.LearnedToolR\x05tools\x12)\n" +
+	"\x03pin\x18\x03 \x01(\v2\x17.toolsearch.v1.LearnPinR\x03pin\"D\n" +
 	"\x13ResetLearnedRequest\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\x12\x10\n" +
 	"\x03all\x18\x02 \x01(\bR\x03all\",\n" +
@@ -3369,7 +3591,7 @@ func file_toolsearch_v1_toolsearch_proto_rawDescGZIP() []byte {
 }
 
 var file_toolsearch_v1_toolsearch_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_toolsearch_v1_toolsearch_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
+var file_toolsearch_v1_toolsearch_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_toolsearch_v1_toolsearch_proto_goTypes = []any{
 	(SearchType)(0),                // 0: toolsearch.v1.SearchType
 	(IndexState)(0),                // 1: toolsearch.v1.IndexState
@@ -3401,18 +3623,20 @@ var file_toolsearch_v1_toolsearch_proto_goTypes = []any{
 	(*ToolsetChange)(nil),          // 27: toolsearch.v1.ToolsetChange
 	(*OmittedTool)(nil),            // 28: toolsearch.v1.OmittedTool
 	(*GetToolsetResponse)(nil),     // 29: toolsearch.v1.GetToolsetResponse
-	(*ResetSessionRequest)(nil),    // 30: toolsearch.v1.ResetSessionRequest
-	(*ResetSessionResponse)(nil),   // 31: toolsearch.v1.ResetSessionResponse
-	(*ReportToolUseRequest)(nil),   // 32: toolsearch.v1.ReportToolUseRequest
-	(*ReportToolUseResponse)(nil),  // 33: toolsearch.v1.ReportToolUseResponse
-	(*GetLearnedRequest)(nil),      // 34: toolsearch.v1.GetLearnedRequest
-	(*LearnedQuery)(nil),           // 35: toolsearch.v1.LearnedQuery
-	(*LearnedTool)(nil),            // 36: toolsearch.v1.LearnedTool
-	(*GetLearnedResponse)(nil),     // 37: toolsearch.v1.GetLearnedResponse
-	(*ResetLearnedRequest)(nil),    // 38: toolsearch.v1.ResetLearnedRequest
-	(*ResetLearnedResponse)(nil),   // 39: toolsearch.v1.ResetLearnedResponse
-	nil,                            // 40: toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
-	nil,                            // 41: toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
+	(*DeferredLimit)(nil),          // 30: toolsearch.v1.DeferredLimit
+	(*ResetSessionRequest)(nil),    // 31: toolsearch.v1.ResetSessionRequest
+	(*ResetSessionResponse)(nil),   // 32: toolsearch.v1.ResetSessionResponse
+	(*ReportToolUseRequest)(nil),   // 33: toolsearch.v1.ReportToolUseRequest
+	(*ReportToolUseResponse)(nil),  // 34: toolsearch.v1.ReportToolUseResponse
+	(*GetLearnedRequest)(nil),      // 35: toolsearch.v1.GetLearnedRequest
+	(*LearnedQuery)(nil),           // 36: toolsearch.v1.LearnedQuery
+	(*LearnedTool)(nil),            // 37: toolsearch.v1.LearnedTool
+	(*LearnPin)(nil),               // 38: toolsearch.v1.LearnPin
+	(*GetLearnedResponse)(nil),     // 39: toolsearch.v1.GetLearnedResponse
+	(*ResetLearnedRequest)(nil),    // 40: toolsearch.v1.ResetLearnedRequest
+	(*ResetLearnedResponse)(nil),   // 41: toolsearch.v1.ResetLearnedResponse
+	nil,                            // 42: toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
+	nil,                            // 43: toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
 }
 var file_toolsearch_v1_toolsearch_proto_depIdxs = []int32{
 	0,  // 0: toolsearch.v1.SearchRequest.search_type:type_name -> toolsearch.v1.SearchType
@@ -3430,42 +3654,44 @@ var file_toolsearch_v1_toolsearch_proto_depIdxs = []int32{
 	4,  // 12: toolsearch.v1.GetToolsetRequest.search_mode:type_name -> toolsearch.v1.ToolSearchMode
 	5,  // 13: toolsearch.v1.GetToolsetRequest.hosted_search:type_name -> toolsearch.v1.HostedToolSearch
 	26, // 14: toolsearch.v1.GetToolsetRequest.model_support:type_name -> toolsearch.v1.ModelSupport
-	40, // 15: toolsearch.v1.GetToolsetRequest.server_descriptions:type_name -> toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
+	42, // 15: toolsearch.v1.GetToolsetRequest.server_descriptions:type_name -> toolsearch.v1.GetToolsetRequest.ServerDescriptionsEntry
 	4,  // 16: toolsearch.v1.ModelSupport.mode:type_name -> toolsearch.v1.ToolSearchMode
-	41, // 17: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
+	43, // 17: toolsearch.v1.GetToolsetResponse.provider_names:type_name -> toolsearch.v1.GetToolsetResponse.ProviderNamesEntry
 	4,  // 18: toolsearch.v1.GetToolsetResponse.search_mode:type_name -> toolsearch.v1.ToolSearchMode
 	27, // 19: toolsearch.v1.GetToolsetResponse.changes:type_name -> toolsearch.v1.ToolsetChange
 	28, // 20: toolsearch.v1.GetToolsetResponse.omitted_tools:type_name -> toolsearch.v1.OmittedTool
-	6,  // 21: toolsearch.v1.ReportToolUseRequest.outcome:type_name -> toolsearch.v1.ToolUseOutcome
-	35, // 22: toolsearch.v1.LearnedTool.queries:type_name -> toolsearch.v1.LearnedQuery
-	36, // 23: toolsearch.v1.GetLearnedResponse.tools:type_name -> toolsearch.v1.LearnedTool
-	7,  // 24: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
-	13, // 25: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
-	15, // 26: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
-	18, // 27: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
-	20, // 28: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
-	22, // 29: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
-	25, // 30: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
-	30, // 31: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
-	32, // 32: toolsearch.v1.ToolSearchService.ReportToolUse:input_type -> toolsearch.v1.ReportToolUseRequest
-	34, // 33: toolsearch.v1.ToolSearchService.GetLearned:input_type -> toolsearch.v1.GetLearnedRequest
-	38, // 34: toolsearch.v1.ToolSearchService.ResetLearned:input_type -> toolsearch.v1.ResetLearnedRequest
-	11, // 35: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
-	14, // 36: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
-	17, // 37: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
-	19, // 38: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
-	21, // 39: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
-	24, // 40: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
-	29, // 41: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
-	31, // 42: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
-	33, // 43: toolsearch.v1.ToolSearchService.ReportToolUse:output_type -> toolsearch.v1.ReportToolUseResponse
-	37, // 44: toolsearch.v1.ToolSearchService.GetLearned:output_type -> toolsearch.v1.GetLearnedResponse
-	39, // 45: toolsearch.v1.ToolSearchService.ResetLearned:output_type -> toolsearch.v1.ResetLearnedResponse
-	35, // [35:46] is the sub-list for method output_type
-	24, // [24:35] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	30, // 21: toolsearch.v1.GetToolsetResponse.deferred_limit:type_name -> toolsearch.v1.DeferredLimit
+	6,  // 22: toolsearch.v1.ReportToolUseRequest.outcome:type_name -> toolsearch.v1.ToolUseOutcome
+	36, // 23: toolsearch.v1.LearnedTool.queries:type_name -> toolsearch.v1.LearnedQuery
+	37, // 24: toolsearch.v1.GetLearnedResponse.tools:type_name -> toolsearch.v1.LearnedTool
+	38, // 25: toolsearch.v1.GetLearnedResponse.pin:type_name -> toolsearch.v1.LearnPin
+	7,  // 26: toolsearch.v1.ToolSearchService.Search:input_type -> toolsearch.v1.SearchRequest
+	13, // 27: toolsearch.v1.ToolSearchService.GetTools:input_type -> toolsearch.v1.GetToolsRequest
+	15, // 28: toolsearch.v1.ToolSearchService.ListTools:input_type -> toolsearch.v1.ListToolsRequest
+	18, // 29: toolsearch.v1.ToolSearchService.UpsertTools:input_type -> toolsearch.v1.UpsertToolsRequest
+	20, // 30: toolsearch.v1.ToolSearchService.DeleteTools:input_type -> toolsearch.v1.DeleteToolsRequest
+	22, // 31: toolsearch.v1.ToolSearchService.GetCatalogInfo:input_type -> toolsearch.v1.GetCatalogInfoRequest
+	25, // 32: toolsearch.v1.ToolSearchService.GetToolset:input_type -> toolsearch.v1.GetToolsetRequest
+	31, // 33: toolsearch.v1.ToolSearchService.ResetSession:input_type -> toolsearch.v1.ResetSessionRequest
+	33, // 34: toolsearch.v1.ToolSearchService.ReportToolUse:input_type -> toolsearch.v1.ReportToolUseRequest
+	35, // 35: toolsearch.v1.ToolSearchService.GetLearned:input_type -> toolsearch.v1.GetLearnedRequest
+	40, // 36: toolsearch.v1.ToolSearchService.ResetLearned:input_type -> toolsearch.v1.ResetLearnedRequest
+	11, // 37: toolsearch.v1.ToolSearchService.Search:output_type -> toolsearch.v1.SearchResponse
+	14, // 38: toolsearch.v1.ToolSearchService.GetTools:output_type -> toolsearch.v1.GetToolsResponse
+	17, // 39: toolsearch.v1.ToolSearchService.ListTools:output_type -> toolsearch.v1.ListToolsResponse
+	19, // 40: toolsearch.v1.ToolSearchService.UpsertTools:output_type -> toolsearch.v1.UpsertToolsResponse
+	21, // 41: toolsearch.v1.ToolSearchService.DeleteTools:output_type -> toolsearch.v1.DeleteToolsResponse
+	24, // 42: toolsearch.v1.ToolSearchService.GetCatalogInfo:output_type -> toolsearch.v1.GetCatalogInfoResponse
+	29, // 43: toolsearch.v1.ToolSearchService.GetToolset:output_type -> toolsearch.v1.GetToolsetResponse
+	32, // 44: toolsearch.v1.ToolSearchService.ResetSession:output_type -> toolsearch.v1.ResetSessionResponse
+	34, // 45: toolsearch.v1.ToolSearchService.ReportToolUse:output_type -> toolsearch.v1.ReportToolUseResponse
+	39, // 46: toolsearch.v1.ToolSearchService.GetLearned:output_type -> toolsearch.v1.GetLearnedResponse
+	41, // 47: toolsearch.v1.ToolSearchService.ResetLearned:output_type -> toolsearch.v1.ResetLearnedResponse
+	37, // [37:48] is the sub-list for method output_type
+	26, // [26:37] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_toolsearch_v1_toolsearch_proto_init() }
@@ -3479,7 +3705,7 @@ func file_toolsearch_v1_toolsearch_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_toolsearch_v1_toolsearch_proto_rawDesc), len(file_toolsearch_v1_toolsearch_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   35,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -37,6 +37,16 @@ TOOL_USE_OUTCOME_SUCCESS: ToolUseOutcome
 TOOL_USE_OUTCOME_UNKNOWN: ToolUseOutcome
 TOOL_USE_OUTCOME_UNSPECIFIED: ToolUseOutcome
 
+class DeferredLimit(_message.Message):
+    __slots__ = ["limit", "omitted", "rule"]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    OMITTED_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    limit: int
+    omitted: int
+    rule: str
+    def __init__(self, limit: _Optional[int] = ..., omitted: _Optional[int] = ..., rule: _Optional[str] = ...) -> None: ...
+
 class DeleteToolsRequest(_message.Message):
     __slots__ = ["names"]
     NAMES_FIELD_NUMBER: _ClassVar[int]
@@ -84,12 +94,14 @@ class GetLearnedRequest(_message.Message):
     def __init__(self, tool_name: _Optional[str] = ...) -> None: ...
 
 class GetLearnedResponse(_message.Message):
-    __slots__ = ["learning", "tools"]
+    __slots__ = ["learning", "pin", "tools"]
     LEARNING_FIELD_NUMBER: _ClassVar[int]
+    PIN_FIELD_NUMBER: _ClassVar[int]
     TOOLS_FIELD_NUMBER: _ClassVar[int]
     learning: bool
+    pin: LearnPin
     tools: _containers.RepeatedCompositeFieldContainer[LearnedTool]
-    def __init__(self, learning: bool = ..., tools: _Optional[_Iterable[_Union[LearnedTool, _Mapping]]] = ...) -> None: ...
+    def __init__(self, learning: bool = ..., tools: _Optional[_Iterable[_Union[LearnedTool, _Mapping]]] = ..., pin: _Optional[_Union[LearnPin, _Mapping]] = ...) -> None: ...
 
 class GetToolsRequest(_message.Message):
     __slots__ = ["names", "page_size", "page_token"]
@@ -147,7 +159,7 @@ class GetToolsetRequest(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., format: _Optional[_Union[ToolFormat, str]] = ..., always_loaded: _Optional[_Iterable[str]] = ..., deferral_threshold: _Optional[int] = ..., deferred_mode: _Optional[_Union[DeferredToolMode, str]] = ..., search_mode: _Optional[_Union[ToolSearchMode, str]] = ..., hosted_search: _Optional[_Union[HostedToolSearch, str]] = ..., model: _Optional[str] = ..., model_support: _Optional[_Iterable[_Union[ModelSupport, _Mapping]]] = ..., server_descriptions: _Optional[_Mapping[str, str]] = ..., load_tools: _Optional[_Iterable[str]] = ..., visible_tools: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetToolsetResponse(_message.Message):
-    __slots__ = ["catalog_version", "changes", "deferred_count", "deferring", "loaded_tools", "loaded_tools_json", "omitted_tools", "provider_names", "search_mode", "search_mode_reason", "system_prompt", "tool_search_json", "tools_json"]
+    __slots__ = ["catalog_version", "changes", "deferred_count", "deferred_limit", "deferring", "learned_pinned_tools", "loaded_tools", "loaded_tools_json", "omitted_tools", "provider_names", "search_mode", "search_mode_reason", "system_prompt", "tool_search_json", "tools_json"]
     class ProviderNamesEntry(_message.Message):
         __slots__ = ["key", "value"]
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -158,7 +170,9 @@ class GetToolsetResponse(_message.Message):
     CATALOG_VERSION_FIELD_NUMBER: _ClassVar[int]
     CHANGES_FIELD_NUMBER: _ClassVar[int]
     DEFERRED_COUNT_FIELD_NUMBER: _ClassVar[int]
+    DEFERRED_LIMIT_FIELD_NUMBER: _ClassVar[int]
     DEFERRING_FIELD_NUMBER: _ClassVar[int]
+    LEARNED_PINNED_TOOLS_FIELD_NUMBER: _ClassVar[int]
     LOADED_TOOLS_FIELD_NUMBER: _ClassVar[int]
     LOADED_TOOLS_JSON_FIELD_NUMBER: _ClassVar[int]
     OMITTED_TOOLS_FIELD_NUMBER: _ClassVar[int]
@@ -171,7 +185,9 @@ class GetToolsetResponse(_message.Message):
     catalog_version: int
     changes: _containers.RepeatedCompositeFieldContainer[ToolsetChange]
     deferred_count: int
+    deferred_limit: DeferredLimit
     deferring: bool
+    learned_pinned_tools: _containers.RepeatedScalarFieldContainer[str]
     loaded_tools: _containers.RepeatedScalarFieldContainer[str]
     loaded_tools_json: str
     omitted_tools: _containers.RepeatedCompositeFieldContainer[OmittedTool]
@@ -181,7 +197,19 @@ class GetToolsetResponse(_message.Message):
     system_prompt: str
     tool_search_json: str
     tools_json: str
-    def __init__(self, tools_json: _Optional[str] = ..., tool_search_json: _Optional[str] = ..., system_prompt: _Optional[str] = ..., loaded_tools: _Optional[_Iterable[str]] = ..., deferred_count: _Optional[int] = ..., deferring: bool = ..., provider_names: _Optional[_Mapping[str, str]] = ..., catalog_version: _Optional[int] = ..., search_mode: _Optional[_Union[ToolSearchMode, str]] = ..., search_mode_reason: _Optional[str] = ..., loaded_tools_json: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[ToolsetChange, _Mapping]]] = ..., omitted_tools: _Optional[_Iterable[_Union[OmittedTool, _Mapping]]] = ...) -> None: ...
+    def __init__(self, tools_json: _Optional[str] = ..., tool_search_json: _Optional[str] = ..., system_prompt: _Optional[str] = ..., loaded_tools: _Optional[_Iterable[str]] = ..., deferred_count: _Optional[int] = ..., deferring: bool = ..., provider_names: _Optional[_Mapping[str, str]] = ..., catalog_version: _Optional[int] = ..., search_mode: _Optional[_Union[ToolSearchMode, str]] = ..., search_mode_reason: _Optional[str] = ..., loaded_tools_json: _Optional[str] = ..., changes: _Optional[_Iterable[_Union[ToolsetChange, _Mapping]]] = ..., omitted_tools: _Optional[_Iterable[_Union[OmittedTool, _Mapping]]] = ..., learned_pinned_tools: _Optional[_Iterable[str]] = ..., deferred_limit: _Optional[_Union[DeferredLimit, _Mapping]] = ...) -> None: ...
+
+class LearnPin(_message.Message):
+    __slots__ = ["enabled", "max_per_scope", "min_sessions", "share"]
+    ENABLED_FIELD_NUMBER: _ClassVar[int]
+    MAX_PER_SCOPE_FIELD_NUMBER: _ClassVar[int]
+    MIN_SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    SHARE_FIELD_NUMBER: _ClassVar[int]
+    enabled: bool
+    max_per_scope: int
+    min_sessions: int
+    share: float
+    def __init__(self, enabled: bool = ..., share: _Optional[float] = ..., min_sessions: _Optional[int] = ..., max_per_scope: _Optional[int] = ...) -> None: ...
 
 class LearnedBoost(_message.Message):
     __slots__ = ["boost", "evidence", "signal", "similarity"]
@@ -206,16 +234,22 @@ class LearnedQuery(_message.Message):
     def __init__(self, query: _Optional[str] = ..., weight: _Optional[float] = ..., last_used_unix: _Optional[int] = ...) -> None: ...
 
 class LearnedTool(_message.Message):
-    __slots__ = ["queries", "scope", "tool_name", "weight"]
+    __slots__ = ["pinned", "queries", "scope", "scope_sessions", "sessions", "tool_name", "weight"]
+    PINNED_FIELD_NUMBER: _ClassVar[int]
     QUERIES_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
     TOOL_NAME_FIELD_NUMBER: _ClassVar[int]
     WEIGHT_FIELD_NUMBER: _ClassVar[int]
+    pinned: bool
     queries: _containers.RepeatedCompositeFieldContainer[LearnedQuery]
     scope: str
+    scope_sessions: int
+    sessions: int
     tool_name: str
     weight: float
-    def __init__(self, tool_name: _Optional[str] = ..., weight: _Optional[float] = ..., queries: _Optional[_Iterable[_Union[LearnedQuery, _Mapping]]] = ..., scope: _Optional[str] = ...) -> None: ...
+    def __init__(self, tool_name: _Optional[str] = ..., weight: _Optional[float] = ..., queries: _Optional[_Iterable[_Union[LearnedQuery, _Mapping]]] = ..., scope: _Optional[str] = ..., sessions: _Optional[int] = ..., scope_sessions: _Optional[int] = ..., pinned: bool = ...) -> None: ...
 
 class ListToolsRequest(_message.Message):
     __slots__ = ["page_size", "page_token", "server"]

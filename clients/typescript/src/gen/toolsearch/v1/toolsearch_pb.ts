@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file toolsearch/v1/toolsearch.proto.
  */
 export const file_toolsearch_v1_toolsearch: GenFile = /*@__PURE__*/
-  fileDesc("Ch50b29sc2VhcmNoL3YxL3Rvb2xzZWFyY2gucHJvdG8SDXRvb2xzZWFyY2gudjEi7wEKDVNlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSLgoLc2VhcmNoX3R5cGUYAiABKA4yGS50b29sc2VhcmNoLnYxLlNlYXJjaFR5cGUSEwoLbWF4X3Jlc3VsdHMYAyABKAUSFwoPY2F0ZWdvcnlfZmlsdGVyGAQgASgJEhUKDXZpc2libGVfdG9vbHMYBSADKAkSEgoKc2Vzc2lvbl9pZBgGIAEoCRINCgVkZWJ1ZxgHIAEoCBISCgpwYWdlX3Rva2VuGAggASgJEhAKCHRvcF9iYW5kGAkgASgBEhEKCWZvcl9tb2RlbBgKIAEoCCKfAQoNVG9vbFJlZmVyZW5jZRIRCgl0b29sX25hbWUYASABKAkSFwoPcmVsZXZhbmNlX3Njb3JlGAIgASgBEg8KB3N1bW1hcnkYAyABKAkSDgoGc2VydmVyGAQgASgJEhMKC2V4cGxhbmF0aW9uGAUgASgJEiwKB2xlYXJuZWQYBiABKAsyGy50b29sc2VhcmNoLnYxLkxlYXJuZWRCb29zdCJTCgxMZWFybmVkQm9vc3QSDgoGc2lnbmFsGAEgASgJEg0KBWJvb3N0GAIgASgBEhIKCnNpbWlsYXJpdHkYAyABKAESEAoIZXZpZGVuY2UYBCABKAEirwIKDlNlYXJjaE1ldGFkYXRhEhMKC3NlYXJjaF90eXBlGAEgASgJEh0KFXJlcXVlc3RlZF9zZWFyY2hfdHlwZRgCIAEoCRIXCg9mYWxsYmFja19yZWFzb24YAyABKAkSDQoFcXVlcnkYBCABKAkSGQoRZXhlY3V0aW9uX3RpbWVfbXMYBSABKAMSFwoPY2F0YWxvZ192ZXJzaW9uGAYgASgEEhkKEWV4ZWN1dGlvbl90aW1lX3VzGAcgASgDEhIKCnN1Z2dlc3Rpb24YCCABKAkSEgoKY29uZmlkZW5jZRgJIAEoARIaChJub19jb25maWRlbnRfbWF0Y2gYCiABKAgSLgoLaW5kZXhfc3RhdGUYCyABKA4yGS50b29sc2VhcmNoLnYxLkluZGV4U3RhdGUi7QEKDlNlYXJjaFJlc3BvbnNlEjUKD3Rvb2xfcmVmZXJlbmNlcxgBIAMoCzIcLnRvb2xzZWFyY2gudjEuVG9vbFJlZmVyZW5jZRIVCg10b3RhbF9tYXRjaGVzGAIgASgFEjYKD3NlYXJjaF9tZXRhZGF0YRgDIAEoCzIdLnRvb2xzZWFyY2gudjEuU2VhcmNoTWV0YWRhdGESDAoEaGludBgEIAEoCRIXCg9hdmFpbGFibGVfdG9vbHMYBSADKAkSFwoPbmV4dF9wYWdlX3Rva2VuGAYgASgJEhUKDXVua25vd25fdG9vbHMYByADKAkinAEKBFRvb2wSDAoEbmFtZRgBIAEoCRIOCgZzZXJ2ZXIYAiABKAkSEAoIY2F0ZWdvcnkYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSFAoMaW5wdXRfc2NoZW1hGAUgASgJEhMKC2Fubm90YXRpb25zGAYgASgJEg0KBXRpdGxlGAcgASgJEhUKDW91dHB1dF9zY2hlbWEYCCABKAkiRwoPR2V0VG9vbHNSZXF1ZXN0Eg0KBW5hbWVzGAEgAygJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJImgKEEdldFRvb2xzUmVzcG9uc2USIgoFdG9vbHMYASADKAsyEy50b29sc2VhcmNoLnYxLlRvb2wSFwoPY2F0YWxvZ192ZXJzaW9uGAIgASgEEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCSJJChBMaXN0VG9vbHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEg4KBnNlcnZlchgDIAEoCSJOCgtUb29sU3VtbWFyeRIMCgRuYW1lGAEgASgJEg4KBnNlcnZlchgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJIoQBChFMaXN0VG9vbHNSZXNwb25zZRIpCgV0b29scxgBIAMoCzIaLnRvb2xzZWFyY2gudjEuVG9vbFN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUSFwoPY2F0YWxvZ192ZXJzaW9uGAQgASgEIjgKElVwc2VydFRvb2xzUmVxdWVzdBIiCgV0b29scxgBIAMoCzITLnRvb2xzZWFyY2gudjEuVG9vbCJlChNVcHNlcnRUb29sc1Jlc3BvbnNlEhcKD2NhdGFsb2dfdmVyc2lvbhgBIAEoBBIQCghpbnNlcnRlZBgCIAEoBRIPCgd1cGRhdGVkGAMgASgFEhIKCnRvb2xfY291bnQYBCABKAUiIwoSRGVsZXRlVG9vbHNSZXF1ZXN0Eg0KBW5hbWVzGAEgAygJIlMKE0RlbGV0ZVRvb2xzUmVzcG9uc2USFwoPY2F0YWxvZ192ZXJzaW9uGAEgASgEEg8KB2RlbGV0ZWQYAiABKAUSEgoKdG9vbF9jb3VudBgDIAEoBSIXChVHZXRDYXRhbG9nSW5mb1JlcXVlc3QiLgoKU2VydmVySW5mbxIMCgRuYW1lGAEgASgJEhIKCnRvb2xfY291bnQYAiABKAUigQIKFkdldENhdGFsb2dJbmZvUmVzcG9uc2USEgoKdG9vbF9jb3VudBgBIAEoBRIXCg9jYXRhbG9nX3ZlcnNpb24YAiABKAQSEAoIZW1iZWRkZXIYAyABKAkSHAoUZW1iZWRkaW5nX2RpbWVuc2lvbnMYBCABKAUSLgoLaW5kZXhfc3RhdGUYBSABKA4yGS50b29sc2VhcmNoLnYxLkluZGV4U3RhdGUSKgoHc2VydmVycxgGIAMoCzIZLnRvb2xzZWFyY2gudjEuU2VydmVySW5mbxIXCg9tYXhfcmVzdWx0c19jYXAYByABKAUSFQoNaW5kZXhlZF90b29scxgIIAEoBSKpBAoRR2V0VG9vbHNldFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIpCgZmb3JtYXQYAiABKA4yGS50b29sc2VhcmNoLnYxLlRvb2xGb3JtYXQSFQoNYWx3YXlzX2xvYWRlZBgDIAMoCRIaChJkZWZlcnJhbF90aHJlc2hvbGQYBCABKAUSNgoNZGVmZXJyZWRfbW9kZRgFIAEoDjIfLnRvb2xzZWFyY2gudjEuRGVmZXJyZWRUb29sTW9kZRIyCgtzZWFyY2hfbW9kZRgGIAEoDjIdLnRvb2xzZWFyY2gudjEuVG9vbFNlYXJjaE1vZGUSNgoNaG9zdGVkX3NlYXJjaBgHIAEoDjIfLnRvb2xzZWFyY2gudjEuSG9zdGVkVG9vbFNlYXJjaBINCgVtb2RlbBgIIAEoCRIyCg1tb2RlbF9zdXBwb3J0GAkgAygLMhsudG9vbHNlYXJjaC52MS5Nb2RlbFN1cHBvcnQSVQoTc2VydmVyX2Rlc2NyaXB0aW9ucxgKIAMoCzI4LnRvb2xzZWFyY2gudjEuR2V0VG9vbHNldFJlcXVlc3QuU2VydmVyRGVzY3JpcHRpb25zRW50cnkSEgoKbG9hZF90b29scxgLIAMoCRIVCg12aXNpYmxlX3Rvb2xzGAwgAygJGjkKF1NlcnZlckRlc2NyaXB0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiUQoMTW9kZWxTdXBwb3J0EhQKDG1vZGVsX3ByZWZpeBgBIAEoCRIrCgRtb2RlGAIgASgOMh0udG9vbHNlYXJjaC52MS5Ub29sU2VhcmNoTW9kZSJACg1Ub29sc2V0Q2hhbmdlEhEKCXRvb2xfbmFtZRgBIAEoCRIMCgRraW5kGAIgASgJEg4KBmRldGFpbBgDIAEoCSIwCgtPbWl0dGVkVG9vbBIRCgl0b29sX25hbWUYASABKAkSDgoGcmVhc29uGAIgASgJIoQEChJHZXRUb29sc2V0UmVzcG9uc2USEgoKdG9vbHNfanNvbhgBIAEoCRIYChB0b29sX3NlYXJjaF9qc29uGAIgASgJEhUKDXN5c3RlbV9wcm9tcHQYAyABKAkSFAoMbG9hZGVkX3Rvb2xzGAQgAygJEhYKDmRlZmVycmVkX2NvdW50GAUgASgFEhEKCWRlZmVycmluZxgGIAEoCBJMCg5wcm92aWRlcl9uYW1lcxgHIAMoCzI0LnRvb2xzZWFyY2gudjEuR2V0VG9vbHNldFJlc3BvbnNlLlByb3ZpZGVyTmFtZXNFbnRyeRIXCg9jYXRhbG9nX3ZlcnNpb24YCCABKAQSMgoLc2VhcmNoX21vZGUYCSABKA4yHS50b29sc2VhcmNoLnYxLlRvb2xTZWFyY2hNb2RlEhoKEnNlYXJjaF9tb2RlX3JlYXNvbhgKIAEoCRIZChFsb2FkZWRfdG9vbHNfanNvbhgLIAEoCRItCgdjaGFuZ2VzGAwgAygLMhwudG9vbHNlYXJjaC52MS5Ub29sc2V0Q2hhbmdlEjEKDW9taXR0ZWRfdG9vbHMYDSADKAsyGi50b29sc2VhcmNoLnYxLk9taXR0ZWRUb29sGjQKElByb3ZpZGVyTmFtZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIikKE1Jlc2V0U2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSInChRSZXNldFNlc3Npb25SZXNwb25zZRIPCgdleGlzdGVkGAEgASgIInwKFFJlcG9ydFRvb2xVc2VSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEQoJdG9vbF9uYW1lGAIgASgJEi4KB291dGNvbWUYAyABKA4yHS50b29sc2VhcmNoLnYxLlRvb2xVc2VPdXRjb21lEg0KBXF1ZXJ5GAQgASgJIlgKFVJlcG9ydFRvb2xVc2VSZXNwb25zZRIQCghyZWNvcmRlZBgBIAEoCBIPCgdxdWVyaWVzGAIgAygJEg4KBnJlYXNvbhgDIAEoCRIMCgRtaXNzGAQgASgIIiYKEUdldExlYXJuZWRSZXF1ZXN0EhEKCXRvb2xfbmFtZRgBIAEoCSJFCgxMZWFybmVkUXVlcnkSDQoFcXVlcnkYASABKAkSDgoGd2VpZ2h0GAIgASgBEhYKDmxhc3RfdXNlZF91bml4GAMgASgDIm0KC0xlYXJuZWRUb29sEhEKCXRvb2xfbmFtZRgBIAEoCRIOCgZ3ZWlnaHQYAiABKAESLAoHcXVlcmllcxgDIAMoCzIbLnRvb2xzZWFyY2gudjEuTGVhcm5lZFF1ZXJ5Eg0KBXNjb3BlGAQgASgJIlEKEkdldExlYXJuZWRSZXNwb25zZRIQCghsZWFybmluZxgBIAEoCBIpCgV0b29scxgCIAMoCzIaLnRvb2xzZWFyY2gudjEuTGVhcm5lZFRvb2wiNQoTUmVzZXRMZWFybmVkUmVxdWVzdBIRCgl0b29sX25hbWUYASABKAkSCwoDYWxsGAIgASgIIiUKFFJlc2V0TGVhcm5lZFJlc3BvbnNlEg0KBXRvb2xzGAEgASgFKnMKClNlYXJjaFR5cGUSGwoXU0VBUkNIX1RZUEVfVU5TUEVDSUZJRUQQABIYChRTRUFSQ0hfVFlQRV9TRU1BTlRJQxABEhcKE1NFQVJDSF9UWVBFX0tFWVdPUkQQAhIVChFTRUFSQ0hfVFlQRV9SRUdFWBADKpEBCgpJbmRleFN0YXRlEhsKF0lOREVYX1NUQVRFX1VOU1BFQ0lGSUVEEAASHAoYSU5ERVhfU1RBVEVfTEVYSUNBTF9PTkxZEAESFwoTSU5ERVhfU1RBVEVfV0FSTUlORxACEhUKEUlOREVYX1NUQVRFX1JFQURZEAMSGAoUSU5ERVhfU1RBVEVfREVHUkFERUQQBCqwAQoKVG9vbEZvcm1hdBIbChdUT09MX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhsKF1RPT0xfRk9STUFUX09QRU5BSV9DSEFUEAESIAocVE9PTF9GT1JNQVRfT1BFTkFJX1JFU1BPTlNFUxACEhkKFVRPT0xfRk9STUFUX0FOVEhST1BJQxADEhYKElRPT0xfRk9STUFUX0dFTUlOSRAEEhMKD1RPT0xfRk9STUFUX01DUBAFKpEBChBEZWZlcnJlZFRvb2xNb2RlEiIKHkRFRkVSUkVEX1RPT0xfTU9ERV9VTlNQRUNJRklFRBAAEhsKF0RFRkVSUkVEX1RPT0xfTU9ERV9PTUlUEAESHwobREVGRVJSRURfVE9PTF9NT0RFX1JFTUlOREVSEAISGwoXREVGRVJSRURfVE9PTF9NT0RFX1NUVUIQAyq0AQoOVG9vbFNlYXJjaE1vZGUSIAocVE9PTF9TRUFSQ0hfTU9ERV9VTlNQRUNJRklFRBAAEh0KGVRPT0xfU0VBUkNIX01PREVfUE9SVEFCTEUQARIiCh5UT09MX1NFQVJDSF9NT0RFX05BVElWRV9DTElFTlQQAhIiCh5UT09MX1NFQVJDSF9NT0RFX05BVElWRV9IT1NURUQQAxIZChVUT09MX1NFQVJDSF9NT0RFX0FVVE8QBCpxChBIb3N0ZWRUb29sU2VhcmNoEiIKHkhPU1RFRF9UT09MX1NFQVJDSF9VTlNQRUNJRklFRBAAEhsKF0hPU1RFRF9UT09MX1NFQVJDSF9CTTI1EAESHAoYSE9TVEVEX1RPT0xfU0VBUkNIX1JFR0VYEAIqigEKDlRvb2xVc2VPdXRjb21lEiAKHFRPT0xfVVNFX09VVENPTUVfVU5TUEVDSUZJRUQQABIcChhUT09MX1VTRV9PVVRDT01FX1NVQ0NFU1MQARIaChZUT09MX1VTRV9PVVRDT01FX0VSUk9SEAISHAoYVE9PTF9VU0VfT1VUQ09NRV9VTktOT1dOEAMytgcKEVRvb2xTZWFyY2hTZXJ2aWNlEkUKBlNlYXJjaBIcLnRvb2xzZWFyY2gudjEuU2VhcmNoUmVxdWVzdBodLnRvb2xzZWFyY2gudjEuU2VhcmNoUmVzcG9uc2USSwoIR2V0VG9vbHMSHi50b29sc2VhcmNoLnYxLkdldFRvb2xzUmVxdWVzdBofLnRvb2xzZWFyY2gudjEuR2V0VG9vbHNSZXNwb25zZRJOCglMaXN0VG9vbHMSHy50b29sc2VhcmNoLnYxLkxpc3RUb29sc1JlcXVlc3QaIC50b29sc2VhcmNoLnYxLkxpc3RUb29sc1Jlc3BvbnNlElQKC1Vwc2VydFRvb2xzEiEudG9vbHNlYXJjaC52MS5VcHNlcnRUb29sc1JlcXVlc3QaIi50b29sc2VhcmNoLnYxLlVwc2VydFRvb2xzUmVzcG9uc2USVAoLRGVsZXRlVG9vbHMSIS50b29sc2VhcmNoLnYxLkRlbGV0ZVRvb2xzUmVxdWVzdBoiLnRvb2xzZWFyY2gudjEuRGVsZXRlVG9vbHNSZXNwb25zZRJdCg5HZXRDYXRhbG9nSW5mbxIkLnRvb2xzZWFyY2gudjEuR2V0Q2F0YWxvZ0luZm9SZXF1ZXN0GiUudG9vbHNlYXJjaC52MS5HZXRDYXRhbG9nSW5mb1Jlc3BvbnNlElEKCkdldFRvb2xzZXQSIC50b29sc2VhcmNoLnYxLkdldFRvb2xzZXRSZXF1ZXN0GiEudG9vbHNlYXJjaC52MS5HZXRUb29sc2V0UmVzcG9uc2USVwoMUmVzZXRTZXNzaW9uEiIudG9vbHNlYXJjaC52MS5SZXNldFNlc3Npb25SZXF1ZXN0GiMudG9vbHNlYXJjaC52MS5SZXNldFNlc3Npb25SZXNwb25zZRJaCg1SZXBvcnRUb29sVXNlEiMudG9vbHNlYXJjaC52MS5SZXBvcnRUb29sVXNlUmVxdWVzdBokLnRvb2xzZWFyY2gudjEuUmVwb3J0VG9vbFVzZVJlc3BvbnNlElEKCkdldExlYXJuZWQSIC50b29sc2VhcmNoLnYxLkdldExlYXJuZWRSZXF1ZXN0GiEudG9vbHNlYXJjaC52MS5HZXRMZWFybmVkUmVzcG9uc2USVwoMUmVzZXRMZWFybmVkEiIudG9vbHNlYXJjaC52MS5SZXNldExlYXJuZWRSZXF1ZXN0GiMudG9vbHNlYXJjaC52MS5SZXNldExlYXJuZWRSZXNwb25zZUJHWkVnaXRodWIuY29tL3Rvb2xzZWFyY2gvdG9vbHNlYXJjaC9jbGllbnRzL2dvL3Rvb2xzZWFyY2h2MTt0b29sc2VhcmNodjFiBnByb3RvMw");
+  fileDesc("Ch50b29sc2VhcmNoL3YxL3Rvb2xzZWFyY2gucHJvdG8SDXRvb2xzZWFyY2gudjEi7wEKDVNlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSLgoLc2VhcmNoX3R5cGUYAiABKA4yGS50b29sc2VhcmNoLnYxLlNlYXJjaFR5cGUSEwoLbWF4X3Jlc3VsdHMYAyABKAUSFwoPY2F0ZWdvcnlfZmlsdGVyGAQgASgJEhUKDXZpc2libGVfdG9vbHMYBSADKAkSEgoKc2Vzc2lvbl9pZBgGIAEoCRINCgVkZWJ1ZxgHIAEoCBISCgpwYWdlX3Rva2VuGAggASgJEhAKCHRvcF9iYW5kGAkgASgBEhEKCWZvcl9tb2RlbBgKIAEoCCKfAQoNVG9vbFJlZmVyZW5jZRIRCgl0b29sX25hbWUYASABKAkSFwoPcmVsZXZhbmNlX3Njb3JlGAIgASgBEg8KB3N1bW1hcnkYAyABKAkSDgoGc2VydmVyGAQgASgJEhMKC2V4cGxhbmF0aW9uGAUgASgJEiwKB2xlYXJuZWQYBiABKAsyGy50b29sc2VhcmNoLnYxLkxlYXJuZWRCb29zdCJTCgxMZWFybmVkQm9vc3QSDgoGc2lnbmFsGAEgASgJEg0KBWJvb3N0GAIgASgBEhIKCnNpbWlsYXJpdHkYAyABKAESEAoIZXZpZGVuY2UYBCABKAEirwIKDlNlYXJjaE1ldGFkYXRhEhMKC3NlYXJjaF90eXBlGAEgASgJEh0KFXJlcXVlc3RlZF9zZWFyY2hfdHlwZRgCIAEoCRIXCg9mYWxsYmFja19yZWFzb24YAyABKAkSDQoFcXVlcnkYBCABKAkSGQoRZXhlY3V0aW9uX3RpbWVfbXMYBSABKAMSFwoPY2F0YWxvZ192ZXJzaW9uGAYgASgEEhkKEWV4ZWN1dGlvbl90aW1lX3VzGAcgASgDEhIKCnN1Z2dlc3Rpb24YCCABKAkSEgoKY29uZmlkZW5jZRgJIAEoARIaChJub19jb25maWRlbnRfbWF0Y2gYCiABKAgSLgoLaW5kZXhfc3RhdGUYCyABKA4yGS50b29sc2VhcmNoLnYxLkluZGV4U3RhdGUi7QEKDlNlYXJjaFJlc3BvbnNlEjUKD3Rvb2xfcmVmZXJlbmNlcxgBIAMoCzIcLnRvb2xzZWFyY2gudjEuVG9vbFJlZmVyZW5jZRIVCg10b3RhbF9tYXRjaGVzGAIgASgFEjYKD3NlYXJjaF9tZXRhZGF0YRgDIAEoCzIdLnRvb2xzZWFyY2gudjEuU2VhcmNoTWV0YWRhdGESDAoEaGludBgEIAEoCRIXCg9hdmFpbGFibGVfdG9vbHMYBSADKAkSFwoPbmV4dF9wYWdlX3Rva2VuGAYgASgJEhUKDXVua25vd25fdG9vbHMYByADKAkinAEKBFRvb2wSDAoEbmFtZRgBIAEoCRIOCgZzZXJ2ZXIYAiABKAkSEAoIY2F0ZWdvcnkYAyABKAkSEwoLZGVzY3JpcHRpb24YBCABKAkSFAoMaW5wdXRfc2NoZW1hGAUgASgJEhMKC2Fubm90YXRpb25zGAYgASgJEg0KBXRpdGxlGAcgASgJEhUKDW91dHB1dF9zY2hlbWEYCCABKAkiRwoPR2V0VG9vbHNSZXF1ZXN0Eg0KBW5hbWVzGAEgAygJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJImgKEEdldFRvb2xzUmVzcG9uc2USIgoFdG9vbHMYASADKAsyEy50b29sc2VhcmNoLnYxLlRvb2wSFwoPY2F0YWxvZ192ZXJzaW9uGAIgASgEEhcKD25leHRfcGFnZV90b2tlbhgDIAEoCSJJChBMaXN0VG9vbHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEg4KBnNlcnZlchgDIAEoCSJOCgtUb29sU3VtbWFyeRIMCgRuYW1lGAEgASgJEg4KBnNlcnZlchgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRIPCgdzdW1tYXJ5GAQgASgJIoQBChFMaXN0VG9vbHNSZXNwb25zZRIpCgV0b29scxgBIAMoCzIaLnRvb2xzZWFyY2gudjEuVG9vbFN1bW1hcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUSFwoPY2F0YWxvZ192ZXJzaW9uGAQgASgEIjgKElVwc2VydFRvb2xzUmVxdWVzdBIiCgV0b29scxgBIAMoCzITLnRvb2xzZWFyY2gudjEuVG9vbCJlChNVcHNlcnRUb29sc1Jlc3BvbnNlEhcKD2NhdGFsb2dfdmVyc2lvbhgBIAEoBBIQCghpbnNlcnRlZBgCIAEoBRIPCgd1cGRhdGVkGAMgASgFEhIKCnRvb2xfY291bnQYBCABKAUiIwoSRGVsZXRlVG9vbHNSZXF1ZXN0Eg0KBW5hbWVzGAEgAygJIlMKE0RlbGV0ZVRvb2xzUmVzcG9uc2USFwoPY2F0YWxvZ192ZXJzaW9uGAEgASgEEg8KB2RlbGV0ZWQYAiABKAUSEgoKdG9vbF9jb3VudBgDIAEoBSIXChVHZXRDYXRhbG9nSW5mb1JlcXVlc3QiLgoKU2VydmVySW5mbxIMCgRuYW1lGAEgASgJEhIKCnRvb2xfY291bnQYAiABKAUigQIKFkdldENhdGFsb2dJbmZvUmVzcG9uc2USEgoKdG9vbF9jb3VudBgBIAEoBRIXCg9jYXRhbG9nX3ZlcnNpb24YAiABKAQSEAoIZW1iZWRkZXIYAyABKAkSHAoUZW1iZWRkaW5nX2RpbWVuc2lvbnMYBCABKAUSLgoLaW5kZXhfc3RhdGUYBSABKA4yGS50b29sc2VhcmNoLnYxLkluZGV4U3RhdGUSKgoHc2VydmVycxgGIAMoCzIZLnRvb2xzZWFyY2gudjEuU2VydmVySW5mbxIXCg9tYXhfcmVzdWx0c19jYXAYByABKAUSFQoNaW5kZXhlZF90b29scxgIIAEoBSKpBAoRR2V0VG9vbHNldFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIpCgZmb3JtYXQYAiABKA4yGS50b29sc2VhcmNoLnYxLlRvb2xGb3JtYXQSFQoNYWx3YXlzX2xvYWRlZBgDIAMoCRIaChJkZWZlcnJhbF90aHJlc2hvbGQYBCABKAUSNgoNZGVmZXJyZWRfbW9kZRgFIAEoDjIfLnRvb2xzZWFyY2gudjEuRGVmZXJyZWRUb29sTW9kZRIyCgtzZWFyY2hfbW9kZRgGIAEoDjIdLnRvb2xzZWFyY2gudjEuVG9vbFNlYXJjaE1vZGUSNgoNaG9zdGVkX3NlYXJjaBgHIAEoDjIfLnRvb2xzZWFyY2gudjEuSG9zdGVkVG9vbFNlYXJjaBINCgVtb2RlbBgIIAEoCRIyCg1tb2RlbF9zdXBwb3J0GAkgAygLMhsudG9vbHNlYXJjaC52MS5Nb2RlbFN1cHBvcnQSVQoTc2VydmVyX2Rlc2NyaXB0aW9ucxgKIAMoCzI4LnRvb2xzZWFyY2gudjEuR2V0VG9vbHNldFJlcXVlc3QuU2VydmVyRGVzY3JpcHRpb25zRW50cnkSEgoKbG9hZF90b29scxgLIAMoCRIVCg12aXNpYmxlX3Rvb2xzGAwgAygJGjkKF1NlcnZlckRlc2NyaXB0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiUQoMTW9kZWxTdXBwb3J0EhQKDG1vZGVsX3ByZWZpeBgBIAEoCRIrCgRtb2RlGAIgASgOMh0udG9vbHNlYXJjaC52MS5Ub29sU2VhcmNoTW9kZSJACg1Ub29sc2V0Q2hhbmdlEhEKCXRvb2xfbmFtZRgBIAEoCRIMCgRraW5kGAIgASgJEg4KBmRldGFpbBgDIAEoCSIwCgtPbWl0dGVkVG9vbBIRCgl0b29sX25hbWUYASABKAkSDgoGcmVhc29uGAIgASgJItgEChJHZXRUb29sc2V0UmVzcG9uc2USEgoKdG9vbHNfanNvbhgBIAEoCRIYChB0b29sX3NlYXJjaF9qc29uGAIgASgJEhUKDXN5c3RlbV9wcm9tcHQYAyABKAkSFAoMbG9hZGVkX3Rvb2xzGAQgAygJEhYKDmRlZmVycmVkX2NvdW50GAUgASgFEhEKCWRlZmVycmluZxgGIAEoCBJMCg5wcm92aWRlcl9uYW1lcxgHIAMoCzI0LnRvb2xzZWFyY2gudjEuR2V0VG9vbHNldFJlc3BvbnNlLlByb3ZpZGVyTmFtZXNFbnRyeRIXCg9jYXRhbG9nX3ZlcnNpb24YCCABKAQSMgoLc2VhcmNoX21vZGUYCSABKA4yHS50b29sc2VhcmNoLnYxLlRvb2xTZWFyY2hNb2RlEhoKEnNlYXJjaF9tb2RlX3JlYXNvbhgKIAEoCRIZChFsb2FkZWRfdG9vbHNfanNvbhgLIAEoCRItCgdjaGFuZ2VzGAwgAygLMhwudG9vbHNlYXJjaC52MS5Ub29sc2V0Q2hhbmdlEjEKDW9taXR0ZWRfdG9vbHMYDSADKAsyGi50b29sc2VhcmNoLnYxLk9taXR0ZWRUb29sEhwKFGxlYXJuZWRfcGlubmVkX3Rvb2xzGA4gAygJEjQKDmRlZmVycmVkX2xpbWl0GA8gASgLMhwudG9vbHNlYXJjaC52MS5EZWZlcnJlZExpbWl0GjQKElByb3ZpZGVyTmFtZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIj0KDURlZmVycmVkTGltaXQSDQoFbGltaXQYASABKAUSDwoHb21pdHRlZBgCIAEoBRIMCgRydWxlGAMgASgJIikKE1Jlc2V0U2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSInChRSZXNldFNlc3Npb25SZXNwb25zZRIPCgdleGlzdGVkGAEgASgIInwKFFJlcG9ydFRvb2xVc2VSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEQoJdG9vbF9uYW1lGAIgASgJEi4KB291dGNvbWUYAyABKA4yHS50b29sc2VhcmNoLnYxLlRvb2xVc2VPdXRjb21lEg0KBXF1ZXJ5GAQgASgJIlgKFVJlcG9ydFRvb2xVc2VSZXNwb25zZRIQCghyZWNvcmRlZBgBIAEoCBIPCgdxdWVyaWVzGAIgAygJEg4KBnJlYXNvbhgDIAEoCRIMCgRtaXNzGAQgASgIIiYKEUdldExlYXJuZWRSZXF1ZXN0EhEKCXRvb2xfbmFtZRgBIAEoCSJFCgxMZWFybmVkUXVlcnkSDQoFcXVlcnkYASABKAkSDgoGd2VpZ2h0GAIgASgBEhYKDmxhc3RfdXNlZF91bml4GAMgASgDIqcBCgtMZWFybmVkVG9vbBIRCgl0b29sX25hbWUYASABKAkSDgoGd2VpZ2h0GAIgASgBEiwKB3F1ZXJpZXMYAyADKAsyGy50b29sc2VhcmNoLnYxLkxlYXJuZWRRdWVyeRINCgVzY29wZRgEIAEoCRIQCghzZXNzaW9ucxgFIAEoBRIWCg5zY29wZV9zZXNzaW9ucxgGIAEoBRIOCgZwaW5uZWQYByABKAgiVwoITGVhcm5QaW4SDwoHZW5hYmxlZBgBIAEoCBINCgVzaGFyZRgCIAEoARIUCgxtaW5fc2Vzc2lvbnMYAyABKAUSFQoNbWF4X3Blcl9zY29wZRgEIAEoBSJ3ChJHZXRMZWFybmVkUmVzcG9uc2USEAoIbGVhcm5pbmcYASABKAgSKQoFdG9vbHMYAiADKAsyGi50b29sc2VhcmNoLnYxLkxlYXJuZWRUb29sEiQKA3BpbhgDIAEoCzIXLnRvb2xzZWFyY2gudjEuTGVhcm5QaW4iNQoTUmVzZXRMZWFybmVkUmVxdWVzdBIRCgl0b29sX25hbWUYASABKAkSCwoDYWxsGAIgASgIIiUKFFJlc2V0TGVhcm5lZFJlc3BvbnNlEg0KBXRvb2xzGAEgASgFKnMKClNlYXJjaFR5cGUSGwoXU0VBUkNIX1RZUEVfVU5TUEVDSUZJRUQQABIYChRTRUFSQ0hfVFlQRV9TRU1BTlRJQxABEhcKE1NFQVJDSF9UWVBFX0tFWVdPUkQQAhIVChFTRUFSQ0hfVFlQRV9SRUdFWBADKpEBCgpJbmRleFN0YXRlEhsKF0lOREVYX1NUQVRFX1VOU1BFQ0lGSUVEEAASHAoYSU5ERVhfU1RBVEVfTEVYSUNBTF9PTkxZEAESFwoTSU5ERVhfU1RBVEVfV0FSTUlORxACEhUKEUlOREVYX1NUQVRFX1JFQURZEAMSGAoUSU5ERVhfU1RBVEVfREVHUkFERUQQBCqwAQoKVG9vbEZvcm1hdBIbChdUT09MX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhsKF1RPT0xfRk9STUFUX09QRU5BSV9DSEFUEAESIAocVE9PTF9GT1JNQVRfT1BFTkFJX1JFU1BPTlNFUxACEhkKFVRPT0xfRk9STUFUX0FOVEhST1BJQxADEhYKElRPT0xfRk9STUFUX0dFTUlOSRAEEhMKD1RPT0xfRk9STUFUX01DUBAFKpEBChBEZWZlcnJlZFRvb2xNb2RlEiIKHkRFRkVSUkVEX1RPT0xfTU9ERV9VTlNQRUNJRklFRBAAEhsKF0RFRkVSUkVEX1RPT0xfTU9ERV9PTUlUEAESHwobREVGRVJSRURfVE9PTF9NT0RFX1JFTUlOREVSEAISGwoXREVGRVJSRURfVE9PTF9NT0RFX1NUVUIQAyq0AQoOVG9vbFNlYXJjaE1vZGUSIAocVE9PTF9TRUFSQ0hfTU9ERV9VTlNQRUNJRklFRBAAEh0KGVRPT0xfU0VBUkNIX01PREVfUE9SVEFCTEUQARIiCh5UT09MX1NFQVJDSF9NT0RFX05BVElWRV9DTElFTlQQAhIiCh5UT09MX1NFQVJDSF9NT0RFX05BVElWRV9IT1NURUQQAxIZChVUT09MX1NFQVJDSF9NT0RFX0FVVE8QBCpxChBIb3N0ZWRUb29sU2VhcmNoEiIKHkhPU1RFRF9UT09MX1NFQVJDSF9VTlNQRUNJRklFRBAAEhsKF0hPU1RFRF9UT09MX1NFQVJDSF9CTTI1EAESHAoYSE9TVEVEX1RPT0xfU0VBUkNIX1JFR0VYEAIqigEKDlRvb2xVc2VPdXRjb21lEiAKHFRPT0xfVVNFX09VVENPTUVfVU5TUEVDSUZJRUQQABIcChhUT09MX1VTRV9PVVRDT01FX1NVQ0NFU1MQARIaChZUT09MX1VTRV9PVVRDT01FX0VSUk9SEAISHAoYVE9PTF9VU0VfT1VUQ09NRV9VTktOT1dOEAMytgcKEVRvb2xTZWFyY2hTZXJ2aWNlEkUKBlNlYXJjaBIcLnRvb2xzZWFyY2gudjEuU2VhcmNoUmVxdWVzdBodLnRvb2xzZWFyY2gudjEuU2VhcmNoUmVzcG9uc2USSwoIR2V0VG9vbHMSHi50b29sc2VhcmNoLnYxLkdldFRvb2xzUmVxdWVzdBofLnRvb2xzZWFyY2gudjEuR2V0VG9vbHNSZXNwb25zZRJOCglMaXN0VG9vbHMSHy50b29sc2VhcmNoLnYxLkxpc3RUb29sc1JlcXVlc3QaIC50b29sc2VhcmNoLnYxLkxpc3RUb29sc1Jlc3BvbnNlElQKC1Vwc2VydFRvb2xzEiEudG9vbHNlYXJjaC52MS5VcHNlcnRUb29sc1JlcXVlc3QaIi50b29sc2VhcmNoLnYxLlVwc2VydFRvb2xzUmVzcG9uc2USVAoLRGVsZXRlVG9vbHMSIS50b29sc2VhcmNoLnYxLkRlbGV0ZVRvb2xzUmVxdWVzdBoiLnRvb2xzZWFyY2gudjEuRGVsZXRlVG9vbHNSZXNwb25zZRJdCg5HZXRDYXRhbG9nSW5mbxIkLnRvb2xzZWFyY2gudjEuR2V0Q2F0YWxvZ0luZm9SZXF1ZXN0GiUudG9vbHNlYXJjaC52MS5HZXRDYXRhbG9nSW5mb1Jlc3BvbnNlElEKCkdldFRvb2xzZXQSIC50b29sc2VhcmNoLnYxLkdldFRvb2xzZXRSZXF1ZXN0GiEudG9vbHNlYXJjaC52MS5HZXRUb29sc2V0UmVzcG9uc2USVwoMUmVzZXRTZXNzaW9uEiIudG9vbHNlYXJjaC52MS5SZXNldFNlc3Npb25SZXF1ZXN0GiMudG9vbHNlYXJjaC52MS5SZXNldFNlc3Npb25SZXNwb25zZRJaCg1SZXBvcnRUb29sVXNlEiMudG9vbHNlYXJjaC52MS5SZXBvcnRUb29sVXNlUmVxdWVzdBokLnRvb2xzZWFyY2gudjEuUmVwb3J0VG9vbFVzZVJlc3BvbnNlElEKCkdldExlYXJuZWQSIC50b29sc2VhcmNoLnYxLkdldExlYXJuZWRSZXF1ZXN0GiEudG9vbHNlYXJjaC52MS5HZXRMZWFybmVkUmVzcG9uc2USVwoMUmVzZXRMZWFybmVkEiIudG9vbHNlYXJjaC52MS5SZXNldExlYXJuZWRSZXF1ZXN0GiMudG9vbHNlYXJjaC52MS5SZXNldExlYXJuZWRSZXNwb25zZUJHWkVnaXRodWIuY29tL3Rvb2xzZWFyY2gvdG9vbHNlYXJjaC9jbGllbnRzL2dvL3Rvb2xzZWFyY2h2MTt0b29sc2VhcmNodjFiBnByb3RvMw");
 
 /**
  * SearchRequest is a tool search, as the model asked for it.
@@ -71,9 +71,10 @@ export type SearchRequest = Message<"toolsearch.v1.SearchRequest"> & {
   categoryFilter: string;
 
   /**
-   * The tools visible to this agent or turn: exact tool names or `server:*`
-   * patterns. Nothing outside this set is ever returned, in any mode. Empty:
-   * all tools are visible.
+   * The tools visible to this agent or turn: exact tool names, `server:*`,
+   * `category:NAME` or `prefix*` patterns (the same syntax as GetToolset's
+   * always_loaded). Nothing outside this set is ever returned, in any mode.
+   * Empty: all tools are visible.
    *
    * @generated from field: repeated string visible_tools = 5;
    */
@@ -1054,7 +1055,7 @@ export type GetToolsetRequest = Message<"toolsearch.v1.GetToolsetRequest"> & {
 
   /**
    * The tools visible to this agent or turn, as in SearchRequest: exact
-   * tool names or `server:*` / `prefix*` patterns. The list is built from
+   * tool names, `server:*`, `category:NAME` or `prefix*` patterns. The list is built from
    * these tools alone: nothing outside them appears in any field (tools,
    * stubs, the native `defer_loading` list, the system prompt's counts,
    * servers and reminder names, loaded tools), and the deferral threshold
@@ -1281,6 +1282,30 @@ export type GetToolsetResponse = Message<"toolsearch.v1.GetToolsetResponse"> & {
    * @generated from field: repeated toolsearch.v1.OmittedTool omitted_tools = 13;
    */
   omittedTools: OmittedTool[];
+
+  /**
+   * The tools of loaded_tools that learning pinned (the sidecar runs with
+   * --learn-pin, and this scope's agents used them in most of their
+   * sessions: see GetLearnedResponse.pin), in list order. They follow the
+   * always-loaded tools and are sent in full on every turn; below the
+   * deferral threshold, where every tool is sent, nothing is pinned. Unlike
+   * always_loaded, a provider's tool-count limit pins only as many as fit. The learning scope is the
+   * one of visible_tools (a search with the same visible_tools and no
+   * category_filter learns in it). Empty when nothing is pinned.
+   *
+   * @generated from field: repeated string learned_pinned_tools = 14;
+   */
+  learnedPinnedTools: string[];
+
+  /**
+   * How a provider's cap on the deferred tools of one request was met
+   * (Anthropic's tool search: 10,000): which tools were kept, and how many
+   * were left out (each is in omitted_tools). Unset when the list did not
+   * reach the cap.
+   *
+   * @generated from field: toolsearch.v1.DeferredLimit deferred_limit = 15;
+   */
+  deferredLimit?: DeferredLimit | undefined;
 };
 
 /**
@@ -1289,6 +1314,43 @@ export type GetToolsetResponse = Message<"toolsearch.v1.GetToolsetResponse"> & {
  */
 export const GetToolsetResponseSchema: GenMessage<GetToolsetResponse> = /*@__PURE__*/
   messageDesc(file_toolsearch_v1_toolsearch, 22);
+
+/**
+ * DeferredLimit is how a provider's cap on deferred tools was met.
+ *
+ * @generated from message toolsearch.v1.DeferredLimit
+ */
+export type DeferredLimit = Message<"toolsearch.v1.DeferredLimit"> & {
+  /**
+   * The provider's cap on deferred tools per request.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * The deferred tools left out.
+   *
+   * @generated from field: int32 omitted = 2;
+   */
+  omitted: number;
+
+  /**
+   * How the kept tools were chosen: `learned_use_then_catalog_order` (the
+   * tools this scope's sessions used most, by learned evidence, then the
+   * first in catalog order) or `catalog_order` (nothing learned).
+   *
+   * @generated from field: string rule = 3;
+   */
+  rule: string;
+};
+
+/**
+ * Describes the message toolsearch.v1.DeferredLimit.
+ * Use `create(DeferredLimitSchema)` to create a new message.
+ */
+export const DeferredLimitSchema: GenMessage<DeferredLimit> = /*@__PURE__*/
+  messageDesc(file_toolsearch_v1_toolsearch, 23);
 
 /**
  * ResetSessionRequest names the session to forget.
@@ -1309,7 +1371,7 @@ export type ResetSessionRequest = Message<"toolsearch.v1.ResetSessionRequest"> &
  * Use `create(ResetSessionRequestSchema)` to create a new message.
  */
 export const ResetSessionRequestSchema: GenMessage<ResetSessionRequest> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 23);
+  messageDesc(file_toolsearch_v1_toolsearch, 24);
 
 /**
  * ResetSessionResponse reports whether there was a session to forget.
@@ -1330,7 +1392,7 @@ export type ResetSessionResponse = Message<"toolsearch.v1.ResetSessionResponse">
  * Use `create(ResetSessionResponseSchema)` to create a new message.
  */
 export const ResetSessionResponseSchema: GenMessage<ResetSessionResponse> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 24);
+  messageDesc(file_toolsearch_v1_toolsearch, 25);
 
 /**
  * ReportToolUseRequest reports one tool call of a session's model.
@@ -1374,7 +1436,7 @@ export type ReportToolUseRequest = Message<"toolsearch.v1.ReportToolUseRequest">
  * Use `create(ReportToolUseRequestSchema)` to create a new message.
  */
 export const ReportToolUseRequestSchema: GenMessage<ReportToolUseRequest> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 25);
+  messageDesc(file_toolsearch_v1_toolsearch, 26);
 
 /**
  * ReportToolUseResponse says what the report taught.
@@ -1423,7 +1485,7 @@ export type ReportToolUseResponse = Message<"toolsearch.v1.ReportToolUseResponse
  * Use `create(ReportToolUseResponseSchema)` to create a new message.
  */
 export const ReportToolUseResponseSchema: GenMessage<ReportToolUseResponse> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 26);
+  messageDesc(file_toolsearch_v1_toolsearch, 27);
 
 /**
  * GetLearnedRequest names the tool to show, or none for all.
@@ -1444,7 +1506,7 @@ export type GetLearnedRequest = Message<"toolsearch.v1.GetLearnedRequest"> & {
  * Use `create(GetLearnedRequestSchema)` to create a new message.
  */
 export const GetLearnedRequestSchema: GenMessage<GetLearnedRequest> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 27);
+  messageDesc(file_toolsearch_v1_toolsearch, 28);
 
 /**
  * LearnedQuery is one learned query of a tool.
@@ -1479,7 +1541,7 @@ export type LearnedQuery = Message<"toolsearch.v1.LearnedQuery"> & {
  * Use `create(LearnedQuerySchema)` to create a new message.
  */
 export const LearnedQuerySchema: GenMessage<LearnedQuery> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 28);
+  messageDesc(file_toolsearch_v1_toolsearch, 29);
 
 /**
  * LearnedTool is what one tool learned.
@@ -1517,6 +1579,29 @@ export type LearnedTool = Message<"toolsearch.v1.LearnedTool"> & {
    * @generated from field: string scope = 4;
    */
   scope: string;
+
+  /**
+   * The distinct sessions that used the tool in its scope (one vote per
+   * session, however many uses it reported).
+   *
+   * @generated from field: int32 sessions = 5;
+   */
+  sessions: number;
+
+  /**
+   * The distinct sessions that used any tool of its scope.
+   *
+   * @generated from field: int32 scope_sessions = 6;
+   */
+  scopeSessions: number;
+
+  /**
+   * True when learning pins the tool in its scope (GetLearnedResponse.pin):
+   * GetToolset sends it in full on every turn, as learned_pinned_tools.
+   *
+   * @generated from field: bool pinned = 7;
+   */
+  pinned: boolean;
 };
 
 /**
@@ -1524,7 +1609,50 @@ export type LearnedTool = Message<"toolsearch.v1.LearnedTool"> & {
  * Use `create(LearnedToolSchema)` to create a new message.
  */
 export const LearnedToolSchema: GenMessage<LearnedTool> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 29);
+  messageDesc(file_toolsearch_v1_toolsearch, 30);
+
+/**
+ * LearnPin is the learned-pinning rule (the sidecar's --learn-pin).
+ *
+ * @generated from message toolsearch.v1.LearnPin
+ */
+export type LearnPin = Message<"toolsearch.v1.LearnPin"> & {
+  /**
+   * Whether learning pins tools.
+   *
+   * @generated from field: bool enabled = 1;
+   */
+  enabled: boolean;
+
+  /**
+   * The least share of a scope's sessions that used a tool, in (0, 1].
+   *
+   * @generated from field: double share = 2;
+   */
+  share: number;
+
+  /**
+   * The least number of distinct sessions that used a tool (at least 2:
+   * one session never pins a tool).
+   *
+   * @generated from field: int32 min_sessions = 3;
+   */
+  minSessions: number;
+
+  /**
+   * The most tools pinned per scope.
+   *
+   * @generated from field: int32 max_per_scope = 4;
+   */
+  maxPerScope: number;
+};
+
+/**
+ * Describes the message toolsearch.v1.LearnPin.
+ * Use `create(LearnPinSchema)` to create a new message.
+ */
+export const LearnPinSchema: GenMessage<LearnPin> = /*@__PURE__*/
+  messageDesc(file_toolsearch_v1_toolsearch, 31);
 
 /**
  * GetLearnedResponse lists learned tools, by scope and name.
@@ -1546,6 +1674,13 @@ export type GetLearnedResponse = Message<"toolsearch.v1.GetLearnedResponse"> & {
    * @generated from field: repeated toolsearch.v1.LearnedTool tools = 2;
    */
   tools: LearnedTool[];
+
+  /**
+   * The learned-pinning rule; unset when learning is off.
+   *
+   * @generated from field: toolsearch.v1.LearnPin pin = 3;
+   */
+  pin?: LearnPin | undefined;
 };
 
 /**
@@ -1553,7 +1688,7 @@ export type GetLearnedResponse = Message<"toolsearch.v1.GetLearnedResponse"> & {
  * Use `create(GetLearnedResponseSchema)` to create a new message.
  */
 export const GetLearnedResponseSchema: GenMessage<GetLearnedResponse> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 30);
+  messageDesc(file_toolsearch_v1_toolsearch, 32);
 
 /**
  * ResetLearnedRequest says what to forget.
@@ -1581,7 +1716,7 @@ export type ResetLearnedRequest = Message<"toolsearch.v1.ResetLearnedRequest"> &
  * Use `create(ResetLearnedRequestSchema)` to create a new message.
  */
 export const ResetLearnedRequestSchema: GenMessage<ResetLearnedRequest> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 31);
+  messageDesc(file_toolsearch_v1_toolsearch, 33);
 
 /**
  * ResetLearnedResponse says how much was forgotten.
@@ -1602,7 +1737,7 @@ export type ResetLearnedResponse = Message<"toolsearch.v1.ResetLearnedResponse">
  * Use `create(ResetLearnedResponseSchema)` to create a new message.
  */
 export const ResetLearnedResponseSchema: GenMessage<ResetLearnedResponse> = /*@__PURE__*/
-  messageDesc(file_toolsearch_v1_toolsearch, 32);
+  messageDesc(file_toolsearch_v1_toolsearch, 34);
 
 /**
  * SearchType selects how Search scores tools.

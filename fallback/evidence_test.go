@@ -1,0 +1,65 @@
+package fallback
+
+import (
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestWordMatches checks each ranking word of a query against one tool:
+// in the tool (itself or a stem variant), known elsewhere, or unknown;
+// stop words and -terms are left out.
+func TestWordMatches(t *testing.T) {
+	ix := NewIndex(testDocs)
+	id, _ := ix.Lookup("slack__send_message")
+	got := ix.WordMatches(mustParse(t, "forward the messages to the github team -weather"), id)
+	want := []WordMatch{
+		{Word: "forward", Weight: 1},
+		{Word: "messages", Weight: 1, Known: true, InTool: true, Tools: 1},
+		{Word: "github", Weight: 1, Known: true, Tools: 2},
+		{Word: "team", Weight: 1},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("WordMatches (-want +got):\n%s", diff)
+	}
+	if got := ix.WordMatches(mustParse(t, "send"), -1); got != nil {
+		t.Errorf("WordMatches of an unknown tool ID = %v, want nil", got)
+	}
+}
+
+// TestHasWord checks one word against one tool's text, with stem variants.
+func TestHasWord(t *testing.T) {
+	ix := NewIndex(testDocs)
+	id, _ := ix.Lookup("github__close_issue")
+	for w, want := range map[string]bool{"close": true, "closing": true, "issues": true, "create": false, "the": false, "": false} {
+		if got := ix.HasWord(id, w); got != want {
+			t.Errorf("HasWord(github__close_issue, %q) = %v, want %v", w, got, want)
+		}
+	}
+	if ix.HasWord(ix.Len(), "close") {
+		t.Error("HasWord of an unknown tool ID = true")
+	}
+}
+
+func TestArgumentWords(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"forward this email to my accountant", nil},
+		{"delete the #random slack channel", []string{"random"}},
+		{"assign OPS-88 to me", []string{"88", "ops"}},
+		{"send 'build is green' to #deploys", []string{"build", "deploys", "green", "is"}},
+		{"Invite Dana to the standup. Book room 4", []string{"4", "dana"}},
+		{"email bob@acme.io the report.pdf", []string{"acme", "bob", "io", "pdf", "report"}},
+		{"read the \"release notes\" file", []string{"notes", "release"}},
+		{"", nil},
+	} {
+		got := slices.Sorted(maps.Keys(argumentWords(c.raw)))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("argumentWords(%q) = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}

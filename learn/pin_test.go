@@ -1,0 +1,135 @@
+package learn
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// pinned is the names View.Pinned returns.
+func pinned(v *View, scope string, r PinRule) []string {
+	var out []string
+	for _, tv := range v.Pinned(scope, r) {
+		out = append(out, tv.Tool)
+	}
+	return out
+}
+
+// One session never pins a tool, however many uses, queries and tools it
+// reports, and whatever the rule asks for (MinSessions 1 counts as 2).
+func TestPinOneSessionNeverPins(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now})
+	for i := range 1000 {
+		s.Record(Use{Scope: "sc", Tool: "x", Query: fmt.Sprintf("q %d", i%7), Session: "poisoner", Weight: 1})
+		s.Record(Use{Scope: "sc", Tool: fmt.Sprintf("t%d", i%20), Query: "q", Session: "poisoner", Weight: 1})
+	}
+	v := s.View()
+	for _, r := range []PinRule{{}, {MinSessions: 1, Share: 0.01}} {
+		if got := pinned(v, "sc", r); len(got) > 0 {
+			t.Errorf("rule %+v: one session pinned %v", r, got)
+		}
+	}
+	if n := v.ScopeSessions("sc"); n != 1 {
+		t.Errorf("ScopeSessions = %d, want 1", n)
+	}
+}
+
+// A tool used by most of a scope's sessions is pinned once enough distinct
+// sessions used it; a tool below the share, or below the session count,
+// is not; another scope pins nothing of it.
+func TestPinAfterEnoughSessions(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now})
+	use := func(scope, tool string, sessions ...int) {
+		for _, i := range sessions {
+			s.Record(Use{Scope: scope, Tool: tool, Query: "find the " + tool, Session: fmt.Sprintf("s%d", i), Weight: 1})
+		}
+	}
+	use("sc", "always", 0, 1, 2, 3)
+	if got := pinned(s.View(), "sc", PinRule{}); len(got) > 0 {
+		t.Fatalf("4 sessions pinned %v; the default needs %d", got, DefaultPinMinSessions)
+	}
+	use("sc", "always", 4)
+	if diff := cmp.Diff([]string{"always"}, pinned(s.View(), "sc", PinRule{})); diff != "" {
+		t.Fatalf("5 of 5 sessions (-want +got):\n%s", diff)
+	}
+	// Five more sessions use other tools: "always" has 5 of 10 (the share,
+	// inclusive), "half" 4 of 10 would need 5 even with MinSessions 2.
+	use("sc", "other", 5, 6, 7, 8, 9)
+	use("sc", "half", 5, 6, 7, 8)
+	use("elsewhere", "always", 10)
+	v := s.View()
+	if n := v.ScopeSessions("sc"); n != 10 {
+		t.Errorf("ScopeSessions = %d, want 10", n)
+	}
+	if diff := cmp.Diff([]string{"always", "other"}, pinned(v, "sc", PinRule{MinSessions: 2})); diff != "" {
+		t.Errorf("share 0.5 of 10 (-want +got):\n%s", diff)
+	}
+	if got := pinned(v, "sc", PinRule{Share: 0.6}); len(got) > 0 {
+		t.Errorf("share 0.6 pinned %v", got)
+	}
+	if got := pinned(v, "elsewhere", PinRule{}); len(got) > 0 {
+		t.Errorf("another scope pinned %v", got)
+	}
+}
+
+// At most MaxPinnedPerScope tools are pinned: those with the most sessions,
+// then by name.
+func TestPinBounded(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now})
+	for tool := range 12 {
+		for i := range 6 + tool%3 {
+			s.Record(Use{Tool: fmt.Sprintf("t%02d", tool), Query: "q", Session: fmt.Sprintf("s%d", i), Weight: 1})
+		}
+	}
+	want := []string{"t02", "t05", "t08", "t11", "t01", "t04", "t07", "t10"}
+	if diff := cmp.Diff(want, pinned(s.View(), "", PinRule{})); diff != "" {
+		t.Errorf("pinned (-want +got):\n%s", diff)
+	}
+	if got := pinned(s.View(), "", PinRule{Max: 3}); len(got) != 3 {
+		t.Errorf("Max 3 pinned %v", got)
+	}
+}
+
+// The scope's sessions survive an export and import (scope_sessions), so a
+// restarted sidecar, or one that pulls the file, pins the same tools; a
+// crafted record's claims pass CheckRecord, and a record claiming one
+// session pins nothing.
+func TestPinImported(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now})
+	for i := range 8 {
+		s.Record(Use{Scope: "sc", Tool: "common", Query: "q", Session: fmt.Sprintf("s%d", i), Weight: 1})
+		if i < 5 {
+			s.Record(Use{Scope: "sc", Tool: "some", Query: "q", Session: fmt.Sprintf("s%d", i), Weight: 1})
+		}
+	}
+	s.Record(Use{Scope: "sc", Tool: "rare", Query: "q", Session: "s9", Weight: 1})
+	var buf bytes.Buffer
+	if err := s.Export(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"scope_sessions":9`) {
+		t.Errorf("export lacks scope_sessions 9:\n%s", buf.String())
+	}
+	in := NewStore(Config{Now: newClock().now})
+	if _, err := in.Import(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want := pinned(s.View(), "sc", PinRule{})
+	if diff := cmp.Diff([]string{"common", "some"}, want); diff != "" {
+		t.Errorf("live pins (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, pinned(in.View(), "sc", PinRule{})); diff != "" {
+		t.Errorf("imported pins (-want +got):\n%s", diff)
+	}
+	crafted := `{"scope":"sc","tool":"one","query":"q","weight":1,"at":"2026-11-23T12:00:00Z","sessions":1,"scope_sessions":1}` + "\n"
+	c := NewStore(Config{Now: newClock().now})
+	if _, err := c.Import(strings.NewReader(crafted)); err != nil {
+		t.Fatal(err)
+	}
+	if got := pinned(c.View(), "sc", PinRule{MinSessions: 1}); len(got) > 0 {
+		t.Errorf("a one-session record pinned %v", got)
+	}
+}

@@ -1,0 +1,165 @@
+package search_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/learn"
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// TestUnservedAction: a short request whose action verb none of its best
+// tools mentions is flagged no_confident_match, its scores scaled by one
+// factor (the order is the same as with the verb served); a request whose
+// verb a top tool has, itself or as a listed synonym, is not.
+func TestUnservedAction(t *testing.T) {
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	engines := map[string]*search.Engine{
+		"keyword": newEngine(t, snap, search.Config{}),
+		"default": newSemanticEngine(t, snap),
+	}
+	for name, e := range engines {
+		mode := search.ModeDefault
+		if name == "keyword" {
+			mode = search.ModeKeyword
+		}
+		for _, c := range []struct {
+			query   string
+			flagged bool
+		}{
+			{"forward this email to my accountant", true},
+			{"delete the slack message I just posted", true},
+			{"please archive the #old-project channel", true},
+			{"reply to alice's email", false},
+			{"delete the standup meeting from my calendar", false},
+			{"write down the meeting notes", false}, // write → create
+			{"show the latest messages in the #support channel", false},
+		} {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: mode, MaxResults: 5, Debug: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 {
+				t.Fatalf("%s %q: no results", name, c.query)
+			}
+			top := res.References[0]
+			if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+				t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f)", name, c.query, got, c.flagged, top.Name, top.Score)
+			}
+			unserved := strings.Contains(top.Explanation, "unserved action")
+			if c.flagged && (!unserved || top.Score >= 0.5) {
+				t.Errorf("%s %q: top %s %.3f, explanation %q: want the unserved action under 0.5", name, c.query, top.Name, top.Score, top.Explanation)
+			}
+			if !c.flagged && unserved {
+				t.Errorf("%s %q: explanation %q names an unserved action", name, c.query, top.Explanation)
+			}
+		}
+	}
+}
+
+// TestNoMatchStats pins how often no_confident_match is set on the example
+// catalog's labelled sets in evaluation/testdata/nomatch (answerable and
+// no-answer queries; the held-out pair was written after the rules were
+// fixed) and on its ranking fixture, in both modes, as a committed
+// nomatch_stats.txt; rewrite it with
+//
+//	go test ./search -run TestNoMatchStats -update
+func TestNoMatchStats(t *testing.T) {
+	dir := filepath.Join("..", "evaluation", "testdata")
+	sets := []struct{ name, answerable, noAnswer string }{
+		{"fixture", "testdata/eval/example/queries.jsonl", filepath.Join(dir, "noanswer", "example.jsonl")},
+		{"tuning", filepath.Join(dir, "nomatch", "example-answerable.jsonl"), filepath.Join(dir, "nomatch", "example-noanswer.jsonl")},
+		{"held-out", filepath.Join(dir, "nomatch", "example-heldout-answerable.jsonl"), filepath.Join(dir, "nomatch", "example-heldout-noanswer.jsonl")},
+	}
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	var b strings.Builder
+	b.WriteString("# no_confident_match on the example catalog (evaluation/testdata/nomatch/README.md).\n")
+	b.WriteString("# Rewritten by: go test ./search -run TestNoMatchStats -update\n")
+	b.WriteString("# set/mode answerable flagged no_answer flagged\n")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, s := range sets {
+			ans, err := evaluation.LoadQueries(s.answerable)
+			if err != nil {
+				t.Fatal(err)
+			}
+			na, err := evaluation.LoadNoAnswer(s.noAnswer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			count := func(qs []evaluation.Query) int {
+				n := 0
+				for _, q := range qs {
+					res, err := e.Search(context.Background(), search.Request{Query: q.Query, Mode: m.mode, MaxResults: goldenDepth})
+					if err != nil {
+						t.Fatalf("%s %s: %v", s.name, q.ID, err)
+					}
+					if unconfident(res) {
+						n++
+					}
+				}
+				return n
+			}
+			fa, fn := count(ans), count(na)
+			fmt.Fprintf(&b, "%s/%s %d %.3f %d %.3f\n", s.name, m.name, len(ans), float64(fa)/float64(len(ans)), len(na), float64(fn)/float64(len(na)))
+		}
+	}
+	checkGolden(t, "testdata/eval/nomatch_stats.txt", b.String())
+}
+
+// TestUnservedActionLearned: a tool that learning from use lifted for a
+// wording serves it ("publish" the event: agents used create_event for
+// it), so the unserved-action rule does not flag it.
+func TestUnservedActionLearned(t *testing.T) {
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := []search.Tool{
+		{Name: "notion__append_block", Server: "notion", Description: "Interact with the Notion API."},
+		{Name: "docs__write_page", Server: "docs", Description: "Write a page of text to a document."},
+		{Name: "calendar__create_event", Server: "calendar", Description: "Create a calendar event for a meeting."},
+		{Name: "slack__send_message", Server: "slack", Description: "Send a message to a Slack channel."},
+	}
+	e, err := search.NewFromTools(tools, search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	ctx := context.Background()
+	if err := e.WaitIndexed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const q = "publish the calendar event for the meeting"
+	unserved := func(res search.Result) bool {
+		return len(res.References) > 0 && strings.Contains(res.References[0].Explanation, "unserved action")
+	}
+	res, err := e.Search(ctx, search.Request{Query: q, MaxResults: 5, Debug: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !unserved(res) || !res.Metadata.NoConfidentMatch {
+		t.Fatalf("before learning: want the unserved action flagged, got %+v", res.References)
+	}
+	for i := range 3 {
+		s := fmt.Sprintf("session-%d", i)
+		if _, err := e.Search(ctx, search.Request{Query: q, SessionID: s, MaxResults: 10}); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: "calendar__create_event", Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
+			t.Fatalf("ReportToolUse = %+v, %v", rep, err)
+		}
+	}
+	res, err = e.Search(ctx, search.Request{Query: q, MaxResults: 5, Debug: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top := res.References[0]; top.Name != "calendar__create_event" || top.Learned == nil || unserved(res) || res.Metadata.NoConfidentMatch {
+		t.Errorf("after learning: top %s %.3f (learned %v), explanation %q: want calendar__create_event lifted, confident", top.Name, top.Score, top.Learned, top.Explanation)
+	}
+}

@@ -1,0 +1,40 @@
+package search
+
+import "testing"
+
+func TestActionVerb(t *testing.T) {
+	for _, c := range []struct {
+		word, base string
+		action     bool
+	}{
+		{"forward", "forward", true},
+		{"deleted", "delete", true},
+		{"archiving", "archive", true},
+		{"pins", "pin", true},
+		{"show", "show", false},  // light
+		{"finds", "find", false}, // light
+		{"opened", "open", false},
+		{"weather", "", false},
+		{"ed", "", false},
+		{"stopped", "stop", true},
+		{"planning", "plan", true},
+	} {
+		base, action := actionVerb(c.word)
+		if base != c.base || action != c.action {
+			t.Errorf("actionVerb(%q) = %q, %v; want %q, %v", c.word, base, action, c.base, c.action)
+		}
+	}
+	for w := range lightVerbs {
+		if !actionVerbs[w] && !lightVerbs[w] {
+			t.Errorf("light verb %q is not a verb", w)
+		}
+	}
+	for v, syns := range verbSynonyms {
+		if _, ok := actionVerb(v); !ok {
+			t.Errorf("verbSynonyms has %q, which is not an action verb", v)
+		}
+		if len(syns) == 0 {
+			t.Errorf("verbSynonyms[%q] is empty", v)
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package search
+
+import "strings"
+
+// actionVerbs are English verbs that name what a request wants done
+// ("forward", "archive", "rebase", "cancel"): general vocabulary of
+// requests to software, written from general knowledge of English, not
+// from any catalog or query set. A request's action verb that none of its
+// best tools mentions is the mark of a near miss (unservedAction).
+var actionVerbs = wordSet(
+	"accept activate add adjust allocate analyse analyze annotate answer append apply approve archive " +
+		"arm arrange ask assign attach authenticate authorize automate back backup ban bid bill block " +
+		"book bookmark boost broadcast buy calculate calibrate call cancel capture change charge chat " +
+		"checkout claim classify clean clear click clone close collect combine comment commit compare " +
+		"compile complete compose compress compute configure confirm connect contact convert cook copy " +
+		"correct count create crop cut deactivate debug decline decode decrypt delete deliver deny deploy " +
+		"deposit describe design detect dial dim disable disconnect dismiss dispatch distribute dm donate " +
+		"download draft draw drive drop duplicate edit eject email embed empty enable encode encrypt end " +
+		"enroll enter erase estimate evaluate execute exit expand export extend extract fax feed file " +
+		"fill filter fix flag flip follow fork format forward freeze generate geocode google grant hail " +
+		"hide highlight hire host identify ignore import improve increase index inform insert install " +
+		"invite invoice join jot kill label launch leave like link load lock log login logout lower map " +
+		"mark measure merge message migrate mint mirror modify monitor mount move mute name navigate " +
+		"notify observe optimize order organize pack paint park parse paste patch pause pay pick pin ping " +
+		"place plan play plot post postpone predict prepare preview print prioritize process promote " +
+		"provision publish pull purchase push queue quote raise rank rate rebase rebook reboot recall " +
+		"receive recommend reconcile record recover redeem redo refactor refresh refund register reject " +
+		"release reload remind remove rename render renew reopen reorder repair repeat rephrase replace " +
+		"reply report repost request reschedule reserve reset resize resolve respond restart restore " +
+		"resume retweet revert review revoke rewind rollback rotate run save scan schedule scrape secure " +
+		"select sell send share ship shorten shut shutdown sign simulate skip snooze solve sort speak " +
+		"split stage star start stash stop store stream submit subscribe subtract suggest summarise " +
+		"summarize suspend swap switch sync tag test text throttle tip toggle track trade train " +
+		"transcribe transfer transition translate transpose trigger trim tune turn tweet type unarchive " +
+		"unblock undo unfollow uninstall unlock unmute unpin unsubscribe unzip update upgrade upload " +
+		"validate verify visit vote wake walk watch water wipe withdraw write zip zoom")
+
+// lightVerbs are verbs that ask to see or reach something ("show",
+// "find", "open", "get", "list", "check", "set"...) rather than name an
+// action: every read tool serves them, whatever its wording, so they
+// never count against a tool.
+var lightVerbs = wordSet(
+	"access browse check display fetch find get give list locate look make obtain open put query read " +
+		"retrieve return search set show take tell view")
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// actionVerb returns the base form of w when it is a verb, and whether it
+// is an action verb (not a light one): w itself, or w less an -s, -es,
+// -ed, -d or -ing ending ("archiving" → "archive", "stopped" → "stop");
+// "", false when w is no verb of either list.
+func actionVerb(w string) (string, bool) {
+	for _, cut := range []string{"", "s", "es", "ed", "d", "ing"} {
+		b, ok := strings.CutSuffix(w, cut)
+		if !ok || b == "" {
+			continue
+		}
+		forms := []string{b}
+		if cut == "ed" || cut == "ing" {
+			forms = append(forms, b+"e")
+			if n := len(b); n > 2 && b[n-1] == b[n-2] {
+				forms = append(forms, b[:n-1]) // stopped, planning
+			}
+		}
+		for _, f := range forms {
+			if lightVerbs[f] {
+				return f, false
+			}
+			if actionVerbs[f] {
+				return f, true
+			}
+		}
+	}
+	return "", false
+}
+
+// verbSynonyms are the words a tool's text may use for an action verb of
+// a request, beside the verb itself: "write down the meeting notes" is
+// served by notes__create_note, "mark the ticket as done" by a tool that
+// changes an issue's status. One direction only: a tool that can "add"
+// does not create.
+var verbSynonyms = map[string][]string{
+	"add":     {"create", "insert", "append"},
+	"write":   {"create", "save"},
+	"jot":     {"create", "write"},
+	"compose": {"create", "write", "draft"},
+	"file":    {"create"},
+	"post":    {"send", "publish"},
+	"dm":      {"send", "message"},
+	"ping":    {"send", "message"},
+	"message": {"send"},
+	"mark":    {"status", "transition"},
+	"close":   {"status", "transition"},
+	"remove":  {"delete"},
+	"erase":   {"delete"},
+	"cancel":  {"delete"},
+	"edit":    {"update", "replace", "modify"},
+	"modify":  {"update", "edit", "replace"},
+	"change":  {"update", "edit", "modify"},
+	"run":     {"execute"},
+	"execute": {"run"},
+	"book":    {"reserve"},
+	"save":    {"write", "create", "store"},
+}
