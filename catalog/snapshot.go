@@ -124,6 +124,11 @@ func (s *Snapshot) All() iter.Seq2[int, Tool] { return s.tools.All() }
 // its schema and annotations.
 func (s *Snapshot) Tool(id int) Tool { return *s.tools.At(id) }
 
+// Name returns the name of the tool with ID id, as Tool(id).Name does
+// without copying the tool (rankings compare names to break ties); it
+// panics if id is out of range [0, Len()).
+func (s *Snapshot) Name(id int) string { return s.tools.At(id).Name }
+
 // NameOrder returns the ID of the k-th tool in name order, k in [0, Len()).
 func (s *Snapshot) NameOrder(k int) int { return int(s.order[k]) }
 

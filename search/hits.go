@@ -64,7 +64,12 @@ func fromFallback(hs []fallback.Hit) []hit {
 // sortHits sorts hits by score descending, then by tool name: a total
 // order, since names are unique.
 func sortHits(hs []hit, name func(int) string) {
-	slices.SortFunc(hs, func(a, b hit) int {
+	slices.SortFunc(hs, hitOrder(name))
+}
+
+// hitOrder is sortHits's order.
+func hitOrder(name func(int) string) func(a, b hit) int {
+	return func(a, b hit) int {
 		if a.score != b.score {
 			if a.score > b.score {
 				return -1
@@ -72,8 +77,54 @@ func sortHits(hs []hit, name func(int) string) {
 			return 1
 		}
 		return strings.Compare(name(a.id), name(b.id))
-	})
+	}
+}
+
+// resortHits sorts hs (hits of distinct tools) as sortHits does, when hs
+// was in that order but for the hits at the positions moved (distinct,
+// in any order), which changed score or were appended: it sorts those
+// and merges them back among the others, O(n + k log k) comparisons
+// instead of O(n log n). Since the order is total, the result is
+// sortHits's. If the others are out of order, it sorts them all.
+func resortHits(hs []hit, moved []int, name func(int) string) {
+	order := hitOrder(name)
+	slices.Sort(moved)
+	last, k := -1, 0 // the other hit last seen
+	for i := range hs {
+		if k < len(moved) && moved[k] == i {
+			k++
+			continue
+		}
+		if last >= 0 && order(hs[last], hs[i]) > 0 {
+			sortHits(hs, name)
+			return
+		}
+		last = i
+	}
+	mv := make([]hit, 0, len(moved))
+	n := 0 // hs[:n] are the others, in their order
+	k = 0
+	for i, h := range hs {
+		if k < len(moved) && moved[k] == i {
+			mv = append(mv, h)
+			k++
+			continue
+		}
+		hs[n] = h
+		n++
+	}
+	slices.SortFunc(mv, order)
+	// Merge from the back, where hs has room for mv.
+	for o, j := len(hs)-1, len(mv)-1; j >= 0; o-- {
+		if n > 0 && order(hs[n-1], mv[j]) > 0 {
+			hs[o] = hs[n-1]
+			n--
+		} else {
+			hs[o] = mv[j]
+			j--
+		}
+	}
 }
 
 // name returns the name of tool id of st.
-func (st *state) name(id int) string { return st.snap.Tool(id).Name }
+func (st *state) name(id int) string { return st.snap.Name(id) }

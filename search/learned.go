@@ -151,12 +151,11 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	if text == "" {
 		return m
 	}
-	sim := make([]float64, len(ix.names))
-	signal := make([]string, len(ix.names))
+	sims := make(learnedSims, 0, fusionDepth)
 	if q, err := query.Parse(text); err == nil {
 		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth})
 		for _, h := range r.Hits {
-			sim[h.ID], signal[h.ID] = h.Score*r.Coverage, SignalLearnedQueries
+			sims = sims.add(h.ID, h.Score*r.Coverage, SignalLearnedQueries)
 		}
 	}
 	if ix.centroid != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {
@@ -165,9 +164,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 			embed.Normalize(qv)
 			ix.screen.centroidsAbove(qv, learnCosineFloor, func(i int) { // the others' s is 0
 				s := clamp01((dot(qv, ix.centroid[i]) - learnCosineFloor) / (1 - learnCosineFloor))
-				if s > sim[i] {
-					sim[i], signal[i] = s, SignalLearnedCentroid
-				}
+				sims = sims.add(i, s, SignalLearnedCentroid) // counts where above the keyword's
 			})
 		}
 	}
@@ -177,17 +174,15 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	for i, h := range hits {
 		pos[h.id] = i
 	}
-	changed := false
-	for i, name := range ix.names {
-		if sim[i] <= 0 {
-			continue
-		}
+	var moved []int // the positions in hits of the hits lifted or joined
+	for _, c := range sims.best() {
+		i, sim, signal := c.i, c.sim, c.signal
 		ev := ix.evidence[i] / (ix.evidence[i] + learnEvidenceHalf)
-		b := learnWeight * ev * sim[i]
+		b := learnWeight * ev * sim
 		if b < learnMinBoost {
 			continue
 		}
-		id, ok := st.snap.Lookup(name)
+		id, ok := ix.id(st, i)
 		if !ok || (p.allow != nil && !p.allow(id)) {
 			continue
 		}
@@ -203,17 +198,17 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		h := &hits[j]
 		before := h.score
 		h.score = before + b*(1-before)
-		h.learned = &Learned{Signal: signal[i], Boost: h.score - before, Similarity: sim[i], Evidence: ix.evidence[i]}
+		h.learned = &Learned{Signal: signal, Boost: h.score - before, Similarity: sim, Evidence: ix.evidence[i]}
 		if p.debug {
 			h.explain += fmt.Sprintf("; learned: %s similarity %.3f × evidence %.3f (weight %.2f) × %.2f = boost %.3f → %.3f",
-				signal[i], sim[i], ev, ix.evidence[i], learnWeight, b, h.score)
+				signal, sim, ev, ix.evidence[i], learnWeight, b, h.score)
 		}
-		changed = true
+		moved = append(moved, j)
 	}
-	if !changed {
+	if len(moved) == 0 {
 		return m
 	}
-	sortHits(hits, st.name)
+	resortHits(hits, moved, st.name) // m.hits are sorted
 	m.hits = hits
 	m.total = max(m.total, len(hits))
 	return m
@@ -269,6 +264,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 	q := slices.Clone(qv)
 	embed.Normalize(q)
 	var out []hit
+	var moved []int // the positions in out of the hits lifted or joined
 	pos := map[int]int{}
 	ix.screen.vectorsAbove(q, learnedVectorJoin, func(i int, ks []int) { // the others' best is below learnedVectorJoin
 		best := -1.0
@@ -278,7 +274,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 		if best < learnedVectorJoin {
 			return
 		}
-		id, ok := st.snap.Lookup(ix.names[i])
+		id, ok := ix.id(st, i)
 		if !ok || (p.scope != nil && !p.scope(id)) {
 			return
 		}
@@ -304,12 +300,13 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 			if p.debug {
 				out[j].explain = fmt.Sprintf("semantic: cosine %.3f with a learned query (own %.3f)", best, before)
 			}
+			moved = append(moved, j)
 		}
 	})
 	if out == nil {
 		return vec
 	}
-	sortHits(out, st.name)
+	resortHits(out, moved, st.name)
 	return out[:min(len(out), fusionDepth)]
 }
 

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,6 +64,18 @@ func TestLearnedScreenIsExact(t *testing.T) {
 			}
 		}
 	}
+	// Tools whose learned vectors are close together (a ball the screen
+	// can rule out at once) around a point near the threshold.
+	for j := range 200 {
+		q := queries[j%len(queries)]
+		p := near(q, learnedVectorJoin+0.1*rng.Float64()-0.05)
+		var vs [][]float32
+		for range 2 + j%3 {
+			vs = append(vs, near(p, 0.97+0.03*rng.Float64()))
+		}
+		vecs = append(vecs, vs)
+		centroid = append(centroid, near(q, learnCosineFloor+0.01*rng.Float64()-0.005))
+	}
 	centroid[3] = nil // a tool whose learned queries had no vector
 	s := newLearnedScreen(centroid, vecs)
 	for qi, q := range queries {
@@ -94,6 +108,15 @@ func TestLearnedScreenIsExact(t *testing.T) {
 				gotV = append(gotV, float64(i), best)
 			}
 		})
+		ruledOut := 0
+		for i := range vecs {
+			if len(vecs[i]) > 1 && s.outside(i, float32(dot(q, s.reps[i*dim:(i+1)*dim])), learnedVectorJoin-screenMargin) {
+				ruledOut++
+			}
+		}
+		if ruledOut == 0 {
+			t.Fatalf("query %d: no ball ruled out; the test does not test them", qi)
+		}
 		if len(wantC) == 0 || len(wantV) == 0 {
 			t.Fatalf("query %d: nothing above the thresholds; the test tests nothing", qi)
 		}
@@ -102,6 +125,68 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		}
 		if diff := cmp.Diff(wantV, gotV); diff != "" {
 			t.Errorf("query %d: learned vectors above learnedVectorJoin (-scan +screen):\n%s", qi, diff)
+		}
+	}
+}
+
+// resortHits gives sortHits's order: on random hits (many tied scores, so
+// names decide), with random ones changed or appended, and with the
+// others out of order too.
+func TestResortHitsIsSortHits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 2))
+	name := func(id int) string { return fmt.Sprintf("tool_%03d", (id*37)%1000) }
+	for run := range 500 {
+		n := rng.IntN(60)
+		hs := make([]hit, n)
+		for i := range hs {
+			hs[i] = hit{id: i, score: float64(rng.IntN(8)) / 8}
+		}
+		if run%10 != 0 { // else: the others are out of order
+			sortHits(hs, name)
+		}
+		var moved []int
+		for i := range hs {
+			if rng.IntN(5) == 0 {
+				hs[i].score += rng.Float64() / 4
+				moved = append(moved, i)
+			}
+		}
+		for range rng.IntN(4) {
+			moved = append(moved, len(hs))
+			hs = append(hs, hit{id: len(hs), score: rng.Float64()})
+		}
+		rng.Shuffle(len(moved), func(i, j int) { moved[i], moved[j] = moved[j], moved[i] })
+		want := slices.Clone(hs)
+		sortHits(want, name)
+		resortHits(hs, moved, name)
+		if diff := cmp.Diff(want, hs, cmp.AllowUnexported(hit{})); diff != "" {
+			t.Fatalf("run %d: resortHits (-sortHits +resortHits):\n%s", run, diff)
+		}
+	}
+}
+
+// cosines scores every row, across the chunks it splits a large matrix
+// into, as a dot product does (within rounding).
+func TestLearnedScreenCosines(t *testing.T) {
+	const dim, rows = 100, 2500 // three chunks
+	rng := rand.New(rand.NewPCG(25, 3))
+	m := make([]float32, rows*dim)
+	for i := range m {
+		m[i] = float32(rng.NormFloat64()) / 10
+	}
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(rng.NormFloat64()) / 10
+	}
+	s := &learnedScreen{dim: dim}
+	buf := s.cosines(m, q)
+	defer s.release(buf)
+	if len(*buf) != rows {
+		t.Fatalf("%d cosines for %d rows", len(*buf), rows)
+	}
+	for r, c := range *buf {
+		if want := dot(q, m[r*dim:(r+1)*dim]); math.Abs(float64(c)-want) > 1e-5 {
+			t.Fatalf("row %d: cosine %v, dot %v", r, c, want)
 		}
 	}
 }

@@ -70,6 +70,9 @@ type learnedIndex struct {
 	// screen lays centroid and vecs out for the scans (learnedindex.go);
 	// nil without an embedder.
 	screen *learnedScreen
+	// ids are names' catalog IDs in the snapshot the index was built
+	// against (-1 where absent); learnedIndex.id checks them.
+	ids []int
 }
 
 // learnRebuildInterval is the least time between two background rebuilds:
@@ -152,6 +155,7 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 		if err != nil {
 			return err
 		}
+		ix.ids = lookupIDs(st.snap, ix.names)
 		ixs.byScope[scope] = ix
 	}
 	// Forget the vectors of queries no longer learned (bounded memory).
