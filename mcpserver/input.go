@@ -167,16 +167,21 @@ func fulfilInput(ctx context.Context, ss *mcp.ServerSession, reqs mcp.InputReque
 	return out, errors.Join(errs...)
 }
 
-// fulfilOne asks the client one input request.
+// fulfilOne asks the client one input request. Sampling and roots are
+// deprecated as of 2026-07-28 (SEP-2577) but still in the protocol, and a
+// live server may still ask for them. A sampling request decoded from the
+// wire is always *mcp.CreateMessageWithToolsParams.
 func fulfilOne(ctx context.Context, ss *mcp.ServerSession, ir mcp.InputRequest) (mcp.InputResponse, error) {
 	switch p := ir.(type) {
 	case *mcp.ElicitParams:
 		return ss.Elicit(ctx, p)
+	//lint:ignore SA1019 sampling stays in the protocol during its deprecation window
 	case *mcp.CreateMessageWithToolsParams:
+		//lint:ignore SA1019 as above
 		return ss.CreateMessageWithTools(ctx, p)
-	case *mcp.CreateMessageParams:
-		return ss.CreateMessage(ctx, p)
+	//lint:ignore SA1019 roots stay in the protocol during their deprecation window
 	case *mcp.ListRootsParams:
+		//lint:ignore SA1019 as above
 		return ss.ListRoots(ctx, p)
 	}
 	return nil, fmt.Errorf("unknown input request %T", ir)
