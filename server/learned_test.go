@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	toolsearch "github.com/toolsearch/toolsearch/clients/go"
@@ -421,7 +422,9 @@ func TestLearnAlwaysUsedTool(t *testing.T) {
 	// The other requests that are not paraphrases of a learned one (share
 	// less than half their words with each) are unrelated to what the tool
 	// was used after.
-	words := func(q string) []string { return strings.Fields(strings.ToLower(q)) }
+	words := func(q string) []string {
+		return strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
 	other = slices.DeleteFunc(other, func(o evaluation.Query) bool {
 		ow := words(o.Query)
 		for _, l := range learned {
