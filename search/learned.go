@@ -320,8 +320,8 @@ func samePC(a, b []float32) bool {
 }
 
 // dot32 is the dot product of two unit vectors of the same length (0 if
-// not), in float32 with four partial sums: the learned vectors' scan runs
-// it for every learned query on every search.
+// not), in float32 with four partial sums: the learned vectors' scores
+// (learnedVectors), computed for the vectors learnedScreen lets through.
 func dot32(a, b []float32) float32 {
 	if len(a) != len(b) {
 		return 0
