@@ -22,6 +22,10 @@ type Config struct {
 	// can teach one tool; further uses by that session of that tool under
 	// new queries are ignored. 0 means DefaultMaxQueriesPerSession.
 	MaxQueriesPerSession int
+	// MaxMissQueriesPerTool bounds how many distinct queries a tool learns
+	// by misses (Use.Miss) in one scope; further misses under new queries
+	// are ignored. 0 means DefaultMaxMissQueriesPerTool.
+	MaxMissQueriesPerTool int
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
 }
@@ -36,6 +40,16 @@ const DefaultMaxQueriesPerTool = 64
 // one session, however many uses it reports, from filling a tool's learned
 // queries or outweighing other sessions.
 const DefaultMaxQueriesPerSession = 4
+
+// DefaultMaxMissQueriesPerTool is the default bound on distinct queries a
+// tool learns by misses. A miss credits a tool the search did not return
+// to whatever the session searched last, so a tool used in nearly every
+// session whatever it asked (an always-loaded file reader) would otherwise
+// learn every query of every agent, and be lifted for all of them. A tool
+// the catalog's text misses for a few wordings learns those; one missed
+// for dozens of distinct requests is not about them. The dev sets' replay
+// gives the same numbers with this bound as without one.
+const DefaultMaxMissQueriesPerTool = 8
 
 // minImportedSessions is the two-session rule for what was imported: a
 // tool's imported learned state lifts its ranking only with the claimed
@@ -61,6 +75,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxQueriesPerSession <= 0 {
 		c.MaxQueriesPerSession = DefaultMaxQueriesPerSession
 	}
+	if c.MaxMissQueriesPerTool <= 0 {
+		c.MaxMissQueriesPerTool = DefaultMaxMissQueriesPerTool
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -84,6 +101,10 @@ type Use struct {
 	// Weight is the use's weight before the session bound, in (0, 1]:
 	// 1 for a success attributed wholly to Query.
 	Weight float64
+	// Miss is set when the use was credited to a search that did not
+	// return the tool (learn.Attribute): the tool learns at most
+	// Config.MaxMissQueriesPerTool distinct queries that way.
+	Miss bool
 	// At is when the use was learned; the zero time, or a time after the
 	// store's clock, means now. A fleet's pods record each other's uses
 	// with the time the first pod learned them, so that they decay alike.
@@ -106,6 +127,10 @@ type Store struct {
 	// sessions as they report, imported claims merged by maximum. It is
 	// persisted as the records' sessions.
 	voters map[toolKey]*voters
+	// misses are, per tool, the distinct queries it learned by misses
+	// (Use.Miss), at most Config.MaxMissQueriesPerTool; like sessions, not
+	// persisted (a restart lets a tool learn that many again).
+	misses map[toolKey][]string
 	// scopes counts, per scope, the distinct sessions that taught any of
 	// its tools (live sessions as they report, imported claims merged by
 	// maximum): the denominator of learned pinning (pin.go). It is
@@ -146,7 +171,7 @@ type sessionUse struct {
 // NewStore returns an empty store.
 func NewStore(cfg Config) *Store {
 	return &Store{cfg: cfg.withDefaults(), tools: map[toolKey]map[string]*entry{}, sessions: map[sessionKey]*sessionUse{}, voters: map[toolKey]*voters{},
-		scopes: map[string]int{}, scopeSeen: map[scopeSessionKey]bool{}}
+		scopes: map[string]int{}, scopeSeen: map[scopeSessionKey]bool{}, misses: map[toolKey][]string{}}
 }
 
 // HalfLife is the store's effective half-life.
@@ -159,8 +184,9 @@ func NormalizeQuery(q string) string { return strings.Join(strings.Fields(string
 // Record learns u and reports whether it changed anything. The session
 // bounds apply: one session is one vote per tool — all its uses of a tool
 // together add at most weight 1, however many it reports — and teaches a
-// tool at most Config.MaxQueriesPerSession distinct queries. An empty tool
-// or query, or a weight ≤ 0, changes nothing.
+// tool at most Config.MaxQueriesPerSession distinct queries; and misses
+// teach a tool at most Config.MaxMissQueriesPerTool distinct queries. An
+// empty tool or query, or a weight ≤ 0, changes nothing.
 func (s *Store) Record(u Use) bool {
 	q := NormalizeQuery(u.Query)
 	if u.Tool == "" || q == "" || !(u.Weight > 0) {
@@ -170,6 +196,10 @@ func (s *Store) Record(u Use) bool {
 	defer s.mu.Unlock()
 	key := sessionKey{u.Session, u.Scope, u.Tool}
 	tool := toolKey{u.Scope, u.Tool}
+	newMiss := u.Miss && !slices.Contains(s.misses[tool], q)
+	if newMiss && len(s.misses[tool]) >= s.cfg.MaxMissQueriesPerTool {
+		return false
+	}
 	su := s.sessions[key]
 	if su == nil {
 		if len(s.sessions) >= maxSessionKeys {
@@ -196,6 +226,12 @@ func (s *Store) Record(u Use) bool {
 		return false
 	}
 	su.weight += w
+	if newMiss {
+		if len(s.misses) >= maxSessionKeys {
+			clear(s.misses)
+		}
+		s.misses[tool] = append(s.misses[tool], q)
+	}
 	at := s.cfg.Now()
 	if !u.At.IsZero() && u.At.Before(at) {
 		at = u.At
@@ -283,6 +319,7 @@ func (s *Store) ResetAll() int {
 	clear(s.tools)
 	clear(s.sessions)
 	clear(s.voters)
+	clear(s.misses)
 	clear(s.scopes)
 	clear(s.scopeSeen)
 	s.version++
@@ -301,6 +338,7 @@ func (s *Store) Retain(keep func(tool string) bool) int {
 		if !keep(k.tool) {
 			delete(s.tools, k)
 			delete(s.voters, k)
+			delete(s.misses, k)
 			n++
 		}
 	}

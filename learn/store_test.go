@@ -124,8 +124,36 @@ func TestAttribute(t *testing.T) {
 	if diff := cmp.Diff(want, Attribute(searches, "a")); diff != "" {
 		t.Errorf("Attribute (-want +got):\n%s", diff)
 	}
-	if got := Attribute(searches, "z"); got != nil {
-		t.Errorf("Attribute of a tool no search returned = %v, want none", got)
+	// A miss: no search returned z; the newest search with a query is
+	// credited, shared with the tool it already taught.
+	if diff := cmp.Diff([]Credit{{Query: "latest", Weight: MissCreditWeight / 2, Search: 0, Miss: true}}, Attribute(searches, "z")); diff != "" {
+		t.Errorf("Attribute of a tool no search returned (-want +got):\n%s", diff)
+	}
+	// A tool the session already used (credited to some search) is not
+	// a miss of the later ones.
+	if got := Attribute(searches, "b")[0]; got.Miss || got.Query != "latest" {
+		t.Errorf("Attribute of a returned tool = %+v, want a credit to the search that returned it", got)
+	}
+	used := []Search{{Query: "new"}, {Query: "old", Used: []string{"z"}}}
+	if got := Attribute(used, "z"); got != nil {
+		t.Errorf("Attribute of a tool already credited as a miss = %v, want none", got)
+	}
+	if got := Attribute([]Search{{Tools: []string{"a"}}}, "z"); got != nil {
+		t.Errorf("Attribute with no search query = %v, want none", got)
+	}
+}
+
+// Misses teach a tool at most MaxMissQueriesPerTool distinct queries.
+func TestRecordMissBound(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now, MaxMissQueriesPerTool: 2})
+	for i, q := range []string{"a", "b", "c", "a"} {
+		got := s.Record(Use{Tool: "x", Query: q, Session: fmt.Sprint(i), Weight: 0.5, Miss: true})
+		if want := q != "c"; got != want {
+			t.Errorf("miss %d (%q) recorded = %v, want %v", i, q, got, want)
+		}
+	}
+	if !s.Record(Use{Tool: "x", Query: "c", Session: "9", Weight: 1}) {
+		t.Error("a use of a returned tool was refused by the miss bound")
 	}
 }
 

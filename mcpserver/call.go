@@ -19,9 +19,12 @@ import (
 type Caller interface {
 	// CallTool forwards tools/call for the catalog tool named name
 	// (namespaced, e.g. "everything__echo") to the live server it came
-	// from. onProgress, when not nil, receives the server's progress
-	// notifications for the call. Cancelling ctx cancels the call.
-	CallTool(ctx context.Context, name string, args map[string]any, onProgress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
+	// from. opts (nil for none) holds a callback for the server's progress
+	// notifications and, for the retry of a call whose result asked for
+	// input, the answers and the server's requestState. A result that
+	// asks for input (NeedsInput) is returned as the server sent it.
+	// Cancelling ctx cancels the call.
+	CallTool(ctx context.Context, name string, args map[string]any, opts *mcpsource.CallOptions) (*mcp.CallToolResult, error)
 	// Serves reports whether a live MCP server provides the catalog tool
 	// name.
 	Serves(name string) bool
@@ -45,7 +48,7 @@ const DefaultCallTimeout = time.Minute
 func (s *Server) forward(ctx context.Context, req *mcp.CallToolRequest, name string, proxied bool) (res *mcp.CallToolResult, kept bool, err error) {
 	record(ctx).target = name
 	res, err = s.forwardCall(ctx, req, name)
-	if err != nil || res == nil || res.IsError {
+	if err != nil || res == nil || res.IsError || res.NeedsInput() {
 		return res, false, err
 	}
 	structured := false
@@ -69,15 +72,22 @@ func (s *Server) forwardCall(ctx context.Context, req *mcp.CallToolRequest, name
 		return toolError("%s comes from a tool catalog file, not from a live MCP server, so this MCP endpoint cannot run it: "+
 			"the agent must execute it itself (its definition is in the tool list).", req.Params.Name), nil
 	}
-	cctx, cancel := context.WithTimeout(withTrace(ctx, req), s.cfg.CallTimeout)
-	defer cancel()
-	var onProgress func(*mcp.ProgressNotificationParams)
+	opts := &mcpsource.CallOptions{InputResponses: req.Params.InputResponses, ClientCapabilities: clientCapabilities(req)}
+	if sealed := req.Params.RequestState; sealed != "" {
+		state, err := s.openState(name, args, sealed, time.Now())
+		if err != nil {
+			return toolError("%s: this retry's requestState was refused: %v. Call the tool again without inputResponses "+
+				"and requestState; if it needs input again, answer that and retry with the requestState it returns.", req.Params.Name, err), nil
+		}
+		opts.RequestState = state
+	}
+	tctx := withTrace(ctx, req)
 	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
-		onProgress = func(p *mcp.ProgressNotificationParams) {
+		opts.OnProgress = func(p *mcp.ProgressNotificationParams) {
 			if p == nil {
 				return
 			}
-			err := req.Session.NotifyProgress(cctx, &mcp.ProgressNotificationParams{
+			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 				ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message,
 			})
 			if err != nil {
@@ -86,7 +96,42 @@ func (s *Server) forwardCall(ctx context.Context, req *mcp.CallToolRequest, name
 		}
 	}
 	start := time.Now()
-	res, err := s.cfg.Caller.CallTool(cctx, name, args, onProgress)
+	// Each call of the live server has its own timeout; the client's
+	// answers to its input requests (a person may be answering) do not
+	// count against it.
+	var res *mcp.CallToolResult
+	timedOut := false
+	for round := 1; ; round++ {
+		cctx, cancel := context.WithTimeout(tctx, s.cfg.CallTimeout)
+		res, err = s.cfg.Caller.CallTool(cctx, name, args, opts)
+		timedOut = cctx.Err() != nil
+		cancel()
+		if err != nil || res == nil || !res.NeedsInput() {
+			break
+		}
+		if clientTakesInput(req) {
+			return s.asInputRequired(res, name, args), nil
+		}
+		// A session-mode client: ask it, then call again.
+		switch {
+		case len(res.InputRequests) == 0:
+			return toolError("%s: its MCP server is busy (it asked to be called again later); try again in a moment.", req.Params.Name), nil
+		case req.Session == nil:
+			return toolError("%s needs input from the client (elicitation, sampling or roots), which this connection cannot ask for.", req.Params.Name), nil
+		case round >= maxInputRounds:
+			return toolError("%s: its MCP server kept asking for input (%d rounds); call it again, or with more detail in the arguments.",
+				req.Params.Name, round), nil
+		}
+		answers, ferr := fulfilInput(ctx, req.Session, res.InputRequests)
+		if ferr != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return toolError("%s needs input that your client could not give (%v): its MCP server asked for it "+
+				"(elicitation, sampling or roots), and this client does not provide it.", req.Params.Name, ferr), nil
+		}
+		opts.InputResponses, opts.RequestState = answers, res.RequestState
+	}
 	switch {
 	case err == nil && res == nil:
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
@@ -95,7 +140,7 @@ func (s *Server) forwardCall(ctx context.Context, req *mcp.CallToolRequest, name
 	case ctx.Err() != nil:
 		// The client cancelled (notifications/cancelled) or went away.
 		return nil, ctx.Err()
-	case errors.Is(err, context.DeadlineExceeded) || cctx.Err() != nil:
+	case errors.Is(err, context.DeadlineExceeded) || timedOut:
 		return toolError("%s did not answer within %v, so the call was cancelled; try again, or with less work per call.",
 			req.Params.Name, s.cfg.CallTimeout), nil
 	}

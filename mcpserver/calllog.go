@@ -41,7 +41,7 @@ func (s *Server) searched(ctx context.Context, query string, res search.Result) 
 
 // logCall runs a tools/call and writes its request log line: mode
 // ("session" or "stateless"), the tool called, the outcome (ok,
-// tool_error, cancelled or error), the duration, and for a search the query
+// tool_error, input_required, cancelled or error), the duration, and for a search the query
 // as Config.LogQuery shows it, the mode that answered and the number of
 // results; for call_tool, the tool it ran. At info level, error level for
 // an error of the endpoint itself.
@@ -57,6 +57,8 @@ func (s *Server) logCall(ctx context.Context, mode string, req *mcp.CallToolRequ
 		outcome, level = "error", slog.LevelError
 	case res != nil && res.IsError:
 		outcome = "tool_error"
+	case res != nil && res.NeedsInput():
+		outcome = "input_required"
 	}
 	attrs := []slog.Attr{
 		slog.String("mode", mode),

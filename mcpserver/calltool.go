@@ -56,7 +56,8 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest, sc Scop
 	fwd := &mcp.CallToolRequest{
 		Session: req.Session,
 		Extra:   req.Extra,
-		Params:  &mcp.CallToolParamsRaw{Meta: req.Params.Meta, Name: args.Name, Arguments: args.Arguments},
+		Params: &mcp.CallToolParamsRaw{Meta: req.Params.Meta, Name: args.Name, Arguments: args.Arguments,
+			InputResponses: req.Params.InputResponses, RequestState: req.Params.RequestState},
 	}
 	res, _, err := s.forward(ctx, fwd, args.Name, true)
 	if validHandle(args.Handle) {

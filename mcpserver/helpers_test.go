@@ -20,6 +20,7 @@ import (
 	"github.com/toolsearch/toolsearch/internal/tracecontext"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"github.com/toolsearch/toolsearch/search"
+	mcpsource "github.com/toolsearch/toolsearch/source/mcp"
 )
 
 // upstreamServer is the namespace of the upstream tools in the catalog.
@@ -155,6 +156,8 @@ func dialUpstream(ev *events) (uc *upstreamCaller, tools []catalog.Tool, closeAl
 	}
 	uc = &upstreamCaller{tools: map[string]bool{}, onProgress: map[string]func(*mcp.ProgressNotificationParams){}}
 	client := mcp.NewClient(&mcp.Implementation{Name: "sidecar-source", Version: "1"}, &mcp.ClientOptions{
+		// Input requests go back to the endpoint, as the Manager has them.
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			uc.mu.Lock()
 			f := uc.onProgress[fmt.Sprint(req.Params.ProgressToken)]
@@ -209,18 +212,22 @@ func newEngineWith(upTools []catalog.Tool, ecfg search.Config) (*search.Engine, 
 
 func (u *upstreamCaller) Serves(name string) bool { return u.tools[name] }
 
-func (u *upstreamCaller) CallTool(ctx context.Context, name string, args map[string]any, onProgress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+func (u *upstreamCaller) CallTool(ctx context.Context, name string, args map[string]any, opts *mcpsource.CallOptions) (*mcp.CallToolResult, error) {
+	if opts == nil {
+		opts = &mcpsource.CallOptions{}
+	}
 	if !u.tools[name] {
 		return nil, fmt.Errorf("no live server provides %s", name)
 	}
-	params := &mcp.CallToolParams{Name: strings.TrimPrefix(name, upstreamServer+"__"), Arguments: args}
+	params := &mcp.CallToolParams{Name: strings.TrimPrefix(name, upstreamServer+"__"), Arguments: args,
+		InputResponses: opts.InputResponses, RequestState: opts.RequestState}
 	if tc, ok := tracecontext.FromContext(ctx); ok { // as source/mcp's Manager does
 		params.Meta = mcp.Meta{}
 		for k, v := range tc.Fields() {
 			params.Meta[k] = v
 		}
 	}
-	if onProgress != nil {
+	if onProgress := opts.OnProgress; onProgress != nil {
 		tok := fmt.Sprintf("fwd-%d", u.next.Add(1))
 		u.mu.Lock()
 		u.onProgress[tok] = onProgress

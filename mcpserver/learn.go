@@ -17,7 +17,8 @@ import (
 // (rate limit) is logged at debug level: it never fails the call.
 func (s *Server) reportUse(ctx context.Context, sessionID, tool string, res *mcp.CallToolResult, err error) {
 	e := s.cfg.Engine
-	if !e.Learning() {
+	if !e.Learning() || (err == nil && res != nil && res.NeedsInput()) {
+		// A result asking for input is not a use yet: its retry is.
 		return
 	}
 	outcome := search.OutcomeSuccess

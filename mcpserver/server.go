@@ -134,6 +134,9 @@ type Server struct {
 	outputs *outputStore
 	// toolsets memoizes the sessions' schema normalization.
 	toolsets *toolset.Cache
+	// stateKey signs the requestStates of input_required results
+	// (input.go).
+	stateKey []byte
 }
 
 // New checks cfg and returns a Server. A malformed default scope is an
@@ -180,7 +183,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
+	key, err := newStateKey()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, stateKey: key, sdkLog: slog.New(quietHandler{cfg.Log.Handler()}), versions: sessionVersions(), token: sha256.Sum256([]byte(cfg.AuthToken)),
 		open: map[*session]*mcp.ServerSession{}, toolsets: toolset.NewCache(0), outputs: newOutputStore(),
 		scoped: scoped, owners: map[string][sha256.Size]byte{}}
 	s.base = mcp.NewServer(s.implementation(), &mcp.ServerOptions{SupportedProtocolVersions: s.versions, Logger: s.sdkLog})

@@ -57,6 +57,13 @@ type learnedIndex struct {
 	names    []string
 	kw       *fallback.Index
 	evidence []float64
+	// queries are each tool's learned queries (their analyzed terms and
+	// weights), for the evidence that resembles a request
+	// (learnedIndex.localEvidence).
+	queries [][]learnedQuery
+	// vecq are, for each of a tool's learned vectors (vecs[i][k]), the
+	// index of its query in queries[i].
+	vecq [][]int
 	// centroid is each tool's unit learned-query centroid (nil without an
 	// embedder); model is the embedder that made them.
 	centroid [][]float32
@@ -185,8 +192,13 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v
 		for i, q := range tv.Queries {
 			texts[i] = q.Text
 		}
+		qs := make([]learnedQuery, len(tv.Queries))
+		for i, q := range tv.Queries {
+			qs[i] = learnedQuery{terms: fallback.Terms(q.Text), weight: q.Weight}
+		}
 		ix.names = append(ix.names, t)
 		ix.evidence = append(ix.evidence, tv.Evidence)
+		ix.queries = append(ix.queries, qs)
 		docs = append(docs, fallback.Document{Description: strings.Join(texts, ". ")})
 	}
 	ix.kw = fallback.NewIndex(docs)
@@ -233,13 +245,14 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, pc []float3
 	}
 	ix.model = emb.ModelID()
 	ix.centroid = make([][]float32, len(ix.names))
-	ix.vecs, ix.pc = make([][][]float32, len(ix.names)), pc
+	ix.vecs, ix.vecq, ix.pc = make([][][]float32, len(ix.names)), make([][]int, len(ix.names)), pc
 	for i, t := range ix.names {
-		for _, q := range v.Tool(scope, t).Queries {
+		for k, q := range v.Tool(scope, t).Queries {
 			if vec := l.vecs[q.Text]; vec != nil && !isZeroVector(vec) {
 				pv := slices.Clone(project(vec, pc))
 				embed.Normalize(pv)
 				ix.vecs[i] = append(ix.vecs[i], pv)
+				ix.vecq[i] = append(ix.vecq[i], k)
 			}
 		}
 	}

@@ -112,11 +112,7 @@ func (s *sessionStore) reveal(id string, names []string) {
 	s.expire(now)
 	sess := s.touch(id, now)
 	if sess == nil {
-		sess = &session{id: id, lastUsed: now, seen: map[string]struct{}{}}
-		s.byID[id] = s.lru.PushFront(sess)
-		for s.lru.Len() > s.cfg.MaxSessions {
-			s.remove(s.lru.Back())
-		}
+		sess = s.create(id, now)
 	}
 	for _, n := range names {
 		if _, ok := sess.seen[n]; ok {
@@ -139,19 +135,22 @@ func (s *sessionStore) reveal(id string, names []string) {
 const maxSessionSearches = 8
 
 // recordSearch remembers a search of the session (its learning scope,
-// ranking words and returned tools) for attribution. The session exists: reveal, called just
-// before with the same names, created it. With learning on, a session
-// costs up to maxSessionSearches × (a query and 10 names) more, about
-// 3 KB.
+// ranking words and returned tools) for attribution, creating the session
+// if no search revealed anything to it yet: a dead end (no tools, or none
+// revealed) is kept too, since a tool the session then uses is the lesson
+// its wording missed (learn.Attribute). With learning on, a session costs
+// up to maxSessionSearches × (a query and 10 names) more, about 3 KB.
 func (s *sessionStore) recordSearch(id, scope, query string, names []string) {
-	if id == "" || query == "" || len(names) == 0 {
+	if id == "" || query == "" {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sess := s.touch(id, s.cfg.Now())
+	now := s.cfg.Now()
+	s.expire(now)
+	sess := s.touch(id, now)
 	if sess == nil {
-		return
+		sess = s.create(id, now)
 	}
 	sess.searches = append(sess.searches, learn.Search{Scope: scope, Query: query, Tools: slices.Clone(names)})
 	if over := len(sess.searches) - maxSessionSearches; over > 0 {
@@ -160,7 +159,8 @@ func (s *sessionStore) recordSearch(id, scope, query string, names []string) {
 }
 
 // attribute credits a use of tool to the session's searches that returned
-// it (learn.Attribute), newest first, and marks it used in them. With
+// it, or as a miss to its newest search (learn.Attribute), and marks it
+// used in the credited searches. With
 // query set, only searches with that query count. found reports whether
 // the session exists.
 func (s *sessionStore) attribute(id, tool, query string) (credits []learn.Credit, found bool) {
@@ -245,6 +245,17 @@ func (s *sessionStore) touch(id string, now time.Time) *session {
 	sess := el.Value.(*session)
 	sess.lastUsed = now
 	s.lru.MoveToFront(el)
+	return sess
+}
+
+// create adds an empty session at the front, evicting the least recently
+// used past MaxSessions. Callers hold mu.
+func (s *sessionStore) create(id string, now time.Time) *session {
+	sess := &session{id: id, lastUsed: now, seen: map[string]struct{}{}}
+	s.byID[id] = s.lru.PushFront(sess)
+	for s.lru.Len() > s.cfg.MaxSessions {
+		s.remove(s.lru.Back())
+	}
 	return sess
 }
 

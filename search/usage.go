@@ -117,8 +117,14 @@ type UseReport struct {
 	Recorded bool
 	// Queries are the queries it was credited to, newest first.
 	Queries []string
+	// Miss is set when no search of the session returned the tool and the
+	// use was credited to the session's newest search as a miss
+	// (learn.Attribute): that wording should have found the tool.
+	Miss bool
 	// Reason says why nothing was recorded: "learning_disabled",
-	// "unknown_session", "not_revealed", "error_outcome" or
+	// "unknown_session", "not_revealed" (no search of the session had a
+	// query to credit, or the tool's earlier use in the session was
+	// already credited as a miss), "error_outcome" or
 	// "session_bound" (the session already taught this tool all it may);
 	// "" when recorded.
 	Reason string
@@ -194,10 +200,11 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 	}
 	rep := UseReport{}
 	for _, c := range credits {
-		use := learn.Use{Scope: c.Scope, Tool: u.Tool, Query: c.Query, Session: u.SessionID, Weight: w * c.Weight}
+		use := learn.Use{Scope: c.Scope, Tool: u.Tool, Query: c.Query, Session: u.SessionID, Weight: w * c.Weight, Miss: c.Miss}
 		if l.store.Record(use) {
 			rep.Recorded = true
 			rep.Queries = append(rep.Queries, c.Query)
+			rep.Miss = rep.Miss || c.Miss
 			e.publishUse(use)
 		}
 	}
@@ -247,9 +254,10 @@ func (e *Engine) learnChanged(ctx context.Context) error {
 }
 
 // recordSearch remembers a search, in learning scope scope, for
-// attribution when learning is on.
+// attribution when learning is on — a dead end with no references too: a
+// tool the session uses after it is credited to it as a miss.
 func (e *Engine) recordSearch(req Request, p *plan, res Result, scope string) {
-	if e.learner == nil || req.SessionID == "" || p == nil || len(res.References) == 0 {
+	if e.learner == nil || req.SessionID == "" || p == nil {
 		return
 	}
 	switch res.Metadata.SearchType {

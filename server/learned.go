@@ -34,7 +34,7 @@ func (s *Service) ReportToolUse(ctx context.Context, in *toolsearchv1.ReportTool
 		return nil, toStatus(ctx, s.log, "ReportToolUse", err)
 	}
 	s.metrics.observeToolUse(rep)
-	return &toolsearchv1.ReportToolUseResponse{Recorded: rep.Recorded, Queries: rep.Queries, Reason: rep.Reason}, nil
+	return &toolsearchv1.ReportToolUseResponse{Recorded: rep.Recorded, Queries: rep.Queries, Reason: rep.Reason, Miss: rep.Miss}, nil
 }
 
 // GetLearned lists what tools learned from use.

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,11 +79,16 @@ func TestReportToolUse(t *testing.T) {
 	if !got.GetRecorded() || !slices.Equal(got.GetQueries(), []string{"post a note for the team"}) {
 		t.Errorf("report of a revealed tool = %v, want recorded for the session's query", got)
 	}
+	// A tool no search of the session returned is a miss: the session's
+	// newest search teaches it, once.
+	if got, err := report(ctx, c, "s1", "filesystem__write_file"); err != nil || !got.GetRecorded() || !got.GetMiss() {
+		t.Errorf("report of a tool the session never saw = %v, %v; want recorded as a miss", got, err)
+	}
 	for _, tc := range []struct {
 		name, session, tool, reason string
 	}{
 		{"unknown session", "nobody", "slack__send_message", search.ReasonUnknownSession},
-		{"tool the session never saw", "s1", "filesystem__write_file", search.ReasonNotRevealed},
+		{"missed tool used again", "s1", "filesystem__write_file", search.ReasonNotRevealed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := report(ctx, c, tc.session, tc.tool)
@@ -304,5 +310,162 @@ func TestAgentToolCalledTeaches(t *testing.T) {
 	}
 	if got := store.View().Tools(""); !slices.Equal(got, []string{"slack__send_message"}) {
 		t.Errorf("learned tools = %v, want [slack__send_message] (the failed call teaches nothing)", got)
+	}
+}
+
+// Misses teach (learn.Attribute): a tool no search of the session returned
+// is credited to the session's newest search, and the report says so.
+// But two sybil sessions that search "weather forecast" and report an
+// unrelated tool cannot put it into the top 5 for that request: a miss
+// weighs half a use, and a tool the catalog's text did not find joins
+// results only with the evidence of several sessions.
+func TestLearnMissSybils(t *testing.T) {
+	ctx := context.Background()
+	c, e := learningSidecar(t, search.LearnConfig{Store: learn.NewStore(learn.Config{}), Now: fixedClock},
+		evaltest.Bench(t, "livemcpbench/tools.jsonl"))
+	const x = "searxng__excel_read"
+	if _, ok := e.Snapshot().Lookup(x); !ok {
+		t.Fatalf("%s is not in the catalog", x)
+	}
+	requests := []string{"weather forecast", "what is the weather forecast for tomorrow", "weather forecast in Paris this weekend"}
+	rankOf := func(query string) int {
+		t.Helper()
+		resp, err := c.Search(ctx, query, toolsearch.WithMaxResults(10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range resp.GetToolReferences() {
+			if r.GetToolName() == x {
+				return i + 1
+			}
+		}
+		return 0
+	}
+	for _, s := range []string{"sybil-1", "sybil-2"} {
+		resp, err := c.Search(ctx, "weather forecast", toolsearch.WithSessionID(s), toolsearch.WithMaxResults(10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(resp.GetToolReferences(), func(r *toolsearchv1.ToolReference) bool { return r.GetToolName() == x }) {
+			t.Fatalf("the search reveals %s; the test needs a miss", x)
+		}
+		got, err := report(ctx, c, s, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.GetRecorded() || !got.GetMiss() || !slices.Equal(got.GetQueries(), []string{"weather forecast"}) {
+			t.Fatalf("report of a tool the search missed = %v, want recorded as a miss of %q", got, "weather forecast")
+		}
+		again, err := report(ctx, c, s, x)
+		if err != nil || again.GetRecorded() {
+			t.Errorf("the session's second report of %s = %v, %v; want nothing more recorded", x, again, err)
+		}
+	}
+	for _, q := range requests {
+		if r := rankOf(q); r >= 1 && r <= 5 {
+			t.Errorf("query %q: two sybil sessions put %s at rank %d", q, x, r)
+		}
+	}
+}
+
+// A tool used in nearly every session, whatever was searched (an
+// always-loaded file reader), is credited as a miss to each session's
+// search. That must not lift it into the top 5 for requests unrelated to
+// those (none of their paraphrases): it learns at most
+// learn.DefaultMaxMissQueriesPerTool queries by misses, and what it
+// learned from one request is no evidence for another (only its learned
+// queries that resemble a request count toward joining). A session's later
+// uses of it are not misses of its later searches. (For the requests it
+// was used after, and their paraphrases, it is lifted as any tool those
+// sessions used: the reports cannot tell an always-loaded tool from a
+// useful one there.)
+func TestLearnAlwaysUsedTool(t *testing.T) {
+	ctx := context.Background()
+	qs, err := evaluation.LoadQueries(evaltest.Bench(t, "livemcpbench/queries.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := learningSidecar(t, search.LearnConfig{Store: learn.NewStore(learn.Config{}), Now: fixedClock},
+		evaltest.Bench(t, "livemcpbench/tools.jsonl"))
+	const x = "searxng__excel_read"
+	var learned, other []evaluation.Query
+	for _, q := range qs {
+		switch {
+		case slices.Contains(q.Relevant, x) || strings.Contains(strings.ToLower(q.Query), "excel"):
+		case len(learned) <= len(other):
+			learned = append(learned, q)
+		default:
+			other = append(other, q)
+		}
+	}
+	rankOf := func(query string) int {
+		t.Helper()
+		resp, err := c.Search(ctx, query, toolsearch.WithMaxResults(10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range resp.GetToolReferences() {
+			if r.GetToolName() == x {
+				return i + 1
+			}
+		}
+		return 0
+	}
+	ranks := func(qs []evaluation.Query) []int {
+		r := make([]int, len(qs))
+		for i, q := range qs {
+			r[i] = rankOf(q.Query)
+		}
+		return r
+	}
+	// The other requests that are not paraphrases of a learned one (share
+	// less than half their words with each) are unrelated to what the tool
+	// was used after.
+	words := func(q string) []string { return strings.Fields(strings.ToLower(q)) }
+	other = slices.DeleteFunc(other, func(o evaluation.Query) bool {
+		ow := words(o.Query)
+		for _, l := range learned {
+			lw := words(l.Query)
+			shared := 0
+			for _, w := range ow {
+				if slices.Contains(lw, w) {
+					shared++
+				}
+			}
+			if 2*shared >= min(len(ow), len(lw)) {
+				return true
+			}
+		}
+		return false
+	})
+	if len(other) < 5 {
+		t.Fatalf("only %d unrelated requests", len(other))
+	}
+	before := ranks(other)
+	misses := 0
+	for i, q := range learned {
+		session := fmt.Sprintf("s%d", i)
+		for _, query := range []string{q.Query, "check the result of " + q.Query} {
+			if _, err := c.Search(ctx, query, toolsearch.WithSessionID(session), toolsearch.WithMaxResults(5)); err != nil {
+				t.Fatal(err)
+			}
+			for _, tool := range append(slices.Clone(q.Relevant), x) {
+				got, err := report(ctx, c, session, tool)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tool == x && got.GetMiss() {
+					misses++
+				}
+			}
+		}
+	}
+	if misses == 0 || misses > learn.DefaultMaxMissQueriesPerTool {
+		t.Fatalf("%s learned %d queries by misses in %d sessions, want some and at most %d", x, misses, len(learned), learn.DefaultMaxMissQueriesPerTool)
+	}
+	for i, q := range other {
+		if after := rankOf(q.Query); after >= 1 && after <= 5 && (before[i] == 0 || after < before[i]) {
+			t.Errorf("query %q: %s rose to rank %d (was %d) after being used in every session", q.Query, x, after, before[i])
+		}
 	}
 }

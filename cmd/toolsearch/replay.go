@@ -53,7 +53,7 @@ type replayReport struct {
 // runReplay learns from one set of labelled queries and evaluates another:
 // each learned query is searched in its own session, as an agent would,
 // and each of its relevant tools reported as a successful use (which
-// counts only if the search revealed it). The evaluated queries are scored
+// counts half, as a miss, if the search did not reveal it). The evaluated queries are scored
 // before learning and after.
 func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) error {
 	var learnQs []evaluation.Query
@@ -152,7 +152,7 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 		_, err = fmt.Fprintln(stdout, string(b))
 		return err
 	}
-	fmt.Fprintf(stdout, "learned from     %d queries: %d of %d reported uses recorded (the rest were not revealed), %d tools learned\n",
+	fmt.Fprintf(stdout, "learned from     %d queries: %d of %d reported uses recorded, %d tools learned\n",
 		rep.Learned, rep.Recorded, rep.Reported, rep.LearnedTools)
 	fmt.Fprintf(stdout, "evaluated        %d queries (paraphrases of learned ones: %d)\n", rep.Without.Queries, rep.ParaphraseWithout.Queries)
 	fmt.Fprintf(stdout, "                 without   with learning\n")

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,19 +15,56 @@ import (
 	"github.com/toolsearch/toolsearch/internal/tracecontext"
 )
 
+// CallOptions are the optional parts of one forwarded call; nil or the
+// zero value is a plain call.
+type CallOptions struct {
+	// OnProgress, when not nil, receives the call's progress
+	// notifications, one at a time, never after CallTool returns (a
+	// notification the SDK had not dispatched when the result arrived is
+	// dropped: the result supersedes it).
+	OnProgress func(*mcp.ProgressNotificationParams)
+	// InputResponses and RequestState retry a call whose result asked for
+	// input (MCP 2026-07-28 multi round trip, SEP-2322: a result with
+	// NeedsInput): the answers to its InputRequests by their ids, and its
+	// RequestState echoed as the server minted it. Both are sent as they
+	// are; the server judges them.
+	InputResponses mcp.InputResponseMap
+	RequestState   string
+	// ClientCapabilities, when not empty, is the JSON object of the
+	// capabilities of the client the call is made for. A server of MCP
+	// 2026-07-28 or newer gets it in the call's _meta
+	// ("io.modelcontextprotocol/clientCapabilities") instead of the
+	// manager's own (which declare no elicitation and no sampling), so
+	// that it asks only for input that client can give. A server of an
+	// older protocol read the capabilities once, at initialize, and is
+	// sent nothing.
+	ClientCapabilities json.RawMessage
+}
+
 // CallTool forwards tools/call for the catalog tool named name (the
 // namespaced catalog name, e.g. "everything__echo") to the live server it
-// came from, with the server's own tool name. onProgress, when not nil,
-// receives that call's progress notifications, one at a time, never after
-// CallTool returns (a notification the SDK had not dispatched when the
-// result arrived is dropped: the result supersedes it); cancelling ctx
-// cancels the call at the server (notifications/cancelled). A W3C trace
-// context in ctx (internal/tracecontext) is sent on in the request's _meta
-// ("traceparent", "tracestate"), as MCP's trace propagation has it. Errors wrap
-// ErrServerUnavailable (server down or not connected) or ErrUnknownTool (no
-// live server provides that tool); a tool's own failure is a result with
-// IsError set, not an error.
-func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any, onProgress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+// came from, with the server's own tool name, and opts' progress callback
+// and retry fields (opts may be nil). Cancelling ctx cancels the call at
+// the server (notifications/cancelled). A W3C trace context in ctx
+// (internal/tracecontext) is sent on in the request's _meta
+// ("traceparent", "tracestate"), as MCP's trace propagation has it.
+//
+// A result that asks for input (NeedsInput: an MCP 2026-07-28 server's
+// inputRequests — elicitation, sampling, roots — and its requestState) is
+// returned as it is: the manager's client answers none of them itself
+// (its SDK's automatic multi-round-trip middleware is off), so the caller
+// passes them to its own client and retries with CallOptions (whose
+// ClientCapabilities lets a 2026-07-28 server know what that client can
+// answer). A server of
+// an older protocol that sends elicitation or sampling requests during a
+// call is told that this client does not support them (the manager's
+// client declares neither capability); its roots/list gets the empty
+// list of roots (the SDK's default client answer).
+//
+// Errors wrap ErrServerUnavailable (server down or not connected) or
+// ErrUnknownTool (no live server provides that tool); a tool's own failure
+// is a result with IsError set, not an error.
+func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any, opts *CallOptions) (*mcp.CallToolResult, error) {
 	s, own, ok := m.lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("tool %q: %w", name, ErrUnknownTool)
@@ -37,13 +75,19 @@ func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any
 	if sess == nil {
 		return nil, fmt.Errorf("tool %q: mcp server %q is %s: %w", name, s.cfg.Name, state, ErrServerUnavailable)
 	}
-	params := &mcp.CallToolParams{Name: own, Arguments: args}
+	if opts == nil {
+		opts = &CallOptions{}
+	}
+	params := &mcp.CallToolParams{Name: own, Arguments: args, InputResponses: opts.InputResponses, RequestState: opts.RequestState}
+	if len(opts.ClientCapabilities) > 0 && sess.InitializeResult().ProtocolVersion >= statelessVersion {
+		params.Meta = setMeta(params.Meta, mcp.MetaKeyClientCapabilities, opts.ClientCapabilities)
+	}
 	if tc, ok := tracecontext.FromContext(ctx); ok {
 		for k, v := range tc.Fields() {
 			params.Meta = setMeta(params.Meta, k, v)
 		}
 	}
-	if onProgress != nil {
+	if onProgress := opts.OnProgress; onProgress != nil {
 		token := "toolsearch-" + strconv.FormatUint(m.nextToken.Add(1), 10)
 		params.SetProgressToken(token)
 		var mu sync.Mutex
@@ -71,6 +115,10 @@ func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any
 	}
 	return res, nil
 }
+
+// statelessVersion is the first MCP version whose requests carry the
+// client's capabilities in _meta (SEP-2575).
+const statelessVersion = "2026-07-28"
 
 // setMeta sets key in meta, allocating it when nil.
 func setMeta(meta mcp.Meta, key string, v any) mcp.Meta {

@@ -205,14 +205,14 @@ func TestCallTool(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		_, err := f.m.CallTool(cctx, "dyn__count", map[string]any{"n": 3, "wait": true}, func(p *mcp.ProgressNotificationParams) {
+		_, err := f.m.CallTool(cctx, "dyn__count", map[string]any{"n": 3, "wait": true}, &source.CallOptions{OnProgress: func(p *mcp.ProgressNotificationParams) {
 			mu.Lock()
 			defer mu.Unlock()
 			progress = append(progress, p.Progress)
 			if len(progress) == 3 {
 				cancel()
 			}
-		})
+		}})
 		done <- err
 	}()
 	select {

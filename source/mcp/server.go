@@ -58,6 +58,11 @@ func newServer(m *Manager, cfg ServerConfig) *server {
 			}
 		},
 		ProgressNotificationHandler: m.handleProgress,
+		// Input requests of a call (MCP 2026-07-28 multi round trip) go
+		// back to CallTool's caller, whose client can answer them: the
+		// SDK's middleware would answer them here, where no elicitation
+		// or sampling handler exists (an error) and roots are empty.
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 	}
 	if m.cfg.KeepAlive > 0 {
 		opts.KeepAlive = m.cfg.KeepAlive

@@ -2767,9 +2767,16 @@ type ReportToolUseResponse struct {
 	// The queries the use was credited to, newest first.
 	Queries []string `protobuf:"bytes,2,rep,name=queries,proto3" json:"queries,omitempty"`
 	// Why nothing was recorded: `learning_disabled`, `unknown_session`,
-	// `not_revealed`, `error_outcome` or `session_bound` (this session has
-	// already taught the tool all one session may). Empty when recorded.
-	Reason        string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	// `not_revealed` (no search of the session had a query to credit, or
+	// the tool's earlier use in the session was already credited as a
+	// miss), `error_outcome` or `session_bound` (this session has already
+	// taught the tool all one session may). Empty when recorded.
+	Reason string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	// True when no search of the session returned the tool and the use was
+	// credited to the session's newest search as a miss: that wording
+	// should have found the tool. A miss teaches half as much as a use of a
+	// tool the search returned.
+	Miss          bool `protobuf:"varint,4,opt,name=miss,proto3" json:"miss,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2823,6 +2830,13 @@ func (x *ReportToolUseResponse) GetReason() string {
 		return x.Reason
 	}
 	return ""
+}
+
+func (x *ReportToolUseResponse) GetMiss() bool {
+	if x != nil {
+		return x.Miss
+	}
+	return false
 }
 
 // GetLearnedRequest names the tool to show, or none for all.
@@ -3474,11 +3488,12 @@ const file_toolsearch_v1_toolsearch_proto_rawDesc = "" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12\x1b\n" +
 	"\ttool_name\x18\x02 \x01(\tR\btoolName\x127\n" +
 	"\aoutcome\x18\x03 \x01(\x0e2\x1d.toolsearch.v1.ToolUseOutcomeR\aoutcome\x12\x14\n" +
-	"\x05query\x18\x04 \x01(\tR\x05query\"e\n" +
+	"\x05query\x18\x04 \x01(\tR\x05query\"y\n" +
 	"\x15ReportToolUseResponse\x12\x1a\n" +
 	"\brecorded\x18\x01 \x01(\bR\brecorded\x12\x18\n" +
 	"\aqueries\x18\x02 \x03(\tR\aqueries\x12\x16\n" +
-	"\x06reason\x18\x03 \x01(\tR\x06reason\"0\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x12\n" +
+	"\x04miss\x18\x04 \x01(\bR\x04miss\"0\n" +
 	"\x11GetLearnedRequest\x12\x1b\n" +
 	"\ttool_name\x18\x01 \x01(\tR\btoolName\"b\n" +
 	"\fLearnedQuery\x12\x14\n" +

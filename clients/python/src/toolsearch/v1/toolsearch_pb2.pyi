@@ -302,14 +302,16 @@ class ReportToolUseRequest(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., tool_name: _Optional[str] = ..., outcome: _Optional[_Union[ToolUseOutcome, str]] = ..., query: _Optional[str] = ...) -> None: ...
 
 class ReportToolUseResponse(_message.Message):
-    __slots__ = ["queries", "reason", "recorded"]
+    __slots__ = ["miss", "queries", "reason", "recorded"]
+    MISS_FIELD_NUMBER: _ClassVar[int]
     QUERIES_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     RECORDED_FIELD_NUMBER: _ClassVar[int]
+    miss: bool
     queries: _containers.RepeatedScalarFieldContainer[str]
     reason: str
     recorded: bool
-    def __init__(self, recorded: bool = ..., queries: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ...) -> None: ...
+    def __init__(self, recorded: bool = ..., queries: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ..., miss: bool = ...) -> None: ...
 
 class ResetLearnedRequest(_message.Message):
     __slots__ = ["all", "tool_name"]
