@@ -72,7 +72,7 @@ func (s *Server) forwardCall(ctx context.Context, req *mcp.CallToolRequest, name
 		return toolError("%s comes from a tool catalog file, not from a live MCP server, so this MCP endpoint cannot run it: "+
 			"the agent must execute it itself (its definition is in the tool list).", req.Params.Name), nil
 	}
-	opts := &mcpsource.CallOptions{InputResponses: req.Params.InputResponses}
+	opts := &mcpsource.CallOptions{InputResponses: req.Params.InputResponses, ClientCapabilities: clientCapabilities(req)}
 	if sealed := req.Params.RequestState; sealed != "" {
 		state, err := s.openState(name, args, sealed, time.Now())
 		if err != nil {

@@ -39,7 +39,9 @@
 // a requestState; input.go) reach the client in both modes: a 2026-07-28
 // client gets them as the result of its call, with the requestState sealed
 // and bound to the call; a session-mode client is asked by the endpoint,
-// which then calls the live server again with the answers.
+// which then calls the live server again with the answers. The forwarded
+// call declares the client's capabilities, so the server asks only for
+// what the client can give.
 //
 // Each connection (stateless: each request) may narrow what it sees (visible tools) and choose its
 // always-loaded tools, with HTTP headers or query parameters (scope.go), so

@@ -138,6 +138,36 @@ func (s *Server) asInputRequired(res *mcp.CallToolResult, tool string, args map[
 	return &out
 }
 
+// clientCapabilities is the JSON object of the capabilities of req's
+// client (a 2026-07-28 request's own, else its session's), which the
+// forwarded call declares in its stead, so that a live server asks only
+// for input this client can give; nil when unknown.
+func clientCapabilities(req *mcp.CallToolRequest) json.RawMessage {
+	caps := req.ClientCapabilities()
+	if caps == nil {
+		return nil
+	}
+	b, err := json.Marshal(caps)
+	var m map[string]any
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err != nil {
+		return nil
+	}
+	//lint:ignore SA1019 roots stay in the protocol during their deprecation window
+	if caps.RootsV2 == nil {
+		// ClientCapabilities.Roots is a struct, always encoded: only
+		// RootsV2 says whether the client declared roots.
+		delete(m, "roots")
+	}
+	b, err = json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 // fulfilInput asks the session-mode client of ss what the live server's
 // input requests ask (in parallel, as the go-sdk does), and returns the
 // answers by request id.

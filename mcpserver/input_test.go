@@ -23,12 +23,18 @@ import (
 // same call with the answers):
 //
 //   - confirm_delete {path} asks to confirm (an elicitation of a boolean
-//     "confirm") and answers "deleted PATH" or "kept PATH";
-//   - wipe {} asks the same and answers "wiped" (a second tool, for states
-//     that belong to another tool).
+//     "confirm") and answers "deleted PATH" or "kept PATH"; a client whose
+//     capabilities (as the call declares them) lack elicitation is not
+//     asked but told so;
+//   - wipe {} asks the same, whatever the client declares, and answers
+//     "wiped" (a second tool, for states that belong to another tool).
 func askServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ask", Version: "1"}, nil)
-	confirm := func(what, state string) *mcp.CallToolResult {
+	confirm := func(req *mcp.CallToolRequest, what, state string, checkCaps bool) *mcp.CallToolResult {
+		if c := req.ClientCapabilities(); checkCaps && (c == nil || c.Elicitation == nil) {
+			// As the spec asks: elicit only from clients that declare it.
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "cannot ask: the client declares no elicitation"}}}
+		}
 		return &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{"confirm": &mcp.ElicitParams{
 				Message: what,
@@ -53,7 +59,7 @@ func askServer() *mcp.Server {
 			answered, yes := confirmed(req, "delete:"+a.Path)
 			switch {
 			case !answered:
-				return confirm("Delete "+a.Path+"?", "delete:"+a.Path), nil, nil
+				return confirm(req, "Delete "+a.Path+"?", "delete:"+a.Path, true), nil, nil
 			case yes:
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "deleted " + a.Path}}}, nil, nil
 			}
@@ -64,7 +70,7 @@ func askServer() *mcp.Server {
 			if answered, yes := confirmed(req, "wipe"); answered && yes {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "wiped"}}}, nil, nil
 			}
-			return confirm("Wipe the disk?", "wipe"), nil, nil
+			return confirm(req, "Wipe the disk?", "wipe", false), nil, nil
 		})
 	return s
 }
@@ -186,8 +192,17 @@ func TestInputRequestsReachTheClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The live server saw this client's capabilities, not the sidecar's.
+		if !res.IsError || text(res) != "cannot ask: the client declares no elicitation" {
+			t.Errorf("result %q (isError %v), want the server's tool error saying the client cannot answer", text(res), res.IsError)
+		}
+		// A server that asks anyway: the endpoint cannot get an answer.
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask__wipe"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !res.IsError || !strings.Contains(text(res), "needs input that your client could not give") {
-			t.Errorf("result %q (isError %v), want a tool error saying the client cannot answer", text(res), res.IsError)
+			t.Errorf("result %q (isError %v), want the endpoint's tool error saying the client cannot answer", text(res), res.IsError)
 		}
 	})
 }

@@ -159,6 +159,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	}
 	sims := make(learnedSims, 0, fusionDepth)
 	terms := fallback.Terms(text)
+	termIDs := ix.terms.request(terms)
 	var pv []float32 // the query's unit vector without the common component, for localEvidence
 	if q, err := query.Parse(text); err == nil {
 		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth})
@@ -189,7 +190,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	var moved []int // the positions in hits of the hits lifted or joined
 	for _, c := range sims.best() {
 		i, sim, signal := c.i, c.sim, c.signal
-		local := ix.localEvidence(i, terms, pv)
+		local := ix.localEvidence(i, terms, termIDs, pv)
 		ev := local / (local + learnEvidenceHalf)
 		b := learnWeight * ev * sim
 		if b < learnMinBoost {
@@ -258,24 +259,34 @@ const learnResemblance = 1.0 / 3
 // sessions (an always-loaded read_file, credited as a miss to whatever
 // was searched) learns many unrelated queries, and must not be lifted for
 // one of them as though all its sessions had asked it.
-func (ix *learnedIndex) localEvidence(i int, terms []string, pv []float32) float64 {
+//
+// termIDs is the set of terms in ix.terms' numbering
+// (learnedTerms.request): the shared terms are counted on it, and only
+// the vectors learnedScreen cannot rule out are compared with pv.
+func (ix *learnedIndex) localEvidence(i int, terms []string, termIDs termSet, pv []float32) float64 {
 	qs := ix.queries[i]
-	r := make([]float64, len(qs))
-	for k, q := range qs {
-		if n := min(len(q.terms), len(terms)); n > 0 {
-			r[k] = min(1, float64(sharedTerms(q.terms, terms))/(learnResemblance*float64(n)))
-		}
+	var nearBuf [1]uint64 // the queries whose vector is within learnedVectorJoin of pv
+	near := nearBuf[:]
+	if len(qs) > 64 {
+		near = make([]uint64, (len(qs)+63)/64)
 	}
 	if pv != nil && i < len(ix.vecs) {
-		for k, v := range ix.vecs[i] {
-			if float64(dot32(pv, v)) >= learnedVectorJoin {
-				r[ix.vecq[i][k]] = 1
+		ix.screen.rowsAbove(i, pv, learnedVectorJoin, func(k int) { // the others are below it
+			if float64(dot32(pv, ix.vecs[i][k])) >= learnedVectorJoin {
+				q := ix.vecq[i][k]
+				near[q/64] |= 1 << (q % 64)
 			}
-		}
+		})
 	}
 	ev := 0.0
 	for k, q := range qs {
-		ev += q.weight * r[k]
+		r := 0.0
+		if near[k/64]&(1<<(k%64)) != 0 {
+			r = 1
+		} else if n := min(len(q.terms), len(terms)); n > 0 {
+			r = min(1, float64(termIDs.shared(ix.terms.of[i][k]))/(learnResemblance*float64(n)))
+		}
+		ev += q.weight * r
 	}
 	return min(ev, ix.evidence[i])
 }
@@ -408,8 +419,8 @@ func samePC(a, b []float32) bool {
 }
 
 // dot32 is the dot product of two unit vectors of the same length (0 if
-// not), in float32 with four partial sums: the learned vectors' scan runs
-// it for every learned query on every search.
+// not), in float32 with four partial sums: the learned vectors' scores
+// (learnedVectors), computed for the vectors learnedScreen lets through.
 func dot32(a, b []float32) float32 {
 	if len(a) != len(b) {
 		return 0

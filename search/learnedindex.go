@@ -315,3 +315,94 @@ func (ix *learnedIndex) id(st *state, i int) (int, bool) {
 	}
 	return st.snap.Lookup(ix.names[i])
 }
+
+// rowsAbove calls f with each of tool i's learned vectors (by index in
+// learnedIndex.vecs[i]) whose screened cosine with q is at least floor −
+// screenMargin, in order: the others' exact cosine is below floor (the
+// ball, then each vector's own bound, then the fast dot product, as in
+// vectorsAbove). q must be as long as the vectors.
+func (s *learnedScreen) rowsAbove(i int, q []float32, floor float64, f func(k int)) {
+	if s == nil || len(q) != s.dim || i+1 >= len(s.rows) {
+		return
+	}
+	cut := float32(floor - screenMargin)
+	n := s.rows[i+1] - s.rows[i]
+	if n == 0 {
+		return
+	}
+	if n > 1 {
+		x, sx := widen(vek32.Dot(q, s.reps[i*s.dim:(i+1)*s.dim]))
+		if beyond(x, sx, s.cosR[i], s.sinR[i], float64(cut)) {
+			return
+		}
+		for r := s.rows[i]; r < s.rows[i+1]; r++ {
+			if !beyond(x, sx, s.rowCos[r], s.rowSin[r], float64(cut)) && vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
+				f(r - s.rows[i])
+			}
+		}
+		return
+	}
+	if vek32.Dot(q, s.vecs[s.rows[i]*s.dim:(s.rows[i]+1)*s.dim]) >= cut {
+		f(0)
+	}
+}
+
+// learnedTerms numbers the terms of one scope's learned queries, so that
+// localEvidence counts the terms a learned query shares with a request on
+// integers instead of strings (it does so for every learned query of
+// every tool it weighs, on every search); immutable.
+type learnedTerms struct {
+	ids map[string]int32
+	// of[i][k] are the IDs of tool i's learned query k's terms, sorted.
+	of [][][]int32
+}
+
+// newLearnedTerms numbers the terms of queries (learnedIndex.queries).
+func newLearnedTerms(queries [][]learnedQuery) *learnedTerms {
+	t := &learnedTerms{ids: map[string]int32{}, of: make([][][]int32, len(queries))}
+	for i, qs := range queries {
+		t.of[i] = make([][]int32, len(qs))
+		for k, q := range qs {
+			ids := make([]int32, len(q.terms))
+			for j, term := range q.terms {
+				id, ok := t.ids[term]
+				if !ok {
+					id = int32(len(t.ids))
+					t.ids[term] = id
+				}
+				ids[j] = id
+			}
+			slices.Sort(ids)
+			t.of[i][k] = ids
+		}
+	}
+	return t
+}
+
+// request returns the set of a request's terms that some learned query
+// has (a term no learned query has is shared with none), for shared.
+func (t *learnedTerms) request(terms []string) termSet {
+	set := make(termSet, (len(t.ids)+63)/64)
+	for _, term := range terms {
+		if id, ok := t.ids[term]; ok {
+			set[id/64] |= 1 << (id % 64)
+		}
+	}
+	return set
+}
+
+// termSet is a set of term IDs of a learnedTerms, one bit each.
+type termSet []uint64
+
+// shared counts the IDs of a (distinct) that are in set: the number of
+// terms a learned query shares with the request, as sharedTerms counts
+// them on the strings.
+func (set termSet) shared(a []int32) int {
+	n := 0
+	for _, id := range a {
+		if set[id/64]&(1<<(id%64)) != 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -117,6 +117,20 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		if ruledOut == 0 {
 			t.Fatalf("query %d: no ball ruled out; the test does not test them", qi)
 		}
+		// rowsAbove, tool by tool, finds what vectorsAbove finds.
+		var gotR []float64
+		for i := range vecs {
+			best := -1.0
+			s.rowsAbove(i, q, learnedVectorJoin, func(k int) {
+				best = max(best, float64(dot32(q, vecs[i][k])))
+			})
+			if best >= learnedVectorJoin {
+				gotR = append(gotR, float64(i), best)
+			}
+		}
+		if diff := cmp.Diff(wantV, gotR); diff != "" {
+			t.Errorf("query %d: rowsAbove (-scan +screen):\n%s", qi, diff)
+		}
 		if len(wantC) == 0 || len(wantV) == 0 {
 			t.Fatalf("query %d: nothing above the thresholds; the test tests nothing", qi)
 		}
@@ -187,6 +201,39 @@ func TestLearnedScreenCosines(t *testing.T) {
 	for r, c := range *buf {
 		if want := dot(q, m[r*dim:(r+1)*dim]); math.Abs(float64(c)-want) > 1e-5 {
 			t.Fatalf("row %d: cosine %v, dot %v", r, c, want)
+		}
+	}
+}
+
+// Counting shared terms on learnedTerms' IDs gives sharedTerms's count on
+// the strings, for random learned queries and requests (with terms no
+// learned query has).
+func TestLearnedTermsShared(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 4))
+	words := func(n, vocab int) []string {
+		var ws []string
+		for range n {
+			ws = append(ws, fmt.Sprintf("w%d", rng.IntN(vocab)))
+		}
+		slices.Sort(ws)
+		return slices.Compact(ws)
+	}
+	queries := make([][]learnedQuery, 40)
+	for i := range queries {
+		for range 1 + rng.IntN(8) {
+			queries[i] = append(queries[i], learnedQuery{terms: words(rng.IntN(12), 60), weight: 1})
+		}
+	}
+	lt := newLearnedTerms(queries)
+	for range 200 {
+		req := words(rng.IntN(15), 90) // w60…w89: unknown to every learned query
+		ids := lt.request(req)
+		for i, qs := range queries {
+			for k, q := range qs {
+				if got, want := ids.shared(lt.of[i][k]), sharedTerms(q.terms, req); got != want {
+					t.Fatalf("request %v, query %v: %d shared by ID, %d by term", req, q.terms, got, want)
+				}
+			}
 		}
 	}
 }

@@ -80,6 +80,8 @@ type learnedIndex struct {
 	// ids are names' catalog IDs in the snapshot the index was built
 	// against (-1 where absent); learnedIndex.id checks them.
 	ids []int
+	// terms numbers the terms of queries (learnedindex.go).
+	terms *learnedTerms
 }
 
 // learnRebuildInterval is the least time between two background rebuilds:
@@ -202,6 +204,7 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v
 		docs = append(docs, fallback.Document{Description: strings.Join(texts, ". ")})
 	}
 	ix.kw = fallback.NewIndex(docs)
+	ix.terms = newLearnedTerms(ix.queries)
 	if emb != nil && len(ix.names) > 0 {
 		if err := l.centroids(ctx, emb, pc, v, scope, ix); err != nil {
 			return nil, err

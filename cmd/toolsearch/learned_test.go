@@ -21,22 +21,8 @@ import (
 // state.
 func TestLearnedCommand(t *testing.T) {
 	ctx := context.Background()
-	snap, err := catalog.LoadSnapshot(catalog.Source{Path: exampleCatalog})
-	if err != nil {
-		t.Fatal(err)
-	}
 	store := learn.NewStore(learn.Config{})
-	e, err := search.New(snap, search.Config{Learn: search.LearnConfig{Store: store, Sync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	addr := servertest.Start(t, e)
-	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	addr, c := startLearningSidecar(t, search.LearnConfig{Store: store, Sync: true})
 	if _, err := c.Search(ctx, "post to the team channel", toolsearch.WithSessionID("s"), toolsearch.WithMaxResults(10)); err != nil {
 		t.Fatal(err)
 	}
@@ -131,21 +117,7 @@ func TestEvalReplay(t *testing.T) {
 // export carries the sessions, so a sidecar importing it pins the same.
 func TestLearnedCommandPinned(t *testing.T) {
 	ctx := context.Background()
-	snap, err := catalog.LoadSnapshot(catalog.Source{Path: exampleCatalog})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := search.New(snap, search.Config{Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true, Pin: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	addr := servertest.Start(t, e)
-	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	addr, c := startLearningSidecar(t, search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true, Pin: true})
 	for i := range learn.DefaultPinMinSessions {
 		s := fmt.Sprintf("s%d", i)
 		if _, err := c.Search(ctx, "post to the team channel", toolsearch.WithSessionID(s), toolsearch.WithMaxResults(10)); err != nil {
@@ -176,4 +148,27 @@ func TestLearnedCommandPinned(t *testing.T) {
 	if p := imported.View().Pinned("", learn.PinRule{}); len(p) != 1 || p[0].Tool != "slack__send_message" {
 		t.Errorf("imported export pins %v", p)
 	}
+}
+
+// startLearningSidecar starts a real sidecar on the example catalog with
+// learning cfg and returns its address and a client to it (both closed
+// when the test ends).
+func startLearningSidecar(t *testing.T, cfg search.LearnConfig) (string, *toolsearch.Client) {
+	t.Helper()
+	snap, err := catalog.LoadSnapshot(catalog.Source{Path: exampleCatalog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := search.New(snap, search.Config{Learn: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	addr := servertest.Start(t, e)
+	c, err := toolsearch.Dial(addr, toolsearch.WithTimeout(testenv.HangGuard(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return addr, c
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,15 @@ type CallOptions struct {
 	// are; the server judges them.
 	InputResponses mcp.InputResponseMap
 	RequestState   string
+	// ClientCapabilities, when not empty, is the JSON object of the
+	// capabilities of the client the call is made for. A server of MCP
+	// 2026-07-28 or newer gets it in the call's _meta
+	// ("io.modelcontextprotocol/clientCapabilities") instead of the
+	// manager's own (which declare no elicitation and no sampling), so
+	// that it asks only for input that client can give. A server of an
+	// older protocol read the capabilities once, at initialize, and is
+	// sent nothing.
+	ClientCapabilities json.RawMessage
 }
 
 // CallTool forwards tools/call for the catalog tool named name (the
@@ -43,7 +53,9 @@ type CallOptions struct {
 // inputRequests — elicitation, sampling, roots — and its requestState) is
 // returned as it is: the manager's client answers none of them itself
 // (its SDK's automatic multi-round-trip middleware is off), so the caller
-// passes them to its own client and retries with CallOptions. A server of
+// passes them to its own client and retries with CallOptions (whose
+// ClientCapabilities lets a 2026-07-28 server know what that client can
+// answer). A server of
 // an older protocol that sends elicitation or sampling requests during a
 // call is told that this client does not support them (the manager's
 // client declares neither capability); its roots/list gets the empty
@@ -67,6 +79,9 @@ func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any
 		opts = &CallOptions{}
 	}
 	params := &mcp.CallToolParams{Name: own, Arguments: args, InputResponses: opts.InputResponses, RequestState: opts.RequestState}
+	if len(opts.ClientCapabilities) > 0 && sess.InitializeResult().ProtocolVersion >= statelessVersion {
+		params.Meta = setMeta(params.Meta, mcp.MetaKeyClientCapabilities, opts.ClientCapabilities)
+	}
 	if tc, ok := tracecontext.FromContext(ctx); ok {
 		for k, v := range tc.Fields() {
 			params.Meta = setMeta(params.Meta, k, v)
@@ -100,6 +115,10 @@ func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any
 	}
 	return res, nil
 }
+
+// statelessVersion is the first MCP version whose requests carry the
+// client's capabilities in _meta (SEP-2575).
+const statelessVersion = "2026-07-28"
 
 // setMeta sets key in meta, allocating it when nil.
 func setMeta(meta mcp.Meta, key string, v any) mcp.Meta {

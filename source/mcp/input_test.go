@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,7 +13,8 @@ import (
 // askServer is a go-sdk server whose confirm_delete {path} asks its client
 // to confirm (MCP 2026-07-28 multi round trip: an input_required result
 // with an elicitation and a requestState) and answers "deleted PATH" or
-// "kept PATH" when called again with the answer.
+// "kept PATH" when called again with the answer; a client whose
+// capabilities lack elicitation is told it cannot be asked.
 func askServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ask", Version: "1"}, nil)
 	type in struct {
@@ -27,6 +29,9 @@ func askServer() *mcp.Server {
 				}
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: verdict + a.Path}}}, nil, nil
 			}
+			if c := req.ClientCapabilities(); c == nil || c.Elicitation == nil {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "cannot ask: the client declares no elicitation"}}}, nil, nil
+			}
 			return &mcp.CallToolResult{
 				InputRequests: mcp.InputRequestMap{"confirm": &mcp.ElicitParams{
 					Message: "Delete " + a.Path + "?",
@@ -40,14 +45,22 @@ func askServer() *mcp.Server {
 }
 
 // A live server's input requests come back from CallTool as they are (the
-// manager's client answers none itself), and a retry with the answers and
-// the requestState reaches the server.
+// manager's client answers none itself), the server sees the capabilities
+// of the client the call is for, and a retry with the answers and the
+// requestState reaches the server.
 func TestCallToolInputRequests(t *testing.T) {
 	url := serveHTTP(t, askServer(), &mcp.StreamableHTTPOptions{Stateless: true}, nil)
 	f := newFixture(t, source.Config{Servers: []source.ServerConfig{{Name: "ask", URL: url}}})
 	ctx := t.Context()
 	args := map[string]any{"path": "/tmp/a.txt"}
+	// The manager's own client declares no elicitation.
 	res, err := f.m.CallTool(ctx, "ask__confirm_delete", args, nil)
+	if err != nil || !res.IsError || res.NeedsInput() {
+		t.Fatalf("call with the manager's capabilities = %+v, %v; want the server's tool error", res, err)
+	}
+	// With the capabilities of a client that can answer, the server asks.
+	caps := json.RawMessage(`{"elicitation":{"form":{}}}`)
+	res, err = f.m.CallTool(ctx, "ask__confirm_delete", args, &source.CallOptions{ClientCapabilities: caps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +79,7 @@ func TestCallToolInputRequests(t *testing.T) {
 		{&mcp.ElicitResult{Action: "decline"}, "kept /tmp/a.txt"},
 	} {
 		res, err := f.m.CallTool(ctx, "ask__confirm_delete", args, &source.CallOptions{
-			InputResponses: mcp.InputResponseMap{"confirm": tc.answer}, RequestState: res.RequestState,
+			InputResponses: mcp.InputResponseMap{"confirm": tc.answer}, RequestState: res.RequestState, ClientCapabilities: caps,
 		})
 		if err != nil {
 			t.Fatal(err)
