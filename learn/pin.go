@@ -41,7 +41,8 @@ const DefaultPinMinSessions = 5
 const MaxPinnedPerScope = 8
 
 // PinRule decides which tools learning pins. The zero value of each field
-// means its default.
+// means its default. A PinRule is a plain value, safe to copy and to share
+// between goroutines.
 type PinRule struct {
 	// Share is the least share of the scope's sessions, in (0, 1], that
 	// used a tool; 0 means DefaultPinShare.

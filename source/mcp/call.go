@@ -16,7 +16,9 @@ import (
 )
 
 // CallOptions are the optional parts of one forwarded call; nil or the
-// zero value is a plain call.
+// zero value is a plain call. CallTool reads them and never modifies them;
+// they must not change while a call that was given them runs (OnProgress
+// is called from the SDK's goroutines, one notification at a time).
 type CallOptions struct {
 	// OnProgress, when not nil, receives the call's progress
 	// notifications, one at a time, never after CallTool returns (a
