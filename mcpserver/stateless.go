@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
+	mcpsource "github.com/toolsearch/toolsearch/source/mcp"
 	"github.com/toolsearch/toolsearch/toolset"
 )
 
@@ -16,8 +17,9 @@ import (
 // (2026-07-28, SEP-2575): no initialize and no Mcp-Session-Id, every
 // request carries its version in _meta and the Mcp-Protocol-Version
 // header. Requests of this version or newer are served in stateless mode;
-// older ones in session mode.
-const StatelessProtocolVersion = "2026-07-28"
+// older ones in session mode. It is mcpsource.StatelessProtocolVersion:
+// live servers are told the client's capabilities from the same version.
+const StatelessProtocolVersion = mcpsource.StatelessProtocolVersion
 
 // CallToolName is the name of the call proxy of stateless mode: the model
 // calls a tool that tool_search found through it, since the list does not
