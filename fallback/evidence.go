@@ -10,7 +10,8 @@ import (
 
 // WordMatch is one ranking word of a query checked against one tool: what
 // the no-match decision (search/nomatch.go) reads to tell "this tool does
-// what was asked" from "this tool shares some words with the request".
+// what was asked" from "this tool shares some words with the request". A
+// plain value, safe to copy.
 type WordMatch struct {
 	// Word is the surface word (analysis.Words: lowercased, split).
 	Word string

@@ -37,6 +37,8 @@ func TestImportSkipsBadLines(t *testing.T) {
 		{"a date in the future", goodLines + `{"tool":"c","query":"q","weight":1,"at":"9999-01-01T00:00:00Z"}` + "\n", 1, "line 3: invalid learned record: learned at 9999"},
 		{"no time", goodLines + `{"tool":"c","query":"q","weight":1}` + "\n", 1, "line 3: invalid learned record: want the time"},
 		{"negative sessions", goodLines + `{"tool":"c","query":"q","weight":1,"at":"2026-11-23T12:00:00Z","sessions":-1}` + "\n", 1, "line 3: invalid learned record: sessions"},
+		{"negative scope_sessions", goodLines + `{"tool":"c","query":"q","weight":1,"at":"2026-11-23T12:00:00Z","scope_sessions":-3}` + "\n", 1, "line 3: invalid learned record: sessions 0 or scope_sessions -3"},
+		{"scope_sessions not an integer", goodLines + `{"tool":"c","query":"q","weight":1,"at":"2026-11-23T12:00:00Z","scope_sessions":1e30}` + "\n", 1, "line 3: json: cannot unmarshal number 1e30"},
 		{"blank lines are not bad", "\n" + goodLines + "\n  \n", 0, ""},
 	}
 	for _, tt := range tests {
@@ -73,6 +75,7 @@ func TestCheckRecord(t *testing.T) {
 		{"sessions capped", Record{Tool: "t", Query: "q", Weight: 1e308, At: at, Sessions: 1 << 40}, Record{Tool: "t", Query: "q", Weight: MaxRecordSessions, At: at, Sessions: MaxRecordSessions}, true, false},
 		{"scope sessions raised to sessions", Record{Tool: "t", Query: "q", Weight: 1, At: at, Sessions: 4, ScopeSessions: 2}, Record{Tool: "t", Query: "q", Weight: 1, At: at, Sessions: 4, ScopeSessions: 4}, false, false},
 		{"scope sessions capped", Record{Tool: "t", Query: "q", Weight: 1, At: at, ScopeSessions: 1 << 40}, Record{Tool: "t", Query: "q", Weight: 1, At: at, Sessions: 1, ScopeSessions: MaxRecordSessions}, false, false},
+		{"scope sessions absent", Record{Tool: "t", Query: "q", Weight: 1, At: at, Sessions: 4}, Record{Tool: "t", Query: "q", Weight: 1, At: at, Sessions: 4}, false, false},
 		{"negative scope sessions", Record{Tool: "t", Query: "q", Weight: 1, At: at, ScopeSessions: -1}, Record{}, false, true},
 		{"within the clock skew", Record{Tool: "t", Query: "q", Weight: 1, At: now.Add(time.Minute)}, Record{Tool: "t", Query: "q", Weight: 1, At: now.Add(time.Minute), Sessions: 1}, false, false},
 		{"in the future", Record{Tool: "t", Query: "q", Weight: 1, At: now.Add(time.Hour)}, Record{}, false, true},

@@ -18,11 +18,11 @@ import (
 // used a tool for learning to pin it: half ("most sessions", inclusive).
 // Measured on the dev-set replays with a scope per server
 // (docs/benchmarks.md, "Learned pinning"): with this share and
-// DefaultPinMinSessions, 87 % (bfcl) and 100 % (stabletoolbench) of the
+// DefaultPinMinSessions, 87 % (bfcl) and 75 % (stabletoolbench) of the
 // pinned definitions sent to a held-out session were used by it; share
-// 0.25 with 3 sessions pins 4–5 times more tools, used in 40 % / 85 %;
-// share 0.1 with 2 sessions, 18–28 times more, used in 21 % / 57 %. With
-// every session in one scope nothing is pinned on any dev set.
+// 0.25 with 3 sessions pins 4–5 times more tools, used in 38 % / 71 %;
+// share 0.1 with 2 sessions, 19 times more, used in 21 % / 66 %. With
+// every session in one scope the default pins nothing on any dev set.
 const DefaultPinShare = 0.5
 
 // DefaultPinMinSessions is the default least number of distinct sessions
@@ -41,7 +41,8 @@ const DefaultPinMinSessions = 5
 const MaxPinnedPerScope = 8
 
 // PinRule decides which tools learning pins. The zero value of each field
-// means its default.
+// means its default. A PinRule is a plain value, safe to copy and to share
+// between goroutines.
 type PinRule struct {
 	// Share is the least share of the scope's sessions, in (0, 1], that
 	// used a tool; 0 means DefaultPinShare.

@@ -133,3 +133,39 @@ func TestPinImported(t *testing.T) {
 		t.Errorf("a one-session record pinned %v", got)
 	}
 }
+
+// State saved before scope_sessions existed (records without it) loads,
+// and counts a scope's sessions as its most-used tool's: a lower bound, so
+// such a file may pin a tool that live counting would not, never one whose
+// own sessions are under the rule's minimum.
+func TestPinRecordsWithoutScopeSessions(t *testing.T) {
+	var old strings.Builder
+	for _, r := range []struct {
+		tool     string
+		sessions int
+	}{{"common", 8}, {"some", 4}, {"rare", 1}} {
+		fmt.Fprintf(&old, `{"scope":"sc","tool":%q,"query":"q","weight":1,"at":"2026-11-23T12:00:00Z","sessions":%d}`+"\n", r.tool, r.sessions)
+	}
+	s := NewStore(Config{Now: newClock().now})
+	st, err := s.Import(strings.NewReader(old.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Records != 3 || st.Skipped != 0 {
+		t.Fatalf("Import = %+v, want 3 records, none skipped", st)
+	}
+	v := s.View()
+	if n := v.ScopeSessions("sc"); n != 8 {
+		t.Errorf("ScopeSessions = %d, want 8 (the most-used tool's)", n)
+	}
+	if diff := cmp.Diff([]string{"common"}, pinned(v, "sc", PinRule{})); diff != "" {
+		t.Errorf("pins (-want +got):\n%s", diff)
+	}
+	var buf bytes.Buffer
+	if err := s.Export(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "scope_sessions") {
+		t.Errorf("re-export claims scope_sessions it never counted:\n%s", buf.String())
+	}
+}

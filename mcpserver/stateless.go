@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolsearch/toolsearch/catalog"
+	mcpsource "github.com/toolsearch/toolsearch/source/mcp"
 	"github.com/toolsearch/toolsearch/toolset"
 )
 
@@ -16,8 +17,9 @@ import (
 // (2026-07-28, SEP-2575): no initialize and no Mcp-Session-Id, every
 // request carries its version in _meta and the Mcp-Protocol-Version
 // header. Requests of this version or newer are served in stateless mode;
-// older ones in session mode.
-const StatelessProtocolVersion = "2026-07-28"
+// older ones in session mode. It is mcpsource.StatelessProtocolVersion:
+// live servers are told the client's capabilities from the same version.
+const StatelessProtocolVersion = mcpsource.StatelessProtocolVersion
 
 // CallToolName is the name of the call proxy of stateless mode: the model
 // calls a tool that tool_search found through it, since the list does not
@@ -184,15 +186,16 @@ func (st *stateless) list(sc Scope) (*baseList, error) {
 	}
 	st.mu.Unlock()
 	snap := st.srv.cfg.Engine.Snapshot()
-	_, pinKey := st.srv.learnedPins(sc)
-	return st.lists.get(snap, key+pinKey, func() (*baseList, error) { return st.build(snap, sc) })
+	pinned, pinKey := st.srv.learnedPins(sc)
+	return st.lists.get(snap, key+pinKey, func() (*baseList, error) { return st.build(snap, sc, pinned) })
 }
 
 // build makes the stable list: the base list of the catalog's visible
 // tools always deferred (the search tool, then the always-loaded tools),
-// with the search tool's stateless definition and call_tool after it.
-func (st *stateless) build(snap *catalog.Snapshot, sc Scope) (*baseList, error) {
-	pinned, _ := st.srv.learnedPins(sc)
+// with the search tool's stateless definition and call_tool after it, and
+// the tools learning pinned (pinned, from learnedPins: the pins the list's
+// cache key was made with, read once).
+func (st *stateless) build(snap *catalog.Snapshot, sc Scope, pinned []string) (*baseList, error) {
 	b, err := st.srv.buildBase(snap, sc, 1, pinned)
 	if err != nil {
 		return nil, err
@@ -227,7 +230,8 @@ func (st *stateless) catalogChanged(old *catalog.Snapshot) bool {
 	changed := false
 	for _, key := range keys {
 		sc := scopeFromKey(key)
-		prev, errPrev := st.build(old, sc)
+		pinned, _ := st.srv.learnedPins(sc)
+		prev, errPrev := st.build(old, sc, pinned)
 		cur, errCur := st.list(sc)
 		if errPrev != nil || errCur != nil || !sameTools(prev.defs, cur.defs) {
 			changed = true

@@ -27,8 +27,8 @@ import (
 // each searched in its own session and its relevant tools reported, plus
 // three sessions per tool for every other tool of the catalog, each
 // searching a request made from the tool's description in its own words
-// ("how can I …") and reporting the tool (recorded only when the search
-// revealed it). Both then search the odd half's queries in default mode,
+// ("how can I …") and reporting the tool (credited as a miss when the
+// search did not reveal it, learn.Attribute). Both then search the odd half's queries in default mode,
 // ten results, one query per op, after one warm-up pass that caches every
 // query's vector in both engines, so the difference is the learned stage.
 // It reports the median wall time as p50-µs (and p99-µs), the process's

@@ -26,17 +26,26 @@ func learnTools() []search.Tool {
 	}
 }
 
+// learningEngine is an engine over learnTools that learns into store
+// (reports indexed at once); nil: learning off.
 func learningEngine(t *testing.T, store *learn.Store) *search.Engine {
+	t.Helper()
+	var lc search.LearnConfig
+	if store != nil {
+		lc = search.LearnConfig{Store: store, Sync: true}
+	}
+	return learnToolsEngine(t, lc)
+}
+
+// learnToolsEngine is an engine over learnTools with the built-in model
+// and learning config lc, indexed.
+func learnToolsEngine(t *testing.T, lc search.LearnConfig) *search.Engine {
 	t.Helper()
 	emb, err := embed.NewBuiltin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := search.Config{Embedder: emb}
-	if store != nil {
-		cfg.Learn = search.LearnConfig{Store: store, Sync: true}
-	}
-	e, err := search.NewFromTools(learnTools(), cfg)
+	e, err := search.NewFromTools(learnTools(), search.Config{Embedder: emb, Learn: lc})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,9 @@ func pinsOf(v *learn.View, cfg LearnConfig) *learnedPins {
 	return p
 }
 
-// ToolsetLearning is what learning contributes to one tool list.
+// ToolsetLearning is what learning contributes to one tool list. Each call
+// of Engine.ToolsetLearning returns slices and a map of its own, which the
+// caller may keep or modify.
 type ToolsetLearning struct {
 	// Scope is the learning scope of the list's visible tools.
 	Scope string
@@ -119,8 +121,9 @@ func (e *Engine) LearnedPinnedFor(visible []string) []string {
 
 // LearnedPinned returns the tools learning pins in scope (a learning
 // scope, as in learn.ToolView.Scope), most sessions first, as of the last
-// rebuild of the learned index; nil with pinning or learning off. Safe for
-// concurrent use.
+// rebuild of the learned index; nil with pinning or learning off. The
+// slice is shared with every caller until the next rebuild: read it, never
+// modify it (LearnedPinnedFor returns the same). Safe for concurrent use.
 func (e *Engine) LearnedPinned(scope string) []string {
 	if e.learner == nil {
 		return nil

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/learn"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -15,20 +14,7 @@ import (
 // pinEngine is a learning engine over learnTools with pinning on.
 func pinEngine(t *testing.T) *search.Engine {
 	t.Helper()
-	emb, err := embed.NewBuiltin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := search.NewFromTools(learnTools(), search.Config{Embedder: emb,
-		Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true, Pin: true, ReportBurst: 1000, ReportRate: 1000}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	if err := e.WaitIndexed(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return learnToolsEngine(t, search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true, Pin: true, ReportBurst: 1000, ReportRate: 1000})
 }
 
 // useIn has session s search q in visible and report a successful use of

@@ -54,6 +54,22 @@ func learningSidecar(t *testing.T, lc search.LearnConfig, paths ...string) (*too
 	return c, e
 }
 
+// rankIn is tool's rank (1-based) in the top 10 that c's search for query
+// (with opts) returns; 0 when it is not there.
+func rankIn(t *testing.T, c *toolsearch.Client, tool, query string, opts ...toolsearch.SearchOption) int {
+	t.Helper()
+	resp, err := c.Search(context.Background(), query, append(opts, toolsearch.WithMaxResults(10))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range resp.GetToolReferences() {
+		if r.GetToolName() == tool {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // fixedClock never advances: rate limits never refill, so a test can
 // exhaust one without timing anything.
 func fixedClock() time.Time { return time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) }
@@ -221,16 +237,7 @@ func TestLearnPoisoning(t *testing.T) {
 	unrelated = unrelated[:20]
 	rankOf := func(query string, opts ...toolsearch.SearchOption) int {
 		t.Helper()
-		resp, err := c.Search(ctx, query, append(opts, toolsearch.WithMaxResults(10))...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, r := range resp.GetToolReferences() {
-			if r.GetToolName() == x {
-				return i + 1
-			}
-		}
-		return 0 // not in the top 10
+		return rankIn(t, c, x, query, opts...)
 	}
 	// Another agent, configured with a scope that holds X and the tools
 	// the queries want, learns apart: its ranking must not move at all.
@@ -331,16 +338,7 @@ func TestLearnMissSybils(t *testing.T) {
 	requests := []string{"weather forecast", "what is the weather forecast for tomorrow", "weather forecast in Paris this weekend"}
 	rankOf := func(query string) int {
 		t.Helper()
-		resp, err := c.Search(ctx, query, toolsearch.WithMaxResults(10))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, r := range resp.GetToolReferences() {
-			if r.GetToolName() == x {
-				return i + 1
-			}
-		}
-		return 0
+		return rankIn(t, c, x, query)
 	}
 	for _, s := range []string{"sybil-1", "sybil-2"} {
 		resp, err := c.Search(ctx, "weather forecast", toolsearch.WithSessionID(s), toolsearch.WithMaxResults(10))
@@ -401,16 +399,7 @@ func TestLearnAlwaysUsedTool(t *testing.T) {
 	}
 	rankOf := func(query string) int {
 		t.Helper()
-		resp, err := c.Search(ctx, query, toolsearch.WithMaxResults(10))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, r := range resp.GetToolReferences() {
-			if r.GetToolName() == x {
-				return i + 1
-			}
-		}
-		return 0
+		return rankIn(t, c, x, query)
 	}
 	ranks := func(qs []evaluation.Query) []int {
 		r := make([]int, len(qs))

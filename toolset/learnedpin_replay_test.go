@@ -35,6 +35,7 @@ func TestLearnedPinReplay(t *testing.T) {
 		t.Skip("replays the dev sets")
 	}
 	var rows []string
+	scopedSlots := 0 // held-out session-pins of the default rule, a scope per server
 	for _, ds := range []string{"bfcl", "livemcpbench", "stabletoolbench"} {
 		tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(t, ds+"/tools.jsonl")})
 		if err != nil {
@@ -62,7 +63,10 @@ func TestLearnedPinReplay(t *testing.T) {
 			}
 			// The bar of the default rule: a pinned definition is used by
 			// most held-out sessions it is sent to (measured: 87 % on bfcl,
-			// 100 % on stabletoolbench; looser rules fall to 21–57 %).
+			// 75 % on stabletoolbench; looser rules fall to 21–71 %).
+			if scoped {
+				scopedSlots += sum[0].pinSlots
+			}
 			if r := sum[0]; r.pinSlots > 0 && float64(r.pinUses) < minPinUse*float64(r.pinSlots) {
 				t.Errorf("%s, %v: the default rule's pins were used in %d of %d held-out session-pins, want at least %.0f %%", ds, scoped, r.pinUses, r.pinSlots, 100*minPinUse)
 			}
@@ -81,6 +85,10 @@ func TestLearnedPinReplay(t *testing.T) {
 					ds, scoping, r.recorded, pinRules[i].name, r.pinned, r.pinnedSmall, r.pinningScopes, r.hits, r.heldOut, used, perTurn, perHit))
 			}
 		}
+	}
+	// Without this the bar above holds vacuously when nothing is pinned.
+	if scopedSlots == 0 {
+		t.Error("with a scope per server the default rule pinned nothing any held-out session was sent (measured: 5 bfcl tools, 2 stabletoolbench tools)")
 	}
 	table := "| dev set | scoping | sessions recorded | rule (share, min sessions) | tools pinned (of them in scopes below the deferral threshold) | scopes pinning | held-out sessions of pinning scopes that used a pinned tool | pinned definitions used (per session and pin) | pinned definitions, tokens per turn (mean per pinning scope) | search turn avoided, tokens (mean per hit) |\n" +
 		"|---|---|---|---|---|---|---|---|---|---|\n" + strings.Join(rows, "\n") + "\n"

@@ -144,7 +144,7 @@ type Toolset struct {
 }
 
 // DeferredLimit is how a provider's cap on the deferred tools of one
-// request (AnthropicMaxDeferred) was met.
+// request (AnthropicMaxDeferred) was met. A plain value, safe to copy.
 type DeferredLimit struct {
 	// Limit is the provider's cap; Omitted the deferred tools left out.
 	Limit, Omitted int

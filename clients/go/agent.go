@@ -62,7 +62,8 @@ type agentOptions struct {
 }
 
 // WithAlwaysLoaded names tools sent in full on every turn: exact names,
-// "server:*" or "prefix*" patterns, in the order given. Calls accumulate.
+// "server:*", "category:NAME" or "prefix*" patterns, in the order given.
+// Calls accumulate.
 func WithAlwaysLoaded(names ...string) AgentOption {
 	return func(o *agentOptions) { o.alwaysLoaded = append(o.alwaysLoaded, names...) }
 }

@@ -91,7 +91,8 @@ func WithCategory(category string) SearchOption {
 }
 
 // WithVisibleTools restricts results to the tools visible to this agent or
-// turn: exact tool names or "server:*" patterns. Nothing outside the set is
+// turn: exact tool names, "server:*", "category:NAME" or "prefix*"
+// patterns. Nothing outside the set is
 // returned. Calls accumulate; no names (the default) means all tools.
 func WithVisibleTools(names ...string) SearchOption {
 	return func(r *toolsearchv1.SearchRequest) { r.VisibleTools = append(r.VisibleTools, names...) }

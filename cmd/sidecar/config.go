@@ -249,7 +249,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	boolean(&c.learnShared, "learn-shared", false, "with --learn, one learned state for every request; by default each scope (a request's visible_tools and category_filter) learns apart, so one agent's usage never changes the ranking of an agent with another scope")
 	boolean(&c.learnPin, "learn-pin", false, fmt.Sprintf("with --learn, pin what each scope always uses: a tool that at least --learn-pin-min-sessions distinct sessions and --learn-pin-share of the scope's sessions used is sent in full on every turn of that scope's GetToolset lists (and MCP tool lists), at most %d per scope, shown by toolsearch learned", learn.MaxPinnedPerScope))
 	number(&c.learnPinShare, "learn-pin-share", learn.DefaultPinShare, "with --learn-pin, the least share (0 to 1] of a scope's sessions that used a tool for learning to pin it")
-	integer(&c.learnPinSessions, "learn-pin-min-sessions", learn.DefaultPinMinSessions, "with --learn-pin, the least number of distinct sessions (at least 2) that used a tool for learning to pin it")
+	integer(&c.learnPinSessions, "learn-pin-min-sessions", learn.DefaultPinMinSessions, "with --learn-pin, the least number of distinct sessions (2 to 1048576) that used a tool for learning to pin it")
 	integer(&c.learnReportPerMin, "learn-report-rate", 60, "with --learn, the most tool-use reports one session may send per minute (bursts of 30); past it ReportToolUse answers RESOURCE_EXHAUSTED")
 
 	str(&c.store, "store", "", "postgres://user:password@host:5432/db?sslmode=verify-full: share the embedding cache, learning (with --learn) and UpsertTools/DeleteTools with every sidecar on the same database (docs/fleet.md); TLS and password options as pgx reads them (sslmode, sslrootcert, sslcert, sslkey, passfile, PG* variables). Empty: each sidecar alone")
@@ -337,8 +337,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if !(c.learnPinShare > 0 && c.learnPinShare <= 1) {
 		return c, fmt.Errorf("--learn-pin-share %v: use a share in (0, 1], e.g. 0.5 for half of a scope's sessions", c.learnPinShare)
 	}
-	if c.learnPinSessions < 2 {
-		return c, fmt.Errorf("--learn-pin-min-sessions %d: use 2 or more (one session never pins a tool)", c.learnPinSessions)
+	if c.learnPinSessions < 2 || c.learnPinSessions > learn.MaxRecordSessions {
+		return c, fmt.Errorf("--learn-pin-min-sessions %d: use 2 to %d (one session never pins a tool)", c.learnPinSessions, learn.MaxRecordSessions)
 	}
 	if c.maxSessions < 1 {
 		return c, fmt.Errorf("--max-sessions %d: use a positive number", c.maxSessions)

@@ -299,6 +299,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--zzz"}, 2, "sidecar: unknown flag --zzz (sidecar --help lists every flag)"},
 		{[]string{"--max-tools", "many"}, 2, `invalid value "many" for --max-tools`},
 		{[]string{"--catalog", "/nonexistent/tools.json", "--listen", "127.0.0.1:0", "--metrics-listen", ""}, 1, "sidecar: load catalog: stat /nonexistent/tools.json"},
+		{[]string{"--learn-pin-share", "0"}, 2, "--learn-pin-share 0: use a share in (0, 1]"},
+		{[]string{"--learn-pin-share", "NaN"}, 2, "--learn-pin-share NaN: use a share in (0, 1]"},
+		{[]string{"--learn-pin-min-sessions", "1"}, 2, "--learn-pin-min-sessions 1: use 2 to 1048576"},
+		{[]string{"--learn-pin-min-sessions", "99999999999"}, 2, "--learn-pin-min-sessions 99999999999: use 2 to 1048576"},
 		{[]string{"--version"}, 0, "sidecar dev\n"},
 		{[]string{"--listen", "127.0.0.1:0", "-version"}, 0, "sidecar dev\n"},
 	} {

@@ -16,7 +16,9 @@ import (
 )
 
 // CallOptions are the optional parts of one forwarded call; nil or the
-// zero value is a plain call.
+// zero value is a plain call. CallTool reads them and never modifies them;
+// they must not change while a call that was given them runs (OnProgress
+// is called from the SDK's goroutines, one notification at a time).
 type CallOptions struct {
 	// OnProgress, when not nil, receives the call's progress
 	// notifications, one at a time, never after CallTool returns (a
@@ -79,7 +81,7 @@ func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any
 		opts = &CallOptions{}
 	}
 	params := &mcp.CallToolParams{Name: own, Arguments: args, InputResponses: opts.InputResponses, RequestState: opts.RequestState}
-	if len(opts.ClientCapabilities) > 0 && sess.InitializeResult().ProtocolVersion >= statelessVersion {
+	if len(opts.ClientCapabilities) > 0 && sess.InitializeResult().ProtocolVersion >= StatelessProtocolVersion {
 		params.Meta = setMeta(params.Meta, mcp.MetaKeyClientCapabilities, opts.ClientCapabilities)
 	}
 	if tc, ok := tracecontext.FromContext(ctx); ok {
@@ -116,9 +118,11 @@ func (m *Manager) CallTool(ctx context.Context, name string, args map[string]any
 	return res, nil
 }
 
-// statelessVersion is the first MCP version whose requests carry the
-// client's capabilities in _meta (SEP-2575).
-const statelessVersion = "2026-07-28"
+// StatelessProtocolVersion is the first MCP version without sessions
+// (2026-07-28, SEP-2575), whose requests carry the client's capabilities
+// in _meta. The MCP endpoint (mcpserver.StatelessProtocolVersion) serves
+// requests of this version or newer in stateless mode.
+const StatelessProtocolVersion = "2026-07-28"
 
 // setMeta sets key in meta, allocating it when nil.
 func setMeta(meta mcp.Meta, key string, v any) mcp.Meta {

@@ -82,4 +82,4 @@ if __name__ == "__main__":
     native = "--native" in sys.argv
     with Client(addr, timeout=30) as c:
         agent = Agent(c, deferral_threshold=1, search_mode=SEARCH_NATIVE_CLIENT if native else SEARCH_PORTABLE)
-        print(run("post 'deploy done' to the ops channel on slack", scripted_model, agent, native))
+        print(run("send 'deploy done' to the ops channel on slack", scripted_model, agent, native))

@@ -75,7 +75,7 @@ async function main(addr: string): Promise<void> {
   const openai = new OpenAI({ apiKey: "stub", baseURL: `${base}/v1`, maxRetries: 0 });
   try {
     for (const native of [false, true]) {
-      const a = await runAnthropic("post 'deploy done' to the ops channel on slack", anthropic, sidecar, native);
+      const a = await runAnthropic("send 'deploy done' to the ops channel on slack", anthropic, sidecar, native);
       const o = await runOpenAI("open a github issue about the flaky test", openai, sidecar, native);
       if (a !== "done" || o !== "done") throw new Error(`native=${native}: anthropic ${a}, openai ${o}; want done`);
     }

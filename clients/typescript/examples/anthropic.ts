@@ -5,7 +5,7 @@
 // the application (here a stub) and reported for learning.
 //
 //   make run                                   # the sidecar, in another terminal
-//   ANTHROPIC_API_KEY=… node dist/examples/anthropic.js "post 'deploy done' to #ops on slack"
+//   ANTHROPIC_API_KEY=… node dist/examples/anthropic.js "send 'deploy done' to #ops on slack"
 
 import Anthropic from "@anthropic-ai/sdk";
 import { randomUUID } from "node:crypto";
@@ -55,5 +55,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   const sidecar = new Client(process.env["TOOLSEARCH_URL"] ?? "http://127.0.0.1:50051", { token: process.env["TOOLSEARCH_TOKEN"] ?? "" });
-  console.log(await run(process.argv[2] ?? "post 'deploy done' to #ops on slack", new Anthropic(), sidecar, process.env["TOOLSEARCH_NATIVE"] === "1"));
+  console.log(await run(process.argv[2] ?? "send 'deploy done' to #ops on slack", new Anthropic(), sidecar, process.env["TOOLSEARCH_NATIVE"] === "1"));
 }

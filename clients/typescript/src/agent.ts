@@ -30,7 +30,7 @@ export const SEARCH_TOOL_NAME = "tool_search";
 
 /** Options of an {@link Agent}, as the Go helper's With… options. */
 export interface AgentOptions {
-  /** Tools sent in full every turn: exact names, "server:*" or "prefix*" patterns. */
+  /** Tools sent in full every turn: exact names, "server:*", "category:NAME" or "prefix*" patterns. */
   alwaysLoaded?: string[];
   /** Catalog size from which tools are deferred; 0: the sidecar's 15; 1: always. */
   deferralThreshold?: number;
@@ -46,7 +46,7 @@ export interface AgentOptions {
   serverDescriptions?: Record<string, string>;
   /** handleToolCall names the tools it returns as this provider sees them. */
   resultFormat?: ToolFormat;
-  /** Scopes every search the agent runs, and its tool lists (built from the visible tools alone): exact names or "server:*" patterns. */
+  /** Scopes every search the agent runs, and its tool lists (built from the visible tools alone): exact names, "server:*", "category:NAME" or "prefix*" patterns. */
   visibleTools?: string[];
 }
 

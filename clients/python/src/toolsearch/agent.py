@@ -166,7 +166,7 @@ class Agent:
     concurrent use by threads, for any number of sessions.
 
     Options (keyword arguments, as the Go helper's With… options):
-    always_loaded (names or "server:*"/"prefix*" patterns sent in full every
+    always_loaded (names or "server:*"/"category:NAME"/"prefix*" patterns sent in full every
     turn), deferral_threshold (catalog size from which tools are deferred;
     0: the sidecar's 15; 1: always), deferred_mode, search_mode (default
     SEARCH_PORTABLE), hosted_search, model, model_support ((prefix, mode)
