@@ -171,6 +171,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 			sims = sims.add(h.ID, h.Score*r.Coverage, SignalLearnedQueries)
 		}
 	}
+	split := len(sims) // the keyword hits; the centroids follow, in tool order
 	if ix.centroid != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {
 		if raw, ok := e.queries.get(text); ok {
 			qv := slices.Clone(raw) // the query cache's own
@@ -192,12 +193,14 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		pos[h.id] = i
 	}
 	var moved []int // the positions in hits of the hits lifted or joined
-	for _, c := range sims.best() {
+	for _, c := range sims.best(split) {
 		i, sim, signal := c.i, c.sim, c.signal
-		local := ix.localEvidence(i, terms, termIDs, pv)
-		ev := local / (local + learnEvidenceHalf)
-		b := learnWeight * ev * sim
-		if b < learnMinBoost {
+		// The evidence resembling the request is at most the tool's
+		// (localEvidence), and the boost and canJoin grow with it: a tool
+		// that would not be lifted or could not join with all of its
+		// evidence is passed over before weighing its learned queries.
+		all := ix.evidence[i]
+		if learnWeight*(all/(all+learnEvidenceHalf))*sim < learnMinBoost {
 			continue
 		}
 		id, ok := ix.id(st, i)
@@ -205,7 +208,13 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 			continue
 		}
 		j, in := pos[id]
-		if !in && !canJoin(local) {
+		if !in && !canJoin(all) {
+			continue
+		}
+		local := ix.localEvidence(i, terms, termIDs, pv)
+		ev := local / (local + learnEvidenceHalf)
+		b := learnWeight * ev * sim
+		if b < learnMinBoost || (!in && !canJoin(local)) {
 			continue
 		}
 		if !in {

@@ -274,18 +274,28 @@ func (s learnedSims) add(i int, sim float64, signal string) learnedSims {
 
 // best returns each tool of s once, in tool order, with the similarity
 // added first unless a later one is greater (the keyword's, raised by the
-// centroid's where that is above it). It reorders s.
-func (s learnedSims) best() learnedSims {
-	slices.SortStableFunc(s, func(a, b learnedSim) int { return cmp.Compare(a.i, b.i) })
-	out := s[:0]
-	for _, c := range s {
-		if n := len(out); n > 0 && out[n-1].i == c.i {
-			if c.sim > out[n-1].sim {
-				out[n-1] = c
+// centroid's where that is above it). s[:split] are the keyword hits (each
+// tool once, in any order) and s[split:] the centroids, in tool order
+// (centroidsAbove): the keyword hits are sorted and the two lists merged,
+// as a stable sort by tool would order them. It reorders s and returns
+// a new slice.
+func (s learnedSims) best(split int) learnedSims {
+	kw, cs := s[:split], s[split:]
+	slices.SortFunc(kw, func(a, b learnedSim) int { return cmp.Compare(a.i, b.i) })
+	out := make(learnedSims, 0, len(s))
+	for len(kw) > 0 || len(cs) > 0 {
+		switch {
+		case len(cs) == 0 || (len(kw) > 0 && kw[0].i < cs[0].i):
+			out, kw = append(out, kw[0]), kw[1:]
+		case len(kw) == 0 || cs[0].i < kw[0].i:
+			out, cs = append(out, cs[0]), cs[1:]
+		default: // the same tool
+			c := kw[0]
+			if cs[0].sim > c.sim {
+				c = cs[0]
 			}
-			continue
+			out, kw, cs = append(out, c), kw[1:], cs[1:]
 		}
-		out = append(out, c)
 	}
 	return out
 }
@@ -307,9 +317,13 @@ func lookupIDs(snap *catalog.Snapshot, names []string) []int {
 // id returns the catalog ID of learned tool i in st's snapshot, and
 // whether it holds the tool: the ID resolved when the index was built if
 // the tool there still has the name (names are unique in a snapshot, so
-// it is what Lookup would return), else Lookup's answer. Both scans ask
+// it is what Lookup would return), else Lookup's answer; in the snapshot
+// the IDs were resolved in, the resolved ID without a check. Both scans ask
 // for every tool they lift, and a Lookup is a binary search over names.
 func (ix *learnedIndex) id(st *state, i int) (int, bool) {
+	if st.snap == ix.idSnap && i < len(ix.ids) {
+		return ix.ids[i], ix.ids[i] >= 0
+	}
 	if i < len(ix.ids) {
 		if id := ix.ids[i]; id >= 0 && id < st.snap.Len() && st.name(id) == ix.names[i] {
 			return id, true

@@ -284,3 +284,37 @@ func TestRequestTermsAreTerms(t *testing.T) {
 		check(t, texts)
 	})
 }
+
+// best gives what a stable sort by tool gives, keeping a tool's first
+// similarity unless a later one is greater: on random keyword hits
+// (distinct tools, any order) followed by centroids in tool order.
+func TestLearnedSimsBest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 2))
+	for n := range 200 {
+		var s learnedSims
+		for _, i := range rng.Perm(60)[:rng.IntN(50)] {
+			s = s.add(i, float64(rng.IntN(5))/4, SignalLearnedQueries)
+		}
+		split := len(s)
+		for i := range 60 {
+			if rng.IntN(3) == 0 {
+				s = s.add(i, float64(rng.IntN(5))/4, SignalLearnedCentroid)
+			}
+		}
+		want := slices.Clone(s)
+		slices.SortStableFunc(want, func(a, b learnedSim) int { return a.i - b.i })
+		var dedup learnedSims
+		for _, c := range want {
+			if k := len(dedup); k > 0 && dedup[k-1].i == c.i {
+				if c.sim > dedup[k-1].sim {
+					dedup[k-1] = c
+				}
+				continue
+			}
+			dedup = append(dedup, c)
+		}
+		if diff := cmp.Diff(dedup, s.best(split), cmp.AllowUnexported(learnedSim{}), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("case %d: best (-want +got):\n%s", n, diff)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/learn"
@@ -83,6 +84,9 @@ type learnedIndex struct {
 	// ids are names' catalog IDs in the snapshot the index was built
 	// against (-1 where absent); learnedIndex.id checks them.
 	ids []int
+	// idSnap is the snapshot ids were resolved in (immutable): in it they
+	// are right without a check.
+	idSnap *catalog.Snapshot
 	// terms numbers the terms of queries (learnedindex.go).
 	terms *learnedTerms
 }
@@ -167,7 +171,7 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 		if err != nil {
 			return err
 		}
-		ix.ids = lookupIDs(st.snap, ix.names)
+		ix.ids, ix.idSnap = lookupIDs(st.snap, ix.names), st.snap
 		ixs.byScope[scope] = ix
 	}
 	// Forget the vectors of queries no longer learned (bounded memory).
