@@ -275,20 +275,25 @@ func (s learnedSims) add(i int, sim float64, signal string) learnedSims {
 // best returns each tool of s once, in tool order, with the similarity
 // added first unless a later one is greater (the keyword's, raised by the
 // centroid's where that is above it). s[:split] are the keyword hits (each
-// tool once, in any order) and s[split:] the centroids, in tool order
-// (centroidsAbove): the keyword hits are sorted and the two lists merged,
-// as a stable sort by tool would order them. It reorders s and returns
-// a new slice.
+// tool once, in any order, at most fusionDepth) and s[split:] the
+// centroids, in tool order (centroidsAbove): the keyword hits are sorted
+// and the two lists merged, as a stable sort by tool would order them. It
+// overwrites s.
 func (s learnedSims) best(split int) learnedSims {
-	kw, cs := s[:split], s[split:]
+	var buf [fusionDepth]learnedSim // the Keyword limit: on the stack
+	kw := append(buf[:0], s[:split]...)
 	slices.SortFunc(kw, func(a, b learnedSim) int { return cmp.Compare(a.i, b.i) })
-	out := make(learnedSims, 0, len(s))
+	// out never passes the next centroid to read: it holds at most the
+	// hits read so far, and at most split keyword hits.
+	out, cs := s[:0], s[split:]
 	for len(kw) > 0 || len(cs) > 0 {
 		switch {
 		case len(cs) == 0 || (len(kw) > 0 && kw[0].i < cs[0].i):
-			out, kw = append(out, kw[0]), kw[1:]
+			c := kw[0]
+			out, kw = append(out, c), kw[1:]
 		case len(kw) == 0 || cs[0].i < kw[0].i:
-			out, cs = append(out, cs[0]), cs[1:]
+			c := cs[0]
+			out, cs = append(out, c), cs[1:]
 		default: // the same tool
 			c := kw[0]
 			if cs[0].sim > c.sim {
