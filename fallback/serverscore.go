@@ -107,6 +107,17 @@ func (ix *Index) scoreServers(s *scratch, p plan) {
 // serverWeight).
 func (ix *Index) smoothByServer(s *scratch, p plan, cs []candidate) {
 	ix.scoreServers(s, p)
+	if ix.members.Len() == 1 {
+		// One server (every tool's serverID is 0: a learned-query index,
+		// whose documents have no name and no server), so no tool's
+		// document need be read: the same sums, without ~1 µs per 100
+		// candidates.
+		srv := s.servers.acc[0]
+		for i := range cs {
+			cs[i].raw = (1-serverWeight)*cs[i].raw + serverWeight*srv
+		}
+		return
+	}
 	for i := range cs {
 		cs[i].raw = (1-serverWeight)*cs[i].raw + serverWeight*s.servers.acc[ix.docs.At(cs[i].id).serverID]
 	}

@@ -162,7 +162,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		return m
 	}
 	sims := make(learnedSims, 0, fusionDepth)
-	terms := fallback.Terms(text)
+	terms := e.learner.terms.of(p.query) // fallback.Terms(text)
 	termIDs := ix.terms.request(terms)
 	var pv []float32 // the query's unit vector without the common component, for localEvidence
 	if q, err := query.Parse(text); err == nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 	"github.com/viterin/vek/vek32"
 )
 
@@ -405,4 +407,69 @@ func (set termSet) shared(a []int32) int {
 		}
 	}
 	return n
+}
+
+// requestTerms memoizes the ranking terms of query chunks for the learned
+// stage (applyLearned): fallback.Terms of a request's ranking text, which
+// it needs on every search to weigh its learned queries (localEvidence),
+// re-analysed and stemmed the whole request each time (≈ 15–20 µs of a
+// search with ~1,000 tools learned, BenchmarkLearnedSearch). The analysis
+// is word-local (analysis package doc) and RankingText joins the chunks
+// with spaces, so the terms of the text are those of its chunks together;
+// requests repeat their words, so the chunks' terms are cached (bounded
+// as fallback bounds its own query-word cache). Safe for concurrent use;
+// the cache only memoizes, so results never depend on it.
+type requestTerms struct {
+	mu sync.RWMutex
+	m  map[string][]string // chunk text → its sorted, distinct terms
+}
+
+// maxCachedTermChunks bounds requestTerms: at most this many chunks are
+// kept; when it is full it is emptied and fills again with the chunks in
+// use. An entry takes about 100 bytes, so the cache stays under about
+// 1 MB. maxCachedTermChunkLen is the longest chunk (in bytes) cached.
+const (
+	maxCachedTermChunks   = 8192
+	maxCachedTermChunkLen = 64
+)
+
+// of returns fallback.Terms(q.RankingText()): the ranking terms of q's
+// chunks that are not excluded, sorted and without duplicates.
+func (c *requestTerms) of(q query.Query) []string {
+	var terms []string
+	type chunk struct {
+		text  string
+		terms []string
+	}
+	var fresh []chunk // to cache
+	c.mu.RLock()
+	for _, t := range q.Terms {
+		if t.Excluded {
+			continue
+		}
+		ts, ok := c.m[t.Text]
+		if !ok {
+			ts = fallback.Terms(t.Text)
+			if len(t.Text) <= maxCachedTermChunkLen {
+				fresh = append(fresh, chunk{t.Text, ts})
+			}
+		}
+		terms = append(terms, ts...)
+	}
+	c.mu.RUnlock()
+	if len(fresh) > 0 {
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string][]string{}
+		}
+		for _, f := range fresh {
+			if len(c.m) >= maxCachedTermChunks {
+				clear(c.m)
+			}
+			c.m[f.text] = f.terms
+		}
+		c.mu.Unlock()
+	}
+	slices.Sort(terms)
+	return slices.Compact(terms)
 }

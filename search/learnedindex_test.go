@@ -8,7 +8,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // The screen never rules out a vector the scans would act on: on random
@@ -236,4 +241,46 @@ func TestLearnedTermsShared(t *testing.T) {
 			}
 		}
 	}
+}
+
+// requestTerms gives fallback.Terms of the request's ranking text, chunk
+// by chunk (cached or not): on odd texts (camelCase, snake_case, CJK runs
+// touching Latin letters, stop words, excluded and required terms,
+// phrases, invalid UTF-8) and on every query of the bfcl dev set, twice
+// (the second time from the cache).
+func TestRequestTermsAreTerms(t *testing.T) {
+	check := func(t *testing.T, texts []string) {
+		var c requestTerms
+		for pass := range 2 {
+			for _, text := range texts {
+				q, err := query.Parse(text)
+				if err != nil {
+					continue
+				}
+				want := fallback.Terms(q.RankingText())
+				if diff := cmp.Diff(want, c.of(q), cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("pass %d, %q: terms (-want +got):\n%s", pass, text, diff)
+				}
+			}
+		}
+	}
+	t.Run("odd texts", func(t *testing.T) {
+		check(t, []string{
+			"", "the a of", "getCurrentWeather for San_Francisco", `"new york" weather -rain +forecast`,
+			"用Go写 天气预报 搜索关键词", "server__tool.name AbstractJarAgent.runJarAgent", "bad \xe2\x82 utf8\xff here",
+			"searches searching searched search", "email:send to bob@example.com", "café naïve résumé",
+			"server:github open issues", "weath* forecast", "HTTPServer JSONParser",
+		})
+	})
+	t.Run("bfcl", func(t *testing.T) {
+		qs, err := evaluation.LoadQueries(evaltest.Bench(t, "bfcl/queries.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts := make([]string, len(qs))
+		for i, q := range qs {
+			texts[i] = q.Query
+		}
+		check(t, texts)
+	})
 }

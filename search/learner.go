@@ -36,6 +36,9 @@ type learner struct {
 	vecs     map[string][]float32
 	vecModel string
 
+	// terms memoizes the ranking terms of requests' chunks (applyLearned).
+	terms requestTerms
+
 	wake     chan struct{}
 	stop     context.CancelFunc
 	done     chan struct{}
