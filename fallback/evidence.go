@@ -3,6 +3,7 @@ package fallback
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolsearch/toolsearch/analysis"
 	"github.com/toolsearch/toolsearch/query"
@@ -105,7 +106,8 @@ func argumentWords(raw string) map[string]bool {
 	var quote bool
 	start := true
 	for _, tok := range strings.Fields(raw) {
-		opens := strings.ContainsAny(tok[:1], quotes)
+		first, _ := utf8.DecodeRuneInString(tok) // a curly quote is several bytes
+		opens := strings.ContainsRune(quotes, first)
 		if quote || opens {
 			add(tok)
 			body := strings.TrimLeft(tok, quotes)

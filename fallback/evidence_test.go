@@ -55,6 +55,8 @@ func TestArgumentWords(t *testing.T) {
 		{"Invite Dana to the standup. Book room 4", []string{"4", "dana"}},
 		{"email bob@acme.io the report.pdf", []string{"acme", "bob", "io", "pdf", "report"}},
 		{"read the \"release notes\" file", []string{"notes", "release"}},
+		{"send “build is green” to #deploys", []string{"build", "deploys", "green", "is"}},
+		{"reply ‘on my way’ to Sam", []string{"my", "on", "sam", "way"}},
 		{"", nil},
 	} {
 		got := slices.Sorted(maps.Keys(argumentWords(c.raw)))

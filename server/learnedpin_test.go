@@ -129,9 +129,12 @@ func TestDeferredLimitGRPC(t *testing.T) {
 		t.Errorf("deferred_limit (-want +got):\n%s", diff)
 	}
 	omitted := resp.GetOmittedTools()
-	if len(omitted) != 50 || omitted[0].GetToolName() != tools[toolset.AnthropicMaxDeferred-1].Name || omitted[49].GetToolName() != tools[n-2].Name ||
+	if len(omitted) != 50 {
+		t.Fatalf("omitted %d tools, want 50", len(omitted))
+	}
+	if omitted[0].GetToolName() != tools[toolset.AnthropicMaxDeferred-1].Name || omitted[49].GetToolName() != tools[n-2].Name ||
 		slices.ContainsFunc(omitted, func(o *toolsearchv1.OmittedTool) bool { return o.GetToolName() == used }) {
-		t.Errorf("omitted %d tools, %v … %v", len(omitted), omitted[0], omitted[len(omitted)-1])
+		t.Errorf("omitted %v … %v, want %s … %s without %s", omitted[0], omitted[49], tools[toolset.AnthropicMaxDeferred-1].Name, tools[n-2].Name, used)
 	}
 	if !strings.Contains(resp.GetToolsJson(), `"name":"`+used+`"`) || resp.GetDeferredCount() != toolset.AnthropicMaxDeferred {
 		t.Errorf("%s not listed, or %d deferred", used, resp.GetDeferredCount())

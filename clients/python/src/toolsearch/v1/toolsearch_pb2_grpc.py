@@ -213,12 +213,14 @@ class ToolSearchServiceServicer(object):
     def ReportToolUse(self, request, context):
         """ReportToolUse tells the sidecar that a session's model called a tool,
         so that it learns which tools agents actually use for which queries
-        (the sidecar runs with --learn). A use counts only for a tool that a
-        search of the same session returned; it is credited to the queries of
-        the session's latest searches that returned it. When learning is off,
-        the session is unknown (or expired), or no search of the session
-        returned the tool, nothing is learned and `reason` says why: the call
-        is a no-op, not an error, so an agent can report every call.
+        (the sidecar runs with --learn). A use of a tool that a search of the
+        same session returned is credited to the queries of the session's
+        latest searches that returned it; a first use of a tool that no search
+        of the session returned is a miss, credited at half weight to the
+        session's newest search (`miss` in the response). When learning is
+        off, the session is unknown (or expired), or the session has no search
+        to credit, nothing is learned and `reason` says why: the call is a
+        no-op, not an error, so an agent can report every call.
 
         Errors: INVALID_ARGUMENT for an empty session_id or tool_name, a
         session_id over 256 bytes or an unspecified outcome; NOT_FOUND for a
