@@ -318,3 +318,27 @@ func TestLearnedSimsBest(t *testing.T) {
 		}
 	}
 }
+
+// TestBoostWeight: the stronger lift needs more resembling evidence than
+// two sessions can give (at most 1 each, learn.Store.Record), so sybils
+// that can already make a tool join never reach it, and the weight never
+// falls as evidence grows.
+func TestBoostWeight(t *testing.T) {
+	if learnStrongEvidence <= 2 {
+		t.Fatalf("learnStrongEvidence %v: two sessions would reach the strong weight", learnStrongEvidence)
+	}
+	if got := boostWeight(2); got != learnWeight {
+		t.Errorf("boostWeight(2) = %v, want learnWeight %v", got, learnWeight)
+	}
+	if got := boostWeight(learnStrongEvidence); got != learnStrongWeight {
+		t.Errorf("boostWeight(%v) = %v, want learnStrongWeight %v", learnStrongEvidence, got, learnStrongWeight)
+	}
+	prev := 0.0
+	for w := 0.0; w <= 10; w += 0.25 {
+		if got := boostWeight(w); got < prev || got >= 1 {
+			t.Errorf("boostWeight(%v) = %v after %v: want non-decreasing, below 1", w, got, prev)
+		} else {
+			prev = got
+		}
+	}
+}
