@@ -18,7 +18,7 @@ type Fleet interface {
 	PublishChange(upsert []Tool, del []string)
 	// PublishUse shares a use the engine learned (learn.Use's fields) at
 	// time at.
-	PublishUse(scope, tool, query, session string, weight float64, at time.Time)
+	PublishUse(scope, tool, query, session string, weight float64, miss bool, at time.Time)
 	// PublishReset shares ResetLearned(tool) ("" is everything).
 	PublishReset(tool string, at time.Time)
 }
@@ -28,9 +28,12 @@ type FleetEvent struct {
 	// Reset marks a reset of Tool ("" resets everything); the other
 	// fields but At are then empty.
 	Reset bool
-	// Session, Scope, Tool, Query and Weight are the use (learn.Use).
+	// Session, Scope, Tool, Query, Weight and Miss are the use
+	// (learn.Use): a miss counts toward the tool's bound on queries
+	// learned by misses on this pod too.
 	Session, Scope, Tool, Query string
 	Weight                      float64
+	Miss                        bool
 	// At is when the other pod learned it.
 	At time.Time
 }
@@ -88,7 +91,7 @@ func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (Fleet
 			st.Refused++
 		case !l.limit.Allow(ev.Session):
 			st.RateLimited++
-		case l.store.Record(learn.Use{Scope: r.Scope, Tool: r.Tool, Query: r.Query, Session: ev.Session, Weight: r.Weight, At: r.At}):
+		case l.store.Record(learn.Use{Scope: r.Scope, Tool: r.Tool, Query: r.Query, Session: ev.Session, Weight: r.Weight, Miss: ev.Miss, At: r.At}):
 			st.Recorded++
 		default:
 			st.Ignored++
@@ -103,7 +106,7 @@ func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (Fleet
 // publishUse shares a use this engine learned with the fleet, if any.
 func (e *Engine) publishUse(u learn.Use) {
 	if e.cfg.Fleet != nil {
-		e.cfg.Fleet.PublishUse(u.Scope, u.Tool, u.Query, u.Session, u.Weight, e.learner.now())
+		e.cfg.Fleet.PublishUse(u.Scope, u.Tool, u.Query, u.Session, u.Weight, u.Miss, e.learner.now())
 	}
 }
 

@@ -129,7 +129,7 @@ func (f *fleetStore) learn(ctx context.Context, evs []postgres.Event) {
 	e := f.engine.Load()
 	fe := make([]search.FleetEvent, len(evs))
 	for i, ev := range evs {
-		fe[i] = search.FleetEvent{Reset: ev.Reset, Session: ev.Session, Scope: ev.Scope, Tool: ev.Tool, Query: ev.Query, Weight: ev.Weight, At: ev.At}
+		fe[i] = search.FleetEvent{Reset: ev.Reset, Session: ev.Session, Scope: ev.Scope, Tool: ev.Tool, Query: ev.Query, Weight: ev.Weight, Miss: ev.Miss, At: ev.At}
 	}
 	st, err := e.LearnFromFleet(ctx, fe)
 	if err != nil {

@@ -18,9 +18,11 @@ type Event struct {
 	// Reset marks a reset of Tool ("" resets everything); the use fields
 	// are empty.
 	Reset bool
-	// Session, Scope, Tool, Query and Weight are the use (learn.Use).
+	// Session, Scope, Tool, Query, Weight and Miss are the use
+	// (learn.Use).
 	Session, Scope, Tool, Query string
 	Weight                      float64
+	Miss                        bool
 	// At is when the pod learned it.
 	At time.Time
 }
@@ -32,8 +34,8 @@ const maxPull = 10000
 // PublishUse shares a use this pod learned. It does not block: the use is
 // buffered and written within FlushInterval while the database is
 // reachable.
-func (s *Store) PublishUse(scope, tool, query, session string, weight float64, at time.Time) {
-	s.enqueue(write{event: &Event{Session: session, Scope: scope, Tool: tool, Query: query, Weight: weight, At: at}})
+func (s *Store) PublishUse(scope, tool, query, session string, weight float64, miss bool, at time.Time) {
+	s.enqueue(write{event: &Event{Session: session, Scope: scope, Tool: tool, Query: query, Weight: weight, Miss: miss, At: at}})
 }
 
 // PublishReset shares a reset of what tool learned ("" for everything):
@@ -49,14 +51,14 @@ func (s *Store) pullLearn(ctx context.Context, h Handlers) error {
 		var evs []Event
 		last, n := s.learnSeq, 0
 		err := s.readTx(ctx, func(tx pgx.Tx) error {
-			rows, err := tx.Query(ctx, `SELECT seq, pod, kind = 'reset', session, scope, tool, query, weight, at
+			rows, err := tx.Query(ctx, `SELECT seq, pod, kind = 'reset', session, scope, tool, query, weight, miss, at
 				FROM toolsearch_learn_events WHERE seq > $1 ORDER BY seq LIMIT $2`, s.learnSeq, maxPull)
 			if err != nil {
 				return err
 			}
 			for rows.Next() {
 				var e Event
-				if err := rows.Scan(&e.Seq, &e.Pod, &e.Reset, &e.Session, &e.Scope, &e.Tool, &e.Query, &e.Weight, &e.At); err != nil {
+				if err := rows.Scan(&e.Seq, &e.Pod, &e.Reset, &e.Session, &e.Scope, &e.Tool, &e.Query, &e.Weight, &e.Miss, &e.At); err != nil {
 					return err
 				}
 				last, n = e.Seq, n+1

@@ -10,7 +10,7 @@ import (
 
 // SchemaVersion is the schema version this binary writes and reads: the
 // number of migrations.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migrationLock is the advisory lock key under which migrations run, so
 // that pods starting at once apply each migration once ("toolsearch" in
@@ -79,6 +79,11 @@ END $$;
 CREATE TRIGGER toolsearch_tools_changed AFTER INSERT OR UPDATE OR DELETE ON toolsearch_tools
 	FOR EACH ROW EXECUTE FUNCTION toolsearch_tools_changed();
 `,
+	// 2: a use credited to a search that did not return the tool (a miss,
+	// learn.Use.Miss) says so, so that every pod bounds what a tool learns
+	// by misses (learn.Config.MaxMissQueriesPerTool), not only the pod
+	// that saw it.
+	`ALTER TABLE toolsearch_learn_events ADD COLUMN miss boolean NOT NULL DEFAULT false;`,
 }
 
 // migrate brings the database's schema to SchemaVersion under the

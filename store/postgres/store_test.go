@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -124,6 +125,38 @@ func connect(t *testing.T, url string) *pgx.Conn {
 	return conn
 }
 
+// A database at schema version 1 (the first release) is migrated: its
+// uses read back as uses that were not misses, and new misses say so.
+func TestMigrationFromVersion1(t *testing.T) {
+	url := pgtest.NewDB(t)
+	conn := connect(t, url)
+	ctx := context.Background()
+	for _, sql := range []string{
+		`CREATE TABLE toolsearch_schema (version integer NOT NULL)`,
+		`INSERT INTO toolsearch_schema (version) VALUES (1)`,
+		postgres.Migrations[0],
+		`INSERT INTO toolsearch_learn_events (pod, kind, session, scope, tool, query, weight, at) VALUES ('old', 'use', 's0', '', 't', 'an old use', 1, now())`,
+	} {
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatalf("%.40s: %v", sql, err)
+		}
+	}
+	r := newReceived()
+	s := open(t, url, r.handlers())
+	waitReady(t, s)
+	var version int
+	if err := conn.QueryRow(ctx, `SELECT version FROM toolsearch_schema`).Scan(&version); err != nil || version != postgres.SchemaVersion {
+		t.Fatalf("schema version %d (%v), want %d", version, err, postgres.SchemaVersion)
+	}
+	r.waitFor(t, "the old use", func(r *received) bool { return len(r.events) == 1 })
+	r.mu.Lock()
+	old := r.events[0]
+	r.mu.Unlock()
+	if old.Query != "an old use" || old.Miss {
+		t.Errorf("old use read back as %+v, want a use that is not a miss", old)
+	}
+}
+
 // A schema written by a newer binary is refused, saying which version.
 func TestSchemaNewerThanBinaryRefused(t *testing.T) {
 	url := pgtest.NewDB(t)
@@ -137,7 +170,7 @@ func TestSchemaNewerThanBinaryRefused(t *testing.T) {
 	if s.State() == postgres.StateReady {
 		t.Fatal("store ready over a newer schema")
 	}
-	want := "run a toolsearch release with schema version 2 or later"
+	want := fmt.Sprintf("run a toolsearch release with schema version %d or later", postgres.SchemaVersion+1)
 	if got := s.LastError(); !strings.Contains(got, want) {
 		t.Errorf("error %q does not say %q", got, want)
 	}
@@ -187,13 +220,13 @@ func TestSharingBetweenPods(t *testing.T) {
 	waitReady(t, a)
 	waitReady(t, b)
 	at := time.Now().UTC().Truncate(time.Microsecond)
-	a.PublishUse("", "github__create_issue", "open a bug", "s1", 1, at)
-	a.PublishUse("", "github__create_issue", "file an issue", "s1", 0.5, at)
+	a.PublishUse("", "github__create_issue", "open a bug", "s1", 1, false, at)
+	a.PublishUse("", "github__create_issue", "file an issue", "s1", 0.5, true, at)
 	a.PublishReset("slack__send", at)
 	rb.waitFor(t, "a's three events on b", func(r *received) bool { return len(r.events) == 3 })
 	want := []postgres.Event{
 		{Pod: a.Pod(), Session: "s1", Tool: "github__create_issue", Query: "open a bug", Weight: 1, At: at},
-		{Pod: a.Pod(), Session: "s1", Tool: "github__create_issue", Query: "file an issue", Weight: 0.5, At: at},
+		{Pod: a.Pod(), Session: "s1", Tool: "github__create_issue", Query: "file an issue", Weight: 0.5, Miss: true, At: at},
 		{Pod: a.Pod(), Reset: true, Tool: "slack__send", At: at},
 	}
 	rb.mu.Lock()
@@ -248,7 +281,7 @@ func TestUnreachableStoreDoesNotBlock(t *testing.T) {
 
 	defer s.Close()
 	for range 3 {
-		s.PublishUse("", "t", "q", "s", 1, time.Now())
+		s.PublishUse("", "t", "q", "s", 1, false, time.Now())
 	}
 	if st := s.Stats(); st.Buffered != 2 || st.Dropped != 1 {
 		t.Errorf("stats %+v, want 2 buffered and 1 dropped", st)

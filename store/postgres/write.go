@@ -83,6 +83,7 @@ func (s *Store) writeEvents(ctx context.Context, run []write) error {
 	var (
 		kinds, sessions, scopes, tools, queries []string
 		weights                                 []float64
+		misses                                  []bool
 		ats                                     []time.Time
 	)
 	for _, w := range run {
@@ -93,14 +94,15 @@ func (s *Store) writeEvents(ctx context.Context, run []write) error {
 		}
 		kinds, sessions, scopes = append(kinds, kind), append(sessions, e.Session), append(scopes, e.Scope)
 		tools, queries, weights, ats = append(tools, e.Tool), append(queries, e.Query), append(weights, e.Weight), append(ats, e.At)
+		misses = append(misses, e.Miss)
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, learnLock); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO toolsearch_learn_events (pod, kind, session, scope, tool, query, weight, at)
-			SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::timestamptz[])`,
-			s.pod, kinds, sessions, scopes, tools, queries, weights, ats)
+		_, err := tx.Exec(ctx, `INSERT INTO toolsearch_learn_events (pod, kind, session, scope, tool, query, weight, at, miss)
+			SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::timestamptz[], $9::boolean[])`,
+			s.pod, kinds, sessions, scopes, tools, queries, weights, ats, misses)
 		if err != nil {
 			return err
 		}
