@@ -2384,8 +2384,8 @@ type GetToolsetResponse struct {
 	LearnedPinnedTools []string `protobuf:"bytes,14,rep,name=learned_pinned_tools,json=learnedPinnedTools,proto3" json:"learned_pinned_tools,omitempty"`
 	// How a provider's cap on the deferred tools of one request was met
 	// (Anthropic's tool search: 10,000): which tools were kept, and how many
-	// were left out (each is in omitted_tools). Unset when the list did not
-	// reach the cap.
+	// were left out (each is in omitted_tools). Unset when no deferred tool
+	// was left out (the list fit under the cap).
 	DeferredLimit *DeferredLimit `protobuf:"bytes,15,opt,name=deferred_limit,json=deferredLimit,proto3" json:"deferred_limit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

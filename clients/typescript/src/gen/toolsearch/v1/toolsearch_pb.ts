@@ -1300,8 +1300,8 @@ export type GetToolsetResponse = Message<"toolsearch.v1.GetToolsetResponse"> & {
   /**
    * How a provider's cap on the deferred tools of one request was met
    * (Anthropic's tool search: 10,000): which tools were kept, and how many
-   * were left out (each is in omitted_tools). Unset when the list did not
-   * reach the cap.
+   * were left out (each is in omitted_tools). Unset when no deferred tool
+   * was left out (the list fit under the cap).
    *
    * @generated from field: toolsearch.v1.DeferredLimit deferred_limit = 15;
    */
