@@ -41,31 +41,48 @@ func (ix *Index) WordMatches(q query.Query, id int) []WordMatch {
 	}
 	var out []WordMatch
 	args := argumentWords(q.Raw)
+	ix.eachRankingWord(q, func(qw queryWord) {
+		m := WordMatch{Word: qw.word, Weight: qw.weight, Known: !qw.unmatched && (len(qw.ids) > 0 || len(qw.vars) > 0), Arg: args[qw.word]}
+		for _, tid := range qw.ids {
+			m.Tools = max(m.Tools, len(ix.termData.At(int(tid)).postings))
+			if ix.has(id, tid) {
+				m.InTool = true
+			}
+		}
+		for _, tid := range qw.vars {
+			if !m.InTool && ix.has(id, tid) {
+				m.InTool = true
+			}
+		}
+		out = append(out, m)
+	})
+	return out
+}
+
+// RankingWords returns the surface words WordMatches checks, in the same
+// order, without checking them against a tool or the raw query: a cheap
+// first look (the keyword search has usually cached the query's words).
+// Safe for concurrent use.
+func (ix *Index) RankingWords(q query.Query) []string {
+	var out []string
+	ix.eachRankingWord(q, func(qw queryWord) { out = append(out, qw.word) })
+	return out
+}
+
+// eachRankingWord calls f with each ranking word of q (not a stop word,
+// not of a -term), in query order.
+func (ix *Index) eachRankingWord(q query.Query, f func(queryWord)) {
 	chunks := ix.termWords(nil, q.Terms)
 	for k, t := range q.Terms {
 		if t.Excluded {
 			continue
 		}
 		for _, qw := range chunks[k] {
-			if !qw.hasTerms {
-				continue
+			if qw.hasTerms {
+				f(qw)
 			}
-			m := WordMatch{Word: qw.word, Weight: qw.weight, Known: !qw.unmatched && (len(qw.ids) > 0 || len(qw.vars) > 0), Arg: args[qw.word]}
-			for _, tid := range qw.ids {
-				m.Tools = max(m.Tools, len(ix.termData.At(int(tid)).postings))
-				if ix.has(id, tid) {
-					m.InTool = true
-				}
-			}
-			for _, tid := range qw.vars {
-				if !m.InTool && ix.has(id, tid) {
-					m.InTool = true
-				}
-			}
-			out = append(out, m)
 		}
 	}
-	return out
 }
 
 // HasWord reports whether tool id has the surface word w (analysed as a

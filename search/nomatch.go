@@ -62,21 +62,27 @@ func (st *state) unservedAction(p *plan, hs []hit) string {
 	if len(hs) == 0 || hs[0].learned != nil {
 		return ""
 	}
-	words := st.lex.WordMatches(p.query, hs[0].id)
-	if len(words) == 0 || len(words) > unservedMaxWords {
+	// The words alone decide most searches (no action verb first): only
+	// then are they checked against the top tool and the raw query.
+	ws := st.lex.RankingWords(p.query)
+	if len(ws) == 0 || len(ws) > unservedMaxWords {
 		return ""
 	}
 	verb := -1
-	for i, w := range words {
-		if preamble[w.Word] {
+	for i, w := range ws {
+		if preamble[w] {
 			continue
 		}
-		if _, action := actionVerb(w.Word); action {
+		if _, action := actionVerb(w); action {
 			verb = i
 		}
 		break
 	}
-	if verb < 0 || words[verb].InTool {
+	if verb < 0 {
+		return ""
+	}
+	words := st.lex.WordMatches(p.query, hs[0].id) // the same words, in the same order
+	if verb >= len(words) || words[verb].InTool {
 		return ""
 	}
 	word := words[verb].Word
