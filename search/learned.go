@@ -341,23 +341,6 @@ func (ix *learnedIndex) localEvidence(i int, terms []string, termIDs termSet, pv
 	return min(ev, ix.evidence[i])
 }
 
-// sharedTerms counts the terms two sorted, deduplicated lists share.
-func sharedTerms(a, b []string) int {
-	n := 0
-	for len(a) > 0 && len(b) > 0 {
-		switch {
-		case a[0] == b[0]:
-			n++
-			a, b = a[1:], b[1:]
-		case a[0] < b[0]:
-			a = a[1:]
-		default:
-			b = b[1:]
-		}
-	}
-	return n
-}
-
 // dot is the dot product of two vectors of the same length (0 if not).
 func dot(a, b []float32) float64 {
 	if len(a) != len(b) {

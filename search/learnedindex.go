@@ -416,8 +416,8 @@ func (t *learnedTerms) request(terms []string) termSet {
 type termSet []uint64
 
 // shared counts the IDs of a (distinct) that are in set: the number of
-// terms a learned query shares with the request, as sharedTerms counts
-// them on the strings.
+// terms a learned query shares with the request (the test checks it
+// against counting shared terms on the strings).
 func (set termSet) shared(a []int32) int {
 	n := 0
 	for _, id := range a {

@@ -342,3 +342,21 @@ func TestBoostWeight(t *testing.T) {
 		}
 	}
 }
+
+// sharedTerms counts the terms two sorted, deduplicated lists share: the
+// plain reference termSet.shared is checked against.
+func sharedTerms(a, b []string) int {
+	n := 0
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0] == b[0]:
+			n++
+			a, b = a[1:], b[1:]
+		case a[0] < b[0]:
+			a = a[1:]
+		default:
+			b = b[1:]
+		}
+	}
+	return n
+}
