@@ -27,7 +27,10 @@ import (
 //   - local "$ref"s ("#/properties/…", "#/definitions/…", "#/$defs/…") are
 //     inlined (a recursive reference is cut at its second expansion and
 //     replaced by {}, "any value"); references that do not resolve, or point
-//     outside the document, become {}; "definitions"/"$defs" then go.
+//     outside the document, become {}; "definitions"/"$defs" then go
+//     (also when nothing referred to them: OpenAI's strict checks reject
+//     them, and dropping unused ones changes no valid call, so it is not
+//     reported as a change).
 //   - the top level is an object schema: a missing or other "type" becomes
 //     "object", and top-level anyOf/oneOf/allOf/not/enum (which OpenAI and
 //     Anthropic reject there) are removed.
@@ -131,9 +134,11 @@ func normalizeSchema(tool string, schema json.RawMessage) (json.RawMessage, []Ch
 	n := &normalizer{tool: tool, root: root, expanding: map[string]bool{}}
 	n.topLevel(root)
 	out := n.walk(root, "").(map[string]any)
+	_, defs := out["$defs"]
+	_, definitions := out["definitions"]
 	delete(out, "definitions")
 	delete(out, "$defs")
-	if len(n.changes) == 0 {
+	if len(n.changes) == 0 && !defs && !definitions {
 		return schema, nil
 	}
 	delete(out, "type") // re-added first, as objectSchema puts it

@@ -18,6 +18,7 @@ func FuzzNormalize(f *testing.F) {
 		`{"anyOf":[{"type":"object"}],"$defs":{"x":{"$ref":"#/$defs/x"}},"properties":{"y":{"$ref":"#/$defs/x"}}}`,
 		`{"type":["object","null"],"properties":{"z":{"$ref":"#/properties/z/items","items":{"$ref":"#"}}}}`,
 		`[]`, `{"properties":7}`, `{"$ref":"#/a~1b/0"}`,
+		`{"$defs":{}}`, `{"type":"object","definitions":{"unused":{}}}`, // definitions nothing refers to
 	} {
 		f.Add(s, "")
 	}
