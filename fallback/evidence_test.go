@@ -65,3 +65,27 @@ func TestArgumentWords(t *testing.T) {
 		}
 	}
 }
+
+func TestRequestOpening(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want Opening
+	}{
+		{"cancel my flight to Oslo", Opening{Verb: "cancel", Object: []string{"my", "flight"}}},
+		{"please archive the #old-project channel", Opening{Verb: "archive", Object: []string{"the", "old", "project", "channel"}}},
+		{"Can you help me convert 150 Euros to dollars?", Opening{Verb: "convert", Object: []string{"150", "euros"}}},
+		{"I'd like to forward this email", Opening{Verb: "forward", Object: []string{"this", "email"}}},
+		{"transition OPS-8 to review", Opening{Verb: "transition", Object: []string{"ops", "8"}}},
+		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
+		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
+		{"add a :tada: reaction to the announcement", Opening{Verb: "add", Object: []string{"a", "tada", "reaction"}}},
+		{"what's in the downloads folder", Opening{}},
+		{"is it windy in Chicago", Opening{}},
+		{"please", Opening{}},
+		{"", Opening{}},
+	} {
+		if diff := cmp.Diff(c.want, RequestOpening(c.raw)); diff != "" {
+			t.Errorf("RequestOpening(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
