@@ -136,14 +136,34 @@ func argumentWords(raw string) map[string]bool {
 			start = false
 			continue
 		}
-		core := strings.TrimFunc(tok, func(r rune) bool { return unicode.IsPunct(r) && !strings.ContainsRune("#@/", r) })
-		if strings.ContainsFunc(core, unicode.IsDigit) || strings.ContainsAny(strings.Trim(core, ".:"), "@/.:#_") ||
-			(!start && startsUpper(core)) {
+		core := tokenCore(tok)
+		if technical(core) || (!start && startsUpper(core)) {
 			add(core)
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
 	}
 	return args
+}
+
+// tokenCore is a raw query token without its outer punctuation, but with
+// a leading '#', '@' or '/'.
+func tokenCore(tok string) string {
+	return strings.TrimFunc(tok, func(r rune) bool { return unicode.IsPunct(r) && !strings.ContainsRune("#@/", r) })
+}
+
+// technical reports whether a token core is an argument value by its form:
+// it has a digit or an inner @ / . : # _ (numbers, dates, paths, e-mail
+// addresses, URLs, channels, issue keys, file names).
+func technical(core string) bool {
+	return strings.ContainsFunc(core, unicode.IsDigit) || strings.ContainsAny(strings.Trim(core, ".:"), "@/.:#_")
+}
+
+// argumentToken reports whether a query term, as written, is an argument
+// value by its form (technical): "#general", "report.txt",
+// "https://example.com", "OPS-12", "10am". Keyword search leaves such
+// words out of Result.Coverage when the catalog does not know them.
+func argumentToken(text string) bool {
+	return technical(tokenCore(text))
 }
 
 func startsUpper(s string) bool {

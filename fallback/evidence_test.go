@@ -2,6 +2,7 @@ package fallback
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -86,6 +87,27 @@ func TestRequestOpening(t *testing.T) {
 	} {
 		if diff := cmp.Diff(c.want, RequestOpening(c.raw)); diff != "" {
 			t.Errorf("RequestOpening(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+// TestCoverageArguments: an argument value by its form (a path, a URL, a
+// #channel, a number) that the catalog does not know is left out of
+// Result.Coverage; an unknown plain word is not.
+func TestCoverageArguments(t *testing.T) {
+	ix := NewIndex(testDocs)
+	for _, c := range []struct {
+		q    string
+		want float64
+	}{
+		{"send messages", 1},
+		{"send messages to #zorblax", 1},
+		{"send messages to https://zorblax.example/qux", 1},
+		{"send zorblax messages", 2.0 / 3},
+		{"send Zorblax messages", 2.0 / 3}, // a capitalized name counts: it may be the object
+	} {
+		if got := ix.Keyword(mustParse(t, c.q), Options{Limit: 5}).Coverage; math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("Coverage(%q) = %.3f, want %.3f", c.q, got, c.want)
 		}
 	}
 }
