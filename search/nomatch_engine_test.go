@@ -77,8 +77,9 @@ func TestUnservedAction(t *testing.T) {
 
 // TestNoMatchStats pins how often no_confident_match is set on the example
 // catalog's labelled sets in evaluation/testdata/nomatch (answerable and
-// no-answer queries; the held-out pair was written after the rules were
-// fixed) and on its ranking fixture, in both modes, as a committed
+// no-answer queries; the held-out pair was written after the first rule
+// was fixed, the second held-out pair before the second round and run
+// once after it) and on its ranking fixture, in both modes, as a committed
 // nomatch_stats.txt; rewrite it with
 //
 //	go test ./search -run TestNoMatchStats -update
@@ -88,6 +89,7 @@ func TestNoMatchStats(t *testing.T) {
 		{"fixture", "testdata/eval/example/queries.jsonl", filepath.Join(dir, "noanswer", "example.jsonl")},
 		{"tuning", filepath.Join(dir, "nomatch", "example-answerable.jsonl"), filepath.Join(dir, "nomatch", "example-noanswer.jsonl")},
 		{"held-out", filepath.Join(dir, "nomatch", "example-heldout-answerable.jsonl"), filepath.Join(dir, "nomatch", "example-heldout-noanswer.jsonl")},
+		{"held-out-2", filepath.Join(dir, "nomatch", "example-heldout2-answerable.jsonl"), filepath.Join(dir, "nomatch", "example-heldout2-noanswer.jsonl")},
 	}
 	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
 	var b strings.Builder
