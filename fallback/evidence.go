@@ -1,6 +1,7 @@
 package fallback
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -263,4 +264,114 @@ func all(ws []string, set map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// Clause is one clause of a request (RequestClauses): how it opens and
+// the words after its opening, which the no-match decision reads as one
+// step of a longer task. A plain value, safe to copy.
+type Clause struct {
+	// First is the clause's first word after a request preamble
+	// ("please", "can you", "I'd like to"; openingPreamble), as
+	// analysis.Words gives it; "" when the clause is a statement or a
+	// name (see RequestClauses).
+	First string
+	// Preamble: a request preamble came before First ("can you provide
+	// ...": whatever First is, the clause asks for something).
+	Preamble bool
+	// Question: First is a question word ("what", "how", "is").
+	Question bool
+	// rest is the clause's raw text after its first word.
+	rest []string
+}
+
+// Words returns the clause's words after First (analysis.Words), analysed
+// only when asked: most clauses are read for their opening alone.
+func (c Clause) Words() []string {
+	var ws []string
+	for _, tok := range c.rest {
+		ws = append(ws, analysis.Words().Analyze(tok)...)
+	}
+	return ws
+}
+
+// clauseBreaks are the words that start a new clause of a request:
+// "freeze my card **and** order a new one", "**then** book a table".
+var clauseBreaks = wordSet("and then also")
+
+// subjects open a statement rather than a request ("I took a photo",
+// "we are moving") unless a wish follows them ("I need to", "we'd like
+// to": wishes).
+var subjects = wordSet("i we")
+
+// wishes turn a subject into a request preamble: "I need to renew my
+// passport", "we'd like to book", "I want you to".
+var wishes = wordSet("want need like d would you")
+
+// RequestClauses splits the raw request into clauses — at the end of a
+// sentence (. ? ! ; :), at a comma, and before "and", "then" and "also" —
+// and yields each clause's opening (see Clause) in order, until the
+// caller stops: "I'm moving next month. Please transfer my electricity
+// account, and cancel my internet" → [(a statement)], [transfer: my
+// electricity account], [cancel: my internet]. A clause opens with no
+// word (First "") when it is a statement (a subject without a wish: "I'm
+// moving", "we found a house") or when its first word is an argument value
+// (a capitalized name inside a sentence, quoted text, a path or number:
+// "Equifax, Experian and TransUnion"). It is a pure function of raw, safe
+// for concurrent use.
+func RequestClauses(raw string) iter.Seq[Clause] {
+	return func(yield func(Clause) bool) {
+		var cur Clause
+		open, started := false, false // the clause has a word; it has its First
+		pre, subject, wish := false, false, false
+		sentence := true // the clause starts a sentence
+		flush := func(endsSentence bool) bool {
+			ok := !open || yield(cur)
+			cur, open, started = Clause{}, false, false
+			pre, subject, wish = false, false, false
+			sentence = endsSentence
+			return ok
+		}
+		for _, tok := range strings.Fields(raw) {
+			if clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
+				if !flush(false) {
+					return
+				}
+				continue
+			}
+			var ws []string
+			if !started {
+				ws = analysis.Words().Analyze(tok)
+			}
+			switch {
+			case started:
+				cur.rest = append(cur.rest, tok)
+			case len(ws) == 0:
+			default:
+				if all(ws, openingPreamble) || strings.EqualFold(strings.ReplaceAll(tok, "’", "'"), "let's") {
+					for _, w := range ws {
+						subject = subject || subjects[w]
+						wish = wish || wishes[w]
+					}
+					pre = true
+					continue
+				}
+				open, started = true, true
+				core := tokenCore(tok)
+				first, _ := utf8.DecodeRuneInString(tok)
+				name := !sentence && startsUpper(core) || technical(core) || strings.ContainsRune("\"'“”‘’`", first)
+				if !(subject && !wish || name) { // else a statement or an argument value: no request opens here
+					cur.First, cur.Preamble, cur.Question = ws[0], pre, questionWords[ws[0]]
+				}
+				if len(ws) > 1 {
+					cur.rest = append(cur.rest, strings.Join(ws[1:], " "))
+				}
+			}
+			if last := tok[len(tok)-1:]; strings.ContainsAny(last, ".?!;:,") {
+				if !flush(strings.ContainsAny(last, ".?!;:")) {
+					return
+				}
+			}
+		}
+		flush(false)
+	}
 }

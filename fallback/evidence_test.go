@@ -91,6 +91,59 @@ func TestRequestOpening(t *testing.T) {
 	}
 }
 
+func TestRequestClauses(t *testing.T) {
+	type clause struct {
+		First              string
+		Preamble, Question bool
+		Words              []string
+	}
+	for _, c := range []struct {
+		raw  string
+		want []clause
+	}{
+		{"I'm moving to Denver next month. Forward my mail, transfer my electricity account and cancel my internet.", []clause{
+			{Words: []string{"to", "denver", "next", "month"}}, // a statement
+			{First: "forward", Words: []string{"my", "mail"}},
+			{First: "transfer", Words: []string{"my", "electricity", "account"}},
+			{First: "cancel", Words: []string{"my", "internet"}},
+		}},
+		{"Freeze my credit with Equifax, Experian and TransUnion, then file a report.", []clause{
+			{First: "freeze", Words: []string{"my", "credit", "with", "equifax"}},
+			{}, // names
+			{Words: []string{"union"}},
+			{First: "file", Words: []string{"a", "report"}},
+		}},
+		{"I'd like to vote by mail. Can you provide the forms? What is the deadline?", []clause{
+			{First: "vote", Preamble: true, Words: []string{"by", "mail"}},
+			{First: "provide", Preamble: true, Words: []string{"the", "forms"}},
+			{First: "what", Question: true, Words: []string{"is", "the", "deadline"}},
+		}},
+		{"Let's verify 'Draft.txt' and 'Final.txt' are identical", []clause{
+			{First: "verify", Preamble: true, Words: []string{"draft", "txt"}},
+			{Words: []string{"txt", "are", "identical"}}, // quoted text
+		}},
+		{"please", nil},
+		{"", nil},
+	} {
+		var got []clause
+		for cl := range RequestClauses(c.raw) {
+			got = append(got, clause{cl.First, cl.Preamble, cl.Question, cl.Words()})
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("RequestClauses(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+	// The caller may stop early.
+	n := 0
+	for range RequestClauses("book a table, call a cab, and pay the bill") {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("RequestClauses yielded %d clauses after a break, want 1", n)
+	}
+}
+
 // TestCoverageArguments: an argument value by its form (a path, a URL, a
 // #channel, a number) that the catalog does not know is left out of
 // Result.Coverage; an unknown plain word is not.

@@ -24,8 +24,8 @@ import "fmt"
 //
 // A search whose top result calibrates below confidentScore carries
 // no_confident_match; so does a short request whose action verb none of
-// its best tools mentions, its scores scaled under the line by one factor
-// (nomatch.go). Results of select:, of an exact tool name and of a
+// its best tools mentions, or a longer task none of whose steps they
+// serve, its scores scaled under the line by one factor (nomatch.go). Results of select:, of an exact tool name and of a
 // regex are confident by construction (the caller named or matched them)
 // and keep their scores.
 //

@@ -75,6 +75,52 @@ func TestUnservedAction(t *testing.T) {
 	}
 }
 
+// TestUnservedTask: a longer request none of whose steps (two or more
+// action verbs, after context) its best tools serve is flagged
+// no_confident_match; a task one of whose steps a top tool serves, or that
+// asks a question or for a read, is not.
+func TestUnservedTask(t *testing.T) {
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	engines := map[string]*search.Engine{
+		"keyword": newEngine(t, snap, search.Config{}),
+		"default": newSemanticEngine(t, snap),
+	}
+	for name, e := range engines {
+		mode := search.ModeDefault
+		if name == "keyword" {
+			mode = search.ModeKeyword
+		}
+		for _, c := range []struct {
+			query   string
+			flagged bool
+		}{
+			{"The old repository is dead. Archive the github repository, delete its pull requests and unsubscribe me from its issues.", true},
+			{"Slack is too noisy this week. Mute the random channel, pin the deploy message in general and archive the old project channel.", true},
+			// A step is served: create_note, send_message; commit, create_pull_request.
+			{"The release went out this morning. Create a note with the changelog and send a message to #general saying it shipped.", false},
+			{"Our sprint ends Friday. Commit the staged changes with the message wip and open a pull request against main for review.", false},
+			// A participle opens context, not a step.
+			{"Following the standup, create a Jira issue for the login bug and assign it to Maria in the current sprint.", false},
+			// A read ("find") may be served by any read tool.
+			{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
+		} {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: mode, MaxResults: 5, Debug: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 {
+				t.Fatalf("%s %q: no results", name, c.query)
+			}
+			top := res.References[0]
+			task := strings.Contains(top.Explanation, "a step of the task")
+			if task != c.flagged || c.flagged && (!res.Metadata.NoConfidentMatch || top.Score >= 0.5) {
+				t.Errorf("%s %q: no_confident_match %v, top %s %.3f, explanation %q: want the unserved task %v",
+					name, c.query, res.Metadata.NoConfidentMatch, top.Name, top.Score, top.Explanation, c.flagged)
+			}
+		}
+	}
+}
+
 // TestNoMatchStats pins how often no_confident_match is set on the example
 // catalog's labelled sets in evaluation/testdata/nomatch (answerable and
 // no-answer queries; the held-out pair was written after the first rule
