@@ -22,7 +22,7 @@ import (
 //	  keyword   the tool's learned queries as a field of their own: a
 //	            separate BM25F index (fallback.NewIndex) with one document
 //	            per tool that learned something, scored × the share of the
-//	            query's words it knows (Result.Coverage)
+//	            query's words it knows (Result.WordCoverage)
 //	  centroid  cosine between the query's vector and the weighted mean of
 //	            the learned queries' vectors, above learnCosineFloor,
 //	            rescaled to [0, 1]
@@ -204,7 +204,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 	if q, err := query.Parse(text); err == nil {
 		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth})
 		for _, h := range r.Hits {
-			sims = sims.add(h.ID, h.Score*r.Coverage, SignalLearnedQueries)
+			sims = sims.add(h.ID, h.Score*r.WordCoverage, SignalLearnedQueries)
 		}
 	}
 	split := len(sims) // the keyword hits; the centroids follow, in tool order
