@@ -120,7 +120,6 @@ func argumentWords(raw string) map[string]bool {
 			args[w] = true
 		}
 	}
-	const quotes = "\"'“”‘’`"
 	var quote bool
 	start := true
 	for _, tok := range strings.Fields(raw) {
@@ -167,6 +166,10 @@ func argumentToken(text string) bool {
 	return technical(tokenCore(text))
 }
 
+// quotes open and close quoted text, an argument value: "'Draft.txt'",
+// “the fix is deployed”.
+const quotes = "\"'“”‘’`"
+
 func startsUpper(s string) bool {
 	for _, r := range s {
 		return unicode.IsUpper(r)
@@ -195,9 +198,17 @@ type Opening struct {
 	Text []string
 }
 
-// openingPreamble are the words a request may put before its verb.
+// openingPreamble are the words a request may put before its verb
+// (PreambleWord); "s" is the rest of "let's".
 var openingPreamble = wordSet("please pls plz kindly can could would will you i d m ll we me us to need want like " +
-	"let help try just also quickly go ahead hey hi ok so and then now")
+	"let s help try just also quickly go ahead hey hi ok so and then now")
+
+// PreambleWord reports whether w (a word as analysis.Words gives it) is one
+// a request may put before its verb ("please", "can you", "I'd like to",
+// "let's"): RequestOpening and RequestClauses skip such words, and the
+// no-match decision of package search reads a request's first ranking
+// word after them.
+func PreambleWord(w string) bool { return openingPreamble[w] }
 
 // questionWords open a question rather than a request.
 var questionWords = wordSet("what where when how which who whom whose why is are am was were do does did")
@@ -235,7 +246,7 @@ func RequestOpening(raw string) Opening {
 		case text:
 			op.Text = append(op.Text, ws...)
 		case op.Verb == "":
-			if all(ws, openingPreamble) {
+			if _, ws = cutPreamble(ws); len(ws) == 0 {
 				continue
 			}
 			if questionWords[ws[0]] {
@@ -257,13 +268,16 @@ func RequestOpening(raw string) Opening {
 	}
 	return op
 }
-func all(ws []string, set map[string]bool) bool {
-	for _, w := range ws {
-		if !set[w] {
-			return false
-		}
+
+// cutPreamble splits a token's words (analysis.Words) into its leading
+// preamble words (openingPreamble: "I'd" → i, d) and the rest, whose first
+// word opens the request ("Please,archive" → archive).
+func cutPreamble(ws []string) (pre, rest []string) {
+	n := 0
+	for n < len(ws) && openingPreamble[ws[n]] {
+		n++
 	}
-	return true
+	return ws[:n], ws[n:]
 }
 
 // Clause is one clause of a request (RequestClauses): how it opens and
@@ -347,18 +361,19 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 				cur.rest = append(cur.rest, tok)
 			case len(ws) == 0:
 			default:
-				if all(ws, openingPreamble) || strings.EqualFold(strings.ReplaceAll(tok, "’", "'"), "let's") {
-					for _, w := range ws {
-						subject = subject || subjects[w]
-						wish = wish || wishes[w]
-					}
-					pre = true
+				lead, rest := cutPreamble(ws)
+				for _, w := range lead {
+					subject = subject || subjects[w]
+					wish = wish || wishes[w]
+				}
+				pre = pre || len(lead) > 0
+				if ws = rest; len(ws) == 0 {
 					continue
 				}
 				open, started = true, true
 				core := tokenCore(tok)
 				first, _ := utf8.DecodeRuneInString(tok)
-				name := !sentence && startsUpper(core) || technical(core) || strings.ContainsRune("\"'“”‘’`", first)
+				name := !sentence && startsUpper(core) || technical(core) || strings.ContainsRune(quotes, first)
 				if !(subject && !wish || name) { // else a statement or an argument value: no request opens here
 					cur.First, cur.Preamble, cur.Question = ws[0], pre, questionWords[ws[0]]
 				}

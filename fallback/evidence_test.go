@@ -4,9 +4,12 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolsearch/toolsearch/analysis"
 )
 
 // TestWordMatches checks each ranking word of a query against one tool:
@@ -76,6 +79,8 @@ func TestRequestOpening(t *testing.T) {
 		{"please archive the #old-project channel", Opening{Verb: "archive", Object: []string{"the", "old", "project", "channel"}}},
 		{"Can you help me convert 150 Euros to dollars?", Opening{Verb: "convert", Object: []string{"150", "euros"}}},
 		{"I'd like to forward this email", Opening{Verb: "forward", Object: []string{"this", "email"}}},
+		{"Let's archive the old channel", Opening{Verb: "archive", Object: []string{"the", "old", "channel"}}},
+		{"please,archive the channel", Opening{Verb: "archive", Object: []string{"the", "channel"}}},
 		{"transition OPS-8 to review", Opening{Verb: "transition", Object: []string{"ops", "8"}}},
 		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
@@ -176,4 +181,62 @@ func TestCoverageArguments(t *testing.T) {
 			t.Errorf("WordCoverage(%q) = %.3f, want %.3f", c.q, got, c.want)
 		}
 	}
+}
+
+// FuzzRequestClauses: RequestOpening and RequestClauses never panic on any
+// text; an opening's verb is a word of the text that is neither preamble
+// nor question word; every clause is yielded once, in order, and a caller
+// that stops after k clauses gets k.
+func FuzzRequestClauses(f *testing.F) {
+	for _, s := range []string{
+		"I'm moving to Denver next month. Forward my mail, transfer my electricity account and cancel my internet.",
+		"", " ", ".", ",,, and then also", "please", "and", "'", "“", "let’s", "Let's, verify", ":tada:", "note:",
+		"请 帮我 取消 航班, 然后 预订 酒店", "Отмени мой рейс и закажи такси", "\xff\xfe and \xc3", "a\u00a0b\u2028c",
+		"📅 book a table 🍽️, then call a cab 🚕", "\"unterminated and 'quote", "OPS-12, #general and /tmp/x.txt.",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		words := map[string]bool{}
+		for _, w := range analysis.Words().Analyze(raw) {
+			words[w] = true
+		}
+		op := RequestOpening(raw)
+		if op.Verb != "" && (openingPreamble[op.Verb] || questionWords[op.Verb]) {
+			t.Errorf("RequestOpening(%q).Verb = %q, a preamble or question word", raw, op.Verb)
+		}
+		for _, w := range append(append([]string{op.Verb}, op.Object...), op.Text...) {
+			if w != "" && !words[w] {
+				t.Errorf("RequestOpening(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		var all []Clause
+		for c := range RequestClauses(raw) {
+			if c.First != "" && !words[c.First] {
+				t.Errorf("RequestClauses(%q): First %q is not a word of the text", raw, c.First)
+			}
+			if c.Question && !questionWords[c.First] {
+				t.Errorf("RequestClauses(%q): %q is no question word", raw, c.First)
+			}
+			c.Words()
+			all = append(all, c)
+		}
+		if len(all) > len(strings.Fields(raw)) {
+			t.Errorf("RequestClauses(%q): %d clauses of %d tokens", raw, len(all), len(strings.Fields(raw)))
+		}
+		for k := 1; k < min(len(all), 4); k++ {
+			n := 0
+			for c := range RequestClauses(raw) {
+				if c.First != all[n].First {
+					t.Errorf("RequestClauses(%q): clause %d opens %q, then %q", raw, n, all[n].First, c.First)
+				}
+				if n++; n == k {
+					break
+				}
+			}
+			if n != k {
+				t.Errorf("RequestClauses(%q): stopped after %d clauses, got %d", raw, k, n)
+			}
+		}
+	})
 }

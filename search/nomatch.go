@@ -82,9 +82,6 @@ const (
 	unservedFactor = 0.45
 )
 
-// preamble are the words a request may put before its action verb.
-var preamble = wordSet("please need want like let help try could would can just also quickly go ahead kindly")
-
 // unservedAction returns the action verb of the query that none of the
 // best hits (sorted best first) serves, or "" when there is none, and
 // whether it is the verb's object that they lack (unservedObject) rather
@@ -101,7 +98,7 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) (string, bool) {
 	}
 	verb := -1
 	for i, w := range ws {
-		if preamble[w] {
+		if fallback.PreambleWord(w) {
 			continue
 		}
 		if _, action := actionVerb(w); action {

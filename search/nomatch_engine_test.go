@@ -36,6 +36,7 @@ func TestUnservedAction(t *testing.T) {
 			{"forward this email to my accountant", true},
 			{"delete the slack message I just posted", true},
 			{"please archive the #old-project channel", true},
+			{"let's archive the #old-project channel", true},
 			{"reply to alice's email", false},
 			{"delete the standup meeting from my calendar", false},
 			{"write down the meeting notes", false}, // write → create
