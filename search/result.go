@@ -73,9 +73,10 @@ type Metadata struct {
 	Confidence float64
 	// NoConfidentMatch is set when results came back but none of them
 	// clears the calibrated threshold (calibration.go), or the request's
-	// action is in none of the best tools' text, or none of a longer
-	// task's steps is (nomatch.go): they are the closest tools, not
-	// necessarily ones that do what was asked.
+	// action (its verb, or its verb with its object) is in none of the
+	// best tools' text, or none of a longer task's steps is (nomatch.go):
+	// they are the closest tools, not necessarily ones that do what was
+	// asked.
 	NoConfidentMatch bool
 	// Stages is the time spent in each stage of this search.
 	Stages Stages
