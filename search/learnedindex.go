@@ -374,42 +374,118 @@ func (s *learnedScreen) rowsAbove(i int, q []float32, floor float64, f func(k in
 // every tool it weighs, on every search); immutable.
 type learnedTerms struct {
 	ids map[string]int32
-	// of[i][k] are the IDs of tool i's learned query k's terms, sorted.
-	of [][][]int32
+	// flat holds the IDs of every learned query's terms, each query's
+	// sorted, tool after tool and query after query, so that weighing a
+	// tool's queries reads one run of memory: tool i's query k's are
+	// flat[off[first[i]+k]:off[first[i]+k+1]] (of).
+	flat  []int32
+	off   []int32
+	first []int32
+	// chunks memoizes the terms of request chunks in this numbering
+	// (requestOf); the only state that changes.
+	chunksMu sync.RWMutex
+	chunks   map[string]chunkTerms
+}
+
+// chunkTerms are the ranking terms of one request chunk in a learnedTerms'
+// numbering: the IDs of those some learned query has, and the others.
+type chunkTerms struct {
+	known []int32
+	other []string
 }
 
 // newLearnedTerms numbers the terms of queries (learnedIndex.queries).
 func newLearnedTerms(queries [][]learnedQuery) *learnedTerms {
-	t := &learnedTerms{ids: map[string]int32{}, of: make([][][]int32, len(queries))}
+	t := &learnedTerms{ids: map[string]int32{}, first: make([]int32, len(queries)+1), off: []int32{0}}
 	for i, qs := range queries {
-		t.of[i] = make([][]int32, len(qs))
-		for k, q := range qs {
-			ids := make([]int32, len(q.terms))
-			for j, term := range q.terms {
+		for _, q := range qs {
+			start := len(t.flat)
+			for _, term := range q.terms {
 				id, ok := t.ids[term]
 				if !ok {
 					id = int32(len(t.ids))
 					t.ids[term] = id
 				}
-				ids[j] = id
+				t.flat = append(t.flat, id)
 			}
-			slices.Sort(ids)
-			t.of[i][k] = ids
+			slices.Sort(t.flat[start:])
+			t.off = append(t.off, int32(len(t.flat)))
 		}
+		t.first[i+1] = t.first[i] + int32(len(qs))
 	}
 	return t
 }
 
-// request returns the set of a request's terms that some learned query
-// has (a term no learned query has is shared with none), for shared.
-func (t *learnedTerms) request(terms []string) termSet {
-	set := make(termSet, (len(t.ids)+63)/64)
-	for _, term := range terms {
-		if id, ok := t.ids[term]; ok {
-			set[id/64] |= 1 << (id % 64)
-		}
+// of returns the IDs of tool i's learned query k's terms, sorted.
+func (t *learnedTerms) of(i, k int) []int32 {
+	j := int(t.first[i]) + k
+	return t.flat[t.off[j]:t.off[j+1]]
+}
+
+// requestOf returns the set of a request's terms that some learned query
+// has (a term no learned query has is shared with none), for shared, and
+// the number of its terms: of fallback.Terms(q.RankingText()), without
+// collecting and sorting them: each chunk's terms (from c, which caches
+// them across rebuilds of the learned index) are kept here already
+// numbered, so a search sets the bits of its chunks' known terms (the
+// distinct ones are the bits it sets) and counts the distinct others (few:
+// the words no learned query has). The analysis is word-local, so the
+// chunks' terms together are the text's (requestTerms); the cache only
+// memoizes and is bounded as requestTerms is.
+func (t *learnedTerms) requestOf(c *requestTerms, q query.Query) (set termSet, n int) {
+	set = make(termSet, (len(t.ids)+63)/64)
+	var otherBuf [16]string
+	other := otherBuf[:0]
+	type chunk struct {
+		text  string
+		terms chunkTerms
 	}
-	return set
+	var fresh []chunk // to cache
+	t.chunksMu.RLock()
+	for _, term := range q.Terms {
+		if term.Excluded {
+			continue
+		}
+		ct, ok := t.chunks[term.Text]
+		if !ok {
+			for _, s := range c.chunk(term.Text) {
+				if id, ok := t.ids[s]; ok {
+					ct.known = append(ct.known, id)
+				} else {
+					ct.other = append(ct.other, s)
+				}
+			}
+			if len(term.Text) <= maxCachedTermChunkLen {
+				fresh = append(fresh, chunk{term.Text, ct})
+			}
+		}
+		for _, id := range ct.known {
+			if w, b := &set[id/64], uint64(1)<<(id%64); *w&b == 0 {
+				*w |= b
+				n++
+			}
+		}
+		other = append(other, ct.other...)
+	}
+	t.chunksMu.RUnlock()
+	if len(fresh) > 0 {
+		t.chunksMu.Lock()
+		if t.chunks == nil {
+			t.chunks = map[string]chunkTerms{}
+		}
+		for _, f := range fresh {
+			if len(t.chunks) >= maxCachedTermChunks {
+				clear(t.chunks)
+			}
+			t.chunks[f.text] = f.terms
+		}
+		t.chunksMu.Unlock()
+	}
+	if len(other) > 1 {
+		slices.Sort(other)
+		other = slices.Compact(other)
+	}
+	return set, n + len(other)
 }
 
 // termSet is a set of term IDs of a learnedTerms, one bit each.
@@ -436,8 +512,10 @@ func (set termSet) shared(a []int32) int {
 // is word-local (analysis package doc) and RankingText joins the chunks
 // with spaces, so the terms of the text are those of its chunks together;
 // requests repeat their words, so the chunks' terms are cached (bounded
-// as fallback bounds its own query-word cache). Safe for concurrent use;
-// the cache only memoizes, so results never depend on it.
+// as fallback bounds its own query-word cache). Each learned index keeps
+// them numbered (learnedTerms.requestOf) and asks this cache, which
+// outlives its rebuilds, for the chunks it has not seen. Safe for
+// concurrent use; the cache only memoizes, so results never depend on it.
 type requestTerms struct {
 	mu sync.RWMutex
 	m  map[string][]string // chunk text → its sorted, distinct terms
@@ -452,43 +530,67 @@ const (
 	maxCachedTermChunkLen = 64
 )
 
-// of returns fallback.Terms(q.RankingText()): the ranking terms of q's
-// chunks that are not excluded, sorted and without duplicates.
-func (c *requestTerms) of(q query.Query) []string {
-	var terms []string
-	type chunk struct {
-		text  string
-		terms []string
-	}
-	var fresh []chunk // to cache
+// chunk returns fallback.Terms(text) for one chunk of a request (shared:
+// the caller must not modify it), cached.
+func (c *requestTerms) chunk(text string) []string {
 	c.mu.RLock()
-	for _, t := range q.Terms {
-		if t.Excluded {
-			continue
-		}
-		ts, ok := c.m[t.Text]
-		if !ok {
-			ts = fallback.Terms(t.Text)
-			if len(t.Text) <= maxCachedTermChunkLen {
-				fresh = append(fresh, chunk{t.Text, ts})
-			}
-		}
-		terms = append(terms, ts...)
-	}
+	ts, ok := c.m[text]
 	c.mu.RUnlock()
-	if len(fresh) > 0 {
+	if ok {
+		return ts
+	}
+	ts = fallback.Terms(text)
+	if len(text) <= maxCachedTermChunkLen {
 		c.mu.Lock()
 		if c.m == nil {
 			c.m = map[string][]string{}
 		}
-		for _, f := range fresh {
-			if len(c.m) >= maxCachedTermChunks {
-				clear(c.m)
-			}
-			c.m[f.text] = f.terms
+		if len(c.m) >= maxCachedTermChunks {
+			clear(c.m)
 		}
+		c.m[text] = ts
 		c.mu.Unlock()
 	}
-	slices.Sort(terms)
-	return slices.Compact(terms)
+	return ts
 }
+
+// hitPositions hands out, for the learned stage (applyLearned), a table
+// of each hit's position in its list by catalog ID: one slot per tool of
+// the snapshot, pooled, and zero again once put back (put clears only the
+// hits' slots). It stood in for a map built on every search. Safe for
+// concurrent use.
+type hitPositions struct{ pool sync.Pool }
+
+// positions is a table from hitPositions: slot id holds the position of
+// tool id's hit plus one, or 0.
+type positions []int32
+
+// get returns a table for a snapshot of n tools holding hits' positions.
+func (hp *hitPositions) get(n int, hits []hit) positions {
+	p, _ := hp.pool.Get().(*positions)
+	if p == nil || len(*p) != n {
+		t := make(positions, n)
+		p = &t
+	}
+	for i, h := range hits {
+		(*p)[h.id] = int32(i + 1)
+	}
+	return *p
+}
+
+// put hands pos back, hits being the hits it holds.
+func (hp *hitPositions) put(pos positions, hits []hit) {
+	for _, h := range hits {
+		pos[h.id] = 0
+	}
+	hp.pool.Put(&pos)
+}
+
+// at returns the position of tool id's hit, and whether it has one.
+func (pos positions) at(id int) (int, bool) {
+	j := pos[id]
+	return int(j) - 1, j > 0
+}
+
+// set records that tool id's hit is at position j.
+func (pos positions) set(id, j int) { pos[id] = int32(j + 1) }

@@ -232,10 +232,10 @@ func TestLearnedTermsShared(t *testing.T) {
 	lt := newLearnedTerms(queries)
 	for range 200 {
 		req := words(rng.IntN(15), 90) // w60…w89: unknown to every learned query
-		ids := lt.request(req)
+		ids := requestSet(lt, req)
 		for i, qs := range queries {
 			for k, q := range qs {
-				if got, want := ids.shared(lt.of[i][k]), sharedTerms(q.terms, req); got != want {
+				if got, want := ids.shared(lt.of(i, k)), sharedTerms(q.terms, req); got != want {
 					t.Fatalf("request %v, query %v: %d shared by ID, %d by term", req, q.terms, got, want)
 				}
 			}
@@ -243,23 +243,101 @@ func TestLearnedTermsShared(t *testing.T) {
 	}
 }
 
-// requestTerms gives fallback.Terms of the request's ranking text, chunk
-// by chunk (cached or not): on odd texts (camelCase, snake_case, CJK runs
-// touching Latin letters, stop words, excluded and required terms,
-// phrases, invalid UTF-8) and on every query of the bfcl dev set, twice
-// (the second time from the cache).
+// localEvidence (on term IDs, stopping once the sum reaches the tool's
+// evidence) gives, bit for bit, the sum over the tool's learned queries
+// of weight × resemblance on the strings, at most the evidence: random
+// queries and requests, evidence above and below the sum.
+func TestLocalEvidenceIsSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 5))
+	words := func(n, vocab int) []string {
+		var ws []string
+		for range n {
+			ws = append(ws, fmt.Sprintf("w%d", rng.IntN(vocab)))
+		}
+		slices.Sort(ws)
+		return slices.Compact(ws)
+	}
+	ix := &learnedIndex{queries: make([][]learnedQuery, 60), nonNegative: true}
+	for i := range ix.queries {
+		sum := 0.0
+		for range 1 + rng.IntN(10) {
+			q := learnedQuery{terms: words(rng.IntN(12), 40), weight: rng.Float64()}
+			ix.queries[i] = append(ix.queries[i], q)
+			sum += q.weight
+		}
+		ix.evidence = append(ix.evidence, sum*[]float64{0.1, 0.5, 0.9, 1, 2}[i%5])
+	}
+	ix.terms = newLearnedTerms(ix.queries)
+	var stopped int
+	for range 300 {
+		req := words(rng.IntN(15), 60)
+		set := requestSet(ix.terms, req)
+		for i, qs := range ix.queries {
+			want := 0.0
+			for _, q := range qs {
+				r := 0.0
+				if n := min(len(q.terms), len(req)); n > 0 {
+					r = min(1, float64(sharedTerms(q.terms, req))/(learnResemblance*float64(n)))
+				}
+				want += q.weight * r
+			}
+			if want > ix.evidence[i] {
+				stopped++
+			}
+			want = min(want, ix.evidence[i])
+			if got := ix.localEvidence(i, len(req), set, nil); got != want {
+				t.Fatalf("request %v, tool %d: localEvidence %v, want %v", req, i, got, want)
+			}
+		}
+	}
+	if stopped == 0 {
+		t.Error("no sum reached the evidence: the early stop went untested")
+	}
+}
+
+// requestSet is the set of terms (sorted, distinct) that some learned
+// query of t has, in t's numbering: the reference for requestOf.
+func requestSet(t *learnedTerms, terms []string) termSet {
+	set := make(termSet, (len(t.ids)+63)/64)
+	for _, term := range terms {
+		if id, ok := t.ids[term]; ok {
+			set[id/64] |= 1 << (id % 64)
+		}
+	}
+	return set
+}
+
+// learnedTerms.requestOf gives the set and number of fallback.Terms of the
+// request's ranking text, chunk by chunk (cached or not, in the learned
+// terms and in requestTerms): on odd texts (camelCase, snake_case, CJK
+// runs touching Latin letters, stop words, excluded and required terms,
+// phrases, invalid UTF-8) and on every query of the bfcl dev set, three
+// times (the second from the learned terms' cache, the third from
+// requestTerms' alone, as after a rebuild); the learned queries are the
+// terms of every other text, so requests have terms they lack.
 func TestRequestTermsAreTerms(t *testing.T) {
 	check := func(t *testing.T, texts []string) {
 		var c requestTerms
-		for pass := range 2 {
+		var learned []learnedQuery
+		for i, text := range texts {
+			if i%2 == 0 {
+				learned = append(learned, learnedQuery{terms: fallback.Terms(text), weight: 1})
+			}
+		}
+		lt := newLearnedTerms([][]learnedQuery{learned})
+		for pass := range 3 {
+			if pass == 2 {
+				lt = newLearnedTerms([][]learnedQuery{learned})
+			}
 			for _, text := range texts {
 				q, err := query.Parse(text)
 				if err != nil {
 					continue
 				}
 				want := fallback.Terms(q.RankingText())
-				if diff := cmp.Diff(want, c.of(q), cmpopts.EquateEmpty()); diff != "" {
-					t.Errorf("pass %d, %q: terms (-want +got):\n%s", pass, text, diff)
+				set, n := lt.requestOf(&c, q)
+				if n != len(want) || !slices.Equal(set, requestSet(lt, want)) {
+					t.Errorf("pass %d, %q: %d terms, set %v; want %d (%q), set %v", pass, text, n, set, len(want), want, requestSet(lt, want))
 				}
 			}
 		}
@@ -270,6 +348,7 @@ func TestRequestTermsAreTerms(t *testing.T) {
 			"用Go写 天气预报 搜索关键词", "server__tool.name AbstractJarAgent.runJarAgent", "bad \xe2\x82 utf8\xff here",
 			"searches searching searched search", "email:send to bob@example.com", "café naïve résumé",
 			"server:github open issues", "weath* forecast", "HTTPServer JSONParser",
+			"weather weather forecasts forecast", "open issues on github and close issues",
 		})
 	})
 	t.Run("bfcl", func(t *testing.T) {
