@@ -124,7 +124,8 @@ func (r ranker) top(cs []candidate, limit int) []candidate {
 	return out
 }
 
-// topSet returns the best limit candidates of cs, in cs's order, when
+// topSet returns the best limit candidates of cs, in cs's order (moved
+// to its front, so it may overwrite cs, as top may reorder it), when
 // they are the only candidates scoring at least the limit-th best score:
 // then they are the set top keeps (a candidate scoring at least that is
 // never the worst of a full heap while another one it holds scores less,
@@ -154,7 +155,7 @@ func topSet(cs []candidate, limit int, raws []float64) (out []candidate, scratch
 	if n != limit {
 		return nil, raws, false
 	}
-	out = make([]candidate, 0, limit)
+	out = cs[:0] // in place: a kept candidate moves only forward
 	for _, c := range cs {
 		if c.raw >= v {
 			out = append(out, c)

@@ -320,7 +320,7 @@ func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float
 		near = make([]uint64, (len(qs)+63)/64)
 	}
 	if pv != nil && i < len(ix.vecs) {
-		ix.screen.rowsAbove(i, pv, learnedVectorJoin, func(k int) { // the others are below it
+		ix.screen.rowsAbove(i, pv, func(k int) { // the others are below it
 			if float64(dot32(pv, ix.vecs[i][k])) >= learnedVectorJoin {
 				q := ix.vecq[i][k]
 				near[q/64] |= 1 << (q % 64)
@@ -397,7 +397,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 	var out []hit
 	var moved []int // the positions in out of the hits lifted or joined
 	pos := map[int]int{}
-	ix.screen.vectorsAbove(q, learnedVectorJoin, func(i int, ks []int) { // the others' best is below learnedVectorJoin
+	ix.screen.vectorsAbove(q, func(i int, ks []int) { // the others' best is below learnedVectorJoin
 		best, local := -1.0, 0.0
 		for _, k := range ks {
 			c := float64(dot32(q, ix.vecs[i][k]))

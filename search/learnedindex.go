@@ -47,23 +47,48 @@ type learnedScreen struct {
 	vecs []float32
 	rows []int
 	// reps has one row per tool: the tool's vector when it has one, and
-	// when it has more, a ball that bounds them: their unit mean, with
-	// cosR, sinR the cosine and sine of the largest angle between it and
-	// one of them. A query farther from the mean than that angle plus the
-	// threshold's is farther than the threshold from all of them (the
-	// triangle inequality of angles on the sphere), so vectorsAbove skips
-	// the tool after one dot product instead of one per vector.
-	reps       []float32
-	cosR, sinR []float64
-	// rowCos, rowSin are, for each row of vecs of a tool with more than
-	// one, the cosine and sine of its own angle to the tool's mean: a
-	// query inside no ball around the mean but the widest can still be
-	// too far from the vectors nearer the mean (vectorsAbove skips those
-	// without a dot product).
-	rowCos, rowSin []float64
+	// when it has more, a ball that bounds them: their unit mean, and
+	// ballCut the screened cosine with it below which a query is farther
+	// than learnedVectorJoin from all of them: a query farther from the
+	// mean than the largest angle between it and one of them plus the
+	// threshold's angle is farther than the threshold from all of them
+	// (the triangle inequality of angles on the sphere), so vectorsAbove
+	// skips the tool after one dot product instead of one per vector.
+	reps    []float32
+	ballCut []float32
+	// rowCut is, for each row of vecs of a tool with more than one, the
+	// same cut for the ball of its own angle to the tool's mean: a query
+	// inside no ball around the mean but the widest can still be too far
+	// from the vectors nearer the mean (vectorsAbove skips those without
+	// a dot product).
+	rowCut []float32
+	// axes are centroidAxes orthonormal directions (rows of dim, float64)
+	// along which the centroids lie most (their principal axes, roughly);
+	// cproj is each centroid's coordinates on them (rows of centroidAxes)
+	// and crest the length of the rest of it, what they miss. The dot
+	// product of a query with a centroid is at most that of their
+	// coordinates plus the product of their rests' lengths (Cauchy–
+	// Schwarz on the rest), so centroidsAbove reads a third of the bytes
+	// for every centroid and the whole of it only for the few that bound
+	// lets through. nil when there are too few centroids to pay.
+	axes  []float64
+	cproj []float32
+	crest []float64
 	// scratch holds []float32 of one cosine per tool, for the scans.
 	scratch sync.Pool
 }
+
+// centroidAxes is how many axes the centroids' bound reads (axes), of the
+// built-in model's 100 dimensions. On BenchmarkLearnedSearch's 1,191
+// learned tools the bound lets through, per query, 1.7 centroids with 32
+// axes (the exact cosine is above learnCosineFloor for 0.17), 4.7 with 24
+// and 22 with 16.
+const centroidAxes = 32
+
+// minAxesRows is the fewest centroids for which the screen reads them
+// through their axes: below it the query's projection costs more than
+// the bytes it saves.
+const minAxesRows = 256
 
 // newLearnedScreen lays out an index's centroids and learned vectors.
 // Vectors of another length than the first are left out of the layout
@@ -93,6 +118,18 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 			copy(s.centroids[i*s.dim:], c)
 		}
 	}
+	if len(centroid) >= minAxesRows && s.dim > 2*centroidAxes {
+		s.axes = principalAxes(s.centroids, s.dim, centroidAxes)
+		s.cproj, s.crest = make([]float32, len(centroid)*centroidAxes), make([]float64, len(centroid))
+		var p [centroidAxes]float64
+		for i := range centroid {
+			rest := s.project(s.centroids[i*s.dim:(i+1)*s.dim], &p)
+			for r, x := range p {
+				s.cproj[i*centroidAxes+r] = float32(x)
+			}
+			s.crest[i] = rest
+		}
+	}
 	for i, vs := range vecs {
 		for _, v := range vs {
 			if len(v) == s.dim {
@@ -104,8 +141,7 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 		s.rows[i+1] = s.rows[i] + len(vs)
 	}
 	s.reps = make([]float32, len(vecs)*s.dim)
-	s.cosR, s.sinR = make([]float64, len(vecs)), make([]float64, len(vecs))
-	s.rowCos, s.rowSin = make([]float64, s.rows[len(vecs)]), make([]float64, s.rows[len(vecs)])
+	s.ballCut, s.rowCut = make([]float32, len(vecs)), make([]float32, s.rows[len(vecs)])
 	for i := range vecs {
 		if s.rows[i+1]-s.rows[i] == 1 {
 			copy(s.reps[i*s.dim:], s.vecs[s.rows[i]*s.dim:])
@@ -129,46 +165,49 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 			// Widened by screenMargin for the rounding of the stored
 			// vectors.
 			rc := max(-1, dot(mv, s.vecs[r*s.dim:(r+1)*s.dim])-screenMargin)
-			s.rowCos[r], s.rowSin[r] = rc, math.Sqrt(1-rc*rc)
+			s.rowCut[r] = ballCut(rc, float64(joinCut))
 			c = min(c, rc)
 		}
-		s.cosR[i], s.sinR[i] = c, math.Sqrt(1-c*c)
+		s.ballCut[i] = ballCut(c, float64(joinCut))
 	}
 	return s
 }
 
+// joinCut is the screened cosine from which a learned vector may be
+// within learnedVectorJoin of the query (vectorsAbove, rowsAbove).
+var joinCut = float32(learnedVectorJoin - screenMargin)
+
 // outside reports whether every learned vector of tool i (which has more
-// than one) has a cosine below cut with q, given the screened cosine c of
-// q with the tool's mean: whether q's angle to the mean exceeds the
-// ball's radius by more than cut's angle.
-func (s *learnedScreen) outside(i int, c float32, cut float64) bool {
-	x, sx := widen(c)
-	return beyond(x, sx, s.cosR[i], s.sinR[i], cut)
-}
+// than one) is farther than learnedVectorJoin from q, given the screened
+// cosine c of q with the tool's mean.
+func (s *learnedScreen) outside(i int, c float32) bool { return c < s.ballCut[i] }
 
-// widen returns a screened cosine raised by screenMargin (which only
-// widens the bounds), and the sine of that angle.
-func widen(c float32) (x, sx float64) {
-	x = min(1, float64(c)+screenMargin)
-	return x, math.Sqrt(max(0, 1-x*x))
-}
-
-// beyond reports whether a query at angle θq from a tool's mean (cosine
-// and sine x, sx) is farther than cut's angle from every vector within θr
-// of the mean (cosine and sine cr, sr): whether cos(θq − θr), the largest
-// cosine it can have with such a vector, is below cut.
-func beyond(x, sx, cr, sr, cut float64) bool {
-	if x >= cr {
-		return false // q is within θr of the mean
+// ballCut returns the screened cosine with the centre of a ball of
+// vectors (cr, the cosine of its radius) below which a query is farther
+// than cut's angle θc from every vector in it: the query's angle θq to
+// the centre then exceeds θr + θc, so θq − θr, the least angle it can
+// have with a vector in the ball, exceeds θc. That is cos(θr + θc), less
+// screenMargin (a screened cosine may be below the exact one by that
+// much) and a little for this function's own rounding, rounded down to
+// float32; −2 (no cosine is below it) when θr + θc reaches π.
+func ballCut(cr, cut float64) float32 {
+	if cr <= -cut { // θr ≥ π − θc
+		return -2
 	}
-	return x*cr+sx*sr < cut
+	x := cr*cut - math.Sqrt(max(0, 1-cr*cr))*math.Sqrt(max(0, 1-cut*cut)) - screenMargin - 1e-9
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
 }
 
 // cosines returns q's screened cosine with each row of m (rows of s.dim),
 // in a buffer to hand back with release: matrix-vector products, 1.5
 // times as fast as a dot product per row at 100 dimensions on one core.
 func (s *learnedScreen) cosines(m, q []float32) *[]float32 {
-	n := len(m) / s.dim
+	dim := len(q)
+	n := len(m) / dim
 	buf, _ := s.scratch.Get().(*[]float32)
 	if buf == nil || cap(*buf) < n {
 		b := make([]float32, n)
@@ -177,12 +216,128 @@ func (s *learnedScreen) cosines(m, q []float32) *[]float32 {
 	*buf = (*buf)[:n]
 	// vek32 splits a product of matVecSerial or more multiplications over
 	// goroutines, one per core: a search keeps to its own goroutine.
-	step := max(1, (matVecSerial-1)/s.dim)
+	step := max(1, (matVecSerial-1)/dim)
 	for i := 0; i < n; i += step {
 		end := min(n, i+step)
-		vek32.MatMul_Into((*buf)[i:end], m[i*s.dim:end*s.dim], q, s.dim)
+		vek32.MatMul_Into((*buf)[i:end], m[i*dim:end*dim], q, dim)
 	}
 	return buf
+}
+
+// project sets p to v's coordinates on s.axes (in float64) and returns
+// the length of the rest of v.
+func (s *learnedScreen) project(v []float32, p *[centroidAxes]float64) (rest float64) {
+	var n2, p2 float64
+	for _, x := range v {
+		n2 += float64(x) * float64(x)
+	}
+	for r := range p {
+		a := s.axes[r*s.dim : (r+1)*s.dim]
+		var s0, s1, s2, s3 float64
+		k := 0
+		for ; k+4 <= len(v); k += 4 {
+			s0 += a[k] * float64(v[k])
+			s1 += a[k+1] * float64(v[k+1])
+			s2 += a[k+2] * float64(v[k+2])
+			s3 += a[k+3] * float64(v[k+3])
+		}
+		for ; k < len(v); k++ {
+			s0 += a[k] * float64(v[k])
+		}
+		p[r] = s0 + s1 + s2 + s3
+		p2 += p[r] * p[r]
+	}
+	return math.Sqrt(max(0, n2-p2))
+}
+
+// principalAxes returns d orthonormal rows of dim (float64) spanning
+// roughly the d directions along which the rows of m (rows of dim) lie
+// most: a few rounds of subspace iteration on their second-moment matrix
+// (from at most maxAxesSample rows), orthonormalized by Gram–Schmidt,
+// twice. Any orthonormal rows give a true bound (axes); how well they
+// fit the rows only decides how much the bound rules out.
+func principalAxes(m []float32, dim, d int) []float64 {
+	n := len(m) / dim
+	step := max(1, n/maxAxesSample)
+	a := make([]float64, dim*dim)
+	for i := 0; i < n; i += step {
+		row := m[i*dim : (i+1)*dim]
+		for j, x := range row {
+			if x == 0 {
+				continue
+			}
+			aj := a[j*dim : (j+1)*dim]
+			for k, y := range row {
+				aj[k] += float64(x) * float64(y)
+			}
+		}
+	}
+	q := make([]float64, d*dim)
+	for r := range d {
+		q[r*dim+r] = 1
+	}
+	next := make([]float64, d*dim)
+	for range axesRounds {
+		for r := range d {
+			qr, nr := q[r*dim:(r+1)*dim], next[r*dim:(r+1)*dim]
+			for j := range dim {
+				s := 0.0
+				for k, x := range a[j*dim : (j+1)*dim] {
+					s += x * qr[k]
+				}
+				nr[j] = s
+			}
+		}
+		q, next = next, q
+		orthonormalize(q, dim)
+	}
+	return q
+}
+
+// maxAxesSample and axesRounds bound principalAxes's work (≈ 10 ms for
+// ~1,000 centroids of 100 dimensions, on each rebuild of the learned
+// index): 512 rows' second moments, 4 rounds (more rounds did not rule
+// out more on BenchmarkLearnedSearch's centroids).
+const (
+	maxAxesSample = 512
+	axesRounds    = 4
+)
+
+// orthonormalize makes the rows of q (rows of dim) orthonormal, in
+// order, by modified Gram–Schmidt applied twice; a row that has nothing
+// left once the earlier ones are taken out is replaced by the first unit
+// vector that does.
+func orthonormalize(q []float64, dim int) {
+	d := len(q) / dim
+	for r := range d {
+		qr := q[r*dim : (r+1)*dim]
+		for e := 0; ; e++ {
+			for range 2 {
+				for p := range r {
+					qp := q[p*dim : (p+1)*dim]
+					x := 0.0
+					for k := range qr {
+						x += qr[k] * qp[k]
+					}
+					for k := range qr {
+						qr[k] -= x * qp[k]
+					}
+				}
+			}
+			norm := 0.0
+			for _, x := range qr {
+				norm += x * x
+			}
+			if norm = math.Sqrt(norm); norm > 1e-6 || e >= dim {
+				for k := range qr {
+					qr[k] /= norm
+				}
+				break
+			}
+			clear(qr)
+			qr[e] = 1
+		}
+	}
 }
 
 // matVecSerial is the size (rows × columns) from which vek32.MatMul_Into
@@ -200,6 +355,26 @@ func (s *learnedScreen) centroidsAbove(q []float32, floor float64, f func(i int)
 		return
 	}
 	cut := float32(floor - screenMargin)
+	if s.axes != nil {
+		// The bound through the axes first (see axes): it is never below
+		// the exact cosine by more than a few float32 roundings of terms
+		// of at most 1 (≈ 1e-5), far less than screenMargin, so no
+		// centroid whose exact cosine reaches floor is ruled out.
+		var p [centroidAxes]float64
+		rest := s.project(q, &p)
+		var p32 [centroidAxes]float32
+		for r, x := range p {
+			p32[r] = float32(x)
+		}
+		buf := s.cosines(s.cproj, p32[:])
+		defer s.release(buf)
+		for i, c := range *buf {
+			if float64(c)+rest*s.crest[i] >= float64(cut) && vek32.Dot(q, s.centroids[i*s.dim:(i+1)*s.dim]) >= cut {
+				f(i)
+			}
+		}
+		return
+	}
 	buf := s.cosines(s.centroids, q)
 	defer s.release(buf)
 	for i, c := range *buf {
@@ -210,15 +385,16 @@ func (s *learnedScreen) centroidsAbove(q []float32, floor float64, f func(i int)
 }
 
 // vectorsAbove calls f with each tool that has a learned vector whose
-// screened cosine with q is at least floor − screenMargin, in tool order,
-// and those of its vectors (by their index in learnedIndex.vecs[i]; f
-// must not keep the slice); the other vectors' exact cosine is below
-// floor. q must be as long as the vectors.
-func (s *learnedScreen) vectorsAbove(q []float32, floor float64, f func(i int, ks []int)) {
+// screened cosine with q is at least learnedVectorJoin − screenMargin
+// (joinCut), in tool order, and those of its vectors (by their index in
+// learnedIndex.vecs[i]; f must not keep the slice); the other vectors'
+// exact cosine is below learnedVectorJoin. q must be as long as the
+// vectors.
+func (s *learnedScreen) vectorsAbove(q []float32, f func(i int, ks []int)) {
 	if s == nil || len(q) != s.dim || len(s.reps) == 0 {
 		return
 	}
-	cut := float32(floor - screenMargin)
+	cut := joinCut
 	buf := s.cosines(s.reps, q)
 	defer s.release(buf)
 	var ks []int
@@ -230,13 +406,12 @@ func (s *learnedScreen) vectorsAbove(q []float32, floor float64, f func(i int, k
 				f(i, append(ks[:0], 0))
 			}
 		default:
-			x, sx := widen(c)
-			if beyond(x, sx, s.cosR[i], s.sinR[i], float64(cut)) {
+			if c < s.ballCut[i] {
 				continue
 			}
 			ks = ks[:0]
 			for r := s.rows[i]; r < s.rows[i+1]; r++ {
-				if beyond(x, sx, s.rowCos[r], s.rowSin[r], float64(cut)) {
+				if c < s.rowCut[r] {
 					continue
 				}
 				if vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
@@ -338,26 +513,27 @@ func (ix *learnedIndex) id(st *state, i int) (int, bool) {
 }
 
 // rowsAbove calls f with each of tool i's learned vectors (by index in
-// learnedIndex.vecs[i]) whose screened cosine with q is at least floor −
-// screenMargin, in order: the others' exact cosine is below floor (the
-// ball, then each vector's own bound, then the fast dot product, as in
-// vectorsAbove). q must be as long as the vectors.
-func (s *learnedScreen) rowsAbove(i int, q []float32, floor float64, f func(k int)) {
+// learnedIndex.vecs[i]) whose screened cosine with q is at least
+// learnedVectorJoin − screenMargin, in order: the others' exact cosine is
+// below learnedVectorJoin (the ball, then each vector's own bound, then
+// the fast dot product, as in vectorsAbove). q must be as long as the
+// vectors.
+func (s *learnedScreen) rowsAbove(i int, q []float32, f func(k int)) {
 	if s == nil || len(q) != s.dim || i+1 >= len(s.rows) {
 		return
 	}
-	cut := float32(floor - screenMargin)
+	cut := joinCut
 	n := s.rows[i+1] - s.rows[i]
 	if n == 0 {
 		return
 	}
 	if n > 1 {
-		x, sx := widen(vek32.Dot(q, s.reps[i*s.dim:(i+1)*s.dim]))
-		if beyond(x, sx, s.cosR[i], s.sinR[i], float64(cut)) {
+		c := vek32.Dot(q, s.reps[i*s.dim:(i+1)*s.dim])
+		if c < s.ballCut[i] {
 			return
 		}
 		for r := s.rows[i]; r < s.rows[i+1]; r++ {
-			if !beyond(x, sx, s.rowCos[r], s.rowSin[r], float64(cut)) && vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
+			if c >= s.rowCut[r] && vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
 				f(r - s.rows[i])
 			}
 		}

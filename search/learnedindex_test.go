@@ -83,6 +83,42 @@ func TestLearnedScreenIsExact(t *testing.T) {
 	}
 	centroid[3] = nil // a tool whose learned queries had no vector
 	s := newLearnedScreen(centroid, vecs)
+	if s.axes == nil {
+		t.Fatal("the screen has no axes for its centroids; the test does not test them")
+	}
+	for r := range centroidAxes { // orthonormal axes
+		for p := range r + 1 {
+			x := 0.0
+			for k := range dim {
+				x += s.axes[r*dim+k] * s.axes[p*dim+k]
+			}
+			if want := float64(min(1, max(0, 1-r+p))); math.Abs(x-want) > 1e-12 {
+				t.Fatalf("axes %d and %d: dot product %v", r, p, x)
+			}
+		}
+	}
+	for qi, q := range queries {
+		// The axes' bound is never below a centroid's exact cosine by
+		// more than rounding, and rules out most centroids.
+		var p [centroidAxes]float64
+		rest := s.project(q, &p)
+		ruledOut := 0
+		for i := range centroid {
+			bound := rest * s.crest[i]
+			for r := range p {
+				bound += float64(float32(p[r])) * float64(s.cproj[i*centroidAxes+r])
+			}
+			if exact := dot(q, s.centroids[i*dim:(i+1)*dim]); bound < exact-1e-5 {
+				t.Fatalf("query %d, centroid %d: bound %v below the cosine %v", qi, i, bound, exact)
+			}
+			if bound < learnCosineFloor-screenMargin {
+				ruledOut++
+			}
+		}
+		if ruledOut < len(centroid)/2 {
+			t.Errorf("query %d: the axes rule out %d of %d centroids", qi, ruledOut, len(centroid))
+		}
+	}
 	for qi, q := range queries {
 		var wantC, gotC, wantV, gotV []float64
 		for i, c := range centroid {
@@ -104,7 +140,7 @@ func TestLearnedScreenIsExact(t *testing.T) {
 				wantV = append(wantV, float64(i), best)
 			}
 		}
-		s.vectorsAbove(q, learnedVectorJoin, func(i int, ks []int) {
+		s.vectorsAbove(q, func(i int, ks []int) {
 			best := -1.0
 			for _, k := range ks {
 				best = max(best, float64(dot32(q, vecs[i][k])))
@@ -115,7 +151,7 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		})
 		ruledOut := 0
 		for i := range vecs {
-			if len(vecs[i]) > 1 && s.outside(i, float32(dot(q, s.reps[i*dim:(i+1)*dim])), learnedVectorJoin-screenMargin) {
+			if len(vecs[i]) > 1 && s.outside(i, float32(dot(q, s.reps[i*dim:(i+1)*dim]))) {
 				ruledOut++
 			}
 		}
@@ -126,7 +162,7 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		var gotR []float64
 		for i := range vecs {
 			best := -1.0
-			s.rowsAbove(i, q, learnedVectorJoin, func(k int) {
+			s.rowsAbove(i, q, func(k int) {
 				best = max(best, float64(dot32(q, vecs[i][k])))
 			})
 			if best >= learnedVectorJoin {
@@ -145,6 +181,38 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		if diff := cmp.Diff(wantV, gotV); diff != "" {
 			t.Errorf("query %d: learned vectors above learnedVectorJoin (-scan +screen):\n%s", qi, diff)
 		}
+	}
+}
+
+// ballCut rules out no query that the triangle inequality of angles
+// keeps: whenever a screened cosine c with a ball's centre is below it,
+// c raised by screenMargin is still farther from the centre than the
+// ball's radius plus the threshold's angle (cos(θq − θr) < cut, computed
+// as the screen computed it before the cut was precomputed); and it
+// rules out most of what that keeps out.
+func TestBallCut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 6))
+	cut := float64(joinCut)
+	agree, total := 0, 0
+	for range 200_000 {
+		cr := 2*rng.Float64() - 1
+		c := float32(2*rng.Float64() - 1)
+		x := min(1, float64(c)+screenMargin)
+		sx, sr := math.Sqrt(max(0, 1-x*x)), math.Sqrt(max(0, 1-cr*cr))
+		beyond := x < cr && x*cr+sx*sr < cut
+		out := c < ballCut(cr, cut)
+		if out && !beyond {
+			t.Fatalf("cr %v, c %v: ruled out, but cos(θq − θr) = %v ≥ %v", cr, c, x*cr+sx*sr, cut)
+		}
+		if beyond {
+			total++
+			if out {
+				agree++
+			}
+		}
+	}
+	if float64(agree) < 0.999*float64(total) {
+		t.Errorf("ballCut rules out %d of the %d the inequality does", agree, total)
 	}
 }
 
