@@ -1,14 +1,18 @@
 package evaluation
 
 import (
-	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 )
 
 func TestScore(t *testing.T) {
@@ -170,5 +174,66 @@ func TestLoadQueriesBench(t *testing.T) {
 		if len(qs) == 0 {
 			t.Errorf("%s: no queries", ds)
 		}
+	}
+}
+
+// TestParaphraseSets checks the committed paraphrase replay sets
+// (testdata/paraphrase): each <set>-original.jsonl holds the dev set's
+// queries that the README's stable rule selects (the first N by SHA-256 of
+// the id, multi-turn turns after the first skipped), unchanged, and each
+// <set>.jsonl the same ids, labels and steps in the same order with a
+// query of its own.
+func TestParaphraseSets(t *testing.T) {
+	for _, tc := range []struct {
+		set string
+		n   int
+	}{{"bfcl", 120}, {"livemcpbench", 47}, {"stabletoolbench", 80}} {
+		t.Run(tc.set, func(t *testing.T) {
+			orig, err := LoadQueries("testdata/paraphrase/" + tc.set + "-original.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			para, err := LoadQueries("testdata/paraphrase/" + tc.set + ".jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			dev, err := LoadQueries(evaltest.Bench(t, tc.set+"/queries.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cand []Query
+			for _, q := range dev {
+				if i := strings.Index(q.ID, "#turn"); i < 0 || q.ID[i:] == "#turn0" {
+					cand = append(cand, q)
+				}
+			}
+			hash := func(id string) string { h := sha256.Sum256([]byte(id)); return hex.EncodeToString(h[:]) }
+			sort.Slice(cand, func(i, j int) bool { return hash(cand[i].ID) < hash(cand[j].ID) })
+			chosen := map[string]bool{}
+			for _, q := range cand[:tc.n] {
+				chosen[q.ID] = true
+			}
+			var want []Query
+			for _, q := range dev {
+				if chosen[q.ID] {
+					want = append(want, q)
+				}
+			}
+			if diff := cmp.Diff(want, orig); diff != "" {
+				t.Errorf("%s-original.jsonl is not the rule's selection of the dev set (-want +got):\n%s", tc.set, diff)
+			}
+			if len(para) != len(orig) {
+				t.Fatalf("%d paraphrases of %d originals", len(para), len(orig))
+			}
+			for i, p := range para {
+				o := orig[i]
+				if p.ID != o.ID || !cmp.Equal(p.Relevant, o.Relevant) || !cmp.Equal(p.Groups, o.Groups) {
+					t.Errorf("paraphrase %d (%s): id, relevant or groups differ from original %s", i, p.ID, o.ID)
+				}
+				if strings.EqualFold(strings.TrimSpace(p.Query), strings.TrimSpace(o.Query)) {
+					t.Errorf("paraphrase %s is its original", p.ID)
+				}
+			}
+		})
 	}
 }

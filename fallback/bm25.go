@@ -130,9 +130,12 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 			continue
 		}
 		var req []int32
+		value := argumentToken(t.Text)
 		for i := range qws {
 			qw := &qws[i]
-			if qw.hasTerms {
+			if qw.hasTerms && !(qw.unmatched && value) {
+				// An argument value the catalog does not know says nothing
+				// about whether it serves the request (coverageValues).
 				p.weight += qw.weight
 				if !qw.unmatched {
 					p.known += qw.weight

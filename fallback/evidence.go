@@ -136,9 +136,8 @@ func argumentWords(raw string) map[string]bool {
 			start = false
 			continue
 		}
-		core := strings.TrimFunc(tok, func(r rune) bool { return unicode.IsPunct(r) && !strings.ContainsRune("#@/", r) })
-		if strings.ContainsFunc(core, unicode.IsDigit) || strings.ContainsAny(strings.Trim(core, ".:"), "@/.:#_") ||
-			(!start && startsUpper(core)) {
+		core := tokenCore(tok)
+		if technical(core) || (!start && startsUpper(core)) {
 			add(core)
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
@@ -146,9 +145,122 @@ func argumentWords(raw string) map[string]bool {
 	return args
 }
 
+// tokenCore is a raw query token without its outer punctuation, but with
+// a leading '#', '@' or '/'.
+func tokenCore(tok string) string {
+	return strings.TrimFunc(tok, func(r rune) bool { return unicode.IsPunct(r) && !strings.ContainsRune("#@/", r) })
+}
+
+// technical reports whether a token core is an argument value by its form:
+// it has a digit or an inner @ / . : # _ (numbers, dates, paths, e-mail
+// addresses, URLs, channels, issue keys, file names).
+func technical(core string) bool {
+	return strings.ContainsFunc(core, unicode.IsDigit) || strings.ContainsAny(strings.Trim(core, ".:"), "@/.:#_")
+}
+
+// argumentToken reports whether a query term, as written, is an argument
+// value by its form (technical): "#general", "report.txt",
+// "https://example.com", "OPS-12", "10am". Keyword search leaves such
+// words out of Result.Coverage when the catalog does not know them.
+func argumentToken(text string) bool {
+	return technical(tokenCore(text))
+}
+
 func startsUpper(s string) bool {
 	for _, r := range s {
 		return unicode.IsUpper(r)
 	}
 	return false
+}
+
+// Opening is how a request opens (RequestOpening): its first word, the
+// phrase after it and any message text, which the no-match decision reads
+// as the request's action, its object and free text. A plain value, safe
+// to copy.
+type Opening struct {
+	// Verb is the request's first word after a preamble ("please", "can
+	// you", "I'd like to"; openingPreamble), as analysis.Words gives it;
+	// "" when the request opens with a question word ("what", "how",
+	// "is"; questionWords) or has no other word.
+	Verb string
+	// Object holds the words (analysis.Words) between Verb and the first
+	// preposition, "that", "saying" or colon (objectEnds): "cancel my
+	// flight to Oslo" → my, flight; "transition OPS-8 to review" → ops, 8.
+	Object []string
+	// Text holds the words after the first "that", "saying" or colon
+	// after Verb, the text of a message ("comment on OPS-12 that the fix
+	// is deployed" → the, fix, is, deployed), which says nothing for or
+	// against a tool.
+	Text []string
+}
+
+// openingPreamble are the words a request may put before its verb.
+var openingPreamble = wordSet("please pls plz kindly can could would will you i d m ll we me us to need want like " +
+	"let help try just also quickly go ahead hey hi ok so and then now")
+
+// questionWords open a question rather than a request.
+var questionWords = wordSet("what where when how which who whom whose why is are am was were do does did")
+
+// objectEnds end a request's object phrase: prepositions, and the words
+// that introduce a message's text (textStarts).
+var objectEnds = wordSet("to into onto from in on for with at as by about of under until via through over after " +
+	"before within without than that saying where which who when")
+
+// textStarts introduce a message's text: "tell the team that ...",
+// "reply saying ...".
+var textStarts = wordSet("that saying")
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// RequestOpening returns how the raw request opens (see Opening): "please
+// archive the #old-project channel" → archive, [the old project channel];
+// "what's in the downloads folder" → no verb. It is a pure function of
+// raw, safe for concurrent use.
+func RequestOpening(raw string) Opening {
+	var op Opening
+	object, text := false, false
+	for _, tok := range strings.Fields(raw) {
+		ws := analysis.Words().Analyze(tok)
+		if len(ws) == 0 {
+			continue
+		}
+		switch {
+		case text:
+			op.Text = append(op.Text, ws...)
+		case op.Verb == "":
+			if all(ws, openingPreamble) {
+				continue
+			}
+			if questionWords[ws[0]] {
+				return Opening{}
+			}
+			op.Verb, object = ws[0], true
+			op.Object = append(op.Object, ws[1:]...)
+		case textStarts[ws[0]]:
+			object, text = false, true
+			op.Text = append(op.Text, ws[1:]...)
+		case object && objectEnds[ws[0]]:
+			object = false
+		case object:
+			op.Object = append(op.Object, ws...)
+		}
+		if strings.HasSuffix(tok, ":") && !strings.HasPrefix(tok, ":") && op.Verb != "" { // not an :emoji:
+			object, text = false, true
+		}
+	}
+	return op
+}
+func all(ws []string, set map[string]bool) bool {
+	for _, w := range ws {
+		if !set[w] {
+			return false
+		}
+	}
+	return true
 }

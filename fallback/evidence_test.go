@@ -2,6 +2,7 @@ package fallback
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -62,6 +63,51 @@ func TestArgumentWords(t *testing.T) {
 		got := slices.Sorted(maps.Keys(argumentWords(c.raw)))
 		if !slices.Equal(got, c.want) {
 			t.Errorf("argumentWords(%q) = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}
+
+func TestRequestOpening(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want Opening
+	}{
+		{"cancel my flight to Oslo", Opening{Verb: "cancel", Object: []string{"my", "flight"}}},
+		{"please archive the #old-project channel", Opening{Verb: "archive", Object: []string{"the", "old", "project", "channel"}}},
+		{"Can you help me convert 150 Euros to dollars?", Opening{Verb: "convert", Object: []string{"150", "euros"}}},
+		{"I'd like to forward this email", Opening{Verb: "forward", Object: []string{"this", "email"}}},
+		{"transition OPS-8 to review", Opening{Verb: "transition", Object: []string{"ops", "8"}}},
+		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
+		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
+		{"add a :tada: reaction to the announcement", Opening{Verb: "add", Object: []string{"a", "tada", "reaction"}}},
+		{"what's in the downloads folder", Opening{}},
+		{"is it windy in Chicago", Opening{}},
+		{"please", Opening{}},
+		{"", Opening{}},
+	} {
+		if diff := cmp.Diff(c.want, RequestOpening(c.raw)); diff != "" {
+			t.Errorf("RequestOpening(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+// TestCoverageArguments: an argument value by its form (a path, a URL, a
+// #channel, a number) that the catalog does not know is left out of
+// Result.Coverage; an unknown plain word is not.
+func TestCoverageArguments(t *testing.T) {
+	ix := NewIndex(testDocs)
+	for _, c := range []struct {
+		q    string
+		want float64
+	}{
+		{"send messages", 1},
+		{"send messages to #zorblax", 1},
+		{"send messages to https://zorblax.example/qux", 1},
+		{"send zorblax messages", 2.0 / 3},
+		{"send Zorblax messages", 2.0 / 3}, // a capitalized name counts: it may be the object
+	} {
+		if got := ix.Keyword(mustParse(t, c.q), Options{Limit: 5}).Coverage; math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("Coverage(%q) = %.3f, want %.3f", c.q, got, c.want)
 		}
 	}
 }

@@ -61,8 +61,12 @@ type Result struct {
 	// not -terms) that occur in the catalog, each word weighed by its
 	// query-side weight (queryWordWeight): 1 when every word is known, 0.4
 	// when "turn off the living room lights" meets a catalog that knows only
-	// "lights" and "turn". It is 1 for a query with no ranking words. Set
-	// by Keyword.
+	// "lights" and "turn". Words of an argument value by its form (a term
+	// with a digit or an inner @ / . : # _: a path, a URL, a #channel, an
+	// issue key) that the catalog does not know are left out: "rename
+	// report.txt to final.txt" has coverage 1 when "rename" is known, since
+	// no catalog is expected to know the file. It is 1 for a query with no
+	// ranking words. Set by Keyword.
 	Coverage float64
 }
 

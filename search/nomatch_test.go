@@ -18,6 +18,13 @@ func TestActionVerb(t *testing.T) {
 		{"ed", "", false},
 		{"stopped", "stop", true},
 		{"planning", "plan", true},
+		{"set", "set", true},
+		{"unassign", "unassign", true},
+		{"unassigned", "unassign", true},
+		{"resend", "resend", true},
+		{"research", "", false}, // re- + a light verb
+		{"return", "return", false},
+		{"unit", "", false},
 	} {
 		base, action := actionVerb(c.word)
 		if base != c.base || action != c.action {

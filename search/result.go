@@ -116,8 +116,8 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	var confident bool
 	hits, confident = calibrate(hits, m, p.exact)
 	if confident && hasFloor(m.mode) && !(p.exact >= 0 && hits[0].id == p.exact) {
-		if verb := st.unservedAction(p, hits); verb != "" {
-			unserve(hits, verb, p.debug)
+		if verb, object := st.unservedAction(p, hits); verb != "" {
+			unserve(hits, verb, object, p.debug)
 			confident = false
 		}
 	}

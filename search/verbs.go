@@ -28,7 +28,7 @@ var actionVerbs = wordSet(
 		"release reload remind remove rename render renew reopen reorder repair repeat rephrase replace " +
 		"reply report repost request reschedule reserve reset resize resolve respond restart restore " +
 		"resume retweet revert review revoke rewind rollback rotate run save scan schedule scrape secure " +
-		"select sell send share ship shorten shut shutdown sign simulate skip snooze solve sort speak " +
+		"select sell send set share ship shorten shut shutdown sign simulate skip snooze solve sort speak " +
 		"split stage star start stash stop store stream submit subscribe subtract suggest summarise " +
 		"summarize suspend swap switch sync tag test text throttle tip toggle track trade train " +
 		"transcribe transfer transition translate transpose trigger trim tune turn tweet type unarchive " +
@@ -36,12 +36,12 @@ var actionVerbs = wordSet(
 		"validate verify visit vote wake walk watch water wipe withdraw write zip zoom")
 
 // lightVerbs are verbs that ask to see or reach something ("show",
-// "find", "open", "get", "list", "check", "set"...) rather than name an
+// "find", "open", "get", "list", "check"...) rather than name an
 // action: every read tool serves them, whatever its wording, so they
 // never count against a tool.
 var lightVerbs = wordSet(
 	"access browse check display fetch find get give list locate look make obtain open put query read " +
-		"retrieve return search set show take tell view")
+		"retrieve return search show take tell view")
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
@@ -53,9 +53,31 @@ func wordSet(s string) map[string]bool {
 
 // actionVerb returns the base form of w when it is a verb, and whether it
 // is an action verb (not a light one): w itself, or w less an -s, -es,
-// -ed, -d or -ing ending ("archiving" → "archive", "stopped" → "stop");
-// "", false when w is no verb of either list.
+// -ed, -d or -ing ending ("archiving" → "archive", "stopped" → "stop"),
+// or an action verb with the prefix un- or re- ("unassign", "resend":
+// actionPrefixes); "", false when w is no verb of either list.
 func actionVerb(w string) (string, bool) {
+	if base, action := verbForm(w); base != "" {
+		return base, action
+	}
+	for _, pre := range actionPrefixes {
+		if rest, ok := strings.CutPrefix(w, pre); ok && len(rest) > 2 {
+			if base, action := verbForm(rest); action {
+				return pre + base, true
+			}
+		}
+	}
+	return "", false
+}
+
+// actionPrefixes make an action verb of an action verb: un- undoes it
+// ("unassign", "unstar", "unwatch"), re- does it again ("resend",
+// "redeploy"). Light verbs do not take them ("research", "reread" ask to
+// see something).
+var actionPrefixes = []string{"un", "re"}
+
+// verbForm is actionVerb without prefixes.
+func verbForm(w string) (string, bool) {
 	for _, cut := range []string{"", "s", "es", "ed", "d", "ing"} {
 		b, ok := strings.CutSuffix(w, cut)
 		if !ok || b == "" {
@@ -86,25 +108,27 @@ func actionVerb(w string) (string, bool) {
 // changes an issue's status. One direction only: a tool that can "add"
 // does not create.
 var verbSynonyms = map[string][]string{
-	"add":     {"create", "insert", "append"},
-	"write":   {"create", "save"},
-	"jot":     {"create", "write"},
-	"compose": {"create", "write", "draft"},
-	"file":    {"create"},
-	"post":    {"send", "publish"},
-	"dm":      {"send", "message"},
-	"ping":    {"send", "message"},
-	"message": {"send"},
-	"mark":    {"status", "transition"},
-	"close":   {"status", "transition"},
-	"remove":  {"delete"},
-	"erase":   {"delete"},
-	"cancel":  {"delete"},
-	"edit":    {"update", "replace", "modify"},
-	"modify":  {"update", "edit", "replace"},
-	"change":  {"update", "edit", "modify"},
-	"run":     {"execute"},
-	"execute": {"run"},
-	"book":    {"reserve"},
-	"save":    {"write", "create", "store"},
+	"add":      {"create", "insert", "append"},
+	"write":    {"create", "save"},
+	"jot":      {"create", "write"},
+	"compose":  {"create", "write", "draft"},
+	"file":     {"create"},
+	"post":     {"send", "publish"},
+	"dm":       {"send", "message"},
+	"ping":     {"send", "message"},
+	"message":  {"send"},
+	"mark":     {"status", "transition"},
+	"close":    {"status", "transition"},
+	"remove":   {"delete"},
+	"erase":    {"delete"},
+	"cancel":   {"delete"},
+	"edit":     {"update", "replace", "modify"},
+	"modify":   {"update", "edit", "replace"},
+	"change":   {"update", "edit", "modify"},
+	"run":      {"execute"},
+	"execute":  {"run"},
+	"book":     {"reserve"},
+	"download": {"fetch"},
+	"set":      {"update", "change", "create", "configure"},
+	"save":     {"write", "create", "store"},
 }
