@@ -62,33 +62,121 @@ type learnedScreen struct {
 	// from the vectors nearer the mean (vectorsAbove skips those without
 	// a dot product).
 	rowCut []float32
-	// axes are centroidAxes orthonormal directions (rows of dim, float64)
-	// along which the centroids lie most (their principal axes, roughly);
-	// cproj is each centroid's coordinates on them (rows of centroidAxes)
-	// and crest the length of the rest of it, what they miss. The dot
-	// product of a query with a centroid is at most that of their
-	// coordinates plus the product of their rests' lengths (Cauchy–
-	// Schwarz on the rest), so centroidsAbove reads a third of the bytes
-	// for every centroid and the whole of it only for the few that bound
-	// lets through. nil when there are too few centroids to pay.
-	axes  []float64
-	cproj []float32
-	crest []float64
+	// cbound and vbound bound the cosines of the centroids and of the
+	// learned vectors through a few axes (axesBound): centroidsAbove and
+	// vectorsAbove read the whole of a vector only where the bound lets
+	// it through. nil when there are too few rows to pay.
+	cbound, vbound *axesBound
 	// scratch holds []float32 of one cosine per tool, for the scans.
 	scratch sync.Pool
 }
 
-// centroidAxes is how many axes the centroids' bound reads (axes), of the
-// built-in model's 100 dimensions. On BenchmarkLearnedSearch's 1,191
-// learned tools the bound lets through, per query, 1.7 centroids with 32
-// axes (the exact cosine is above learnCosineFloor for 0.17), 4.7 with 24
-// and 22 with 16.
-const centroidAxes = 32
+// axesBound bounds the dot products of a query with the rows of a matrix
+// by reading a fraction of them: axes are d orthonormal directions (rows
+// of dim, float64) along which the rows lie most (their principal axes,
+// roughly). A query's dot product with a row is at most that of their
+// coordinates on the axes plus the product of the lengths of their rests,
+// what the axes miss (Cauchy–Schwarz on the rest). proj holds, axis after
+// axis, the rows' coordinates and then, as a last axis, their rests'
+// lengths (row i's on axis r at r·n + i: the bounds are then d + 1
+// products of a number and a vector of n, which vek32 runs at full width,
+// where a product per row of d = 24 numbers ran ten times as slow). The
+// query's coordinates and rest are computed in float64, the rows' too
+// before they are stored in float32; summed in float32 over d + 1 terms
+// of at most 1, the bound is never below the exact dot product by more
+// than about 1e-5, far less than screenMargin.
+type axesBound struct {
+	d, n int
+	axes []float64
+	proj []float32
+}
 
-// minAxesRows is the fewest centroids for which the screen reads them
-// through their axes: below it the query's projection costs more than
-// the bytes it saves.
+// centroidAxes and vectorAxes are how many axes the bounds of the
+// centroids and of the learned vectors read, of the built-in model's 100
+// dimensions. On BenchmarkLearnedSearch's 1,191 learned tools the bound
+// lets through, per query, 1.7 centroids with 32 axes (the exact cosine
+// is above learnCosineFloor for 0.17), 4.7 with 24 and 22 with 16; and
+// of the 3,738 learned vectors, 38 with 32 axes and 108 with 24 (2.2 are
+// above learnedVectorJoin), where the balls (reps) let 382 through to a
+// dot product each. A bound costs an axis's product more than its axes;
+// each vector it lets through, a dot product of the whole vector.
+const (
+	centroidAxes = 32
+	vectorAxes   = 32
+	maxAxes      = 32 // the larger
+)
+
+// minAxesRows is the fewest rows for which the screen reads them through
+// their axes: below it the query's projection costs more than the bytes
+// it saves.
 const minAxesRows = 256
+
+// newAxesBound returns the bound of the rows of m (rows of dim) through d
+// principal axes, or nil when m has fewer than minAxesRows rows or d is
+// not well below dim.
+func newAxesBound(m []float32, dim, d int) *axesBound {
+	n := len(m) / dim
+	if n < minAxesRows || dim <= 2*d || d > maxAxes {
+		return nil
+	}
+	b := &axesBound{d: d, n: n, axes: principalAxes(m, dim, d), proj: make([]float32, n*(d+1))}
+	var p [maxAxes + 1]float64
+	for i := range n {
+		b.project(m[i*dim:(i+1)*dim], &p)
+		for r, x := range p[:d+1] {
+			b.proj[r*n+i] = float32(x)
+		}
+	}
+	return b
+}
+
+// project sets p[:d] to v's coordinates on the axes (in float64) and
+// p[d] to the length of the rest of v.
+func (b *axesBound) project(v []float32, p *[maxAxes + 1]float64) {
+	var n2, p2 float64
+	for _, x := range v {
+		n2 += float64(x) * float64(x)
+	}
+	dim := len(v)
+	for r := range b.d {
+		a := b.axes[r*dim : (r+1)*dim]
+		var s0, s1, s2, s3 float64
+		k := 0
+		for ; k+4 <= dim; k += 4 {
+			s0 += a[k] * float64(v[k])
+			s1 += a[k+1] * float64(v[k+1])
+			s2 += a[k+2] * float64(v[k+2])
+			s3 += a[k+3] * float64(v[k+3])
+		}
+		for ; k < dim; k++ {
+			s0 += a[k] * float64(v[k])
+		}
+		p[r] = s0 + s1 + s2 + s3
+		p2 += p[r] * p[r]
+	}
+	p[b.d] = math.Sqrt(max(0, n2-p2))
+}
+
+// bounds returns each row's bound of its dot product with q, in a buffer
+// of s to release.
+func (s *learnedScreen) bounds(b *axesBound, q []float32) *[]float32 {
+	var p [maxAxes + 1]float64
+	b.project(q, &p)
+	var p32 [maxAxes + 1]float32
+	for r, x := range p[:b.d+1] {
+		p32[r] = float32(x)
+	}
+	buf, _ := s.scratch.Get().(*[]float32)
+	if buf == nil || cap(*buf) < b.n {
+		v := make([]float32, b.n)
+		buf = &v
+	}
+	*buf = (*buf)[:b.n]
+	// One row (the query's coordinates) times d + 1 rows of n: vek32
+	// keeps a product of fewer than 4 rows on this goroutine.
+	vek32.MatMul_Into(*buf, p32[:b.d+1], b.proj, b.d+1)
+	return buf
+}
 
 // newLearnedScreen lays out an index's centroids and learned vectors.
 // Vectors of another length than the first are left out of the layout
@@ -118,18 +206,7 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 			copy(s.centroids[i*s.dim:], c)
 		}
 	}
-	if len(centroid) >= minAxesRows && s.dim > 2*centroidAxes {
-		s.axes = principalAxes(s.centroids, s.dim, centroidAxes)
-		s.cproj, s.crest = make([]float32, len(centroid)*centroidAxes), make([]float64, len(centroid))
-		var p [centroidAxes]float64
-		for i := range centroid {
-			rest := s.project(s.centroids[i*s.dim:(i+1)*s.dim], &p)
-			for r, x := range p {
-				s.cproj[i*centroidAxes+r] = float32(x)
-			}
-			s.crest[i] = rest
-		}
-	}
+	s.cbound = newAxesBound(s.centroids, s.dim, centroidAxes)
 	for i, vs := range vecs {
 		for _, v := range vs {
 			if len(v) == s.dim {
@@ -140,6 +217,7 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 		}
 		s.rows[i+1] = s.rows[i] + len(vs)
 	}
+	s.vbound = newAxesBound(s.vecs, s.dim, vectorAxes)
 	s.reps = make([]float32, len(vecs)*s.dim)
 	s.ballCut, s.rowCut = make([]float32, len(vecs)), make([]float32, s.rows[len(vecs)])
 	for i := range vecs {
@@ -222,32 +300,6 @@ func (s *learnedScreen) cosines(m, q []float32) *[]float32 {
 		vek32.MatMul_Into((*buf)[i:end], m[i*dim:end*dim], q, dim)
 	}
 	return buf
-}
-
-// project sets p to v's coordinates on s.axes (in float64) and returns
-// the length of the rest of v.
-func (s *learnedScreen) project(v []float32, p *[centroidAxes]float64) (rest float64) {
-	var n2, p2 float64
-	for _, x := range v {
-		n2 += float64(x) * float64(x)
-	}
-	for r := range p {
-		a := s.axes[r*s.dim : (r+1)*s.dim]
-		var s0, s1, s2, s3 float64
-		k := 0
-		for ; k+4 <= len(v); k += 4 {
-			s0 += a[k] * float64(v[k])
-			s1 += a[k+1] * float64(v[k+1])
-			s2 += a[k+2] * float64(v[k+2])
-			s3 += a[k+3] * float64(v[k+3])
-		}
-		for ; k < len(v); k++ {
-			s0 += a[k] * float64(v[k])
-		}
-		p[r] = s0 + s1 + s2 + s3
-		p2 += p[r] * p[r]
-	}
-	return math.Sqrt(max(0, n2-p2))
 }
 
 // principalAxes returns d orthonormal rows of dim (float64) spanning
@@ -355,21 +407,13 @@ func (s *learnedScreen) centroidsAbove(q []float32, floor float64, f func(i int)
 		return
 	}
 	cut := float32(floor - screenMargin)
-	if s.axes != nil {
-		// The bound through the axes first (see axes): it is never below
-		// the exact cosine by more than a few float32 roundings of terms
-		// of at most 1 (≈ 1e-5), far less than screenMargin, so no
-		// centroid whose exact cosine reaches floor is ruled out.
-		var p [centroidAxes]float64
-		rest := s.project(q, &p)
-		var p32 [centroidAxes]float32
-		for r, x := range p {
-			p32[r] = float32(x)
-		}
-		buf := s.cosines(s.cproj, p32[:])
+	if b := s.cbound; b != nil {
+		// The bound through the axes first: no centroid whose exact
+		// cosine reaches floor is ruled out (axesBound).
+		buf := s.bounds(b, q)
 		defer s.release(buf)
 		for i, c := range *buf {
-			if float64(c)+rest*s.crest[i] >= float64(cut) && vek32.Dot(q, s.centroids[i*s.dim:(i+1)*s.dim]) >= cut {
+			if c >= cut && vek32.Dot(q, s.centroids[i*s.dim:(i+1)*s.dim]) >= cut {
 				f(i)
 			}
 		}
@@ -395,9 +439,39 @@ func (s *learnedScreen) vectorsAbove(q []float32, f func(i int, ks []int)) {
 		return
 	}
 	cut := joinCut
+	var ks []int
+	if b := s.vbound; b != nil {
+		// Every vector's bound through the axes, then the fast dot
+		// product where it reaches the cut: no vector whose exact cosine
+		// reaches learnedVectorJoin is ruled out (axesBound). It rules
+		// out more than the balls, at a quarter of the bytes a row.
+		buf := s.bounds(b, q)
+		defer s.release(buf)
+		i := 0 // the tool of the rows in ks
+		for r, c := range *buf {
+			if c < cut {
+				continue
+			}
+			if r >= s.rows[i+1] {
+				if len(ks) > 0 {
+					f(i, ks)
+					ks = ks[:0]
+				}
+				for r >= s.rows[i+1] {
+					i++
+				}
+			}
+			if vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
+				ks = append(ks, r-s.rows[i])
+			}
+		}
+		if len(ks) > 0 {
+			f(i, ks)
+		}
+		return
+	}
 	buf := s.cosines(s.reps, q)
 	defer s.release(buf)
-	var ks []int
 	for i, c := range *buf {
 		switch n := s.rows[i+1] - s.rows[i]; {
 		case n == 0:

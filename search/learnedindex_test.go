@@ -82,42 +82,62 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		centroid = append(centroid, near(q, learnCosineFloor+0.01*rng.Float64()-0.005))
 	}
 	centroid[3] = nil // a tool whose learned queries had no vector
-	s := newLearnedScreen(centroid, vecs)
-	if s.axes == nil {
-		t.Fatal("the screen has no axes for its centroids; the test does not test them")
-	}
-	for r := range centroidAxes { // orthonormal axes
+	// With all of them the screen bounds the centroids and the vectors
+	// through their axes; with the first 100 tools it has too few rows to.
+	t.Run("axes", func(t *testing.T) { checkScreen(t, queries, centroid, vecs, true) })
+	t.Run("balls", func(t *testing.T) { checkScreen(t, queries, centroid[:100], vecs[:100], false) })
+}
+
+// checkAxesBound checks b, the bound of the rows of m (rows of dim):
+// orthonormal axes, never below a row's exact dot product with a query by
+// more than rounding, and ruling out at least half of the rows at cut.
+func checkAxesBound(t *testing.T, what string, b *axesBound, m []float32, dim int, queries [][]float32, cut float64) {
+	t.Helper()
+	for r := range b.d {
 		for p := range r + 1 {
 			x := 0.0
 			for k := range dim {
-				x += s.axes[r*dim+k] * s.axes[p*dim+k]
+				x += b.axes[r*dim+k] * b.axes[p*dim+k]
 			}
 			if want := float64(min(1, max(0, 1-r+p))); math.Abs(x-want) > 1e-12 {
-				t.Fatalf("axes %d and %d: dot product %v", r, p, x)
+				t.Fatalf("%s: axes %d and %d: dot product %v", what, r, p, x)
 			}
 		}
 	}
 	for qi, q := range queries {
-		// The axes' bound is never below a centroid's exact cosine by
-		// more than rounding, and rules out most centroids.
-		var p [centroidAxes]float64
-		rest := s.project(q, &p)
-		ruledOut := 0
-		for i := range centroid {
-			bound := rest * s.crest[i]
-			for r := range p {
-				bound += float64(float32(p[r])) * float64(s.cproj[i*centroidAxes+r])
+		var p [maxAxes + 1]float64
+		b.project(q, &p)
+		ruledOut, n := 0, len(m)/dim
+		for i := range n {
+			bound := 0.0
+			for r := range b.d + 1 {
+				bound += float64(float32(p[r])) * float64(b.proj[r*n+i])
 			}
-			if exact := dot(q, s.centroids[i*dim:(i+1)*dim]); bound < exact-1e-5 {
-				t.Fatalf("query %d, centroid %d: bound %v below the cosine %v", qi, i, bound, exact)
+			if exact := dot(q, m[i*dim:(i+1)*dim]); bound < exact-1e-5 {
+				t.Fatalf("%s: query %d, row %d: bound %v below the cosine %v", what, qi, i, bound, exact)
 			}
-			if bound < learnCosineFloor-screenMargin {
+			if bound < cut {
 				ruledOut++
 			}
 		}
-		if ruledOut < len(centroid)/2 {
-			t.Errorf("query %d: the axes rule out %d of %d centroids", qi, ruledOut, len(centroid))
+		if ruledOut < n/2 {
+			t.Errorf("%s: query %d: the axes rule out %d of %d rows", what, qi, ruledOut, n)
 		}
+	}
+}
+
+// checkScreen checks that the screen of centroid and vecs finds what the
+// exact scans find, for every query, with (axes) or without the axes'
+// bounds.
+func checkScreen(t *testing.T, queries, centroid [][]float32, vecs [][][]float32, axes bool) {
+	const dim = 100
+	s := newLearnedScreen(centroid, vecs)
+	if (s.cbound != nil) != axes || (s.vbound != nil) != axes {
+		t.Fatalf("bounds through axes: centroids %v, vectors %v; want %v", s.cbound != nil, s.vbound != nil, axes)
+	}
+	if axes {
+		checkAxesBound(t, "centroids", s.cbound, s.centroids, dim, queries, learnCosineFloor-screenMargin)
+		checkAxesBound(t, "vectors", s.vbound, s.vecs, dim, queries, float64(joinCut))
 	}
 	for qi, q := range queries {
 		var wantC, gotC, wantV, gotV []float64
