@@ -26,7 +26,9 @@ import (
 // scans' own arithmetic (dot, dot32). The screen rules a vector out only
 // when its fast cosine is below the threshold by more than screenMargin,
 // far more than the two sums can differ, so no vector that passes the
-// threshold is ever ruled out.
+// threshold is ever ruled out. With enough of them (minAxesRows), a bound
+// read through a few axes (axesBound) rules out all but a few dozen
+// vectors before the fast dot product, with the same margin.
 
 // screenMargin is how far below a threshold a screened cosine may be and
 // still be scored exactly. Two float32 sums of 100 products of unit
