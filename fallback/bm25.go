@@ -88,9 +88,12 @@ type plan struct {
 	impossible bool      // a required word occurs nowhere
 	unmatched  []string
 	// known and weight sum the query-side weights of the ranking words
-	// found in the catalog and of all of them (Result.Coverage).
-	known, weight float64
-	seq           []seqWord // ranking words with index terms, in query order
+	// found in the catalog and of all of them (Result.Coverage), leaving
+	// out unknown argument values; knownAll and weightAll count those too
+	// (Result.WordCoverage).
+	known, weight       float64
+	knownAll, weightAll float64
+	seq                 []seqWord // ranking words with index terms, in query order
 }
 
 // coverage is Result.Coverage of the plan.
@@ -99,6 +102,14 @@ func (p *plan) coverage() float64 {
 		return 1
 	}
 	return p.known / p.weight
+}
+
+// wordCoverage is Result.WordCoverage of the plan.
+func (p *plan) wordCoverage() float64 {
+	if p.weightAll <= 0 {
+		return 1
+	}
+	return p.knownAll / p.weightAll
 }
 
 // seqWord is one ranking query word with its own index terms.
@@ -133,6 +144,12 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 		value := argumentToken(t.Text)
 		for i := range qws {
 			qw := &qws[i]
+			if qw.hasTerms {
+				p.weightAll += qw.weight
+				if !qw.unmatched {
+					p.knownAll += qw.weight
+				}
+			}
 			if qw.hasTerms && !(qw.unmatched && value) {
 				// An argument value the catalog does not know says nothing
 				// about whether it serves the request (coverageValues).
@@ -309,12 +326,12 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	rk := newRanker(ix)
 
 	if p.impossible {
-		return Result{Unmatched: p.unmatched, Coverage: p.coverage()}
+		return Result{Unmatched: p.unmatched, Coverage: p.coverage(), WordCoverage: p.wordCoverage()}
 	}
 	// No ranking terms: list the tools that pass the filters.
 	if len(p.terms) == 0 {
 		if len(p.unmatched) > 0 {
-			return Result{Unmatched: p.unmatched, Coverage: p.coverage()}
+			return Result{Unmatched: p.unmatched, Coverage: p.coverage(), WordCoverage: p.wordCoverage()}
 		}
 		var cs []candidate
 		for id := range ix.Len() {
@@ -322,7 +339,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 				cs = append(cs, candidate{id: id, raw: 1})
 			}
 		}
-		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: p.coverage()}
+		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: p.coverage(), WordCoverage: p.wordCoverage()}
 		for _, c := range rk.top(cs, o.Limit) {
 			h := Hit{ID: c.id, Score: 1}
 			if o.Explain {
@@ -354,7 +371,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 		ix.smoothByServer(s, p, cs)
 		ix.feedback(s, p, cs)
 	}
-	res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: p.coverage()}
+	res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: p.coverage(), WordCoverage: p.wordCoverage()}
 	if o.Explain {
 		ix.markQuery(s, p)
 	}

@@ -110,4 +110,17 @@ func TestCoverageArguments(t *testing.T) {
 			t.Errorf("Coverage(%q) = %.3f, want %.3f", c.q, got, c.want)
 		}
 	}
+	// WordCoverage counts every word, argument values too.
+	for _, c := range []struct {
+		q    string
+		want float64
+	}{
+		{"send messages", 1},
+		{"send messages to #zorblax", 2.0 / 3},
+		{"send zorblax messages", 2.0 / 3},
+	} {
+		if got := ix.Keyword(mustParse(t, c.q), Options{Limit: 5}).WordCoverage; math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("WordCoverage(%q) = %.3f, want %.3f", c.q, got, c.want)
+		}
+	}
 }

@@ -68,6 +68,13 @@ type Result struct {
 	// no catalog is expected to know the file. It is 1 for a query with no
 	// ranking words. Set by Keyword.
 	Coverage float64
+	// WordCoverage is Coverage with every ranking word counted, argument
+	// values too: the share of the query's words the index knows. The
+	// learned stage of package search weighs a request's match with a
+	// tool's learned queries by it (an index of learned queries knows few
+	// paths, and a long request with paths would otherwise match learned
+	// text better than it does). Set by Keyword.
+	WordCoverage float64
 }
 
 // candidate is a scored tool before ranking; raw is the mode's internal

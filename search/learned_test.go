@@ -79,12 +79,14 @@ func teach(t *testing.T, e *search.Engine, n int, tool string) {
 func TestLearningOnNothingLearnedIsIdentical(t *testing.T) {
 	off, on := learningEngine(t, nil), learningEngine(t, learn.NewStore(learn.Config{}))
 	for _, q := range []string{meetingQuery, "send a message", "weather", "docs__write_page", "+slack message"} {
-		req := search.Request{Query: q, MaxResults: 10}
-		a, b := search1(t, off, req), search1(t, on, req)
-		a.Metadata.Elapsed, b.Metadata.Elapsed = 0, 0
-		a.Metadata.Stages, b.Metadata.Stages = search.Stages{}, search.Stages{}
-		if diff := cmp.Diff(a, b); diff != "" {
-			t.Errorf("query %q (-off +on):\n%s", q, diff)
+		for _, mode := range []search.Mode{search.ModeDefault, search.ModeKeyword} {
+			req := search.Request{Query: q, Mode: mode, MaxResults: 2}
+			a, b := search1(t, off, req), search1(t, on, req)
+			a.Metadata.Elapsed, b.Metadata.Elapsed = 0, 0
+			a.Metadata.Stages, b.Metadata.Stages = search.Stages{}, search.Stages{}
+			if diff := cmp.Diff(a, b); diff != "" {
+				t.Errorf("query %q, mode %q (-off +on):\n%s", q, mode, diff)
+			}
 		}
 	}
 }
@@ -148,6 +150,50 @@ func TestLearnedLiftWithinTheRules(t *testing.T) {
 	}
 	if store.View().Tool("", "notion__append_block") != nil {
 		t.Error("a deleted tool kept what it learned")
+	}
+}
+
+// In keyword mode the learned stage reads as deep as in the default mode
+// (fusionDepth candidates, learnedKeyword), not only the results asked
+// for: a tool the catalog's words rank just past max_results is found by
+// the catalog's text, and one session's use lifts it, as it would in the
+// default mode; what is returned is still max_results long. With nothing
+// learned in the scope, keyword mode is as without learning
+// (TestLearningOnNothingLearnedIsIdentical).
+func TestLearnedKeywordReadsPastTheLimit(t *testing.T) {
+	e := learningEngine(t, learn.NewStore(learn.Config{}))
+	ctx := context.Background()
+	const q = "send the meeting notes"
+	req := search.Request{Query: q, Mode: search.ModeKeyword, MaxResults: 3}
+	three := names(search1(t, e, req))
+	if len(three) < 3 {
+		t.Fatalf("keyword %q = %v; the test needs three matches", q, three)
+	}
+	target := three[2] // the catalog's words rank it past max_results 2
+	s := "session-keyword"
+	if _, err := e.Search(ctx, search.Request{Query: q, Mode: search.ModeKeyword, SessionID: s, MaxResults: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: target, Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
+		t.Fatalf("ReportToolUse = %+v, %v", rep, err)
+	}
+	req.MaxResults = 2
+	got := search1(t, e, req)
+	lifted := false
+	for _, r := range got.References {
+		lifted = lifted || (r.Name == target && r.Learned != nil)
+	}
+	if len(got.References) != 2 || !lifted {
+		t.Errorf("keyword %q, max_results 2, after one session used %s: %+v; want it among them, lifted", q, target, got.References)
+	}
+	// In another scope nothing was learned: the results are the catalog's.
+	req.Visible = []string{"slack:*", "mail:*", "calendar:*"}
+	off := learningEngine(t, nil)
+	a, b := search1(t, off, req), search1(t, e, req)
+	a.Metadata.Elapsed, b.Metadata.Elapsed = 0, 0
+	a.Metadata.Stages, b.Metadata.Stages = search.Stages{}, search.Stages{}
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("keyword %q in a scope that learned nothing (-off +on):\n%s", q, diff)
 	}
 }
 

@@ -60,7 +60,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 			res = st.result(p, e.applyLearned(st, p, m, scope), e.cfg.AvailableToolsCap)
 		}
 	case kindKeyword:
-		res = st.result(p, e.applyLearned(st, p, st.keywordMatches(p, p.limit), scope), e.cfg.AvailableToolsCap)
+		res = st.result(p, e.learnedKeyword(st, p, scope), e.cfg.AvailableToolsCap)
 	default:
 		var m matches
 		if m, err = e.semanticMatches(ctx, st, p); err == nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -53,6 +54,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	forModel := fs.Bool("for-model", false, "in-process: search as the model-facing surfaces do (the relevance floor; search.Request.ForModel) with --max-results, and report the answers' mean size and precision")
 	maxResults := fs.Int("max-results", 5, "with --for-model: max_results of each search (the Agent helpers' default is 5)")
 	naive := fs.String("naive", "", "with --split or --learn-from: also score the evaluated queries on the naive stand-in, the reference for learning's gain: each learned query appended verbatim to the descriptions of the tools whose use it recorded (recorded) or of all its relevant tools (relevant), searched without learning")
+	perQuery := fs.String("per-query", "", "with --split or --learn-from: write one JSON line per evaluated query to this file: its nDCG@10 and top 5 names without learning, with it, and on the naive stand-in (with --naive)")
 	quantize := fs.String("quantize", "", "in-process: store and score the vectors as none (float32, the default) or int8, whatever the catalog's size (to measure quantization's cost on a small catalog)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -78,9 +80,22 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if *perQuery != "" && *learnFrom == "" && *split == "" {
+		return usageError{"--per-query traces a replay: give --split or --learn-from"}
+	}
 	if *learnFrom != "" || *split != "" {
-		return runReplay(ctx, replayOptions{catalogs: catalogs, queries: qs, learnFrom: *learnFrom, split: *split,
-			mode: modeOf(st), embedder: *embedder, semanticOnly: *semanticOnly, asJSON: *asJSON, naive: *naive}, stdout, stderr)
+		o := replayOptions{catalogs: catalogs, queries: qs, learnFrom: *learnFrom, split: *split,
+			mode: modeOf(st), embedder: *embedder, semanticOnly: *semanticOnly, asJSON: *asJSON, naive: *naive}
+		if *perQuery == "" {
+			return runReplay(ctx, o, stdout, stderr)
+		}
+		f, err := os.Create(*perQuery)
+		if err != nil {
+			return err
+		}
+		o.perQuery = f
+		err = runReplay(ctx, o, stdout, stderr)
+		return errors.Join(err, f.Close())
 	}
 	var na []evaluation.Query
 	if *noAnswer != "" {

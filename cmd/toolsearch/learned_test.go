@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,6 +80,35 @@ func TestEvalLearnFrom(t *testing.T) {
 		if rep.Naive == nil || rep.Naive.Queries != 36 || rep.Naive.NDCG10 <= rep.Without.NDCG10 {
 			t.Errorf("--naive %s: stand-in %+v; want 36 queries scored, better than without learning (%.3f)", naive, rep.Naive, rep.Without.NDCG10)
 		}
+	}
+	trace := filepath.Join(t.TempDir(), "per-query.jsonl")
+	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", "relevant", "--per-query", trace); code != 0 {
+		t.Fatalf("--per-query: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 36 {
+		t.Fatalf("--per-query wrote %d lines; want one per evaluated query (36)", len(lines))
+	}
+	var sum float64
+	for _, l := range lines {
+		var tr queryTrace
+		if err := json.Unmarshal([]byte(l), &tr); err != nil {
+			t.Fatal(err)
+		}
+		if tr.ID == "" || tr.Naive == nil || len(tr.With.Top) == 0 || len(tr.With.Top) > traceDepth {
+			t.Errorf("--per-query line %s; want an id, the naive outcome and 1..%d names", l, traceDepth)
+		}
+		sum += tr.With.NDCG10
+	}
+	if math.Abs(sum/36-rep.With.NDCG10) > 1e-9 {
+		t.Errorf("--per-query: mean nDCG@10 with learning %.6f; the summary says %.6f", sum/36, rep.With.NDCG10)
+	}
+	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--per-query", trace); code != 2 || !strings.Contains(stderr, "--per-query") {
+		t.Errorf("--per-query without a replay: exit %d, %s; want a usage error", code, stderr)
 	}
 	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", "all"); code != 2 || !strings.Contains(stderr, "--naive") {
 		t.Errorf("--naive all: exit %d, %s; want a usage error", code, stderr)

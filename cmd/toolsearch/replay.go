@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,7 +30,33 @@ type replayOptions struct {
 	// recorded (what learning itself is given), "relevant" to every
 	// relevant tool of it, revealed or not (more than an agent can report).
 	naive string
+	// perQuery, when set, is written with one JSON line per evaluated
+	// query (queryTrace): its score and top results without learning,
+	// with it, and on the naive stand-in.
+	perQuery io.Writer
 }
+
+// queryTrace is one evaluated query of a replay (--per-query): which
+// queries learning lifts or sinks, and where the naive stand-in does
+// better.
+type queryTrace struct {
+	ID       string        `json:"id"`
+	Query    string        `json:"query"`
+	Relevant []string      `json:"relevant"`
+	Without  queryOutcome  `json:"without"`
+	With     queryOutcome  `json:"with"`
+	Naive    *queryOutcome `json:"naive,omitempty"`
+}
+
+// queryOutcome is one query's nDCG@10 and top results (at most
+// traceDepth) in one run of a replay.
+type queryOutcome struct {
+	NDCG10 float64  `json:"ndcg@10"`
+	Top    []string `json:"top"`
+}
+
+// traceDepth is how many results of each run a queryTrace lists.
+const traceDepth = 5
 
 // replayReport is eval's replay answer: the evaluated queries without and
 // with learning, and the same for their paraphrase subset (the evaluated
@@ -91,10 +118,11 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 	r := localRanker{e: e.Engine, mode: o.mode}
 	para := evaluation.Paraphrases(evalQs, learnQs)
 	rep := replayReport{Learned: len(learnQs)}
-	if rep.Without, err = scoreQueries(ctx, r, evalQs); err != nil {
+	without, with, naive := o.outcomes(len(evalQs)), o.outcomes(len(evalQs)), []queryOutcome(nil)
+	if rep.Without, err = scoreQueries(ctx, r, evalQs, without); err != nil {
 		return err
 	}
-	if rep.ParaphraseWithout, err = scoreQueries(ctx, r, para); err != nil {
+	if rep.ParaphraseWithout, err = scoreQueries(ctx, r, para, nil); err != nil {
 		return err
 	}
 	// appended[tool] are the learned queries that recorded a use of tool,
@@ -126,10 +154,10 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 		return err
 	}
 	rep.LearnedTools = store.View().Len()
-	if rep.With, err = scoreQueries(ctx, r, evalQs); err != nil {
+	if rep.With, err = scoreQueries(ctx, r, evalQs, with); err != nil {
 		return err
 	}
-	if rep.ParaphraseWith, err = scoreQueries(ctx, r, para); err != nil {
+	if rep.ParaphraseWith, err = scoreQueries(ctx, r, para, nil); err != nil {
 		return err
 	}
 	switch o.naive {
@@ -138,11 +166,17 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 		return usageError{fmt.Sprintf("--naive %q: use recorded or relevant", o.naive)}
 	}
 	if o.naive != "" {
-		s, err := naiveStandIn(ctx, o, tools, appended, evalQs)
+		naive = o.outcomes(len(evalQs))
+		s, err := naiveStandIn(ctx, o, tools, appended, evalQs, naive)
 		if err != nil {
 			return err
 		}
 		rep.Naive = &s
+	}
+	if o.perQuery != nil {
+		if err := writeTraces(o.perQuery, evalQs, without, with, naive); err != nil {
+			return fmt.Errorf("--per-query: %w", err)
+		}
 	}
 	if o.asJSON {
 		b, err := json.Marshal(rep)
@@ -171,18 +205,48 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 	return nil
 }
 
-// scoreQueries runs qs without sessions and summarizes their scores.
-func scoreQueries(ctx context.Context, r localRanker, qs []evaluation.Query) (evaluation.Summary, error) {
+// scoreQueries runs qs without sessions and summarizes their scores; with
+// out non-nil, it also sets out[i] to query i's outcome.
+func scoreQueries(ctx context.Context, r localRanker, qs []evaluation.Query, out []queryOutcome) (evaluation.Summary, error) {
 	var run evaluation.Run
-	for _, q := range qs {
+	for i, q := range qs {
 		start := time.Now()
 		got, err := r.rank(ctx, q.Query)
 		if err != nil && !isInvalidArgument(err) {
 			return evaluation.Summary{}, fmt.Errorf("query %q: %w", q.ID, err)
 		}
-		run.Add(evaluation.Score(q, got.names), got.fellBack, got.unconfident || err != nil, time.Since(start))
+		s := evaluation.Score(q, got.names)
+		run.Add(s, got.fellBack, got.unconfident || err != nil, time.Since(start))
+		if out != nil {
+			out[i] = queryOutcome{NDCG10: s.NDCG10, Top: slices.Clone(got.names[:min(len(got.names), traceDepth)])}
+		}
 	}
 	return run.Summary(), nil
+}
+
+// outcomes returns a slice for scoreQueries' outcomes of n queries when
+// they are traced (--per-query), else nil.
+func (o replayOptions) outcomes(n int) []queryOutcome {
+	if o.perQuery == nil {
+		return nil
+	}
+	return make([]queryOutcome, n)
+}
+
+// writeTraces writes one queryTrace per evaluated query (naive nil when
+// the stand-in was not run).
+func writeTraces(w io.Writer, qs []evaluation.Query, without, with, naive []queryOutcome) error {
+	enc := json.NewEncoder(w)
+	for i, q := range qs {
+		t := queryTrace{ID: q.ID, Query: q.Query, Relevant: q.Relevant, Without: without[i], With: with[i]}
+		if naive != nil {
+			t.Naive = &naive[i]
+		}
+		if err := enc.Encode(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // naiveStandIn scores evalQs on a catalog where each tool's description
@@ -190,7 +254,7 @@ func scoreQueries(ctx context.Context, r localRanker, qs []evaluation.Query) (ev
 // an engine without learning: the reference that learning from use is
 // measured against (issue 25: what the signal is worth when nothing is
 // careful about it).
-func naiveStandIn(ctx context.Context, o replayOptions, tools []search.Tool, appended map[string][]string, evalQs []evaluation.Query) (evaluation.Summary, error) {
+func naiveStandIn(ctx context.Context, o replayOptions, tools []search.Tool, appended map[string][]string, evalQs []evaluation.Query, out []queryOutcome) (evaluation.Summary, error) {
 	changed := make([]search.Tool, len(tools))
 	for i, t := range tools {
 		if qs := appended[t.Name]; len(qs) > 0 {
@@ -203,5 +267,5 @@ func naiveStandIn(ctx context.Context, o replayOptions, tools []search.Tool, app
 		return evaluation.Summary{}, err
 	}
 	defer e.Close()
-	return scoreQueries(ctx, localRanker{e: e.Engine, mode: o.mode}, evalQs)
+	return scoreQueries(ctx, localRanker{e: e.Engine, mode: o.mode}, evalQs, out)
 }
