@@ -126,6 +126,12 @@ func newAxesBound(m []float32, dim, d int) *axesBound {
 	for i := range n {
 		b.project(m[i*dim:(i+1)*dim], &p)
 		for r, x := range p[:d+1] {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				// A vector that is not finite would make every bound
+				// NaN, ruling out what the fast dot product keeps: the
+				// screen goes without the axes.
+				return nil
+			}
 			b.proj[r*n+i] = float32(x)
 		}
 	}

@@ -88,6 +88,28 @@ func TestLearnedScreenIsExact(t *testing.T) {
 	t.Run("balls", func(t *testing.T) { checkScreen(t, queries, centroid[:100], vecs[:100], false) })
 }
 
+// A matrix with a vector that is not finite gets no axes' bound (it would
+// make every bound NaN): the screen reads every vector as before.
+func TestAxesBoundNotFinite(t *testing.T) {
+	const dim = 100
+	rng := rand.New(rand.NewPCG(25, 7))
+	m := make([]float32, 300*dim)
+	for i := range m {
+		m[i] = float32(rng.NormFloat64())
+	}
+	if newAxesBound(m, dim, centroidAxes) == nil {
+		t.Fatal("no bound for finite rows")
+	}
+	m[5*dim+3] = float32(math.NaN())
+	if newAxesBound(m, dim, centroidAxes) != nil {
+		t.Error("a bound for rows with a NaN")
+	}
+	m[5*dim+3] = float32(math.Inf(1))
+	if newAxesBound(m, dim, centroidAxes) != nil {
+		t.Error("a bound for rows with an infinity")
+	}
+}
+
 // checkAxesBound checks b, the bound of the rows of m (rows of dim):
 // orthonormal axes, never below a row's exact dot product with a query by
 // more than rounding, and ruling out at least half of the rows at cut.
