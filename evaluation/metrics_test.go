@@ -209,6 +209,9 @@ func TestParaphraseSets(t *testing.T) {
 			}
 			hash := func(id string) string { h := sha256.Sum256([]byte(id)); return hex.EncodeToString(h[:]) }
 			sort.Slice(cand, func(i, j int) bool { return hash(cand[i].ID) < hash(cand[j].ID) })
+			if len(cand) < tc.n {
+				t.Fatalf("the dev set has %d candidate queries; the rule takes %d", len(cand), tc.n)
+			}
 			chosen := map[string]bool{}
 			for _, q := range cand[:tc.n] {
 				chosen[q.ID] = true

@@ -84,6 +84,10 @@ func FuzzSearch(f *testing.F) {
 		{1, "create issue -jira"}, {2, "server:slack"}, {3, "+slack message"}, {4, "select:git__add, git__log"},
 		{5, "a"}, {6, "???"}, {7, "weather__get_*"}, {8, "^git__(add|commit)$"}, {9, "wether"}, {10, "-jira -slack"},
 		{11, "+"}, {12, "the a of"}, {13, `"mcp__slack__send_message"`}, {14, "category:send get"}, {15, "select: x"},
+		// The no-match rules' parsers: an opening verb, an object with a
+		// message's text, a longer task of several steps.
+		{16, "let's archive the slack message"}, {17, "please,forward the jira issue that the fix is deployed: done"},
+		{18, "The sprint is over. Archive the slack channels, delete the jira issue and forward the weather forecast to the github log."},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}
