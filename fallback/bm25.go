@@ -18,6 +18,7 @@ type scratch struct {
 	pairSeen []uint64 // query term pairs already scored
 
 	cands []candidate // candidates of the current query
+	raws  []float64   // topSet's scratch
 
 	// termPos marks terms, per term ID: a term of the current plan holds its
 	// position in plan.terms plus one (set by plan, for plan itself,
@@ -322,7 +323,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 		}
 		return true
 	}
-	rk := ranker{ix: ix}
+	rk := newRanker(ix)
 
 	if p.impossible {
 		return Result{Unmatched: p.unmatched, Coverage: p.coverage(), WordCoverage: p.wordCoverage()}
@@ -374,7 +375,15 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	if o.Explain {
 		ix.markQuery(s, p)
 	}
-	top := rk.top(cs, o.Limit)
+	var top []candidate
+	if o.Unordered {
+		var ok bool
+		if top, s.raws, ok = topSet(cs, o.Limit, s.raws); !ok {
+			top = rk.top(cs, o.Limit)
+		}
+	} else {
+		top = rk.top(cs, o.Limit)
+	}
 	if len(top) > 0 {
 		res.Hits = slices.Grow(res.Hits, len(top))
 	}

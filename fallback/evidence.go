@@ -1,6 +1,7 @@
 package fallback
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -119,12 +120,10 @@ func argumentWords(raw string) map[string]bool {
 			args[w] = true
 		}
 	}
-	const quotes = "\"'“”‘’`"
 	var quote bool
 	start := true
 	for _, tok := range strings.Fields(raw) {
-		first, _ := utf8.DecodeRuneInString(tok) // a curly quote is several bytes
-		opens := strings.ContainsRune(quotes, first)
+		opens := opensQuote(tok)
 		if quote || opens {
 			add(tok)
 			body := strings.TrimLeft(tok, quotes)
@@ -136,8 +135,7 @@ func argumentWords(raw string) map[string]bool {
 			start = false
 			continue
 		}
-		core := tokenCore(tok)
-		if technical(core) || (!start && startsUpper(core)) {
+		if core := tokenCore(tok); argumentValue(core, start) {
 			add(core)
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
@@ -158,6 +156,19 @@ func technical(core string) bool {
 	return strings.ContainsFunc(core, unicode.IsDigit) || strings.ContainsAny(strings.Trim(core, ".:"), "@/.:#_")
 }
 
+// argumentValue reports whether a token core outside quotes is an argument
+// value: by its form (technical) or a capitalized name that does not start
+// a sentence ("Denver", "Maria").
+func argumentValue(core string, sentenceStart bool) bool {
+	return technical(core) || !sentenceStart && startsUpper(core)
+}
+
+// opensQuote reports whether a raw token opens quoted text (quotes).
+func opensQuote(tok string) bool {
+	first, _ := utf8.DecodeRuneInString(tok) // a curly quote is several bytes
+	return strings.ContainsRune(quotes, first)
+}
+
 // argumentToken reports whether a query term, as written, is an argument
 // value by its form (technical): "#general", "report.txt",
 // "https://example.com", "OPS-12", "10am". Keyword search leaves such
@@ -165,6 +176,10 @@ func technical(core string) bool {
 func argumentToken(text string) bool {
 	return technical(tokenCore(text))
 }
+
+// quotes open and close quoted text, an argument value: "'Draft.txt'",
+// “the fix is deployed”.
+const quotes = "\"'“”‘’`"
 
 func startsUpper(s string) bool {
 	for _, r := range s {
@@ -194,9 +209,17 @@ type Opening struct {
 	Text []string
 }
 
-// openingPreamble are the words a request may put before its verb.
+// openingPreamble are the words a request may put before its verb
+// (PreambleWord); "s" is the rest of "let's".
 var openingPreamble = wordSet("please pls plz kindly can could would will you i d m ll we me us to need want like " +
-	"let help try just also quickly go ahead hey hi ok so and then now")
+	"let s help try just also quickly go ahead hey hi ok so and then now")
+
+// PreambleWord reports whether w (a word as analysis.Words gives it) is one
+// a request may put before its verb ("please", "can you", "I'd like to",
+// "let's"): RequestOpening and RequestClauses skip such words, and the
+// no-match decision of package search reads a request's first ranking
+// word after them.
+func PreambleWord(w string) bool { return openingPreamble[w] }
 
 // questionWords open a question rather than a request.
 var questionWords = wordSet("what where when how which who whom whose why is are am was were do does did")
@@ -234,7 +257,7 @@ func RequestOpening(raw string) Opening {
 		case text:
 			op.Text = append(op.Text, ws...)
 		case op.Verb == "":
-			if all(ws, openingPreamble) {
+			if _, ws = cutPreamble(ws); len(ws) == 0 {
 				continue
 			}
 			if questionWords[ws[0]] {
@@ -256,11 +279,123 @@ func RequestOpening(raw string) Opening {
 	}
 	return op
 }
-func all(ws []string, set map[string]bool) bool {
-	for _, w := range ws {
-		if !set[w] {
-			return false
-		}
+
+// cutPreamble splits a token's words (analysis.Words) into its leading
+// preamble words (openingPreamble: "I'd" → i, d) and the rest, whose first
+// word opens the request ("Please,archive" → archive).
+func cutPreamble(ws []string) (pre, rest []string) {
+	n := 0
+	for n < len(ws) && openingPreamble[ws[n]] {
+		n++
 	}
-	return true
+	return ws[:n], ws[n:]
+}
+
+// Clause is one clause of a request (RequestClauses): how it opens and
+// the words after its opening, which the no-match decision reads as one
+// step of a longer task. A plain value, safe to copy.
+type Clause struct {
+	// First is the clause's first word after a request preamble
+	// ("please", "can you", "I'd like to"; openingPreamble), as
+	// analysis.Words gives it; "" when the clause is a statement or a
+	// name (see RequestClauses).
+	First string
+	// Preamble: a request preamble came before First ("can you provide
+	// ...": whatever First is, the clause asks for something).
+	Preamble bool
+	// Question: First is a question word ("what", "how", "is").
+	Question bool
+	// rest is the clause's raw text after its first word.
+	rest []string
+}
+
+// Words returns the clause's words after First (analysis.Words), analysed
+// only when asked: most clauses are read for their opening alone.
+func (c Clause) Words() []string {
+	var ws []string
+	for _, tok := range c.rest {
+		ws = append(ws, analysis.Words().Analyze(tok)...)
+	}
+	return ws
+}
+
+// clauseBreaks are the words that start a new clause of a request:
+// "freeze my card **and** order a new one", "**then** book a table".
+var clauseBreaks = wordSet("and then also")
+
+// subjects open a statement rather than a request ("I took a photo",
+// "we are moving") unless a wish follows them ("I need to", "we'd like
+// to": wishes).
+var subjects = wordSet("i we")
+
+// wishes turn a subject into a request preamble: "I need to renew my
+// passport", "we'd like to book", "I want you to".
+var wishes = wordSet("want need like d would you")
+
+// RequestClauses splits the raw request into clauses — at the end of a
+// sentence (. ? ! ; :), at a comma, and before "and", "then" and "also" —
+// and yields each clause's opening (see Clause) in order, until the
+// caller stops: "I'm moving next month. Please transfer my electricity
+// account, and cancel my internet" → [(a statement)], [transfer: my
+// electricity account], [cancel: my internet]. A clause opens with no
+// word (First "") when it is a statement (a subject without a wish: "I'm
+// moving", "we found a house") or when its first word is an argument value
+// (a capitalized name inside a sentence, quoted text, a path or number:
+// "Equifax, Experian and TransUnion"). It is a pure function of raw, safe
+// for concurrent use.
+func RequestClauses(raw string) iter.Seq[Clause] {
+	return func(yield func(Clause) bool) {
+		var cur Clause
+		open, started := false, false // the clause has a word; it has its First
+		pre, subject, wish := false, false, false
+		sentence := true // the clause starts a sentence
+		flush := func(endsSentence bool) bool {
+			ok := !open || yield(cur)
+			cur, open, started = Clause{}, false, false
+			pre, subject, wish = false, false, false
+			sentence = endsSentence
+			return ok
+		}
+		for _, tok := range strings.Fields(raw) {
+			if clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
+				if !flush(false) {
+					return
+				}
+				continue
+			}
+			var ws []string
+			if !started {
+				ws = analysis.Words().Analyze(tok)
+			}
+			switch {
+			case started:
+				cur.rest = append(cur.rest, tok)
+			case len(ws) == 0:
+			default:
+				lead, rest := cutPreamble(ws)
+				for _, w := range lead {
+					subject = subject || subjects[w]
+					wish = wish || wishes[w]
+				}
+				pre = pre || len(lead) > 0
+				if ws = rest; len(ws) == 0 {
+					continue
+				}
+				open, started = true, true
+				name := argumentValue(tokenCore(tok), sentence) || opensQuote(tok)
+				if !(subject && !wish || name) { // else a statement or an argument value: no request opens here
+					cur.First, cur.Preamble, cur.Question = ws[0], pre, questionWords[ws[0]]
+				}
+				if len(ws) > 1 {
+					cur.rest = append(cur.rest, strings.Join(ws[1:], " "))
+				}
+			}
+			if last := tok[len(tok)-1:]; strings.ContainsAny(last, ".?!;:,") {
+				if !flush(strings.ContainsAny(last, ".?!;:")) {
+					return
+				}
+			}
+		}
+		flush(false)
+	}
 }

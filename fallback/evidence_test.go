@@ -4,9 +4,12 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolsearch/toolsearch/analysis"
 )
 
 // TestWordMatches checks each ranking word of a query against one tool:
@@ -76,6 +79,8 @@ func TestRequestOpening(t *testing.T) {
 		{"please archive the #old-project channel", Opening{Verb: "archive", Object: []string{"the", "old", "project", "channel"}}},
 		{"Can you help me convert 150 Euros to dollars?", Opening{Verb: "convert", Object: []string{"150", "euros"}}},
 		{"I'd like to forward this email", Opening{Verb: "forward", Object: []string{"this", "email"}}},
+		{"Let's archive the old channel", Opening{Verb: "archive", Object: []string{"the", "old", "channel"}}},
+		{"please,archive the channel", Opening{Verb: "archive", Object: []string{"the", "channel"}}},
 		{"transition OPS-8 to review", Opening{Verb: "transition", Object: []string{"ops", "8"}}},
 		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
@@ -91,36 +96,136 @@ func TestRequestOpening(t *testing.T) {
 	}
 }
 
+func TestRequestClauses(t *testing.T) {
+	type clause struct {
+		First              string
+		Preamble, Question bool
+		Words              []string
+	}
+	for _, c := range []struct {
+		raw  string
+		want []clause
+	}{
+		{"I'm moving to Denver next month. Forward my mail, transfer my electricity account and cancel my internet.", []clause{
+			{Words: []string{"to", "denver", "next", "month"}}, // a statement
+			{First: "forward", Words: []string{"my", "mail"}},
+			{First: "transfer", Words: []string{"my", "electricity", "account"}},
+			{First: "cancel", Words: []string{"my", "internet"}},
+		}},
+		{"Freeze my credit with Equifax, Experian and TransUnion, then file a report.", []clause{
+			{First: "freeze", Words: []string{"my", "credit", "with", "equifax"}},
+			{}, // names
+			{Words: []string{"union"}},
+			{First: "file", Words: []string{"a", "report"}},
+		}},
+		{"I'd like to vote by mail. Can you provide the forms? What is the deadline?", []clause{
+			{First: "vote", Preamble: true, Words: []string{"by", "mail"}},
+			{First: "provide", Preamble: true, Words: []string{"the", "forms"}},
+			{First: "what", Question: true, Words: []string{"is", "the", "deadline"}},
+		}},
+		{"Let's verify 'Draft.txt' and 'Final.txt' are identical", []clause{
+			{First: "verify", Preamble: true, Words: []string{"draft", "txt"}},
+			{Words: []string{"txt", "are", "identical"}}, // quoted text
+		}},
+		{"please", nil},
+		{"", nil},
+	} {
+		var got []clause
+		for cl := range RequestClauses(c.raw) {
+			got = append(got, clause{cl.First, cl.Preamble, cl.Question, cl.Words()})
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("RequestClauses(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+	// The caller may stop early.
+	n := 0
+	for range RequestClauses("book a table, call a cab, and pay the bill") {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("RequestClauses yielded %d clauses after a break, want 1", n)
+	}
+}
+
 // TestCoverageArguments: an argument value by its form (a path, a URL, a
 // #channel, a number) that the catalog does not know is left out of
-// Result.Coverage; an unknown plain word is not.
+// Result.Coverage; an unknown plain word is not. Result.WordCoverage counts
+// every word.
 func TestCoverageArguments(t *testing.T) {
 	ix := NewIndex(testDocs)
 	for _, c := range []struct {
-		q    string
-		want float64
+		q                   string
+		coverage, everyWord float64 // Coverage, WordCoverage
 	}{
-		{"send messages", 1},
-		{"send messages to #zorblax", 1},
-		{"send messages to https://zorblax.example/qux", 1},
-		{"send zorblax messages", 2.0 / 3},
-		{"send Zorblax messages", 2.0 / 3}, // a capitalized name counts: it may be the object
+		{"send messages", 1, 1},
+		{"send messages to #zorblax", 1, 2.0 / 3},
+		{"send messages to https://zorblax.example/qux", 1, 1.0 / 3}, // https, zorblax, example, qux
+		{"send zorblax messages", 2.0 / 3, 2.0 / 3},
+		{"send Zorblax messages", 2.0 / 3, 2.0 / 3}, // a capitalized name counts: it may be the object
 	} {
-		if got := ix.Keyword(mustParse(t, c.q), Options{Limit: 5}).Coverage; math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("Coverage(%q) = %.3f, want %.3f", c.q, got, c.want)
+		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
+		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WordCoverage-c.everyWord) > 1e-9 {
+			t.Errorf("%q: Coverage %.3f, WordCoverage %.3f; want %.3f, %.3f", c.q, res.Coverage, res.WordCoverage, c.coverage, c.everyWord)
 		}
 	}
-	// WordCoverage counts every word, argument values too.
-	for _, c := range []struct {
-		q    string
-		want float64
-	}{
-		{"send messages", 1},
-		{"send messages to #zorblax", 2.0 / 3},
-		{"send zorblax messages", 2.0 / 3},
+}
+
+// FuzzRequestClauses: RequestOpening and RequestClauses never panic on any
+// text; an opening's verb is a word of the text that is neither preamble
+// nor question word; every clause is yielded once, in order, and a caller
+// that stops after k clauses gets k.
+func FuzzRequestClauses(f *testing.F) {
+	for _, s := range []string{
+		"I'm moving to Denver next month. Forward my mail, transfer my electricity account and cancel my internet.",
+		"", " ", ".", ",,, and then also", "please", "and", "'", "“", "let’s", "Let's, verify", ":tada:", "note:",
+		"请 帮我 取消 航班, 然后 预订 酒店", "Отмени мой рейс и закажи такси", "\xff\xfe and \xc3", "a\u00a0b\u2028c",
+		"📅 book a table 🍽️, then call a cab 🚕", "\"unterminated and 'quote", "OPS-12, #general and /tmp/x.txt.",
 	} {
-		if got := ix.Keyword(mustParse(t, c.q), Options{Limit: 5}).WordCoverage; math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("WordCoverage(%q) = %.3f, want %.3f", c.q, got, c.want)
-		}
+		f.Add(s)
 	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		words := map[string]bool{}
+		for _, w := range analysis.Words().Analyze(raw) {
+			words[w] = true
+		}
+		op := RequestOpening(raw)
+		if op.Verb != "" && (openingPreamble[op.Verb] || questionWords[op.Verb]) {
+			t.Errorf("RequestOpening(%q).Verb = %q, a preamble or question word", raw, op.Verb)
+		}
+		for _, w := range append(append([]string{op.Verb}, op.Object...), op.Text...) {
+			if w != "" && !words[w] {
+				t.Errorf("RequestOpening(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		var all []Clause
+		for c := range RequestClauses(raw) {
+			if c.First != "" && !words[c.First] {
+				t.Errorf("RequestClauses(%q): First %q is not a word of the text", raw, c.First)
+			}
+			if c.Question && !questionWords[c.First] {
+				t.Errorf("RequestClauses(%q): %q is no question word", raw, c.First)
+			}
+			c.Words()
+			all = append(all, c)
+		}
+		if len(all) > len(strings.Fields(raw)) {
+			t.Errorf("RequestClauses(%q): %d clauses of %d tokens", raw, len(all), len(strings.Fields(raw)))
+		}
+		for k := 1; k < min(len(all), 4); k++ {
+			n := 0
+			for c := range RequestClauses(raw) {
+				if c.First != all[n].First {
+					t.Errorf("RequestClauses(%q): clause %d opens %q, then %q", raw, n, all[n].First, c.First)
+				}
+				if n++; n == k {
+					break
+				}
+			}
+			if n != k {
+				t.Errorf("RequestClauses(%q): stopped after %d clauses, got %d", raw, k, n)
+			}
+		}
+	})
 }

@@ -36,7 +36,7 @@ const (
 // for that second query. Only candidates (tools that match the query
 // itself) are re-ranked: feedback never adds a tool.
 func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
-	rk := ranker{ix: ix}
+	rk := newRanker(ix)
 	var topBuf [prfDocs]candidate
 	top := topBuf[:0]
 	if prfDocs == 1 {

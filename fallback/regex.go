@@ -146,7 +146,7 @@ func (ix *Index) regex(pattern string, o Options, useIndex bool) (Result, error)
 		}
 	}
 	res := Result{Total: len(cs), Scanned: scan}
-	for _, c := range (ranker{ix: ix}).top(cs, o.Limit) {
+	for _, c := range newRanker(ix).top(cs, o.Limit) {
 		h := Hit{ID: c.id, Score: c.raw}
 		if o.Explain {
 			h.Explain = "regex matched " + why[c.id]

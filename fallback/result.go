@@ -34,6 +34,11 @@ type Options struct {
 	// false, every Hit.Explain is "". Rankings and scores do not depend on
 	// it.
 	Explain bool
+	// Unordered tells Keyword that the caller reads Hits as a set: they
+	// may come in any order. They are the same hits as without it (the
+	// best Limit, and at a tie on the cut the same ones), found in linear
+	// time when no tie straddles the cut instead of with a heap.
+	Unordered bool
 }
 
 func (o Options) allowed(id int) bool { return o.Allow == nil || o.Allow(id) }
@@ -82,10 +87,16 @@ type candidate struct {
 // ranker orders candidates: raw score descending, then tool name ascending.
 type ranker struct {
 	ix *Index
+	// unnamed: no tool of ix has a name (such as the learned stage's index
+	// in package search), so every name compares equal and less need not
+	// read them.
+	unnamed bool
 }
 
+func newRanker(ix *Index) ranker { return ranker{ix: ix, unnamed: ix.maxName == 0} }
+
 func (r ranker) less(a, b candidate) bool { // a ranks before b
-	if a.raw != b.raw {
+	if a.raw != b.raw || r.unnamed {
 		return a.raw > b.raw
 	}
 	return r.ix.name(a.id) < r.ix.name(b.id)
@@ -122,6 +133,95 @@ func (r ranker) top(cs []candidate, limit int) []candidate {
 		out[i] = h.pop()
 	}
 	return out
+}
+
+// topSet returns the best limit candidates of cs, in cs's order (moved
+// to its front, so it may overwrite cs, as top may reorder it), when
+// they are the only candidates scoring at least the limit-th best score:
+// then they are the set top keeps (a candidate scoring at least that is
+// never the worst of a full heap while another one it holds scores less,
+// and one scoring less never displaces the worst once every one of them
+// is in). ok is false when a score on the cut is shared across it (top's
+// heap alone knows which of the tied candidates it keeps), when a score is
+// NaN, or when limit keeps them all (top returns them all). raws is
+// scratch for the scores; topSet returns it for reuse.
+func topSet(cs []candidate, limit int, raws []float64) (out []candidate, scratch []float64, ok bool) {
+	if limit <= 0 || limit >= len(cs) {
+		return nil, raws, false
+	}
+	raws = raws[:0]
+	for _, c := range cs {
+		if c.raw != c.raw { // NaN
+			return nil, raws, false
+		}
+		raws = append(raws, c.raw)
+	}
+	v := nthLargest(raws, limit-1)
+	n := 0
+	for _, c := range cs {
+		if c.raw >= v {
+			n++
+		}
+	}
+	if n != limit {
+		return nil, raws, false
+	}
+	out = cs[:0] // in place: a kept candidate moves only forward
+	for _, c := range cs {
+		if c.raw >= v {
+			out = append(out, c)
+		}
+	}
+	return out, raws, true
+}
+
+// nthLargest returns the k-th largest of xs (k from 0; no NaN), reordering
+// xs: quickselect, median-of-three pivots, with insertion sort for short
+// ranges.
+func nthLargest(xs []float64, k int) float64 {
+	lo, hi := 0, len(xs)-1
+	for hi-lo > 8 {
+		mid := lo + (hi-lo)/2
+		// Order xs[lo], xs[mid], xs[hi] descending; the median is the pivot.
+		if xs[mid] > xs[lo] {
+			xs[mid], xs[lo] = xs[lo], xs[mid]
+		}
+		if xs[hi] > xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] > xs[mid] {
+			xs[hi], xs[mid] = xs[mid], xs[hi]
+		}
+		p := xs[mid]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] > p {
+				i++
+			}
+			for xs[j] < p {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	for i := lo + 1; i <= hi; i++ {
+		for j := i; j > lo && xs[j] > xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+	return xs[k]
 }
 
 // minHeap keeps the worst-ranked kept candidate at the root. Its methods

@@ -244,6 +244,55 @@ func (q Query) RankingText() string {
 	return strings.Join(words, " ")
 }
 
+// RankingQuery returns Parse(text), where text is q.RankingText(): the
+// query's ranking words as a query of their own (a search of a second
+// index by the words alone, such as the learned stage's). When every
+// ranking word would parse back as itself (no space, quote, operator or
+// key in it) it builds that query without parsing text again: plain terms,
+// the last one a prefix if it ends in a letter or digit, as Parse makes
+// them.
+func (q Query) RankingQuery(text string) (Query, error) {
+	var n int
+	for _, t := range q.Terms {
+		if t.Excluded {
+			continue
+		}
+		if !plainWord(t.Text) {
+			return Parse(text)
+		}
+		n++
+	}
+	out := Query{Raw: text}
+	if n == 0 {
+		return out, nil
+	}
+	out.Terms = make([]Term, 0, n)
+	for _, t := range q.Terms {
+		if !t.Excluded {
+			out.Terms = append(out.Terms, Term{Text: t.Text})
+		}
+	}
+	last := &out.Terms[n-1]
+	r, _ := utf8.DecodeLastRuneInString(last.Text)
+	last.Prefix = unicode.IsLetter(r) || unicode.IsDigit(r)
+	return out, nil
+}
+
+// plainWord reports whether Parse reads s, followed by a space or the end
+// of the query, as one plain term of text s: it is not empty, has no space
+// (Parse splits there), does not start with a quote or an operator, and
+// has no ':' (a key such as server: is never read from it).
+func plainWord(s string) bool {
+	if s == "" || strings.ContainsFunc(s, unicode.IsSpace) || strings.ContainsRune(s, ':') {
+		return false
+	}
+	switch s[0] {
+	case '"', '`', '+', '-':
+		return false
+	}
+	return true
+}
+
 // String renders q back in the query syntax (normalized spacing and quoting).
 func (q Query) String() string {
 	var parts []string

@@ -2,6 +2,7 @@ package query
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -197,7 +198,7 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 			_ = q.String()
-			_ = q.RankingText()
+			checkRankingQuery(t, q)
 		}
 		pattern, rq, err := ParseRegex(s)
 		if err != nil {
@@ -217,6 +218,36 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = ExactText(s)
 	})
+}
+
+// checkRankingQuery fails t unless q.RankingQuery gives what Parse gives
+// for q's ranking text, field for field.
+func checkRankingQuery(t *testing.T, q Query) {
+	t.Helper()
+	text := q.RankingText()
+	want, werr := Parse(text)
+	got, gerr := q.RankingQuery(text)
+	if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q.RankingQuery(%q) = %#v, %v; Parse gives %#v, %v", q.Raw, text, got, gerr, want, werr)
+	}
+}
+
+// TestRankingQuery checks RankingQuery against Parse on queries whose
+// words parse back as themselves and on ones that do not (quoted phrases,
+// operators, keys, a trailing space, a quoted "select:").
+func TestRankingQuery(t *testing.T) {
+	for _, s := range []string{
+		"", "send slack", "send slack ", "send slack!", "weather in 東京", "+crypto -\"nft art\" price",
+		"server:github issue", "category:\"x y\" +", `"select:" x`, `"+abc" def`, `"a:b" c`,
+		"`slack__send_message`", `"unterminated`, "a = 3, b = -11", "-", "+\"", "搜索 sla", "-only",
+		`"two words"`, "http://example.com/x y", "x -y", "x-ray 12", `"server:" github`, "ok\u00a0x",
+	} {
+		q, err := Parse(s)
+		if err != nil {
+			continue
+		}
+		checkRankingQuery(t, q)
+	}
 }
 
 func TestIsPattern(t *testing.T) {

@@ -24,10 +24,12 @@ import "fmt"
 //
 // A search whose top result calibrates below confidentScore carries
 // no_confident_match; so does a short request whose action verb none of
-// its best tools mentions, its scores scaled under the line by one factor
-// (nomatch.go). Results of select:, of an exact tool name and of a
-// regex are confident by construction (the caller named or matched them)
-// and keep their scores.
+// its best tools mentions, or whose tools with the verb all lack its
+// object, and a longer task none of whose steps they serve, its scores
+// scaled under the line by one factor (nomatch.go).
+// Results of select:, of an exact tool name and of a regex are confident
+// by construction (the caller named or matched them) and keep their
+// scores.
 //
 // The knees were set on the ../shared/bench dev sets and the no-answer sets
 // in evaluation/testdata/noanswer (50 queries per catalog, written so that

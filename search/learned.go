@@ -6,7 +6,6 @@ import (
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
-	"github.com/toolsearch/toolsearch/query"
 )
 
 // The learned stage of ranking. With Config.Learn.Store set, the engine
@@ -198,11 +197,12 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		return m
 	}
 	sims := make(learnedSims, 0, fusionDepth)
-	terms := e.learner.terms.of(p.query) // fallback.Terms(text)
-	termIDs := ix.terms.request(terms)
+	// The request's terms (fallback.Terms(text)) as ix's term IDs, and
+	// how many there are.
+	termIDs, nTerms := ix.terms.requestOf(&e.learner.terms, p.query)
 	var pv []float32 // the query's unit vector without the common component, for localEvidence
-	if q, err := query.Parse(text); err == nil {
-		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth})
+	if q, err := p.query.RankingQuery(text); err == nil {
+		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth, Unordered: true}) // sims.best orders them
 		for _, h := range r.Hits {
 			sims = sims.add(h.ID, h.Score*r.WordCoverage, SignalLearnedQueries)
 		}
@@ -222,12 +222,10 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 			})
 		}
 	}
-	pos := make(map[int]int, len(m.hits))
 	hits := make([]hit, len(m.hits), len(m.hits)+8)
 	copy(hits, m.hits)
-	for i, h := range hits {
-		pos[h.id] = i
-	}
+	pos := e.learner.positions.get(st.snap.Len(), hits)
+	defer func() { e.learner.positions.put(pos, hits) }()
 	var moved []int // the positions in hits of the hits lifted or joined
 	for _, c := range sims.best(split) {
 		i, sim, signal := c.i, c.sim, c.signal
@@ -243,11 +241,11 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		if !ok || (p.allow != nil && !p.allow(id)) {
 			continue
 		}
-		j, in := pos[id]
+		j, in := pos.at(id)
 		if !in && !canJoin(all) {
 			continue
 		}
-		local := ix.localEvidence(i, terms, termIDs, pv)
+		local := ix.localEvidence(i, nTerms, termIDs, pv)
 		ev := local / (local + learnEvidenceHalf)
 		w := boostWeight(local)
 		b := w * ev * sim
@@ -257,7 +255,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		if !in {
 			j = len(hits)
 			hits = append(hits, hit{id: id})
-			pos[id] = j
+			pos.set(id, j)
 		}
 		h := &hits[j]
 		before := h.score
@@ -348,10 +346,11 @@ const learnResemblance = 1.0 / 3
 // was searched) learns many unrelated queries, and must not be lifted for
 // one of them as though all its sessions had asked it.
 //
-// termIDs is the set of terms in ix.terms' numbering
-// (learnedTerms.request): the shared terms are counted on it, and only
-// the vectors learnedScreen cannot rule out are compared with pv.
-func (ix *learnedIndex) localEvidence(i int, terms []string, termIDs termSet, pv []float32) float64 {
+// The request's terms are given as their number nTerms and the set
+// termIDs of those in ix.terms' numbering (learnedTerms.requestOf): the
+// shared terms are counted on it, and only the vectors learnedScreen
+// cannot rule out are compared with pv.
+func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float32) float64 {
 	qs := ix.queries[i]
 	var nearBuf [1]uint64 // the queries whose vector is within learnedVectorJoin of pv
 	near := nearBuf[:]
@@ -359,24 +358,29 @@ func (ix *learnedIndex) localEvidence(i int, terms []string, termIDs termSet, pv
 		near = make([]uint64, (len(qs)+63)/64)
 	}
 	if pv != nil && i < len(ix.vecs) {
-		ix.screen.rowsAbove(i, pv, learnedVectorJoin, func(k int) { // the others are below it
+		ix.screen.rowsAbove(i, pv, func(k int) { // the others are below it
 			if float64(dot32(pv, ix.vecs[i][k])) >= learnedVectorJoin {
 				q := ix.vecq[i][k]
 				near[q/64] |= 1 << (q % 64)
 			}
 		})
 	}
-	ev := 0.0
+	ev, all := 0.0, ix.evidence[i]
 	for k, q := range qs {
 		r := 0.0
 		if near[k/64]&(1<<(k%64)) != 0 {
 			r = 1
-		} else if n := min(len(q.terms), len(terms)); n > 0 {
-			r = min(1, float64(termIDs.shared(ix.terms.of[i][k]))/(learnResemblance*float64(n)))
+		} else if n := min(len(q.terms), nTerms); n > 0 {
+			r = min(1, float64(termIDs.shared(ix.terms.of(i, k)))/(learnResemblance*float64(n)))
 		}
 		ev += q.weight * r
+		if ev >= all && ix.nonNegative {
+			// The terms still to add are not negative, and adding one
+			// never lowers a float64 sum: the minimum is all.
+			return all
+		}
 	}
-	return min(ev, ix.evidence[i])
+	return min(ev, all)
 }
 
 // dot is the dot product of two vectors of the same length (0 if not).
@@ -431,7 +435,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 	var out []hit
 	var moved []int // the positions in out of the hits lifted or joined
 	pos := map[int]int{}
-	ix.screen.vectorsAbove(q, learnedVectorJoin, func(i int, ks []int) { // the others' best is below learnedVectorJoin
+	ix.screen.vectorsAbove(q, func(i int, ks []int) { // the others' best is below learnedVectorJoin
 		best, local := -1.0, 0.0
 		for _, k := range ks {
 			c := float64(dot32(q, ix.vecs[i][k]))

@@ -26,7 +26,9 @@ import (
 // scans' own arithmetic (dot, dot32). The screen rules a vector out only
 // when its fast cosine is below the threshold by more than screenMargin,
 // far more than the two sums can differ, so no vector that passes the
-// threshold is ever ruled out.
+// threshold is ever ruled out. With enough of them (minAxesRows), a bound
+// read through a few axes (axesBound) rules out all but a few dozen
+// vectors before the fast dot product, with the same margin.
 
 // screenMargin is how far below a threshold a screened cosine may be and
 // still be scored exactly. Two float32 sums of 100 products of unit
@@ -47,22 +49,141 @@ type learnedScreen struct {
 	vecs []float32
 	rows []int
 	// reps has one row per tool: the tool's vector when it has one, and
-	// when it has more, a ball that bounds them: their unit mean, with
-	// cosR, sinR the cosine and sine of the largest angle between it and
-	// one of them. A query farther from the mean than that angle plus the
-	// threshold's is farther than the threshold from all of them (the
-	// triangle inequality of angles on the sphere), so vectorsAbove skips
-	// the tool after one dot product instead of one per vector.
-	reps       []float32
-	cosR, sinR []float64
-	// rowCos, rowSin are, for each row of vecs of a tool with more than
-	// one, the cosine and sine of its own angle to the tool's mean: a
-	// query inside no ball around the mean but the widest can still be
-	// too far from the vectors nearer the mean (vectorsAbove skips those
-	// without a dot product).
-	rowCos, rowSin []float64
+	// when it has more, a ball that bounds them: their unit mean, and
+	// ballCut the screened cosine with it below which a query is farther
+	// than learnedVectorJoin from all of them: a query farther from the
+	// mean than the largest angle between it and one of them plus the
+	// threshold's angle is farther than the threshold from all of them
+	// (the triangle inequality of angles on the sphere), so vectorsAbove
+	// skips the tool after one dot product instead of one per vector.
+	reps    []float32
+	ballCut []float32
+	// rowCut is, for each row of vecs of a tool with more than one, the
+	// same cut for the ball of its own angle to the tool's mean: a query
+	// inside no ball around the mean but the widest can still be too far
+	// from the vectors nearer the mean (vectorsAbove skips those without
+	// a dot product).
+	rowCut []float32
+	// cbound and vbound bound the cosines of the centroids and of the
+	// learned vectors through a few axes (axesBound): centroidsAbove and
+	// vectorsAbove read the whole of a vector only where the bound lets
+	// it through. nil when there are too few rows to pay.
+	cbound, vbound *axesBound
 	// scratch holds []float32 of one cosine per tool, for the scans.
 	scratch sync.Pool
+}
+
+// axesBound bounds the dot products of a query with the rows of a matrix
+// by reading a fraction of them: axes are d orthonormal directions (rows
+// of dim, float64) along which the rows lie most (their principal axes,
+// roughly). A query's dot product with a row is at most that of their
+// coordinates on the axes plus the product of the lengths of their rests,
+// what the axes miss (Cauchy–Schwarz on the rest). proj holds, axis after
+// axis, the rows' coordinates and then, as a last axis, their rests'
+// lengths (row i's on axis r at r·n + i: the bounds are then d + 1
+// products of a number and a vector of n, which vek32 runs at full width,
+// where a product per row of d = 24 numbers ran ten times as slow). The
+// query's coordinates and rest are computed in float64, the rows' too
+// before they are stored in float32; summed in float32 over d + 1 terms
+// of at most 1, the bound is never below the exact dot product by more
+// than about 1e-5, far less than screenMargin.
+type axesBound struct {
+	d, n int
+	axes []float64
+	proj []float32
+}
+
+// centroidAxes and vectorAxes are how many axes the bounds of the
+// centroids and of the learned vectors read, of the built-in model's 100
+// dimensions. On BenchmarkLearnedSearch's 1,191 learned tools the bound
+// lets through, per query, 1.7 centroids with 32 axes (the exact cosine
+// is above learnCosineFloor for 0.17), 4.7 with 24 and 22 with 16; and
+// of the 3,738 learned vectors, 38 with 32 axes and 108 with 24 (2.2 are
+// above learnedVectorJoin), where the balls (reps) let 382 through to a
+// dot product each. A bound costs an axis's product more than its axes;
+// each vector it lets through, a dot product of the whole vector.
+const (
+	centroidAxes = 32
+	vectorAxes   = 32
+	maxAxes      = 32 // the larger
+)
+
+// minAxesRows is the fewest rows for which the screen reads them through
+// their axes: below it the query's projection costs more than the bytes
+// it saves.
+const minAxesRows = 256
+
+// newAxesBound returns the bound of the rows of m (rows of dim) through d
+// principal axes, or nil when m has fewer than minAxesRows rows or d is
+// not well below dim.
+func newAxesBound(m []float32, dim, d int) *axesBound {
+	n := len(m) / dim
+	if n < minAxesRows || dim <= 2*d || d > maxAxes {
+		return nil
+	}
+	b := &axesBound{d: d, n: n, axes: principalAxes(m, dim, d), proj: make([]float32, n*(d+1))}
+	var p [maxAxes + 1]float64
+	for i := range n {
+		b.project(m[i*dim:(i+1)*dim], &p)
+		for r, x := range p[:d+1] {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				// A vector that is not finite would make every bound
+				// NaN, ruling out what the fast dot product keeps: the
+				// screen goes without the axes.
+				return nil
+			}
+			b.proj[r*n+i] = float32(x)
+		}
+	}
+	return b
+}
+
+// project sets p[:d] to v's coordinates on the axes (in float64) and
+// p[d] to the length of the rest of v.
+func (b *axesBound) project(v []float32, p *[maxAxes + 1]float64) {
+	var n2, p2 float64
+	for _, x := range v {
+		n2 += float64(x) * float64(x)
+	}
+	dim := len(v)
+	for r := range b.d {
+		a := b.axes[r*dim : (r+1)*dim]
+		var s0, s1, s2, s3 float64
+		k := 0
+		for ; k+4 <= dim; k += 4 {
+			s0 += a[k] * float64(v[k])
+			s1 += a[k+1] * float64(v[k+1])
+			s2 += a[k+2] * float64(v[k+2])
+			s3 += a[k+3] * float64(v[k+3])
+		}
+		for ; k < dim; k++ {
+			s0 += a[k] * float64(v[k])
+		}
+		p[r] = s0 + s1 + s2 + s3
+		p2 += p[r] * p[r]
+	}
+	p[b.d] = math.Sqrt(max(0, n2-p2))
+}
+
+// bounds returns each row's bound of its dot product with q, in a buffer
+// of s to release.
+func (s *learnedScreen) bounds(b *axesBound, q []float32) *[]float32 {
+	var p [maxAxes + 1]float64
+	b.project(q, &p)
+	var p32 [maxAxes + 1]float32
+	for r, x := range p[:b.d+1] {
+		p32[r] = float32(x)
+	}
+	buf, _ := s.scratch.Get().(*[]float32)
+	if buf == nil || cap(*buf) < b.n {
+		v := make([]float32, b.n)
+		buf = &v
+	}
+	*buf = (*buf)[:b.n]
+	// One row (the query's coordinates) times d + 1 rows of n: vek32
+	// keeps a product of fewer than 4 rows on this goroutine.
+	vek32.MatMul_Into(*buf, p32[:b.d+1], b.proj, b.d+1)
+	return buf
 }
 
 // newLearnedScreen lays out an index's centroids and learned vectors.
@@ -93,6 +214,7 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 			copy(s.centroids[i*s.dim:], c)
 		}
 	}
+	s.cbound = newAxesBound(s.centroids, s.dim, centroidAxes)
 	for i, vs := range vecs {
 		for _, v := range vs {
 			if len(v) == s.dim {
@@ -103,9 +225,9 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 		}
 		s.rows[i+1] = s.rows[i] + len(vs)
 	}
+	s.vbound = newAxesBound(s.vecs, s.dim, vectorAxes)
 	s.reps = make([]float32, len(vecs)*s.dim)
-	s.cosR, s.sinR = make([]float64, len(vecs)), make([]float64, len(vecs))
-	s.rowCos, s.rowSin = make([]float64, s.rows[len(vecs)]), make([]float64, s.rows[len(vecs)])
+	s.ballCut, s.rowCut = make([]float32, len(vecs)), make([]float32, s.rows[len(vecs)])
 	for i := range vecs {
 		if s.rows[i+1]-s.rows[i] == 1 {
 			copy(s.reps[i*s.dim:], s.vecs[s.rows[i]*s.dim:])
@@ -129,46 +251,49 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 			// Widened by screenMargin for the rounding of the stored
 			// vectors.
 			rc := max(-1, dot(mv, s.vecs[r*s.dim:(r+1)*s.dim])-screenMargin)
-			s.rowCos[r], s.rowSin[r] = rc, math.Sqrt(1-rc*rc)
+			s.rowCut[r] = ballCut(rc, float64(joinCut))
 			c = min(c, rc)
 		}
-		s.cosR[i], s.sinR[i] = c, math.Sqrt(1-c*c)
+		s.ballCut[i] = ballCut(c, float64(joinCut))
 	}
 	return s
 }
 
+// joinCut is the screened cosine from which a learned vector may be
+// within learnedVectorJoin of the query (vectorsAbove, rowsAbove).
+var joinCut = float32(learnedVectorJoin - screenMargin)
+
 // outside reports whether every learned vector of tool i (which has more
-// than one) has a cosine below cut with q, given the screened cosine c of
-// q with the tool's mean: whether q's angle to the mean exceeds the
-// ball's radius by more than cut's angle.
-func (s *learnedScreen) outside(i int, c float32, cut float64) bool {
-	x, sx := widen(c)
-	return beyond(x, sx, s.cosR[i], s.sinR[i], cut)
-}
+// than one) is farther than learnedVectorJoin from q, given the screened
+// cosine c of q with the tool's mean.
+func (s *learnedScreen) outside(i int, c float32) bool { return c < s.ballCut[i] }
 
-// widen returns a screened cosine raised by screenMargin (which only
-// widens the bounds), and the sine of that angle.
-func widen(c float32) (x, sx float64) {
-	x = min(1, float64(c)+screenMargin)
-	return x, math.Sqrt(max(0, 1-x*x))
-}
-
-// beyond reports whether a query at angle θq from a tool's mean (cosine
-// and sine x, sx) is farther than cut's angle from every vector within θr
-// of the mean (cosine and sine cr, sr): whether cos(θq − θr), the largest
-// cosine it can have with such a vector, is below cut.
-func beyond(x, sx, cr, sr, cut float64) bool {
-	if x >= cr {
-		return false // q is within θr of the mean
+// ballCut returns the screened cosine with the centre of a ball of
+// vectors (cr, the cosine of its radius) below which a query is farther
+// than cut's angle θc from every vector in it: the query's angle θq to
+// the centre then exceeds θr + θc, so θq − θr, the least angle it can
+// have with a vector in the ball, exceeds θc. That is cos(θr + θc), less
+// screenMargin (a screened cosine may be below the exact one by that
+// much) and a little for this function's own rounding, rounded down to
+// float32; −2 (no cosine is below it) when θr + θc reaches π.
+func ballCut(cr, cut float64) float32 {
+	if cr <= -cut { // θr ≥ π − θc
+		return -2
 	}
-	return x*cr+sx*sr < cut
+	x := cr*cut - math.Sqrt(max(0, 1-cr*cr))*math.Sqrt(max(0, 1-cut*cut)) - screenMargin - 1e-9
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return f
 }
 
 // cosines returns q's screened cosine with each row of m (rows of s.dim),
 // in a buffer to hand back with release: matrix-vector products, 1.5
 // times as fast as a dot product per row at 100 dimensions on one core.
 func (s *learnedScreen) cosines(m, q []float32) *[]float32 {
-	n := len(m) / s.dim
+	dim := len(q)
+	n := len(m) / dim
 	buf, _ := s.scratch.Get().(*[]float32)
 	if buf == nil || cap(*buf) < n {
 		b := make([]float32, n)
@@ -177,12 +302,102 @@ func (s *learnedScreen) cosines(m, q []float32) *[]float32 {
 	*buf = (*buf)[:n]
 	// vek32 splits a product of matVecSerial or more multiplications over
 	// goroutines, one per core: a search keeps to its own goroutine.
-	step := max(1, (matVecSerial-1)/s.dim)
+	step := max(1, (matVecSerial-1)/dim)
 	for i := 0; i < n; i += step {
 		end := min(n, i+step)
-		vek32.MatMul_Into((*buf)[i:end], m[i*s.dim:end*s.dim], q, s.dim)
+		vek32.MatMul_Into((*buf)[i:end], m[i*dim:end*dim], q, dim)
 	}
 	return buf
+}
+
+// principalAxes returns d orthonormal rows of dim (float64) spanning
+// roughly the d directions along which the rows of m (rows of dim) lie
+// most: a few rounds of subspace iteration on their second-moment matrix
+// (from at most maxAxesSample rows), orthonormalized by Gram–Schmidt,
+// twice. Any orthonormal rows give a true bound (axes); how well they
+// fit the rows only decides how much the bound rules out.
+func principalAxes(m []float32, dim, d int) []float64 {
+	n := len(m) / dim
+	step := max(1, n/maxAxesSample)
+	a := make([]float64, dim*dim)
+	for i := 0; i < n; i += step {
+		row := m[i*dim : (i+1)*dim]
+		for j, x := range row {
+			if x == 0 {
+				continue
+			}
+			aj := a[j*dim : (j+1)*dim]
+			for k, y := range row {
+				aj[k] += float64(x) * float64(y)
+			}
+		}
+	}
+	q := make([]float64, d*dim)
+	for r := range d {
+		q[r*dim+r] = 1
+	}
+	next := make([]float64, d*dim)
+	for range axesRounds {
+		for r := range d {
+			qr, nr := q[r*dim:(r+1)*dim], next[r*dim:(r+1)*dim]
+			for j := range dim {
+				s := 0.0
+				for k, x := range a[j*dim : (j+1)*dim] {
+					s += x * qr[k]
+				}
+				nr[j] = s
+			}
+		}
+		q, next = next, q
+		orthonormalize(q, dim)
+	}
+	return q
+}
+
+// maxAxesSample and axesRounds bound principalAxes's work (≈ 10 ms for
+// ~1,000 centroids of 100 dimensions, on each rebuild of the learned
+// index): 512 rows' second moments, 4 rounds (more rounds did not rule
+// out more on BenchmarkLearnedSearch's centroids).
+const (
+	maxAxesSample = 512
+	axesRounds    = 4
+)
+
+// orthonormalize makes the rows of q (rows of dim) orthonormal, in
+// order, by modified Gram–Schmidt applied twice; a row that has nothing
+// left once the earlier ones are taken out is replaced by the first unit
+// vector that does.
+func orthonormalize(q []float64, dim int) {
+	d := len(q) / dim
+	for r := range d {
+		qr := q[r*dim : (r+1)*dim]
+		for e := 0; ; e++ {
+			for range 2 {
+				for p := range r {
+					qp := q[p*dim : (p+1)*dim]
+					x := 0.0
+					for k := range qr {
+						x += qr[k] * qp[k]
+					}
+					for k := range qr {
+						qr[k] -= x * qp[k]
+					}
+				}
+			}
+			norm := 0.0
+			for _, x := range qr {
+				norm += x * x
+			}
+			if norm = math.Sqrt(norm); norm > 1e-6 || e >= dim {
+				for k := range qr {
+					qr[k] /= norm
+				}
+				break
+			}
+			clear(qr)
+			qr[e] = 1
+		}
+	}
 }
 
 // matVecSerial is the size (rows × columns) from which vek32.MatMul_Into
@@ -200,6 +415,18 @@ func (s *learnedScreen) centroidsAbove(q []float32, floor float64, f func(i int)
 		return
 	}
 	cut := float32(floor - screenMargin)
+	if b := s.cbound; b != nil {
+		// The bound through the axes first: no centroid whose exact
+		// cosine reaches floor is ruled out (axesBound).
+		buf := s.bounds(b, q)
+		defer s.release(buf)
+		for i, c := range *buf {
+			if c >= cut && vek32.Dot(q, s.centroids[i*s.dim:(i+1)*s.dim]) >= cut {
+				f(i)
+			}
+		}
+		return
+	}
 	buf := s.cosines(s.centroids, q)
 	defer s.release(buf)
 	for i, c := range *buf {
@@ -210,18 +437,49 @@ func (s *learnedScreen) centroidsAbove(q []float32, floor float64, f func(i int)
 }
 
 // vectorsAbove calls f with each tool that has a learned vector whose
-// screened cosine with q is at least floor − screenMargin, in tool order,
-// and those of its vectors (by their index in learnedIndex.vecs[i]; f
-// must not keep the slice); the other vectors' exact cosine is below
-// floor. q must be as long as the vectors.
-func (s *learnedScreen) vectorsAbove(q []float32, floor float64, f func(i int, ks []int)) {
+// screened cosine with q is at least learnedVectorJoin − screenMargin
+// (joinCut), in tool order, and those of its vectors (by their index in
+// learnedIndex.vecs[i]; f must not keep the slice); the other vectors'
+// exact cosine is below learnedVectorJoin. q must be as long as the
+// vectors.
+func (s *learnedScreen) vectorsAbove(q []float32, f func(i int, ks []int)) {
 	if s == nil || len(q) != s.dim || len(s.reps) == 0 {
 		return
 	}
-	cut := float32(floor - screenMargin)
+	cut := joinCut
+	var ks []int
+	if b := s.vbound; b != nil {
+		// Every vector's bound through the axes, then the fast dot
+		// product where it reaches the cut: no vector whose exact cosine
+		// reaches learnedVectorJoin is ruled out (axesBound). It rules
+		// out more than the balls, at a quarter of the bytes a row.
+		buf := s.bounds(b, q)
+		defer s.release(buf)
+		i := 0 // the tool of the rows in ks
+		for r, c := range *buf {
+			if c < cut {
+				continue
+			}
+			if r >= s.rows[i+1] {
+				if len(ks) > 0 {
+					f(i, ks)
+					ks = ks[:0]
+				}
+				for r >= s.rows[i+1] {
+					i++
+				}
+			}
+			if vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
+				ks = append(ks, r-s.rows[i])
+			}
+		}
+		if len(ks) > 0 {
+			f(i, ks)
+		}
+		return
+	}
 	buf := s.cosines(s.reps, q)
 	defer s.release(buf)
-	var ks []int
 	for i, c := range *buf {
 		switch n := s.rows[i+1] - s.rows[i]; {
 		case n == 0:
@@ -230,13 +488,12 @@ func (s *learnedScreen) vectorsAbove(q []float32, floor float64, f func(i int, k
 				f(i, append(ks[:0], 0))
 			}
 		default:
-			x, sx := widen(c)
-			if beyond(x, sx, s.cosR[i], s.sinR[i], float64(cut)) {
+			if c < s.ballCut[i] {
 				continue
 			}
 			ks = ks[:0]
 			for r := s.rows[i]; r < s.rows[i+1]; r++ {
-				if beyond(x, sx, s.rowCos[r], s.rowSin[r], float64(cut)) {
+				if c < s.rowCut[r] {
 					continue
 				}
 				if vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
@@ -338,26 +595,27 @@ func (ix *learnedIndex) id(st *state, i int) (int, bool) {
 }
 
 // rowsAbove calls f with each of tool i's learned vectors (by index in
-// learnedIndex.vecs[i]) whose screened cosine with q is at least floor −
-// screenMargin, in order: the others' exact cosine is below floor (the
-// ball, then each vector's own bound, then the fast dot product, as in
-// vectorsAbove). q must be as long as the vectors.
-func (s *learnedScreen) rowsAbove(i int, q []float32, floor float64, f func(k int)) {
+// learnedIndex.vecs[i]) whose screened cosine with q is at least
+// learnedVectorJoin − screenMargin, in order: the others' exact cosine is
+// below learnedVectorJoin (the ball, then each vector's own bound, then
+// the fast dot product, as in vectorsAbove). q must be as long as the
+// vectors.
+func (s *learnedScreen) rowsAbove(i int, q []float32, f func(k int)) {
 	if s == nil || len(q) != s.dim || i+1 >= len(s.rows) {
 		return
 	}
-	cut := float32(floor - screenMargin)
+	cut := joinCut
 	n := s.rows[i+1] - s.rows[i]
 	if n == 0 {
 		return
 	}
 	if n > 1 {
-		x, sx := widen(vek32.Dot(q, s.reps[i*s.dim:(i+1)*s.dim]))
-		if beyond(x, sx, s.cosR[i], s.sinR[i], float64(cut)) {
+		c := vek32.Dot(q, s.reps[i*s.dim:(i+1)*s.dim])
+		if c < s.ballCut[i] {
 			return
 		}
 		for r := s.rows[i]; r < s.rows[i+1]; r++ {
-			if !beyond(x, sx, s.rowCos[r], s.rowSin[r], float64(cut)) && vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
+			if c >= s.rowCut[r] && vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
 				f(r - s.rows[i])
 			}
 		}
@@ -374,42 +632,118 @@ func (s *learnedScreen) rowsAbove(i int, q []float32, floor float64, f func(k in
 // every tool it weighs, on every search); immutable.
 type learnedTerms struct {
 	ids map[string]int32
-	// of[i][k] are the IDs of tool i's learned query k's terms, sorted.
-	of [][][]int32
+	// flat holds the IDs of every learned query's terms, each query's
+	// sorted, tool after tool and query after query, so that weighing a
+	// tool's queries reads one run of memory: tool i's query k's are
+	// flat[off[first[i]+k]:off[first[i]+k+1]] (of).
+	flat  []int32
+	off   []int32
+	first []int32
+	// chunks memoizes the terms of request chunks in this numbering
+	// (requestOf); the only state that changes.
+	chunksMu sync.RWMutex
+	chunks   map[string]chunkTerms
+}
+
+// chunkTerms are the ranking terms of one request chunk in a learnedTerms'
+// numbering: the IDs of those some learned query has, and the others.
+type chunkTerms struct {
+	known []int32
+	other []string
 }
 
 // newLearnedTerms numbers the terms of queries (learnedIndex.queries).
 func newLearnedTerms(queries [][]learnedQuery) *learnedTerms {
-	t := &learnedTerms{ids: map[string]int32{}, of: make([][][]int32, len(queries))}
+	t := &learnedTerms{ids: map[string]int32{}, first: make([]int32, len(queries)+1), off: []int32{0}}
 	for i, qs := range queries {
-		t.of[i] = make([][]int32, len(qs))
-		for k, q := range qs {
-			ids := make([]int32, len(q.terms))
-			for j, term := range q.terms {
+		for _, q := range qs {
+			start := len(t.flat)
+			for _, term := range q.terms {
 				id, ok := t.ids[term]
 				if !ok {
 					id = int32(len(t.ids))
 					t.ids[term] = id
 				}
-				ids[j] = id
+				t.flat = append(t.flat, id)
 			}
-			slices.Sort(ids)
-			t.of[i][k] = ids
+			slices.Sort(t.flat[start:])
+			t.off = append(t.off, int32(len(t.flat)))
 		}
+		t.first[i+1] = t.first[i] + int32(len(qs))
 	}
 	return t
 }
 
-// request returns the set of a request's terms that some learned query
-// has (a term no learned query has is shared with none), for shared.
-func (t *learnedTerms) request(terms []string) termSet {
-	set := make(termSet, (len(t.ids)+63)/64)
-	for _, term := range terms {
-		if id, ok := t.ids[term]; ok {
-			set[id/64] |= 1 << (id % 64)
-		}
+// of returns the IDs of tool i's learned query k's terms, sorted.
+func (t *learnedTerms) of(i, k int) []int32 {
+	j := int(t.first[i]) + k
+	return t.flat[t.off[j]:t.off[j+1]]
+}
+
+// requestOf returns the set of a request's terms that some learned query
+// has (a term no learned query has is shared with none), for shared, and
+// the number of its terms: of fallback.Terms(q.RankingText()), without
+// collecting and sorting them: each chunk's terms (from c, which caches
+// them across rebuilds of the learned index) are kept here already
+// numbered, so a search sets the bits of its chunks' known terms (the
+// distinct ones are the bits it sets) and counts the distinct others (few:
+// the words no learned query has). The analysis is word-local, so the
+// chunks' terms together are the text's (requestTerms); the cache only
+// memoizes and is bounded as requestTerms is.
+func (t *learnedTerms) requestOf(c *requestTerms, q query.Query) (set termSet, n int) {
+	set = make(termSet, (len(t.ids)+63)/64)
+	var otherBuf [16]string
+	other := otherBuf[:0]
+	type chunk struct {
+		text  string
+		terms chunkTerms
 	}
-	return set
+	var fresh []chunk // to cache
+	t.chunksMu.RLock()
+	for _, term := range q.Terms {
+		if term.Excluded {
+			continue
+		}
+		ct, ok := t.chunks[term.Text]
+		if !ok {
+			for _, s := range c.chunk(term.Text) {
+				if id, ok := t.ids[s]; ok {
+					ct.known = append(ct.known, id)
+				} else {
+					ct.other = append(ct.other, s)
+				}
+			}
+			if len(term.Text) <= maxCachedTermChunkLen {
+				fresh = append(fresh, chunk{term.Text, ct})
+			}
+		}
+		for _, id := range ct.known {
+			if w, b := &set[id/64], uint64(1)<<(id%64); *w&b == 0 {
+				*w |= b
+				n++
+			}
+		}
+		other = append(other, ct.other...)
+	}
+	t.chunksMu.RUnlock()
+	if len(fresh) > 0 {
+		t.chunksMu.Lock()
+		if t.chunks == nil {
+			t.chunks = map[string]chunkTerms{}
+		}
+		for _, f := range fresh {
+			if len(t.chunks) >= maxCachedTermChunks {
+				clear(t.chunks)
+			}
+			t.chunks[f.text] = f.terms
+		}
+		t.chunksMu.Unlock()
+	}
+	if len(other) > 1 {
+		slices.Sort(other)
+		other = slices.Compact(other)
+	}
+	return set, n + len(other)
 }
 
 // termSet is a set of term IDs of a learnedTerms, one bit each.
@@ -436,8 +770,10 @@ func (set termSet) shared(a []int32) int {
 // is word-local (analysis package doc) and RankingText joins the chunks
 // with spaces, so the terms of the text are those of its chunks together;
 // requests repeat their words, so the chunks' terms are cached (bounded
-// as fallback bounds its own query-word cache). Safe for concurrent use;
-// the cache only memoizes, so results never depend on it.
+// as fallback bounds its own query-word cache). Each learned index keeps
+// them numbered (learnedTerms.requestOf) and asks this cache, which
+// outlives its rebuilds, for the chunks it has not seen. Safe for
+// concurrent use; the cache only memoizes, so results never depend on it.
 type requestTerms struct {
 	mu sync.RWMutex
 	m  map[string][]string // chunk text → its sorted, distinct terms
@@ -452,43 +788,67 @@ const (
 	maxCachedTermChunkLen = 64
 )
 
-// of returns fallback.Terms(q.RankingText()): the ranking terms of q's
-// chunks that are not excluded, sorted and without duplicates.
-func (c *requestTerms) of(q query.Query) []string {
-	var terms []string
-	type chunk struct {
-		text  string
-		terms []string
-	}
-	var fresh []chunk // to cache
+// chunk returns fallback.Terms(text) for one chunk of a request (shared:
+// the caller must not modify it), cached.
+func (c *requestTerms) chunk(text string) []string {
 	c.mu.RLock()
-	for _, t := range q.Terms {
-		if t.Excluded {
-			continue
-		}
-		ts, ok := c.m[t.Text]
-		if !ok {
-			ts = fallback.Terms(t.Text)
-			if len(t.Text) <= maxCachedTermChunkLen {
-				fresh = append(fresh, chunk{t.Text, ts})
-			}
-		}
-		terms = append(terms, ts...)
-	}
+	ts, ok := c.m[text]
 	c.mu.RUnlock()
-	if len(fresh) > 0 {
+	if ok {
+		return ts
+	}
+	ts = fallback.Terms(text)
+	if len(text) <= maxCachedTermChunkLen {
 		c.mu.Lock()
 		if c.m == nil {
 			c.m = map[string][]string{}
 		}
-		for _, f := range fresh {
-			if len(c.m) >= maxCachedTermChunks {
-				clear(c.m)
-			}
-			c.m[f.text] = f.terms
+		if len(c.m) >= maxCachedTermChunks {
+			clear(c.m)
 		}
+		c.m[text] = ts
 		c.mu.Unlock()
 	}
-	slices.Sort(terms)
-	return slices.Compact(terms)
+	return ts
 }
+
+// hitPositions hands out, for the learned stage (applyLearned), a table
+// of each hit's position in its list by catalog ID: one slot per tool of
+// the snapshot, pooled, and zero again once put back (put clears only the
+// hits' slots). It stood in for a map built on every search. Safe for
+// concurrent use.
+type hitPositions struct{ pool sync.Pool }
+
+// positions is a table from hitPositions: slot id holds the position of
+// tool id's hit plus one, or 0.
+type positions []int32
+
+// get returns a table for a snapshot of n tools holding hits' positions.
+func (hp *hitPositions) get(n int, hits []hit) positions {
+	p, _ := hp.pool.Get().(*positions)
+	if p == nil || len(*p) != n {
+		t := make(positions, n)
+		p = &t
+	}
+	for i, h := range hits {
+		(*p)[h.id] = int32(i + 1)
+	}
+	return *p
+}
+
+// put hands pos back, hits being the hits it holds.
+func (hp *hitPositions) put(pos positions, hits []hit) {
+	for _, h := range hits {
+		pos[h.id] = 0
+	}
+	hp.pool.Put(&pos)
+}
+
+// at returns the position of tool id's hit, and whether it has one.
+func (pos positions) at(id int) (int, bool) {
+	j := pos[id]
+	return int(j) - 1, j > 0
+}
+
+// set records that tool id's hit is at position j.
+func (pos positions) set(id, j int) { pos[id] = int32(j + 1) }

@@ -82,7 +82,85 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		centroid = append(centroid, near(q, learnCosineFloor+0.01*rng.Float64()-0.005))
 	}
 	centroid[3] = nil // a tool whose learned queries had no vector
+	// With all of them the screen bounds the centroids and the vectors
+	// through their axes; with the first 100 tools it has too few rows to.
+	t.Run("axes", func(t *testing.T) { checkScreen(t, queries, centroid, vecs, true) })
+	t.Run("balls", func(t *testing.T) { checkScreen(t, queries, centroid[:100], vecs[:100], false) })
+}
+
+// A matrix with a vector that is not finite gets no axes' bound (it would
+// make every bound NaN): the screen reads every vector as before.
+func TestAxesBoundNotFinite(t *testing.T) {
+	const dim = 100
+	rng := rand.New(rand.NewPCG(25, 7))
+	m := make([]float32, 300*dim)
+	for i := range m {
+		m[i] = float32(rng.NormFloat64())
+	}
+	if newAxesBound(m, dim, centroidAxes) == nil {
+		t.Fatal("no bound for finite rows")
+	}
+	m[5*dim+3] = float32(math.NaN())
+	if newAxesBound(m, dim, centroidAxes) != nil {
+		t.Error("a bound for rows with a NaN")
+	}
+	m[5*dim+3] = float32(math.Inf(1))
+	if newAxesBound(m, dim, centroidAxes) != nil {
+		t.Error("a bound for rows with an infinity")
+	}
+}
+
+// checkAxesBound checks b, the bound of the rows of m (rows of dim):
+// orthonormal axes, never below a row's exact dot product with a query by
+// more than rounding, and ruling out at least half of the rows at cut.
+func checkAxesBound(t *testing.T, what string, b *axesBound, m []float32, dim int, queries [][]float32, cut float64) {
+	t.Helper()
+	for r := range b.d {
+		for p := range r + 1 {
+			x := 0.0
+			for k := range dim {
+				x += b.axes[r*dim+k] * b.axes[p*dim+k]
+			}
+			if want := float64(min(1, max(0, 1-r+p))); math.Abs(x-want) > 1e-12 {
+				t.Fatalf("%s: axes %d and %d: dot product %v", what, r, p, x)
+			}
+		}
+	}
+	for qi, q := range queries {
+		var p [maxAxes + 1]float64
+		b.project(q, &p)
+		ruledOut, n := 0, len(m)/dim
+		for i := range n {
+			bound := 0.0
+			for r := range b.d + 1 {
+				bound += float64(float32(p[r])) * float64(b.proj[r*n+i])
+			}
+			if exact := dot(q, m[i*dim:(i+1)*dim]); bound < exact-1e-5 {
+				t.Fatalf("%s: query %d, row %d: bound %v below the cosine %v", what, qi, i, bound, exact)
+			}
+			if bound < cut {
+				ruledOut++
+			}
+		}
+		if ruledOut < n/2 {
+			t.Errorf("%s: query %d: the axes rule out %d of %d rows", what, qi, ruledOut, n)
+		}
+	}
+}
+
+// checkScreen checks that the screen of centroid and vecs finds what the
+// exact scans find, for every query, with (axes) or without the axes'
+// bounds.
+func checkScreen(t *testing.T, queries, centroid [][]float32, vecs [][][]float32, axes bool) {
+	const dim = 100
 	s := newLearnedScreen(centroid, vecs)
+	if (s.cbound != nil) != axes || (s.vbound != nil) != axes {
+		t.Fatalf("bounds through axes: centroids %v, vectors %v; want %v", s.cbound != nil, s.vbound != nil, axes)
+	}
+	if axes {
+		checkAxesBound(t, "centroids", s.cbound, s.centroids, dim, queries, learnCosineFloor-screenMargin)
+		checkAxesBound(t, "vectors", s.vbound, s.vecs, dim, queries, float64(joinCut))
+	}
 	for qi, q := range queries {
 		var wantC, gotC, wantV, gotV []float64
 		for i, c := range centroid {
@@ -104,7 +182,7 @@ func TestLearnedScreenIsExact(t *testing.T) {
 				wantV = append(wantV, float64(i), best)
 			}
 		}
-		s.vectorsAbove(q, learnedVectorJoin, func(i int, ks []int) {
+		s.vectorsAbove(q, func(i int, ks []int) {
 			best := -1.0
 			for _, k := range ks {
 				best = max(best, float64(dot32(q, vecs[i][k])))
@@ -115,7 +193,7 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		})
 		ruledOut := 0
 		for i := range vecs {
-			if len(vecs[i]) > 1 && s.outside(i, float32(dot(q, s.reps[i*dim:(i+1)*dim])), learnedVectorJoin-screenMargin) {
+			if len(vecs[i]) > 1 && s.outside(i, float32(dot(q, s.reps[i*dim:(i+1)*dim]))) {
 				ruledOut++
 			}
 		}
@@ -126,7 +204,7 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		var gotR []float64
 		for i := range vecs {
 			best := -1.0
-			s.rowsAbove(i, q, learnedVectorJoin, func(k int) {
+			s.rowsAbove(i, q, func(k int) {
 				best = max(best, float64(dot32(q, vecs[i][k])))
 			})
 			if best >= learnedVectorJoin {
@@ -145,6 +223,38 @@ func TestLearnedScreenIsExact(t *testing.T) {
 		if diff := cmp.Diff(wantV, gotV); diff != "" {
 			t.Errorf("query %d: learned vectors above learnedVectorJoin (-scan +screen):\n%s", qi, diff)
 		}
+	}
+}
+
+// ballCut rules out no query that the triangle inequality of angles
+// keeps: whenever a screened cosine c with a ball's centre is below it,
+// c raised by screenMargin is still farther from the centre than the
+// ball's radius plus the threshold's angle (cos(θq − θr) < cut, computed
+// as the screen computed it before the cut was precomputed); and it
+// rules out most of what that keeps out.
+func TestBallCut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 6))
+	cut := float64(joinCut)
+	agree, total := 0, 0
+	for range 200_000 {
+		cr := 2*rng.Float64() - 1
+		c := float32(2*rng.Float64() - 1)
+		x := min(1, float64(c)+screenMargin)
+		sx, sr := math.Sqrt(max(0, 1-x*x)), math.Sqrt(max(0, 1-cr*cr))
+		beyond := x < cr && x*cr+sx*sr < cut
+		out := c < ballCut(cr, cut)
+		if out && !beyond {
+			t.Fatalf("cr %v, c %v: ruled out, but cos(θq − θr) = %v ≥ %v", cr, c, x*cr+sx*sr, cut)
+		}
+		if beyond {
+			total++
+			if out {
+				agree++
+			}
+		}
+	}
+	if float64(agree) < 0.999*float64(total) {
+		t.Errorf("ballCut rules out %d of the %d the inequality does", agree, total)
 	}
 }
 
@@ -232,10 +342,10 @@ func TestLearnedTermsShared(t *testing.T) {
 	lt := newLearnedTerms(queries)
 	for range 200 {
 		req := words(rng.IntN(15), 90) // w60…w89: unknown to every learned query
-		ids := lt.request(req)
+		ids := requestSet(lt, req)
 		for i, qs := range queries {
 			for k, q := range qs {
-				if got, want := ids.shared(lt.of[i][k]), sharedTerms(q.terms, req); got != want {
+				if got, want := ids.shared(lt.of(i, k)), sharedTerms(q.terms, req); got != want {
 					t.Fatalf("request %v, query %v: %d shared by ID, %d by term", req, q.terms, got, want)
 				}
 			}
@@ -243,23 +353,101 @@ func TestLearnedTermsShared(t *testing.T) {
 	}
 }
 
-// requestTerms gives fallback.Terms of the request's ranking text, chunk
-// by chunk (cached or not): on odd texts (camelCase, snake_case, CJK runs
-// touching Latin letters, stop words, excluded and required terms,
-// phrases, invalid UTF-8) and on every query of the bfcl dev set, twice
-// (the second time from the cache).
+// localEvidence (on term IDs, stopping once the sum reaches the tool's
+// evidence) gives, bit for bit, the sum over the tool's learned queries
+// of weight × resemblance on the strings, at most the evidence: random
+// queries and requests, evidence above and below the sum.
+func TestLocalEvidenceIsSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 5))
+	words := func(n, vocab int) []string {
+		var ws []string
+		for range n {
+			ws = append(ws, fmt.Sprintf("w%d", rng.IntN(vocab)))
+		}
+		slices.Sort(ws)
+		return slices.Compact(ws)
+	}
+	ix := &learnedIndex{queries: make([][]learnedQuery, 60), nonNegative: true}
+	for i := range ix.queries {
+		sum := 0.0
+		for range 1 + rng.IntN(10) {
+			q := learnedQuery{terms: words(rng.IntN(12), 40), weight: rng.Float64()}
+			ix.queries[i] = append(ix.queries[i], q)
+			sum += q.weight
+		}
+		ix.evidence = append(ix.evidence, sum*[]float64{0.1, 0.5, 0.9, 1, 2}[i%5])
+	}
+	ix.terms = newLearnedTerms(ix.queries)
+	var stopped int
+	for range 300 {
+		req := words(rng.IntN(15), 60)
+		set := requestSet(ix.terms, req)
+		for i, qs := range ix.queries {
+			want := 0.0
+			for _, q := range qs {
+				r := 0.0
+				if n := min(len(q.terms), len(req)); n > 0 {
+					r = min(1, float64(sharedTerms(q.terms, req))/(learnResemblance*float64(n)))
+				}
+				want += q.weight * r
+			}
+			if want > ix.evidence[i] {
+				stopped++
+			}
+			want = min(want, ix.evidence[i])
+			if got := ix.localEvidence(i, len(req), set, nil); got != want {
+				t.Fatalf("request %v, tool %d: localEvidence %v, want %v", req, i, got, want)
+			}
+		}
+	}
+	if stopped == 0 {
+		t.Error("no sum reached the evidence: the early stop went untested")
+	}
+}
+
+// requestSet is the set of terms (sorted, distinct) that some learned
+// query of t has, in t's numbering: the reference for requestOf.
+func requestSet(t *learnedTerms, terms []string) termSet {
+	set := make(termSet, (len(t.ids)+63)/64)
+	for _, term := range terms {
+		if id, ok := t.ids[term]; ok {
+			set[id/64] |= 1 << (id % 64)
+		}
+	}
+	return set
+}
+
+// learnedTerms.requestOf gives the set and number of fallback.Terms of the
+// request's ranking text, chunk by chunk (cached or not, in the learned
+// terms and in requestTerms): on odd texts (camelCase, snake_case, CJK
+// runs touching Latin letters, stop words, excluded and required terms,
+// phrases, invalid UTF-8) and on every query of the bfcl dev set, three
+// times (the second from the learned terms' cache, the third from
+// requestTerms' alone, as after a rebuild); the learned queries are the
+// terms of every other text, so requests have terms they lack.
 func TestRequestTermsAreTerms(t *testing.T) {
 	check := func(t *testing.T, texts []string) {
 		var c requestTerms
-		for pass := range 2 {
+		var learned []learnedQuery
+		for i, text := range texts {
+			if i%2 == 0 {
+				learned = append(learned, learnedQuery{terms: fallback.Terms(text), weight: 1})
+			}
+		}
+		lt := newLearnedTerms([][]learnedQuery{learned})
+		for pass := range 3 {
+			if pass == 2 {
+				lt = newLearnedTerms([][]learnedQuery{learned})
+			}
 			for _, text := range texts {
 				q, err := query.Parse(text)
 				if err != nil {
 					continue
 				}
 				want := fallback.Terms(q.RankingText())
-				if diff := cmp.Diff(want, c.of(q), cmpopts.EquateEmpty()); diff != "" {
-					t.Errorf("pass %d, %q: terms (-want +got):\n%s", pass, text, diff)
+				set, n := lt.requestOf(&c, q)
+				if n != len(want) || !slices.Equal(set, requestSet(lt, want)) {
+					t.Errorf("pass %d, %q: %d terms, set %v; want %d (%q), set %v", pass, text, n, set, len(want), want, requestSet(lt, want))
 				}
 			}
 		}
@@ -270,6 +458,7 @@ func TestRequestTermsAreTerms(t *testing.T) {
 			"用Go写 天气预报 搜索关键词", "server__tool.name AbstractJarAgent.runJarAgent", "bad \xe2\x82 utf8\xff here",
 			"searches searching searched search", "email:send to bob@example.com", "café naïve résumé",
 			"server:github open issues", "weath* forecast", "HTTPServer JSONParser",
+			"weather weather forecasts forecast", "open issues on github and close issues",
 		})
 	})
 	t.Run("bfcl", func(t *testing.T) {

@@ -39,6 +39,8 @@ type learner struct {
 
 	// terms memoizes the ranking terms of requests' chunks (applyLearned).
 	terms requestTerms
+	// positions are applyLearned's tables of hits by catalog ID.
+	positions hitPositions
 
 	wake     chan struct{}
 	stop     context.CancelFunc
@@ -89,6 +91,9 @@ type learnedIndex struct {
 	idSnap *catalog.Snapshot
 	// terms numbers the terms of queries (learnedindex.go).
 	terms *learnedTerms
+	// nonNegative: no learned query has a negative weight (so
+	// localEvidence may stop once its sum reaches the tool's evidence).
+	nonNegative bool
 }
 
 // learnRebuildInterval is the least time between two background rebuilds:
@@ -212,6 +217,9 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v
 	}
 	ix.kw = fallback.NewIndex(docs)
 	ix.terms = newLearnedTerms(ix.queries)
+	ix.nonNegative = !slices.ContainsFunc(ix.queries, func(qs []learnedQuery) bool {
+		return slices.ContainsFunc(qs, func(q learnedQuery) bool { return !(q.weight >= 0) })
+	})
 	if emb != nil && len(ix.names) > 0 {
 		if err := l.centroids(ctx, emb, pc, v, scope, ix); err != nil {
 			return nil, err

@@ -19,60 +19,92 @@ import (
 // is the same as with the verb served); a request whose verb and object a
 // top tool has, the verb itself or as a listed synonym, is not.
 func TestUnservedAction(t *testing.T) {
-	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
-	engines := map[string]*search.Engine{
-		"keyword": newEngine(t, snap, search.Config{}),
-		"default": newSemanticEngine(t, snap),
-	}
-	for name, e := range engines {
-		mode := search.ModeDefault
-		if name == "keyword" {
-			mode = search.ModeKeyword
+	searchExample(t, []unservedCase{
+		{"forward this email to my accountant", true},
+		{"delete the slack message I just posted", true},
+		{"please archive the #old-project channel", true},
+		{"let's archive the #old-project channel", true},
+		{"reply to alice's email", false},
+		{"delete the standup meeting from my calendar", false},
+		{"write down the meeting notes", false}, // write → create
+		{"show the latest messages in the #support channel", false},
+		// The tools that have the verb lack its object.
+		{"cancel my flight", true},                              // calendar__delete_event cancels events
+		{"delete the branch feature/old", true},                 // the delete tools delete events and notes
+		{"restore the database from last night's backup", true}, // notes__delete_note: "restored from the trash"
+		{"email the quarterly report to bob", false},            // the verb names the email server
+		{"transition OPS-8 to review", false},                   // the object is an argument value
+		{"add a :tada: reaction to the announcement", false},
+		// set is an action verb; un- and re- make action verbs.
+		{"set the thermostat to 20 degrees", true},
+		{"unassign me from OPS-31", true},
+		// The verb opens the request, or there is none.
+		{"what's in the downloads folder", false},
+	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		top := res.References[0]
+		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+			t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f)", mode, c.query, got, c.flagged, top.Name, top.Score)
 		}
-		for _, c := range []struct {
-			query   string
-			flagged bool
-		}{
-			{"forward this email to my accountant", true},
-			{"delete the slack message I just posted", true},
-			{"please archive the #old-project channel", true},
-			{"reply to alice's email", false},
-			{"delete the standup meeting from my calendar", false},
-			{"write down the meeting notes", false}, // write → create
-			{"show the latest messages in the #support channel", false},
-			// The tools that have the verb lack its object.
-			{"cancel my flight", true},                              // calendar__delete_event cancels events
-			{"delete the branch feature/old", true},                 // the delete tools delete events and notes
-			{"restore the database from last night's backup", true}, // notes__delete_note: "restored from the trash"
-			{"email the quarterly report to bob", false},            // the verb names the email server
-			{"transition OPS-8 to review", false},                   // the object is an argument value
-			{"add a :tada: reaction to the announcement", false},
-			// set is an action verb; un- and re- make action verbs.
-			{"set the thermostat to 20 degrees", true},
-			{"unassign me from OPS-31", true},
-			// The verb opens the request, or there is none.
-			{"what's in the downloads folder", false},
-		} {
-			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: mode, MaxResults: 5, Debug: true})
+		unserved := strings.Contains(top.Explanation, "unserved action")
+		if c.flagged && (!unserved || top.Score >= 0.5) {
+			t.Errorf("%s %q: top %s %.3f, explanation %q: want the unserved action under 0.5", mode, c.query, top.Name, top.Score, top.Explanation)
+		}
+		if !c.flagged && unserved {
+			t.Errorf("%s %q: explanation %q names an unserved action", mode, c.query, top.Explanation)
+		}
+	})
+}
+
+// unservedCase is a request and whether a no-match rule flags it.
+type unservedCase struct {
+	query   string
+	flagged bool
+}
+
+// searchExample searches each case's query in the keyword and default
+// modes (rankingModes) of the example catalog, with explanations, and
+// hands check each result, which has at least one reference.
+func searchExample(t *testing.T, cases []unservedCase, check func(t *testing.T, mode string, c unservedCase, res search.Result)) {
+	t.Helper()
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, c := range cases {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(res.References) == 0 {
-				t.Fatalf("%s %q: no results", name, c.query)
+				t.Fatalf("%s %q: no results", m.name, c.query)
 			}
-			top := res.References[0]
-			if got := res.Metadata.NoConfidentMatch; got != c.flagged {
-				t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f)", name, c.query, got, c.flagged, top.Name, top.Score)
-			}
-			unserved := strings.Contains(top.Explanation, "unserved action")
-			if c.flagged && (!unserved || top.Score >= 0.5) {
-				t.Errorf("%s %q: top %s %.3f, explanation %q: want the unserved action under 0.5", name, c.query, top.Name, top.Score, top.Explanation)
-			}
-			if !c.flagged && unserved {
-				t.Errorf("%s %q: explanation %q names an unserved action", name, c.query, top.Explanation)
-			}
+			check(t, m.name, c, res)
 		}
 	}
+}
+
+// TestUnservedTask: a longer request none of whose steps (two or more
+// action verbs, after context) its best tools serve is flagged
+// no_confident_match; a task one of whose steps a top tool serves, or that
+// asks a question or for a read, is not.
+func TestUnservedTask(t *testing.T) {
+	searchExample(t, []unservedCase{
+		{"The old repository is dead. Archive the github repository, delete its pull requests and unsubscribe me from its issues.", true},
+		{"Slack is too noisy this week. Mute the random channel, pin the deploy message in general and archive the old project channel.", true},
+		// A step is served: create_note, send_message; commit, create_pull_request.
+		{"The release went out this morning. Create a note with the changelog and send a message to #general saying it shipped.", false},
+		{"Our sprint ends Friday. Commit the staged changes with the message wip and open a pull request against main for review.", false},
+		// A participle opens context, not a step.
+		{"Following the standup, create a Jira issue for the login bug and assign it to Maria in the current sprint.", false},
+		// A read ("find") may be served by any read tool.
+		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
+	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		top := res.References[0]
+		task := strings.Contains(top.Explanation, "a step of the task")
+		if task != c.flagged || c.flagged && (!res.Metadata.NoConfidentMatch || top.Score >= 0.5) {
+			t.Errorf("%s %q: no_confident_match %v, top %s %.3f, explanation %q: want the unserved task %v",
+				mode, c.query, res.Metadata.NoConfidentMatch, top.Name, top.Score, top.Explanation, c.flagged)
+		}
+	})
 }
 
 // TestNoMatchStats pins how often no_confident_match is set on the example

@@ -73,8 +73,10 @@ type Metadata struct {
 	Confidence float64
 	// NoConfidentMatch is set when results came back but none of them
 	// clears the calibrated threshold (calibration.go), or the request's
-	// action is in none of the best tools' text (nomatch.go): they are the
-	// closest tools, not necessarily ones that do what was asked.
+	// action (its verb, or its verb with its object) is in none of the
+	// best tools' text, or none of a longer task's steps is (nomatch.go):
+	// they are the closest tools, not necessarily ones that do what was
+	// asked.
 	NoConfidentMatch bool
 	// Stages is the time spent in each stage of this search.
 	Stages Stages
@@ -116,8 +118,12 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	var confident bool
 	hits, confident = calibrate(hits, m, p.exact)
 	if confident && hasFloor(m.mode) && !(p.exact >= 0 && hits[0].id == p.exact) {
-		if verb, object := st.unservedAction(p, hits); verb != "" {
-			unserve(hits, verb, object, p.debug)
+		ws := st.lex.RankingWords(p.query)
+		if verb, object := st.unservedAction(p, ws, hits); verb != "" {
+			unserve(hits, unservedWhy(verb, object), p.debug)
+			confident = false
+		} else if verb := st.unservedTask(p, len(ws), hits); verb != "" {
+			unserve(hits, unservedTaskWhy(verb), p.debug)
 			confident = false
 		}
 	}

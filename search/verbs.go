@@ -109,6 +109,7 @@ func verbForm(w string) (string, bool) {
 // does not create.
 var verbSynonyms = map[string][]string{
 	"add":      {"create", "insert", "append"},
+	"insert":   {"add"},
 	"write":    {"create", "save"},
 	"jot":      {"create", "write"},
 	"compose":  {"create", "write", "draft"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -57,26 +58,12 @@ func TestLearnedCommand(t *testing.T) {
 // eval --learn-from learns from one labelled file and evaluates another
 // (here the same small file: learning what it is evaluated on must help).
 func TestEvalLearnFrom(t *testing.T) {
-	code, out, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var rep replayReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := evalReplay(t, "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries)
 	if rep.Learned != 36 || rep.Recorded == 0 || rep.With.NDCG10 <= rep.Without.NDCG10 {
 		t.Errorf("replay = %+v; want 36 learned queries and a gain", rep)
 	}
 	for _, naive := range []string{"recorded", "relevant"} {
-		code, out, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", naive, "--json")
-		if code != 0 {
-			t.Fatalf("--naive %s: exit %d: %s", naive, code, stderr)
-		}
-		var rep replayReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep := evalReplay(t, "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", naive)
 		if rep.Naive == nil || rep.Naive.Queries != 36 || rep.Naive.NDCG10 <= rep.Without.NDCG10 {
 			t.Errorf("--naive %s: stand-in %+v; want 36 queries scored, better than without learning (%.3f)", naive, rep.Naive, rep.Without.NDCG10)
 		}
@@ -110,12 +97,35 @@ func TestEvalLearnFrom(t *testing.T) {
 	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--per-query", trace); code != 2 || !strings.Contains(stderr, "--per-query") {
 		t.Errorf("--per-query without a replay: exit %d, %s; want a usage error", code, stderr)
 	}
-	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", "all"); code != 2 || !strings.Contains(stderr, "--naive") {
+	// A bad --naive fails before the replay runs and before --per-query's
+	// file is written; --naive needs a replay.
+	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", "all", "--per-query", trace); code != 2 || !strings.Contains(stderr, "--naive") {
 		t.Errorf("--naive all: exit %d, %s; want a usage error", code, stderr)
+	}
+	if after, err := os.ReadFile(trace); err != nil || !bytes.Equal(after, b) {
+		t.Errorf("--naive all truncated or rewrote --per-query's file (%d bytes before, %d after, %v)", len(b), len(after), err)
+	}
+	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--naive", "relevant"); code != 2 || !strings.Contains(stderr, "--naive") {
+		t.Errorf("--naive without a replay: exit %d, %s; want a usage error", code, stderr)
 	}
 	if code, _, stderr := runCmd(t, "eval", "--addr", "127.0.0.1:1", "--queries", exampleQueries, "--learn-from", exampleQueries); code != 2 || !strings.Contains(stderr, "in-process") {
 		t.Errorf("--learn-from with --addr: exit %d, %s; want a usage error", code, stderr)
 	}
+}
+
+// evalReplay runs eval with args (a replay: --split or --learn-from) and
+// --json, and returns its report; a failed run fails the test.
+func evalReplay(t *testing.T, args ...string) replayReport {
+	t.Helper()
+	code, out, stderr := runCmd(t, append(append([]string{"eval"}, args...), "--json")...)
+	if code != 0 {
+		t.Fatalf("eval %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	var rep replayReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
 
 // TestEvalReplay runs the replay evaluation of learning from use on a
@@ -123,16 +133,9 @@ func TestEvalLearnFrom(t *testing.T) {
 func TestEvalReplay(t *testing.T) {
 	tools, queries := evaltest.Bench(t, "livemcpbench/tools.jsonl"), evaltest.Bench(t, "livemcpbench/queries.jsonl")
 	for _, half := range []string{"even", "odd"} {
-		code, out, stderr := runCmd(t, "eval", "--catalog", tools, "--queries", queries, "--split", half, "--json")
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		var rep replayReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep := evalReplay(t, "--catalog", tools, "--queries", queries, "--split", half)
 		if rep.Recorded == 0 || rep.LearnedTools == 0 {
-			t.Errorf("split %s: nothing learned: %s", half, out)
+			t.Errorf("split %s: nothing learned: %+v", half, rep)
 		}
 		if rep.With.NDCG10 < rep.Without.NDCG10-0.005 {
 			t.Errorf("split %s: nDCG@10 %.4f with learning, %.4f without", half, rep.With.NDCG10, rep.Without.NDCG10)
@@ -157,15 +160,8 @@ func TestEvalParaphraseReplay(t *testing.T) {
 	}{{"bfcl", 0.05}, {"livemcpbench", 0.05}, {"stabletoolbench", -0.005}} {
 		t.Run(tc.set, func(t *testing.T) {
 			const dir = "../../evaluation/testdata/paraphrase/"
-			code, out, stderr := runCmd(t, "eval", "--catalog", evaltest.Bench(t, tc.set+"/tools.jsonl"),
-				"--queries", dir+tc.set+"-original.jsonl", "--learn-from", dir+tc.set+".jsonl", "--json")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			var rep replayReport
-			if err := json.Unmarshal([]byte(out), &rep); err != nil {
-				t.Fatal(err)
-			}
+			rep := evalReplay(t, "--catalog", evaltest.Bench(t, tc.set+"/tools.jsonl"),
+				"--queries", dir+tc.set+"-original.jsonl", "--learn-from", dir+tc.set+".jsonl")
 			if rep.Learned == 0 || rep.Learned != rep.Without.Queries || rep.Recorded == 0 {
 				t.Errorf("learned %d queries (%d uses recorded), evaluated %d; want as many evaluated as learned", rep.Learned, rep.Recorded, rep.Without.Queries)
 			}

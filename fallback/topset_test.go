@@ -1,0 +1,91 @@
+package fallback
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestKeywordUnordered checks that Options.Unordered gives the same hits
+// as the ordered search, as a set, on indexes like the learned stage's
+// (documents without names, several of them identical, so that scores tie
+// at the cut) and on named ones, for limits below and above the number of
+// matches; and that both of topSet's ways (the linear one, and falling back
+// to top's heap at a tie on the cut) are taken.
+func TestKeywordUnordered(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 1))
+	vocab := strings.Fields("weather forecast city send message channel slack issue repo create close order pet user list file read write search query report data stock price")
+	text := func(n int) string {
+		ws := make([]string, n)
+		for i := range ws {
+			ws[i] = vocab[rng.IntN(len(vocab))]
+		}
+		return strings.Join(ws, " ")
+	}
+	var linear, heap int
+	for _, named := range []bool{false, true} {
+		var docs []Document
+		for i := range 300 {
+			d := Document{Description: text(3 + rng.IntN(12))}
+			if i%4 == 1 { // the same text as the document before: a tie
+				d.Description = docs[i-1].Description
+			}
+			if named {
+				d.Name = fmt.Sprintf("tool_%03d", i)
+			}
+			docs = append(docs, d)
+		}
+		ix := NewIndex(docs)
+		for range 300 {
+			q := mustParse(t, text(1+rng.IntN(6)))
+			for _, limit := range []int{1, 5, 10, 50, 400} {
+				want := ix.Keyword(q, Options{Limit: limit})
+				got := ix.Keyword(q, Options{Limit: limit, Unordered: true})
+				sortHits := func(hs []Hit) []Hit {
+					hs = slices.Clone(hs)
+					slices.SortFunc(hs, func(a, b Hit) int { return cmp.Compare(a.ID, b.ID) })
+					return hs
+				}
+				if !slices.Equal(sortHits(got.Hits), sortHits(want.Hits)) || got.Total != want.Total || got.Coverage != want.Coverage {
+					t.Fatalf("%q limit %d: unordered %v, ordered %v", q.Raw, limit, got, want)
+				}
+				var cs []candidate
+				for _, h := range ix.Keyword(q, Options{}).Hits {
+					cs = append(cs, candidate{id: h.ID, raw: h.Score})
+				}
+				if limit < len(cs) {
+					if _, _, ok := topSet(cs, limit, nil); ok {
+						linear++
+					} else {
+						heap++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("topSet: linear %d, heap %d", linear, heap)
+	if linear == 0 || heap == 0 {
+		t.Errorf("topSet took the linear way %d times and fell back %d times; want both", linear, heap)
+	}
+}
+
+// TestNthLargest checks nthLargest against sorting, with repeated values.
+func TestNthLargest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 2))
+	for n := 1; n < 200; n++ {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(rng.IntN(1 + n/3))
+		}
+		sorted := slices.Clone(xs)
+		slices.SortFunc(sorted, func(a, b float64) int { return cmp.Compare(b, a) })
+		for k := range n {
+			if got := nthLargest(slices.Clone(xs), k); got != sorted[k] {
+				t.Fatalf("nthLargest(%v, %d) = %v, want %v", xs, k, got, sorted[k])
+			}
+		}
+	}
+}
