@@ -123,8 +123,7 @@ func argumentWords(raw string) map[string]bool {
 	var quote bool
 	start := true
 	for _, tok := range strings.Fields(raw) {
-		first, _ := utf8.DecodeRuneInString(tok) // a curly quote is several bytes
-		opens := strings.ContainsRune(quotes, first)
+		opens := opensQuote(tok)
 		if quote || opens {
 			add(tok)
 			body := strings.TrimLeft(tok, quotes)
@@ -136,8 +135,7 @@ func argumentWords(raw string) map[string]bool {
 			start = false
 			continue
 		}
-		core := tokenCore(tok)
-		if technical(core) || (!start && startsUpper(core)) {
+		if core := tokenCore(tok); argumentValue(core, start) {
 			add(core)
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
@@ -156,6 +154,19 @@ func tokenCore(tok string) string {
 // addresses, URLs, channels, issue keys, file names).
 func technical(core string) bool {
 	return strings.ContainsFunc(core, unicode.IsDigit) || strings.ContainsAny(strings.Trim(core, ".:"), "@/.:#_")
+}
+
+// argumentValue reports whether a token core outside quotes is an argument
+// value: by its form (technical) or a capitalized name that does not start
+// a sentence ("Denver", "Maria").
+func argumentValue(core string, sentenceStart bool) bool {
+	return technical(core) || !sentenceStart && startsUpper(core)
+}
+
+// opensQuote reports whether a raw token opens quoted text (quotes).
+func opensQuote(tok string) bool {
+	first, _ := utf8.DecodeRuneInString(tok) // a curly quote is several bytes
+	return strings.ContainsRune(quotes, first)
 }
 
 // argumentToken reports whether a query term, as written, is an argument
@@ -371,9 +382,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 					continue
 				}
 				open, started = true, true
-				core := tokenCore(tok)
-				first, _ := utf8.DecodeRuneInString(tok)
-				name := !sentence && startsUpper(core) || technical(core) || strings.ContainsRune(quotes, first)
+				name := argumentValue(tokenCore(tok), sentence) || opensQuote(tok)
 				if !(subject && !wish || name) { // else a statement or an argument value: no request opens here
 					cur.First, cur.Preamble, cur.Question = ws[0], pre, questionWords[ws[0]]
 				}

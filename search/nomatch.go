@@ -125,10 +125,7 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) (string, bool) {
 	var served [unservedDepth]bool // the tool has the verb or a synonym
 	anyServed := false
 	for k, h := range top {
-		served[k] = words[verb].InTool && k == 0 || k > 0 && st.lex.HasWord(h.id, word)
-		for _, syn := range verbSynonyms[base] {
-			served[k] = served[k] || st.lex.HasWord(h.id, syn)
-		}
+		served[k] = k == 0 && words[verb].InTool || st.hasVerb(h.id, word, base)
 		anyServed = anyServed || served[k]
 	}
 	if !anyServed {
@@ -191,6 +188,12 @@ func unservedWhy(verb string, object bool) string {
 		return fmt.Sprintf("the top %d tools that mention %q lack its object", unservedDepth, verb)
 	}
 	return fmt.Sprintf("none of the top %d tools mentions %q", unservedDepth, verb)
+}
+
+// unservedTaskWhy says why unservedTask flagged a search (verb is its
+// first step's).
+func unservedTaskWhy(verb string) string {
+	return fmt.Sprintf("none of the top %d tools serves a step of the task (%q ...)", unservedDepth, verb)
 }
 
 // The unserved task: a longer request that asks for several actions, none
@@ -319,20 +322,28 @@ func (st *state) stepServed(verb string, words []string, evidence map[string]fal
 		return true // nothing but argument values to check
 	}
 	for _, h := range top {
-		has := st.lex.HasWord(h.id, verb)
-		for _, syn := range verbSynonyms[verb] {
-			has = has || st.lex.HasWord(h.id, syn)
-		}
-		if s, ok := st.serverKeys[verb]; ok && s == st.serverOf(h.id) {
-			has = true
-		}
-		if !has {
-			continue
+		s, named := st.serverKeys[verb]
+		if !(named && s == st.serverOf(h.id)) && !st.hasVerb(h.id, verb, verb) {
+			continue // the tool has neither the verb nor a synonym, and the verb does not name its server
 		}
 		for _, o := range object {
 			if st.lex.HasWord(h.id, o) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// hasVerb reports whether tool id has a request's verb (word as written, or
+// a stem variant of it) or one of the verbSynonyms of its base form.
+func (st *state) hasVerb(id int, word, base string) bool {
+	if st.lex.HasWord(id, word) {
+		return true
+	}
+	for _, syn := range verbSynonyms[base] {
+		if st.lex.HasWord(id, syn) {
+			return true
 		}
 	}
 	return false

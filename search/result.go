@@ -123,7 +123,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 			unserve(hits, unservedWhy(verb, object), p.debug)
 			confident = false
 		} else if verb := st.unservedTask(p, len(ws), hits); verb != "" {
-			unserve(hits, fmt.Sprintf("none of the top %d tools serves a step of the task (%q ...)", unservedDepth, verb), p.debug)
+			unserve(hits, unservedTaskWhy(verb), p.debug)
 			confident = false
 		}
 	}

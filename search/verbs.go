@@ -6,7 +6,8 @@ import "strings"
 // ("forward", "archive", "rebase", "cancel"): general vocabulary of
 // requests to software, written from general knowledge of English, not
 // from any catalog or query set. A request's action verb that none of its
-// best tools mentions is the mark of a near miss (unservedAction).
+// best tools mentions is the mark of a near miss (unservedAction), and so
+// are a longer task's steps that none of them serves (unservedTask).
 var actionVerbs = wordSet(
 	"accept activate add adjust allocate analyse analyze annotate answer append apply approve archive " +
 		"arm arrange ask assign attach authenticate authorize automate back backup ban bid bill block " +

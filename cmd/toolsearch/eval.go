@@ -65,8 +65,17 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if (*addr == "") == (len(catalogs) == 0) {
 		return usageError{"give --catalog (in-process) or --addr (a running sidecar), not both"}
 	}
-	if (*learnFrom != "" || *split != "") && *addr != "" {
+	replay := *learnFrom != "" || *split != ""
+	if replay && *addr != "" {
 		return usageError{"--learn-from and --split replay in-process: give --catalog, not --addr"}
+	}
+	switch {
+	case *perQuery != "" && !replay:
+		return usageError{"--per-query traces a replay: give --split or --learn-from"}
+	case *naive != "" && !replay:
+		return usageError{"--naive scores a replay's queries: give --split or --learn-from"}
+	case *naive != "" && *naive != "recorded" && *naive != "relevant":
+		return usageError{fmt.Sprintf("--naive %q: use recorded or relevant", *naive)}
 	}
 	st, err := parseSearchType(*typ)
 	if err != nil {
@@ -80,10 +89,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if *perQuery != "" && *learnFrom == "" && *split == "" {
-		return usageError{"--per-query traces a replay: give --split or --learn-from"}
-	}
-	if *learnFrom != "" || *split != "" {
+	if replay {
 		o := replayOptions{catalogs: catalogs, queries: qs, learnFrom: *learnFrom, split: *split,
 			mode: modeOf(st), embedder: *embedder, semanticOnly: *semanticOnly, asJSON: *asJSON, naive: *naive}
 		if *perQuery == "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -96,8 +97,16 @@ func TestEvalLearnFrom(t *testing.T) {
 	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--per-query", trace); code != 2 || !strings.Contains(stderr, "--per-query") {
 		t.Errorf("--per-query without a replay: exit %d, %s; want a usage error", code, stderr)
 	}
-	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", "all"); code != 2 || !strings.Contains(stderr, "--naive") {
+	// A bad --naive fails before the replay runs and before --per-query's
+	// file is written; --naive needs a replay.
+	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--learn-from", exampleQueries, "--naive", "all", "--per-query", trace); code != 2 || !strings.Contains(stderr, "--naive") {
 		t.Errorf("--naive all: exit %d, %s; want a usage error", code, stderr)
+	}
+	if after, err := os.ReadFile(trace); err != nil || !bytes.Equal(after, b) {
+		t.Errorf("--naive all truncated or rewrote --per-query's file (%d bytes before, %d after, %v)", len(b), len(after), err)
+	}
+	if code, _, stderr := runCmd(t, "eval", "--catalog", exampleCatalog, "--queries", exampleQueries, "--naive", "relevant"); code != 2 || !strings.Contains(stderr, "--naive") {
+		t.Errorf("--naive without a replay: exit %d, %s; want a usage error", code, stderr)
 	}
 	if code, _, stderr := runCmd(t, "eval", "--addr", "127.0.0.1:1", "--queries", exampleQueries, "--learn-from", exampleQueries); code != 2 || !strings.Contains(stderr, "in-process") {
 		t.Errorf("--learn-from with --addr: exit %d, %s; want a usage error", code, stderr)

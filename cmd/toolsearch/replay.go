@@ -160,11 +160,6 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 	if rep.ParaphraseWith, err = scoreQueries(ctx, r, para, nil); err != nil {
 		return err
 	}
-	switch o.naive {
-	case "", "recorded", "relevant":
-	default:
-		return usageError{fmt.Sprintf("--naive %q: use recorded or relevant", o.naive)}
-	}
 	if o.naive != "" {
 		naive = o.outcomes(len(evalQs))
 		s, err := naiveStandIn(ctx, o, tools, appended, evalQs, naive)
