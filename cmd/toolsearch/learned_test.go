@@ -141,9 +141,30 @@ func TestEvalReplay(t *testing.T) {
 			t.Errorf("split %s: nDCG@10 %.4f with learning, %.4f without", half, rep.With.NDCG10, rep.Without.NDCG10)
 		}
 	}
-	code, _, stderr := runCmd(t, "eval", "--catalog", tools, "--queries", queries, "--split", "half")
-	if code != 2 || !strings.Contains(stderr, "--split") {
-		t.Errorf("--split half: exit %d, %s", code, stderr)
+	// A k-fold replay evaluates every query once over the K folds.
+	evaluated := 0
+	for f := range 3 {
+		code, out, stderr := runCmd(t, "eval", "--catalog", tools, "--queries", queries, "--split", fmt.Sprintf("%d/3", f), "--json")
+		if code != 0 {
+			t.Fatalf("--split %d/3: exit %d: %s", f, code, stderr)
+		}
+		var rep replayReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		evaluated += rep.Without.Queries
+		if rep.Learned+rep.Without.Queries != 47 {
+			t.Errorf("--split %d/3: %d learned + %d evaluated queries; want the 47 of the set", f, rep.Learned, rep.Without.Queries)
+		}
+	}
+	if evaluated != 47 {
+		t.Errorf("--split F/3 evaluated %d queries over the three folds; want each of the 47 once", evaluated)
+	}
+	for _, bad := range []string{"half", "3/3", "1/1", "-1/2", "a/b"} {
+		code, _, stderr := runCmd(t, "eval", "--catalog", tools, "--queries", queries, "--split", bad)
+		if code != 2 || !strings.Contains(stderr, "--split") {
+			t.Errorf("--split %s: exit %d, %s", bad, code, stderr)
+		}
 	}
 }
 

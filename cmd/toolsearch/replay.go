@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,7 +103,14 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 			learnQs, evalQs = odd, even
 		}
 	default:
-		return usageError{fmt.Sprintf("--split %q: use even or odd", o.split)}
+		k, f, ok := parseFold(o.split)
+		if !ok {
+			return usageError{fmt.Sprintf("--split %q: use even, odd or F/K (evaluate fold F of K, learn from the others)", o.split)}
+		}
+		if o.learnFrom != "" {
+			return usageError{"give --split or --learn-from, not both"}
+		}
+		evalQs, learnQs = evaluation.Fold(o.queries, k, f)
 	}
 	store := learn.NewStore(learn.Config{})
 	tools, err := catalog.Load(catalog.ParseSources(o.catalogs...)...)
@@ -263,4 +271,18 @@ func naiveStandIn(ctx context.Context, o replayOptions, tools []search.Tool, app
 	}
 	defer e.Close()
 	return scoreQueries(ctx, localRanker{e: e.Engine, mode: o.mode}, evalQs, out)
+}
+
+// parseFold parses --split F/K: fold F (0 ≤ F < K) of K ≥ 2.
+func parseFold(s string) (k, f int, ok bool) {
+	a, b, found := strings.Cut(s, "/")
+	if !found {
+		return 0, 0, false
+	}
+	f, errF := strconv.Atoi(a)
+	k, errK := strconv.Atoi(b)
+	if errF != nil || errK != nil || k < 2 || f < 0 || f >= k {
+		return 0, 0, false
+	}
+	return k, f, true
 }
