@@ -1,6 +1,9 @@
 package learn
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Attribution: which queries a use of a tool teaches it.
 //
@@ -12,8 +15,19 @@ import "slices"
 // A query that led to several tools is shared, not smeared: when the
 // session has already used another tool that the same search returned,
 // the query's words belonged partly to that tool, so this use credits the
-// query 1/(k+1), k the number of other tools of that search already used.
-// (A query naming three tasks teaches each of its three tools a third.)
+// query 1/√(k+1), k the number of other tools of that search already used.
+// (A query naming four tasks teaches each of its four tools a half.)
+// Divided by k+1 instead, the last of a workflow's tools (write the
+// report, save the document) learned too little from one session to join
+// or be lifted: measured on the dev sets' replay (docs/benchmarks.md,
+// "Against the naive stand-in", fourth round), livemcpbench's ratio to the
+// naive stand-in (k-fold, k = 4) rises from .49 to .63 (keyword mode .29
+// to .33), bfcl's from .76/.95 to .76/.96 (keyword .79/.86 to .83/.89);
+// stabletoolbench's gain is +.007/−.002 (keyword +.005/−.003). Undivided
+// (1) gave livemcpbench .63 too and cost stabletoolbench −.006 (keyword
+// −.010). A tool used after every search gains from it as well: search
+// damps the learned weight of a tool used in most of its scope's sessions
+// (search's learnCommonShare).
 //
 // A miss teaches too. When no search of the session returned the tool —
 // the model found it another way (an earlier turn, an always-loaded tool,
@@ -85,7 +99,7 @@ func Attribute(searches []Search, tool string) []Credit {
 		if s.Query == "" || !slices.Contains(s.Tools, tool) {
 			continue
 		}
-		out = append(out, Credit{Scope: s.Scope, Query: s.Query, Weight: w / float64(others(s, tool)+1), Search: i})
+		out = append(out, Credit{Scope: s.Scope, Query: s.Query, Weight: w / share(others(s, tool)), Search: i})
 		w /= 2
 	}
 	if len(out) > 0 {
@@ -98,11 +112,15 @@ func Attribute(searches []Search, tool string) []Credit {
 	}
 	for i, s := range searches {
 		if s.Query != "" {
-			return []Credit{{Scope: s.Scope, Query: s.Query, Weight: MissCreditWeight / float64(others(s, tool)+1), Search: i, Miss: true}}
+			return []Credit{{Scope: s.Scope, Query: s.Query, Weight: MissCreditWeight / share(others(s, tool)), Search: i, Miss: true}}
 		}
 	}
 	return nil
 }
+
+// share is the divisor of a credit shared with k other tools: √(k+1)
+// (see CreditShare).
+func share(k int) float64 { return math.Sqrt(float64(k + 1)) }
 
 // others is the number of tools other than tool already used and credited
 // to s.

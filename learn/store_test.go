@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -120,13 +121,13 @@ func TestAttribute(t *testing.T) {
 		{Query: "oldest", Tools: []string{"a"}},
 		{Query: "too old", Tools: []string{"a"}},
 	}
-	want := []Credit{{Query: "latest", Weight: 0.5, Search: 0}, {Query: "older", Weight: 0.5, Search: 2}, {Query: "oldest", Weight: 0.25, Search: 3}}
+	want := []Credit{{Query: "latest", Weight: 1 / math.Sqrt(2), Search: 0}, {Query: "older", Weight: 0.5, Search: 2}, {Query: "oldest", Weight: 0.25, Search: 3}}
 	if diff := cmp.Diff(want, Attribute(searches, "a")); diff != "" {
 		t.Errorf("Attribute (-want +got):\n%s", diff)
 	}
 	// A miss: no search returned z; the newest search with a query is
 	// credited, shared with the tool it already taught.
-	if diff := cmp.Diff([]Credit{{Query: "latest", Weight: MissCreditWeight / 2, Search: 0, Miss: true}}, Attribute(searches, "z")); diff != "" {
+	if diff := cmp.Diff([]Credit{{Query: "latest", Weight: MissCreditWeight / math.Sqrt(2), Search: 0, Miss: true}}, Attribute(searches, "z")); diff != "" {
 		t.Errorf("Attribute of a tool no search returned (-want +got):\n%s", diff)
 	}
 	// A tool the session already used (credited to some search) is not

@@ -206,12 +206,13 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v
 		for i, q := range tv.Queries {
 			texts[i] = q.Text
 		}
+		d := commonDamp(tv.Sessions, v.ScopeSessions(scope)) // a tool most sessions use: see learnCommonShare
 		qs := make([]learnedQuery, len(tv.Queries))
 		for i, q := range tv.Queries {
-			qs[i] = learnedQuery{terms: fallback.Terms(q.Text), weight: q.Weight}
+			qs[i] = learnedQuery{terms: fallback.Terms(q.Text), weight: q.Weight * d}
 		}
 		ix.names = append(ix.names, t)
-		ix.evidence = append(ix.evidence, tv.Evidence)
+		ix.evidence = append(ix.evidence, tv.Evidence*d)
 		ix.queries = append(ix.queries, qs)
 		docs = append(docs, fallback.Document{Description: strings.Join(texts, ". ")})
 	}
@@ -297,4 +298,38 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, pc []float3
 	}
 	ix.screen = newLearnedScreen(ix.centroid, ix.vecs)
 	return nil
+}
+
+// learnCommonShare is the share of its scope's sessions above which a
+// tool's learned weight is damped (commonDamp): a tool used in that many
+// of them (an always-loaded read_file, a logger called after every
+// search) was credited, mostly as misses, with whatever its sessions
+// searched, and its uses say little about any one request; if it is
+// needed that often, learned pinning (learn.PinRule) serves it better
+// than a lift. Measured: with learn's √(k+1) credit sharing, a tool used
+// in every session of TestLearnAlwaysUsedTool (9 of 17 sessions recorded,
+// its later misses dropped at learn.DefaultMaxMissQueriesPerTool) rose
+// into an unrelated request's top 5 without it, and with 0.5; with 0.3 it
+// does not. On the dev sets' replay it damps one tool of livemcpbench's
+// odd half (5 of 14–16 sessions) and no other, and changes no nDCG.
+const learnCommonShare = 0.3
+
+// learnCommonMinSessions is the least number of sessions a tool must have
+// been used in for commonDamp to damp it: below it a share is noise (1 of
+// 2 sessions is half), as for learned pinning (learn.DefaultPinMinSessions).
+const learnCommonMinSessions = learn.DefaultPinMinSessions
+
+// commonDamp is the factor a tool's learned weights are multiplied by
+// given the sessions that used it and its scope's: 1 up to
+// learnCommonShare of them, then learnCommonShare over its share (a tool
+// used in every session keeps 0.3 of its weight).
+func commonDamp(sessions, scopeSessions int) float64 {
+	if sessions < learnCommonMinSessions || scopeSessions <= 0 {
+		return 1
+	}
+	sh := float64(sessions) / float64(scopeSessions)
+	if sh <= learnCommonShare {
+		return 1
+	}
+	return learnCommonShare / sh
 }
