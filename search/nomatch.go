@@ -75,10 +75,11 @@ import (
 // meeting from my calendar" and calendar__delete_event's "event").
 const (
 	// unservedMaxWords is the longest query, in ranking words, the rule
-	// reads (6 and 8 measured, see above).
+	// reads (6 and 8 measured, see above); longer queries are the
+	// unserved task's (unservedTask).
 	unservedMaxWords = 8
-	// unservedDepth is how many of the best tools may serve the verb (3
-	// and 5 measured).
+	// unservedDepth is how many of the best tools may serve the verb, or
+	// a longer task's step (3 and 5 measured for both rules).
 	unservedDepth = 3
 	// unservedFactor puts a fused 1.0 at 0.45, under confidentScore.
 	unservedFactor = 0.45
