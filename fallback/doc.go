@@ -4,6 +4,12 @@
 // by name. Its matchers consume queries parsed by package query (+term,
 // -term, server:NAME, category:NAME), as every other mode does.
 //
+// For the no-match decision of package search it also gives the evidence
+// of single words (evidence.go): each query word checked against one tool
+// (Index.WordMatches, Index.HasWord), and how a raw request opens and what
+// clauses it has (RequestOpening, RequestClauses: pure functions of the
+// text, safe for concurrent use).
+//
 // An Index never changes once built; Index.Apply derives an updated one in
 // time proportional to the change (see update.go), sharing the rest.
 //

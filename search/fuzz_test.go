@@ -88,6 +88,7 @@ func FuzzSearch(f *testing.F) {
 		// message's text, a longer task of several steps.
 		{16, "let's archive the slack message"}, {17, "please,forward the jira issue that the fix is deployed: done"},
 		{18, "The sprint is over. Archive the slack channels, delete the jira issue and forward the weather forecast to the github log."},
+		{19, `server:slack -jira archive the "old" channel category:"x y`},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}

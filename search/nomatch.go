@@ -3,8 +3,10 @@ package search
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // The unserved action: a short request whose action verb none of its best
@@ -73,10 +75,11 @@ import (
 // meeting from my calendar" and calendar__delete_event's "event").
 const (
 	// unservedMaxWords is the longest query, in ranking words, the rule
-	// reads (6 and 8 measured, see above).
+	// reads (6 and 8 measured, see above); longer queries are the
+	// unserved task's (unservedTask).
 	unservedMaxWords = 8
-	// unservedDepth is how many of the best tools may serve the verb (3
-	// and 5 measured).
+	// unservedDepth is how many of the best tools may serve the verb, or
+	// a longer task's step (3 and 5 measured for both rules).
 	unservedDepth = 3
 	// unservedFactor puts a fused 1.0 at 0.45, under confidentScore.
 	unservedFactor = 0.45
@@ -111,11 +114,12 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) (string, bool) {
 	}
 	// The verb must open the request: not "what's in the downloads
 	// folder", not "after you execute the purchase, ...".
-	op := fallback.RequestOpening(p.query.Raw)
+	req := request(p.query)
+	op := fallback.RequestOpening(req.Raw)
 	if op.Verb != ws[verb] {
 		return "", false
 	}
-	words := st.lex.WordMatches(p.query, hs[0].id) // the same words, in the same order
+	words := st.lex.WordMatches(req, hs[0].id) // the same words, in the same order
 	if verb >= len(words) || words[verb].Arg {
 		return "", false
 	}
@@ -271,7 +275,8 @@ func (st *state) unservedTask(p *plan, words int, hs []hit) string {
 		words []string
 	}
 	var steps []step
-	for c := range fallback.RequestClauses(p.query.Raw) {
+	req := request(p.query)
+	for c := range fallback.RequestClauses(req.Raw) {
 		if c.First == "" {
 			continue // context: a statement, a name
 		}
@@ -290,7 +295,7 @@ func (st *state) unservedTask(p *plan, words int, hs []hit) string {
 		return ""
 	}
 	evidence := map[string]fallback.WordMatch{}
-	for _, w := range st.lex.WordMatches(p.query, hs[0].id) {
+	for _, w := range st.lex.WordMatches(req, hs[0].id) {
 		evidence[w.Word] = w
 	}
 	top := hs[:min(len(hs), unservedDepth)]
@@ -347,4 +352,27 @@ func (st *state) hasVerb(id int, word, base string) bool {
 		}
 	}
 	return false
+}
+
+// request is q with its filters (server:NAME, category:NAME) and -terms
+// out of Raw, which the no-match rules read as the request's text (its
+// opening, clauses and argument values): they are no words of the
+// request. The model is taught "server:slack archive the old channel",
+// whose opening verb is "archive", not "server", and whose "slack" is no
+// argument value. Each token of Raw is kept or dropped as query.Parse
+// reads it alone; a query without filters or -terms is q itself.
+func request(q query.Query) query.Query {
+	if len(q.Servers) == 0 && len(q.Categories) == 0 && !slices.ContainsFunc(q.Terms, func(t query.Term) bool { return t.Excluded }) {
+		return q
+	}
+	var kept []string
+	for _, tok := range strings.Fields(q.Raw) {
+		t, err := query.Parse(tok)
+		if err == nil && (len(t.Servers) > 0 || len(t.Categories) > 0 || len(t.Terms) == 1 && t.Terms[0].Excluded) {
+			continue
+		}
+		kept = append(kept, tok)
+	}
+	q.Raw = strings.Join(kept, " ")
+	return q
 }

@@ -24,6 +24,10 @@ func TestUnservedAction(t *testing.T) {
 		{"delete the slack message I just posted", true},
 		{"please archive the #old-project channel", true},
 		{"let's archive the #old-project channel", true},
+		{"server:slack archive the #old-project channel", true}, // filters are no words of the request
+		{"-github archive the #old-project channel", true},
+		{"server:notes write down the meeting notes", false}, // "notes" is the object, no argument value
+		{"server:calendar delete the standup meeting from my calendar", false},
 		{"reply to alice's email", false},
 		{"delete the standup meeting from my calendar", false},
 		{"write down the meeting notes", false}, // write → create
