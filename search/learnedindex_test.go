@@ -325,14 +325,7 @@ func TestLearnedScreenCosines(t *testing.T) {
 // learned query has).
 func TestLearnedTermsShared(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 4))
-	words := func(n, vocab int) []string {
-		var ws []string
-		for range n {
-			ws = append(ws, fmt.Sprintf("w%d", rng.IntN(vocab)))
-		}
-		slices.Sort(ws)
-		return slices.Compact(ws)
-	}
+	words := func(n, vocab int) []string { return randomTerms(rng, n, vocab) }
 	queries := make([][]learnedQuery, 40)
 	for i := range queries {
 		for range 1 + rng.IntN(8) {
@@ -359,14 +352,7 @@ func TestLearnedTermsShared(t *testing.T) {
 // queries and requests, evidence above and below the sum.
 func TestLocalEvidenceIsSum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 5))
-	words := func(n, vocab int) []string {
-		var ws []string
-		for range n {
-			ws = append(ws, fmt.Sprintf("w%d", rng.IntN(vocab)))
-		}
-		slices.Sort(ws)
-		return slices.Compact(ws)
-	}
+	words := func(n, vocab int) []string { return randomTerms(rng, n, vocab) }
 	ix := &learnedIndex{queries: make([][]learnedQuery, 60), nonNegative: true}
 	for i := range ix.queries {
 		sum := 0.0
@@ -548,4 +534,15 @@ func sharedTerms(a, b []string) int {
 		}
 	}
 	return n
+}
+
+// randomTerms returns up to n distinct sorted terms "w0"…"w<vocab-1>"
+// drawn by rng, as fallback.Terms gives a learned query's.
+func randomTerms(rng *rand.Rand, n, vocab int) []string {
+	var ws []string
+	for range n {
+		ws = append(ws, fmt.Sprintf("w%d", rng.IntN(vocab)))
+	}
+	slices.Sort(ws)
+	return slices.Compact(ws)
 }
