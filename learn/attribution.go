@@ -119,7 +119,7 @@ func Attribute(searches []Search, tool string) []Credit {
 }
 
 // share is the divisor of a credit shared with k other tools: √(k+1)
-// (see CreditShare).
+// (see the top of this file).
 func share(k int) float64 { return math.Sqrt(float64(k + 1)) }
 
 // others is the number of tools other than tool already used and credited
