@@ -222,12 +222,17 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 			})
 		}
 	}
-	hits := make([]hit, len(m.hits), len(m.hits)+8)
-	copy(hits, m.hits)
+	// m.hits are this search's own (every candidate stage makes them
+	// afresh): lifted in place, and left as they are when nothing moves
+	// (a hit changes only once it is sure to move).
+	hits := m.hits
 	pos := e.learner.positions.get(st.snap.Len(), hits)
 	defer func() { e.learner.positions.put(pos, hits) }()
-	var moved []int // the positions in hits of the hits lifted or joined
-	for _, c := range sims.best(split) {
+	var movedBuf [fusionDepth]int
+	moved := movedBuf[:0] // the positions in hits of the hits lifted or joined
+	var learned []Learned // their provenance, one allocation for all
+	cands := sims.best(split)
+	for n, c := range cands {
 		i, sim, signal := c.i, c.sim, c.signal
 		// The evidence resembling the request is at most the tool's
 		// (localEvidence), and the boost and canJoin grow with it: a tool
@@ -260,7 +265,11 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		h := &hits[j]
 		before := h.score
 		h.score = before + b*(1-before)
-		h.learned = &Learned{Signal: signal, Boost: h.score - before, Similarity: sim, Evidence: local}
+		if learned == nil {
+			learned = make([]Learned, 0, len(cands)-n) // at most one for each candidate left
+		}
+		learned = append(learned, Learned{Signal: signal, Boost: h.score - before, Similarity: sim, Evidence: local})
+		h.learned = &learned[len(learned)-1]
 		if p.debug {
 			h.explain += fmt.Sprintf("; learned: %s similarity %.3f × evidence %.3f (weight %.2f of %.2f resembling the request) × %.2f = boost %.3f → %.3f",
 				signal, sim, ev, local, ix.evidence[i], w, b, h.score)
@@ -433,8 +442,13 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 	q := slices.Clone(qv)
 	embed.Normalize(q)
 	var out []hit
-	var moved []int // the positions in out of the hits lifted or joined
-	pos := map[int]int{}
+	var moved []int   // the positions in out of the hits lifted or joined
+	var pos positions // out's hits by catalog ID, once out is made
+	defer func() {
+		if pos != nil {
+			e.learner.positions.put(pos, out)
+		}
+	}()
 	ix.screen.vectorsAbove(q, func(i int, ks []int) { // the others' best is below learnedVectorJoin
 		best, local := -1.0, 0.0
 		for _, k := range ks {
@@ -454,18 +468,16 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 		}
 		if out == nil {
 			out = slices.Clone(vec)
-			for j, h := range out {
-				pos[h.id] = j
-			}
+			pos = e.learner.positions.get(st.snap.Len(), out)
 		}
-		j, in := pos[id]
+		j, in := pos.at(id)
 		if !in {
 			if !found(id) && !canJoin(local) {
 				return
 			}
 			j = len(out)
 			out = append(out, hit{id: id, score: -1})
-			pos[id] = j
+			pos.set(id, j)
 		}
 		if best > out[j].score {
 			before := max(0, out[j].score)

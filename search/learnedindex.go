@@ -812,7 +812,8 @@ func (c *requestTerms) chunk(text string) []string {
 	return ts
 }
 
-// hitPositions hands out, for the learned stage (applyLearned), a table
+// hitPositions hands out, for the learned stage (applyLearned,
+// learnedVectors), a table
 // of each hit's position in its list by catalog ID: one slot per tool of
 // the snapshot, pooled, and zero again once put back (put clears only the
 // hits' slots). It stood in for a map built on every search. Safe for
