@@ -2,10 +2,12 @@ package search
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // The learned stage of ranking. With Config.Learn.Store set, the engine
@@ -51,9 +53,12 @@ import (
 // only with learnJoinEvidence unless the catalog's text found the tool;
 // provenance "learned_vectors").
 //
-// The learned index this stage reads is built in the background
-// (learner.go). Learned state is keyed by tool name, never by index: a tool whose
-// content changes keeps it, a deleted tool's is dropped (learner.rebuild).
+// A search reads one learned index, chosen as it begins (beginLearned),
+// and runs the stage's lexical half (learnedWords) beside the catalog's
+// own candidates where a second core may be free. The learned index is
+// built in the background (learner.go). Learned state is keyed by tool
+// name, never by index: a tool whose content changes keeps it, a deleted
+// tool's is dropped (learner.rebuild).
 
 // learnWeight bounds the learned boost: a tool whose learned queries match
 // the request perfectly, with ample evidence, moves 60 % of the way from
@@ -172,40 +177,126 @@ const (
 	SignalLearnedVectors  = "learned_vectors"
 )
 
-// applyLearned lifts the hits of m by what the engine learned in the
-// request's learning scope (see the top of this file) and re-sorts them;
-// tools in the request's scope that learned something close to the request
-// join the hits. Without learning, or for fuzzy matches, m is returned as
-// is.
-func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) matches {
-	if e.learner == nil || m.mode == ModeFuzzy {
-		return m
+// learnedStage is one search's learned stage (plan.learned): the learned
+// index of the request's learning scope, read once, and the stage's
+// lexical half (learnedWords), which needs only the request's words and
+// so may run on a goroutine of its own while the catalog's own candidates
+// are found. A search that begins one (beginLearned) ends it before it
+// returns (end).
+type learnedStage struct {
+	ix *learnedIndex
+	// text is the request's ranking text (query.Query.RankingText).
+	text string
+	// done is closed once the goroutine has set words; nil when the
+	// lexical half runs on the search's goroutine, at its first use.
+	done  chan struct{}
+	words learnedWords
+	// have: words is set (without a goroutine).
+	have bool
+}
+
+// learnedWords is the lexical half of the learned stage (applyLearned):
+// the learned keyword search, a separate BM25F index over the learned
+// queries read fusionDepth deep, and the request's terms in the index's
+// numbering (learnedTerms.requestOf). On BenchmarkLearnedSearch (~1,200
+// learned tools) it is about half of the learned stage's time (≈ 40 µs of
+// a search's CPU), and it depends on nothing the catalog's candidates
+// give, so with more than one P it runs beside them (beginLearned): the
+// search's latency then pays for it only where a core is busy; its CPU
+// time is the same, and the results bit for bit those of running it in
+// line (TestLearnedAheadIsInline).
+type learnedWords struct {
+	// hits are the learned keyword search's hits, unordered, and
+	// coverage its word coverage (fallback.Result.WordCoverage).
+	hits     []fallback.Hit
+	coverage float64
+	// termIDs and nTerms are the request's terms (requestOf).
+	termIDs termSet
+	nTerms  int
+}
+
+// beginLearned returns p's learned stage, or nil when there is none to
+// apply: without learning, or with nothing learned in p's learning
+// scope. With ahead, a request with ranking words and more than one P,
+// the stage's lexical half starts on a goroutine: the caller must end the
+// stage before it returns. The goroutine only computes (no I/O, no
+// waiting, ≈ 40 µs): a cancelled request ends it by waiting for it, as
+// long as running it in line would take.
+func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
+	if e.learner == nil {
+		return nil
 	}
 	ixs := e.learner.index.Load()
 	if ixs == nil {
-		return m
+		return nil
 	}
 	if ixs.snapVersion != st.snap.Version() || (!ixs.embedded && st.sem != nil && len(ixs.byScope) > 0) {
 		e.learner.nudge() // the catalog or the embedder changed since the index was built
 	}
-	ix := ixs.byScope[scope]
+	ix := ixs.byScope[p.learnScope]
 	if ix == nil || len(ix.names) == 0 {
+		return nil
+	}
+	ls := &learnedStage{ix: ix, text: p.query.RankingText()}
+	if ahead && ls.text != "" && !e.learner.serial && runtime.GOMAXPROCS(0) > 1 {
+		ls.done = make(chan struct{})
+		q, terms := p.query, &e.learner.terms
+		go func() {
+			defer close(ls.done)
+			ls.words = ix.wordsOf(terms, q, ls.text)
+		}()
+	}
+	return ls
+}
+
+// lexical returns the stage's lexical half for q (p.query), waiting for
+// its goroutine, or computing it now.
+func (ls *learnedStage) lexical(terms *requestTerms, q query.Query) *learnedWords {
+	if ls.done != nil {
+		<-ls.done
+	} else if !ls.have {
+		ls.words, ls.have = ls.ix.wordsOf(terms, q, ls.text), true
+	}
+	return &ls.words
+}
+
+// end waits for the stage's goroutine, if it started one; a nil stage
+// has none.
+func (ls *learnedStage) end() {
+	if ls != nil && ls.done != nil {
+		<-ls.done
+	}
+}
+
+// wordsOf computes the learned stage's lexical half for q, text its
+// ranking text (learnedWords).
+func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) learnedWords {
+	var w learnedWords
+	w.termIDs, w.nTerms = ix.terms.requestOf(c, q)
+	if rq, err := q.RankingQuery(text); err == nil {
+		r := ix.kw.Keyword(rq, fallback.Options{Limit: fusionDepth, Unordered: true}) // learnedSims.best orders them
+		w.hits, w.coverage = r.Hits, r.WordCoverage
+	}
+	return w
+}
+
+// applyLearned lifts the hits of m by what the engine learned in the
+// request's learning scope (see the top of this file; p.learned) and
+// re-sorts them; tools in the request's scope that learned something
+// close to the request join the hits. Without learning, or for fuzzy
+// matches, m is returned as is.
+func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
+	ls := p.learned
+	if ls == nil || m.mode == ModeFuzzy || ls.text == "" {
 		return m
 	}
-	text := p.query.RankingText()
-	if text == "" {
-		return m
-	}
+	ix, text := ls.ix, ls.text
 	sims := make(learnedSims, 0, fusionDepth)
-	// The request's terms (fallback.Terms(text)) as ix's term IDs, and
-	// how many there are.
-	termIDs, nTerms := ix.terms.requestOf(&e.learner.terms, p.query)
+	w := ls.lexical(&e.learner.terms, p.query)
+	termIDs, nTerms := w.termIDs, w.nTerms
 	var pv []float32 // the query's unit vector without the common component, for localEvidence
-	if q, err := p.query.RankingQuery(text); err == nil {
-		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth, Unordered: true}) // sims.best orders them
-		for _, h := range r.Hits {
-			sims = sims.add(h.ID, h.Score*r.WordCoverage, SignalLearnedQueries)
-		}
+	for _, h := range w.hits {
+		sims = sims.add(h.ID, h.Score*w.coverage, SignalLearnedQueries)
 	}
 	split := len(sims) // the keyword hits; the centroids follow, in tool order
 	if ix.centroid != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {
@@ -222,9 +313,6 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 			})
 		}
 	}
-	// m.hits are this search's own (every candidate stage makes them
-	// afresh): lifted in place, and left as they are when nothing moves
-	// (a hit changes only once it is sure to move).
 	hits := m.hits
 	pos := e.learner.positions.get(st.snap.Len(), hits)
 	defer func() { e.learner.positions.put(pos, hits) }()
@@ -297,30 +385,17 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 // nDCG@10 against the naive stand-in's +0.043/+0.068, the tools that the
 // stand-in lifted being ranked past the limit by the catalog's words and
 // without the evidence to join.) Without learning, or with nothing learned
-// in the scope, it is keywordMatches(p, p.limit), bit for bit.
-func (e *Engine) learnedKeyword(st *state, p *plan, scope string) matches {
-	if !e.learnedIn(scope) || p.limit >= fusionDepth {
-		return e.applyLearned(st, p, st.keywordMatches(p, p.limit), scope)
+// in the scope (p.learned nil), it is keywordMatches(p, p.limit), bit for
+// bit.
+func (e *Engine) learnedKeyword(st *state, p *plan) matches {
+	if p.learned == nil || p.limit >= fusionDepth {
+		return e.applyLearned(st, p, st.keywordMatches(p, p.limit))
 	}
-	m := e.applyLearned(st, p, st.keywordMatches(p, fusionDepth), scope)
+	m := e.applyLearned(st, p, st.keywordMatches(p, fusionDepth))
 	if len(m.hits) > p.limit {
 		m.hits = m.hits[:p.limit]
 	}
 	return m
-}
-
-// learnedIn reports whether the current learned index holds something
-// learned in scope.
-func (e *Engine) learnedIn(scope string) bool {
-	if e.learner == nil {
-		return false
-	}
-	ixs := e.learner.index.Load()
-	if ixs == nil {
-		return false
-	}
-	ix := ixs.byScope[scope]
-	return ix != nil && len(ix.names) > 0
 }
 
 // learnedQuery is one learned query of a tool in a learned index: its
@@ -427,16 +502,12 @@ const learnedVectorJoin = 0.7
 // learnJoinEvidence; a tool it lifts carries its provenance. The result is
 // sorted and cut to fusionDepth. Without learning, or with nothing learned
 // in scope, vec is returned as is.
-func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, found func(int) bool, scope string) []hit {
-	if e.learner == nil || st.sem == nil {
+func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, found func(int) bool) []hit {
+	if p.learned == nil || st.sem == nil {
 		return vec
 	}
-	ixs := e.learner.index.Load()
-	if ixs == nil {
-		return vec
-	}
-	ix := ixs.byScope[scope]
-	if ix == nil || ix.vecs == nil || ix.model != st.sem.embedder.ModelID() || !samePC(ix.pc, st.sem.pc) {
+	ix := p.learned.ix
+	if ix.vecs == nil || ix.model != st.sem.embedder.ModelID() || !samePC(ix.pc, st.sem.pc) {
 		return vec
 	}
 	q := slices.Clone(qv)

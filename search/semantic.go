@@ -53,8 +53,8 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 			return fm, nil
 		}
 	}
-	if e.learner != nil {
-		vec = e.learnedVectors(st, p, qv, vec, foundBy(vec, kw.Hits), p.learnScope)
+	if p.learned != nil {
+		vec = e.learnedVectors(st, p, qv, vec, foundBy(vec, kw.Hits))
 	}
 	fused := fuse(vec, fromFallback(kw.Hits), len(p.query.Terms), p.debug)
 	if p.filtered {
