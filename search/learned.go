@@ -193,6 +193,47 @@ type learnedStage struct {
 	words learnedWords
 	// have: words is set (without a goroutine).
 	have bool
+	// screened holds the learned vectors learnedVectors' screen let
+	// through for the request (vectorsAbove), when it ran: localEvidence
+	// reads them instead of screening each tool's vectors again
+	// (rowsAbove).
+	screened *screenedRows
+}
+
+// screenedRows are the learned vectors a screen let through for one
+// query (learnedScreen.vectorsAbove), by tool: tools in ascending order,
+// tool tools[j]'s vectors (by index in learnedIndex.vecs[i]) at
+// rows[end[j-1]:end[j]]. It holds every vector whose exact cosine with
+// the query (dot32) reaches learnedVectorJoin, and with any vector within
+// a small fraction of screenMargin of the query too: the unit vectors
+// learnedVectors and applyLearned compute from the same query vector (pv
+// in localEvidence) differ in their last bits only.
+type screenedRows struct {
+	tools, end, rows []int32
+}
+
+// add records tool i's screened vectors ks; tools are added in ascending
+// order.
+func (sr *screenedRows) add(i int, ks []int) {
+	sr.tools = append(sr.tools, int32(i))
+	for _, k := range ks {
+		sr.rows = append(sr.rows, int32(k))
+	}
+	sr.end = append(sr.end, int32(len(sr.rows)))
+}
+
+// of returns tool i's screened vectors (none when the screen let none of
+// them through).
+func (sr *screenedRows) of(i int) []int32 {
+	j, ok := slices.BinarySearch(sr.tools, int32(i))
+	if !ok {
+		return nil
+	}
+	start := int32(0)
+	if j > 0 {
+		start = sr.end[j-1]
+	}
+	return sr.rows[start:sr.end[j]]
 }
 
 // learnedWords is the lexical half of the learned stage (applyLearned):
@@ -338,7 +379,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 		if !in && !canJoin(all) {
 			continue
 		}
-		local := ix.localEvidence(i, nTerms, termIDs, pv)
+		local := ix.localEvidence(i, nTerms, termIDs, pv, ls.screened)
 		ev := local / (local + learnEvidenceHalf)
 		w := boostWeight(local)
 		b := w * ev * sim
@@ -433,8 +474,10 @@ const learnResemblance = 1.0 / 3
 // The request's terms are given as their number nTerms and the set
 // termIDs of those in ix.terms' numbering (learnedTerms.requestOf): the
 // shared terms are counted on it, and only the vectors learnedScreen
-// cannot rule out are compared with pv.
-func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float32) float64 {
+// cannot rule out are compared with pv: those of sr, the screen
+// learnedVectors ran for the request, or without it (nil) those rowsAbove
+// lets through.
+func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float32, sr *screenedRows) float64 {
 	qs := ix.queries[i]
 	var nearBuf [1]uint64 // the queries whose vector is within learnedVectorJoin of pv
 	near := nearBuf[:]
@@ -442,12 +485,19 @@ func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float
 		near = make([]uint64, (len(qs)+63)/64)
 	}
 	if pv != nil && i < len(ix.vecs) {
-		ix.screen.rowsAbove(i, pv, func(k int) { // the others are below it
+		mark := func(k int) {
 			if float64(dot32(pv, ix.vecs[i][k])) >= learnedVectorJoin {
 				q := ix.vecq[i][k]
 				near[q/64] |= 1 << (q % 64)
 			}
-		})
+		}
+		if sr != nil {
+			for _, k := range sr.of(i) {
+				mark(int(k))
+			}
+		} else {
+			ix.screen.rowsAbove(i, pv, mark) // the others are below it
+		}
 	}
 	ev, all := 0.0, ix.evidence[i]
 	for k, q := range qs {
@@ -520,7 +570,10 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 			e.learner.positions.put(pos, out)
 		}
 	}()
+	sr := &screenedRows{}
+	p.learned.screened = sr
 	ix.screen.vectorsAbove(q, func(i int, ks []int) { // the others' best is below learnedVectorJoin
+		sr.add(i, ks)
 		best, local := -1.0, 0.0
 		for _, k := range ks {
 			c := float64(dot32(q, ix.vecs[i][k]))
