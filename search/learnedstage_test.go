@@ -78,6 +78,17 @@ func TestLearnedAheadIsInline(t *testing.T) {
 		t.Fatalf("beginLearned(in line) = %+v, want a stage without a goroutine", ls)
 	}
 
+	// With the request's vector cached, the goroutine screens the
+	// learned vectors too.
+	if _, err := e.Search(ctx, Request{Query: evalQs[0].Query, MaxResults: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if ls := e.beginLearned(st, p, true); ls == nil {
+		t.Fatal("no learned stage")
+	} else if a := ls.sighted(); a == nil || a.rows == nil || !a.centred {
+		t.Fatalf("the stage's vector half ahead = %+v, want its screens", a)
+	}
+
 	search := func(req Request, serial bool) Result {
 		t.Helper()
 		e.learner.serial = serial

@@ -17,9 +17,10 @@ import (
 //	                      fusion.go, confidence.go)
 //	learned (learned.go)  with learning from use on, the candidates agents
 //	                      used for similar queries are lifted; the stage's
-//	                      lexical half (learnedWords) runs on a goroutine
-//	                      beside the candidates, joined before the search
-//	                      returns
+//	                      lexical half (learnedWords) and, with the query's
+//	                      vector cached, its vector screens (learnedSights)
+//	                      run on a goroutine beside the candidates, joined
+//	                      before the search returns
 //	result (result.go)    exact-first, calibrated scores, top band, limit,
 //	                      the reference format
 //
