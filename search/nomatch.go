@@ -26,9 +26,10 @@ import (
 //     descriptions name several actions and much context; their first
 //     verb says little);
 //   - its first ranking word (after a preamble such as "please" or "I
-//     need to") is an action verb (actionVerbs: "forward", "archive",
-//     "cancel", "set", or one of them with un- or re-: "unassign"), not a
-//     light one (lightVerbs: "show", "find", "open"), and it opens the
+//     need to") is an action verb in its base form (actionVerbs:
+//     "forward", "archive", "cancel", "set", or one of them with un- or
+//     re-: "unassign"; an inflected form opens a noun phrase: "walking
+//     directions from Times Square", "logs of the build"), not a light one (lightVerbs: "show", "find", "open"), and it opens the
 //     request (fallback.RequestOpening: not "what's in the downloads
 //     folder", where "downloads" is a noun): requests put their action
 //     first, and a later word that can be a verb is usually a noun
@@ -104,8 +105,8 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) (string, bool) {
 		if fallback.PreambleWord(w) {
 			continue
 		}
-		if _, action := actionVerb(w); action {
-			verb = i
+		if base, action := actionVerb(w); action && base == w {
+			verb = i // an inflected form opens a noun phrase: "walking directions", "logs of the build"
 		}
 		break
 	}
@@ -366,13 +367,36 @@ func request(q query.Query) query.Query {
 		return q
 	}
 	var kept []string
-	for _, tok := range strings.Fields(q.Raw) {
+	toks := strings.Fields(q.Raw)
+	for i := 0; i < len(toks); i++ {
+		tok := toks[i]
 		t, err := query.Parse(tok)
 		if err == nil && (len(t.Servers) > 0 || len(t.Categories) > 0 || len(t.Terms) == 1 && t.Terms[0].Excluded) {
+			if close, ok := openQuote(tok); ok { // server:"Bing CN": the value runs to its closing quote
+				for i+1 < len(toks) && !strings.ContainsRune(toks[i+1], close) {
+					i++
+				}
+				i++
+			}
 			continue
 		}
 		kept = append(kept, tok)
 	}
 	q.Raw = strings.Join(kept, " ")
 	return q
+}
+
+// openQuote returns the quote of a filter or -term token whose quoted
+// value goes on past the token (`server:"Bing`, `-"two`), as query.Parse
+// reads quotes: a double quote or a backtick right after the minus or the
+// key's colon, not closed within the token.
+func openQuote(tok string) (rune, bool) {
+	v, minus := strings.CutPrefix(tok, "-")
+	if !minus {
+		_, v, _ = strings.Cut(v, ":")
+	}
+	if v == "" || v[0] != '"' && v[0] != '`' {
+		return 0, false
+	}
+	return rune(v[0]), !strings.ContainsRune(v[1:], rune(v[0]))
 }

@@ -44,6 +44,10 @@ func TestUnservedAction(t *testing.T) {
 		{"unassign me from OPS-31", true},
 		// The verb opens the request, or there is none.
 		{"what's in the downloads folder", false},
+		{"walking directions from Times Square to Central Park", false}, // a gerund opens a noun phrase
+		// "that" right after the verb points at the object.
+		{"delete that message", true},
+		{"reply that I'm on my way", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
