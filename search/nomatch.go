@@ -519,5 +519,9 @@ func toolActions(t catalog.Tool) []string {
 	if f := strings.Fields(desc); len(f) > 0 && strings.EqualFold(strings.Trim(f[0], ".:"), t.Name) {
 		desc = strings.TrimSpace(desc[strings.Index(desc, f[0])+len(f[0]):]) // some catalogs open the description with the name
 	}
+	// Every word of the name counts: a noun there is what the tool makes,
+	// which a request may use as its verb ("comment on OPS-12" and
+	// jira__add_comment, "draft an email" and email__create_draft).
 	return fallback.ToolActions(name, desc)
 }
+
