@@ -428,9 +428,10 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 // documentation pasted in) would cost a search time for nothing.
 const toolActionsScan = 1000
 
-// ToolActions returns the words that say what a tool does, as
-// analysis.Words gives them, from its name (without a server) and its
-// description: the name's words, the leading verbs of each sentence of
+// ToolActions returns the words that may say what a tool does, as
+// analysis.Words gives them: its name's words (name without a server;
+// the caller tells its actions from the things it reads), and from its
+// description the leading verbs of each sentence of
 // the description ("Move or rename a file"; "Returns ..."), the verb
 // after "use it to" ("Use it to call a REST API"), the words after a
 // leading "make" ("Make line-based edits") and words written in capitals
@@ -439,8 +440,9 @@ const toolActionsScan = 1000
 // "to merge a head branch" in github__create_pull_request, "it can be
 // restored from the trash" in notes__delete_note. It is a pure function
 // of its arguments, safe for concurrent use.
-func ToolActions(name, description string) []string {
-	acts := analysis.Words().Analyze(name)
+func ToolActions(name, description string) (fromName, fromDescription []string) {
+	fromName = analysis.Words().Analyze(name)
+	var acts []string
 	if len(description) > toolActionsScan {
 		cut := strings.LastIndexFunc(description[:toolActionsScan], unicode.IsSpace)
 		description = description[:max(cut, 0)]
@@ -472,5 +474,5 @@ func ToolActions(name, description string) []string {
 			start = true
 		}
 	}
-	return acts
+	return fromName, acts
 }

@@ -111,7 +111,8 @@ func TestToolActions(t *testing.T) {
 		{"execute", "Execute a SQL statement (INSERT, UPDATE).", []string{"execute", "execute", "sql", "insert", "update"}},
 		{"rotateflipimage", "", []string{"rotateflipimage"}},
 	} {
-		if diff := cmp.Diff(c.want, ToolActions(c.name, c.desc)); diff != "" {
+		n, d := ToolActions(c.name, c.desc)
+		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {
 			t.Errorf("ToolActions(%q, %q) (-want +got):\n%s", c.name, c.desc, diff)
 		}
 	}
@@ -251,7 +252,8 @@ func FuzzRequestClauses(f *testing.F) {
 				t.Errorf("RequestClauses(%q): stopped after %d clauses, got %d", raw, k, n)
 			}
 		}
-		for _, w := range ToolActions(raw, raw) {
+		n, d := ToolActions(raw, raw)
+		for _, w := range append(n, d...) {
 			if w == "" || w != strings.ToLower(w) {
 				t.Errorf("ToolActions(%q) has %q: want lowercase words", raw, w)
 			}

@@ -96,7 +96,12 @@ import (
 // set's answerable requests ("schedule a meeting" and
 // calendar__find_free_time, "update the price of product 42" and
 // postgres__execute's "INSERT, UPDATE", "rotate it 90 degrees" and
-// rotateflipimage).
+// rotateflipimage). A name's words after a light verb left out of its
+// actions (get_post_retweets reads retweets) then flag 5 more no-answer
+// requests (bfcl 66 % → 68 %, stabletoolbench near misses 80 % → 95 %) and
+// no answerable one; only the name's first verb (not its nouns) flags
+// 4 more of the example tuning set's answerable requests ("comment on
+// OPS-12" and jira__add_comment).
 const (
 	// unservedMaxWords is the longest query, in ranking words, the rule
 	// reads (6 and 8 measured, see above); longer queries are the
@@ -519,9 +524,18 @@ func toolActions(t catalog.Tool) []string {
 	if f := strings.Fields(desc); len(f) > 0 && strings.EqualFold(strings.Trim(f[0], ".:"), t.Name) {
 		desc = strings.TrimSpace(desc[strings.Index(desc, f[0])+len(f[0]):]) // some catalogs open the description with the name
 	}
-	// Every word of the name counts: a noun there is what the tool makes,
-	// which a request may use as its verb ("comment on OPS-12" and
-	// jira__add_comment, "draft an email" and email__create_draft).
-	return fallback.ToolActions(name, desc)
+	// A noun of the name is what the tool makes, which a request may use
+	// as its verb ("comment on OPS-12" and jira__add_comment, "draft an
+	// email" and email__create_draft), unless a light verb comes before
+	// it: then it is what the tool reads ("retweet Elon's post" and
+	// twitter_v5__get_post_retweets, "reply to mom's message" and
+	// get_number_of_sent_reply_messages).
+	fromName, acts := fallback.ToolActions(name, desc)
+	for i, w := range fromName {
+		if base, action := actionVerb(w); base != "" && !action {
+			fromName = fromName[:i+1]
+			break
+		}
+	}
+	return append(fromName, acts...)
 }
-

@@ -54,6 +54,7 @@ func TestUnservedAction(t *testing.T) {
 		{"restore the note I deleted yesterday from the trash", true}, // delete_note: "it can be restored from the trash"
 		{"rename draft.md to final.md", false},                        // move_file: "Move or rename a file"
 		{"set up a 30 minute call with Sam on Tuesday", false},        // set up → create, schedule
+		{"comment fixed in v1.2 on github issue 45", false},           // add_issue_comment makes comments
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {

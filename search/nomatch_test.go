@@ -102,7 +102,9 @@ func TestToolActions(t *testing.T) {
 			[]string{"execute", "sql", "insert", "update", "delete"}, []string{"changes", "database"}},
 		{catalog.Tool{Name: "vimeo__getvideofromuser", Description: "vimeo__getvideofromuser Get all videos credited to a user."},
 			[]string{"getvideofromuser", "get"}, []string{"videos", "vimeo"}},
-		{catalog.Tool{Name: "weather.get_forecast", Description: ""}, []string{"get", "forecast"}, []string{"weather"}},
+		{catalog.Tool{Name: "weather.get_forecast", Description: "Get the forecast."}, []string{"get"}, []string{"weather", "forecast"}},
+		{catalog.Tool{Name: "twitter__get_post_retweets", Description: "Retweets of a post."}, []string{"get", "retweets"}, []string{"post"}},
+		{catalog.Tool{Name: "jira__add_comment", Description: "Add a comment to a Jira issue."}, []string{"add", "comment"}, []string{"jira", "issue"}},
 	} {
 		got := toolActions(c.tool)
 		for _, w := range c.has {
