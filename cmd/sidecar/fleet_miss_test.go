@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -102,5 +104,55 @@ func TestFleetCountsMissesPastTheBound(t *testing.T) {
 			got, err := p.c.Raw().GetLearned(ctx, &toolsearchv1.GetLearnedRequest{ToolName: reader})
 			return err == nil && got.GetTools()[0].GetPinned()
 		})
+	}
+}
+
+// A pod restarted with its --cache-dir and --store counts its uses once:
+// the fleet's log holds its earlier uses (under its old pod id) and it
+// replays the log from the start, so its learned.jsonl is not loaded as
+// well. Before, a use reported once counted two sessions and weight 2 on
+// the restarted pod, and 1 on the others.
+func TestFleetRestartCountsOnce(t *testing.T) {
+	url := pgtest.NewDB(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	a := startPod(t, exampleCatalog, url, 0, "--cache-dir", dir)
+	b := startPod(t, exampleCatalog, url, 0)
+	use := func(p *fleetPod, session, query, tool string) {
+		t.Helper()
+		res, err := p.c.Search(ctx, query, toolsearch.WithSessionID(session))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(res.GetToolReferences(), func(r *toolsearchv1.ToolReference) bool { return r.GetToolName() == tool }) {
+			t.Fatalf("the search %q does not return %s", query, tool)
+		}
+		if rep, err := p.c.ReportToolUse(ctx, session, tool, toolsearchv1.ToolUseOutcome_TOOL_USE_OUTCOME_SUCCESS); err != nil || !rep.GetRecorded() {
+			t.Fatalf("report = %v, %v", rep, err)
+		}
+	}
+	const tool = "slack__send_message"
+	use(a, "s1", "send a message to the team channel", tool)
+	a.stop() // flushes the use to the log, and saves learned.jsonl
+	if _, err := os.Stat(filepath.Join(dir, learn.FileName)); err != nil {
+		t.Fatalf("the stopped pod saved no learned state: %v", err)
+	}
+	a = startPod(t, exampleCatalog, url, 0, "--cache-dir", dir)
+	// A marker use on the other pod: once the restarted pod has learned
+	// it, it has replayed every event before it.
+	const marker = "weather__get_air_quality"
+	use(b, "marker", "air quality index", marker)
+	testenv.WaitFor(t, "the marker on the restarted pod", func() bool {
+		_, err := a.c.Raw().GetLearned(ctx, &toolsearchv1.GetLearnedRequest{ToolName: marker})
+		return err == nil
+	})
+	for i, p := range []*fleetPod{a, b} {
+		got, err := p.c.Raw().GetLearned(ctx, &toolsearchv1.GetLearnedRequest{ToolName: tool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tv := got.GetTools()[0]; tv.GetSessions() != 1 || tv.GetWeight() < 0.999 || tv.GetWeight() > 1.001 {
+			t.Errorf("pod %d: %s used in %d sessions, weight %.3f; want 1 session, weight 1 (one use)", i, tool, tv.GetSessions(), tv.GetWeight())
+		}
 	}
 }
