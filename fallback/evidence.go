@@ -248,7 +248,8 @@ func wordSet(s string) map[string]bool {
 func RequestOpening(raw string) Opening {
 	var op Opening
 	object, text := false, false
-	for _, tok := range strings.Fields(raw) {
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
 		ws := analysis.Words().Analyze(tok)
 		if len(ws) == 0 {
 			continue
@@ -265,6 +266,8 @@ func RequestOpening(raw string) Opening {
 			}
 			op.Verb, object = ws[0], true
 			op.Object = append(op.Object, ws[1:]...)
+		case object && len(op.Object) == 0 && determiner(ws, toks[i+1:]):
+			op.Object = append(op.Object, ws...)
 		case textStarts[ws[0]]:
 			object, text = false, true
 			op.Text = append(op.Text, ws[1:]...)
@@ -279,6 +282,25 @@ func RequestOpening(raw string) Opening {
 	}
 	return op
 }
+
+// determiner reports whether "that" (ws, a token's words) right after a
+// request's verb points at its object ("delete that message", "archive
+// that channel") rather than opening a message's text ("reply that I'm
+// on my way", "confirm that the fix is deployed"): it is the token's only
+// word and the next token opens no clause of its own (clauseOpeners).
+func determiner(ws, next []string) bool {
+	if len(ws) != 1 || ws[0] != "that" || len(next) == 0 {
+		return false
+	}
+	nw := analysis.Words().Analyze(next[0])
+	return len(nw) > 0 && !clauseOpeners[nw[0]]
+}
+
+// clauseOpeners are the words that open a clause after "that": subjects
+// and determiners ("that I'll be late", "that the build is green", "that
+// it works").
+var clauseOpeners = wordSet("i we you he she it they there this these those the a an my our your his her their " +
+	"its everyone everybody nobody someone all no")
 
 // cutPreamble splits a token's words (analysis.Words) into its leading
 // preamble words (openingPreamble: "I'd" → i, d) and the rest, whose first

@@ -85,6 +85,10 @@ func TestRequestOpening(t *testing.T) {
 		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
 		{"add a :tada: reaction to the announcement", Opening{Verb: "add", Object: []string{"a", "tada", "reaction"}}},
+		{"delete that message", Opening{Verb: "delete", Object: []string{"that", "message"}}},
+		{"reply that I'm on my way", Opening{Verb: "reply", Text: []string{"i", "m", "on", "my", "way"}}},
+		{"confirm that the fix is deployed", Opening{Verb: "confirm", Text: []string{"the", "fix", "is", "deployed"}}},
+		{"tell bob that", Opening{Verb: "tell", Object: []string{"bob"}}},
 		{"what's in the downloads folder", Opening{}},
 		{"is it windy in Chicago", Opening{}},
 		{"please", Opening{}},
@@ -182,6 +186,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"", " ", ".", ",,, and then also", "please", "and", "'", "“", "let’s", "Let's, verify", ":tada:", "note:",
 		"请 帮我 取消 航班, 然后 预订 酒店", "Отмени мой рейс и закажи такси", "\xff\xfe and \xc3", "a\u00a0b\u2028c",
 		"📅 book a table 🍽️, then call a cab 🚕", "\"unterminated and 'quote", "OPS-12, #general and /tmp/x.txt.",
+		"delete that message", "reply that", "that that that", "archive that: it", "walking directions to the park",
 	} {
 		f.Add(s)
 	}

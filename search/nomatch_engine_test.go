@@ -44,6 +44,11 @@ func TestUnservedAction(t *testing.T) {
 		{"unassign me from OPS-31", true},
 		// The verb opens the request, or there is none.
 		{"what's in the downloads folder", false},
+		{"walking directions from Times Square to Central Park", false}, // a gerund opens a noun phrase
+		// "that" right after the verb points at the object.
+		{"delete that message", true},
+		{"reply that I'm on my way", false},
+		{"answer Sam's email: I'll be there", false}, // answer → reply
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
@@ -99,6 +104,10 @@ func TestUnservedTask(t *testing.T) {
 		{"Our sprint ends Friday. Commit the staged changes with the message wip and open a pull request against main for review.", false},
 		// A participle opens context, not a step.
 		{"Following the standup, create a Jira issue for the login bug and assign it to Maria in the current sprint.", false},
+		// One step after context: unserved when no top tool has its object.
+		{"The release notes are in the notes workspace and the slack channel knows. Print them on the office printer.", true},
+		{"I just pushed the fix and the pull request is open. Deploy the branch to production.", false}, // "branch": a near miss the rule lets through
+		{"The build failed again this morning. Please create a jira issue for the flaky login test.", false},
 		// A read ("find") may be served by any read tool.
 		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {

@@ -1,6 +1,10 @@
 package search
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/toolsearch/toolsearch/query"
+)
 
 func TestActionVerb(t *testing.T) {
 	for _, c := range []struct {
@@ -42,6 +46,27 @@ func TestActionVerb(t *testing.T) {
 		}
 		if len(syns) == 0 {
 			t.Errorf("verbSynonyms[%q] is empty", v)
+		}
+	}
+}
+
+// TestRequest: the no-match rules read the query without its filters and
+// -terms, quoted values with spaces included.
+func TestRequest(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"archive the #old channel", "archive the #old channel"},
+		{"server:slack archive the #old channel", "archive the #old channel"},
+		{`server:"Bing CN" translate this page`, "translate this page"},
+		{"category:`web search` -\"two words\" find news", "find news"},
+		{`-"unterminated archive it`, ""},
+		{`server:"a" category:b pin it`, "pin it"},
+	} {
+		q, err := query.Parse(c.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := request(q).Raw; got != c.want {
+			t.Errorf("request(%q).Raw = %q, want %q", c.raw, got, c.want)
 		}
 	}
 }
