@@ -2,6 +2,7 @@ package fallback
 
 import (
 	"iter"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -420,4 +421,58 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 		}
 		flush(false)
 	}
+}
+
+// toolActionsScan is how much of a description, in bytes, ToolActions
+// reads (up to the last space before it): what a tool does is said first, and a long description (API
+// documentation pasted in) would cost a search time for nothing.
+const toolActionsScan = 1000
+
+// ToolActions returns the words that may say what a tool does, as
+// analysis.Words gives them: its name's words (name without a server;
+// the caller tells its actions from the things it reads), and from its
+// description the leading verbs of each sentence of
+// the description ("Move or rename a file"; "Returns ..."), the verb
+// after "use it to" ("Use it to call a REST API"), the words after a
+// leading "make" ("Make line-based edits") and words written in capitals
+// (the commands it runs: "INSERT, UPDATE, DELETE"). The no-match decision
+// of package search reads a request's verb against them. A word the tool has only elsewhere is about something else:
+// "to merge a head branch" in github__create_pull_request, "it can be
+// restored from the trash" in notes__delete_note. It is a pure function
+// of its arguments, safe for concurrent use.
+func ToolActions(name, description string) (fromName, fromDescription []string) {
+	fromName = analysis.Words().Analyze(name)
+	var acts []string
+	if len(description) > toolActionsScan {
+		cut := strings.LastIndexFunc(description[:toolActionsScan], unicode.IsSpace)
+		description = description[:max(cut, 0)]
+	}
+	toks := strings.Fields(description)
+	start, lead := true, 0 // a sentence starts; words still to take after "make"
+	for i, tok := range toks {
+		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
+			acts = append(acts, strings.ToLower(core))
+		}
+		take := start || lead > 0 || i > 0 && i < 4 && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
+		if take {
+			if ws := analysis.Words().Analyze(tok); len(ws) > 0 {
+				acts = append(acts, ws...)
+				switch {
+				case lead > 0:
+					lead--
+				case start && ws[0] == "make":
+					lead = 3
+				case start && (ws[0] == "use" || ws[0] == "useful" || ws[0] == "used"):
+					if to := slices.IndexFunc(toks[i+1:min(i+4, len(toks))], func(s string) bool { return strings.EqualFold(s, "to") }); to >= 0 && i+to+2 < len(toks) {
+						acts = append(acts, analysis.Words().Analyze(toks[i+to+2])...)
+					}
+				}
+				start = false
+			}
+		}
+		if strings.ContainsAny(tok[len(tok)-1:], ".!?") {
+			start = true
+		}
+	}
+	return fromName, acts
 }

@@ -49,6 +49,12 @@ func TestUnservedAction(t *testing.T) {
 		{"delete that message", true},
 		{"reply that I'm on my way", false},
 		{"answer Sam's email: I'll be there", false}, // answer → reply
+		// A tool does what its name and its sentences' leading verbs say.
+		{"merge pull request #88 in acme/webapp", true},               // create_pull_request opens one "to merge a head branch"
+		{"restore the note I deleted yesterday from the trash", true}, // delete_note: "it can be restored from the trash"
+		{"rename draft.md to final.md", false},                        // move_file: "Move or rename a file"
+		{"set up a 30 minute call with Sam on Tuesday", false},        // set up → create, schedule
+		{"comment fixed in v1.2 on github issue 45", false},           // add_issue_comment makes comments
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {

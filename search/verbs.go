@@ -50,9 +50,14 @@ var lightVerbs = wordSet(
 	"access browse check display fetch find get give list locate look make obtain open put query read " +
 		"retrieve return search show take tell view")
 
-func wordSet(s string) map[string]bool {
+// wordSet is the set of the words of s; in a set of phrases, sep joins
+// each phrase's words ("inform_me" is "inform me").
+func wordSet(s string, sep ...string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {
+		for _, j := range sep {
+			w = strings.ReplaceAll(w, j, " ")
+		}
 		m[w] = true
 	}
 	return m
@@ -140,8 +145,26 @@ var verbSynonyms = map[string][]string{
 	"set":        {"update", "change", "create", "configure"},
 	"save":       {"write", "create", "store"},
 	"answer":     {"reply", "respond"},
+	"setup":      {"create", "schedule", "configure", "add", "set"},
+	"replace":    {"edit", "update", "modify"},
+	"lower":      {"set", "adjust", "decrease", "reduce"},
+	"raise":      {"set", "adjust", "increase"},
+	"increase":   {"set", "adjust", "raise"},
+	"revoke":     {"cancel", "delete", "remove"},
+	"arrange":    {"schedule", "book", "create", "organize"},
+	"stream":     {"play"},
+	"print":      {"read", "show", "display"},
 	"respond":    {"reply", "answer"},
 	"move":       {"update", "change"},
 	"reschedule": {"update", "change"},
 	"postpone":   {"update", "change"},
 }
+
+// askVerbs are an action verb and the word after it that ask for an
+// answer, not an action: "inform me about the weather", "update us on the
+// release".
+var askVerbs = wordSet("inform_me inform_us update_me update_us brief_me brief_us", "_")
+
+// phrasalVerbs map an action verb and the particle after it to the verb
+// of verbSynonyms they mean: "set up a call with Sam" creates an event.
+var phrasalVerbs = map[string]string{"set up": "setup"}
