@@ -2,6 +2,7 @@ package fallback
 
 import (
 	"iter"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -248,7 +249,8 @@ func wordSet(s string) map[string]bool {
 func RequestOpening(raw string) Opening {
 	var op Opening
 	object, text := false, false
-	for _, tok := range strings.Fields(raw) {
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
 		ws := analysis.Words().Analyze(tok)
 		if len(ws) == 0 {
 			continue
@@ -265,6 +267,8 @@ func RequestOpening(raw string) Opening {
 			}
 			op.Verb, object = ws[0], true
 			op.Object = append(op.Object, ws[1:]...)
+		case object && len(op.Object) == 0 && determiner(ws, toks[i+1:]):
+			op.Object = append(op.Object, ws...)
 		case textStarts[ws[0]]:
 			object, text = false, true
 			op.Text = append(op.Text, ws[1:]...)
@@ -279,6 +283,25 @@ func RequestOpening(raw string) Opening {
 	}
 	return op
 }
+
+// determiner reports whether "that" (ws, a token's words) right after a
+// request's verb points at its object ("delete that message", "archive
+// that channel") rather than opening a message's text ("reply that I'm
+// on my way", "confirm that the fix is deployed"): it is the token's only
+// word and the next token opens no clause of its own (clauseOpeners).
+func determiner(ws, next []string) bool {
+	if len(ws) != 1 || ws[0] != "that" || len(next) == 0 {
+		return false
+	}
+	nw := analysis.Words().Analyze(next[0])
+	return len(nw) > 0 && !clauseOpeners[nw[0]]
+}
+
+// clauseOpeners are the words that open a clause after "that": subjects
+// and determiners ("that I'll be late", "that the build is green", "that
+// it works").
+var clauseOpeners = wordSet("i we you he she it they there this these those the a an my our your his her their " +
+	"its everyone everybody nobody someone all no")
 
 // cutPreamble splits a token's words (analysis.Words) into its leading
 // preamble words (openingPreamble: "I'd" → i, d) and the rest, whose first
@@ -398,4 +421,58 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 		}
 		flush(false)
 	}
+}
+
+// toolActionsScan is how much of a description, in bytes, ToolActions
+// reads (up to the last space before it): what a tool does is said first, and a long description (API
+// documentation pasted in) would cost a search time for nothing.
+const toolActionsScan = 1000
+
+// ToolActions returns the words that may say what a tool does, as
+// analysis.Words gives them: its name's words (name without a server;
+// the caller tells its actions from the things it reads), and from its
+// description the leading verbs of each sentence of
+// the description ("Move or rename a file"; "Returns ..."), the verb
+// after "use it to" ("Use it to call a REST API"), the words after a
+// leading "make" ("Make line-based edits") and words written in capitals
+// (the commands it runs: "INSERT, UPDATE, DELETE"). The no-match decision
+// of package search reads a request's verb against them. A word the tool has only elsewhere is about something else:
+// "to merge a head branch" in github__create_pull_request, "it can be
+// restored from the trash" in notes__delete_note. It is a pure function
+// of its arguments, safe for concurrent use.
+func ToolActions(name, description string) (fromName, fromDescription []string) {
+	fromName = analysis.Words().Analyze(name)
+	var acts []string
+	if len(description) > toolActionsScan {
+		cut := strings.LastIndexFunc(description[:toolActionsScan], unicode.IsSpace)
+		description = description[:max(cut, 0)]
+	}
+	toks := strings.Fields(description)
+	start, lead := true, 0 // a sentence starts; words still to take after "make"
+	for i, tok := range toks {
+		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
+			acts = append(acts, strings.ToLower(core))
+		}
+		take := start || lead > 0 || i > 0 && i < 4 && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
+		if take {
+			if ws := analysis.Words().Analyze(tok); len(ws) > 0 {
+				acts = append(acts, ws...)
+				switch {
+				case lead > 0:
+					lead--
+				case start && ws[0] == "make":
+					lead = 3
+				case start && (ws[0] == "use" || ws[0] == "useful" || ws[0] == "used"):
+					if to := slices.IndexFunc(toks[i+1:min(i+4, len(toks))], func(s string) bool { return strings.EqualFold(s, "to") }); to >= 0 && i+to+2 < len(toks) {
+						acts = append(acts, analysis.Words().Analyze(toks[i+to+2])...)
+					}
+				}
+				start = false
+			}
+		}
+		if strings.ContainsAny(tok[len(tok)-1:], ".!?") {
+			start = true
+		}
+	}
+	return fromName, acts
 }

@@ -85,6 +85,10 @@ func TestRequestOpening(t *testing.T) {
 		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
 		{"add a :tada: reaction to the announcement", Opening{Verb: "add", Object: []string{"a", "tada", "reaction"}}},
+		{"delete that message", Opening{Verb: "delete", Object: []string{"that", "message"}}},
+		{"reply that I'm on my way", Opening{Verb: "reply", Text: []string{"i", "m", "on", "my", "way"}}},
+		{"confirm that the fix is deployed", Opening{Verb: "confirm", Text: []string{"the", "fix", "is", "deployed"}}},
+		{"tell bob that", Opening{Verb: "tell", Object: []string{"bob"}}},
 		{"what's in the downloads folder", Opening{}},
 		{"is it windy in Chicago", Opening{}},
 		{"please", Opening{}},
@@ -92,6 +96,24 @@ func TestRequestOpening(t *testing.T) {
 	} {
 		if diff := cmp.Diff(c.want, RequestOpening(c.raw)); diff != "" {
 			t.Errorf("RequestOpening(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+func TestToolActions(t *testing.T) {
+	for _, c := range []struct {
+		name, desc string
+		want       []string
+	}{
+		{"create_pull_request", "Open a new pull request in a GitHub repository to merge a head branch.", []string{"create", "pull", "request", "open"}},
+		{"move_file", "Move or rename a file or directory. Fails if the destination exists.", []string{"move", "file", "move", "rename", "fails"}},
+		{"http_request", "Make an HTTP request. Use it to call a REST API.", []string{"http", "request", "make", "an", "http", "http", "request", "use", "call", "rest", "api"}},
+		{"execute", "Execute a SQL statement (INSERT, UPDATE).", []string{"execute", "execute", "sql", "insert", "update"}},
+		{"rotateflipimage", "", []string{"rotateflipimage"}},
+	} {
+		n, d := ToolActions(c.name, c.desc)
+		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {
+			t.Errorf("ToolActions(%q, %q) (-want +got):\n%s", c.name, c.desc, diff)
 		}
 	}
 }
@@ -182,6 +204,9 @@ func FuzzRequestClauses(f *testing.F) {
 		"", " ", ".", ",,, and then also", "please", "and", "'", "“", "let’s", "Let's, verify", ":tada:", "note:",
 		"请 帮我 取消 航班, 然后 预订 酒店", "Отмени мой рейс и закажи такси", "\xff\xfe and \xc3", "a\u00a0b\u2028c",
 		"📅 book a table 🍽️, then call a cab 🚕", "\"unterminated and 'quote", "OPS-12, #general and /tmp/x.txt.",
+		"delete that message", "reply that", "that that that", "archive that: it", "walking directions to the park",
+		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
+		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X",
 	} {
 		f.Add(s)
 	}
@@ -225,6 +250,12 @@ func FuzzRequestClauses(f *testing.F) {
 			}
 			if n != k {
 				t.Errorf("RequestClauses(%q): stopped after %d clauses, got %d", raw, k, n)
+			}
+		}
+		n, d := ToolActions(raw, raw)
+		for _, w := range append(n, d...) {
+			if w == "" || w != strings.ToLower(w) {
+				t.Errorf("ToolActions(%q) has %q: want lowercase words", raw, w)
 			}
 		}
 	})
