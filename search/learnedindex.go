@@ -301,7 +301,8 @@ func (s *learnedScreen) cosines(m, q []float32) *[]float32 {
 	}
 	*buf = (*buf)[:n]
 	// vek32 splits a product of matVecSerial or more multiplications over
-	// goroutines, one per core: a search keeps to its own goroutine.
+	// goroutines, one per core: a search does not fan a product out (its
+	// learned stage runs at most one goroutine beside it, beginLearned).
 	step := max(1, (matVecSerial-1)/dim)
 	for i := 0; i < n; i += step {
 		end := min(n, i+step)
