@@ -583,11 +583,14 @@ const learnResemblance = 1.0 / 3
 // learnedVectors ran for the request, or without it (nil) those rowsAbove
 // lets through.
 func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float32, sr *screenedRows) float64 {
-	qs := ix.queries[i]
-	var nearBuf [1]uint64 // the queries whose vector is within learnedVectorJoin of pv
+	// Tool i's queries are t's first to first+nq-1.
+	t := ix.terms
+	first, nq := int(t.first[i]), int(t.first[i+1]-t.first[i])
+	// The queries whose vector is within learnedVectorJoin of pv.
+	var nearBuf [1]uint64
 	near := nearBuf[:]
-	if len(qs) > 64 {
-		near = make([]uint64, (len(qs)+63)/64)
+	if nq > 64 {
+		near = make([]uint64, (nq+63)/64)
 	}
 	if pv != nil && i < len(ix.vecs) {
 		mark := func(k int) {
@@ -605,14 +608,17 @@ func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float
 		}
 	}
 	ev, all := 0.0, ix.evidence[i]
-	for k, q := range qs {
+	for k := range nq {
+		// The query's terms and weight, from t's flat arrays: one run
+		// of memory for the tool's queries.
+		ids := t.flat[t.off[first+k]:t.off[first+k+1]]
 		r := 0.0
 		if near[k/64]&(1<<(k%64)) != 0 {
 			r = 1
-		} else if n := min(len(q.terms), nTerms); n > 0 {
-			r = min(1, float64(termIDs.shared(ix.terms.of(i, k)))/(learnResemblance*float64(n)))
+		} else if n := min(len(ids), nTerms); n > 0 {
+			r = min(1, float64(termIDs.shared(ids))/(learnResemblance*float64(n)))
 		}
-		ev += q.weight * r
+		ev += t.weight[first+k] * r
 		if ev >= all && ix.nonNegative {
 			// The terms still to add are not negative, and adding one
 			// never lowers a float64 sum: the minimum is all.

@@ -640,6 +640,9 @@ type learnedTerms struct {
 	flat  []int32
 	off   []int32
 	first []int32
+	// weight holds each learned query's weight (learnedQuery.weight) in
+	// the same order: tool i's query k's is weight[first[i]+k].
+	weight []float64
 	// chunks memoizes the terms of request chunks in this numbering
 	// (requestOf); the only state that changes.
 	chunksMu sync.RWMutex
@@ -669,6 +672,7 @@ func newLearnedTerms(queries [][]learnedQuery) *learnedTerms {
 			}
 			slices.Sort(t.flat[start:])
 			t.off = append(t.off, int32(len(t.flat)))
+			t.weight = append(t.weight, q.weight)
 		}
 		t.first[i+1] = t.first[i] + int32(len(qs))
 	}
