@@ -153,6 +153,7 @@ var verbSynonyms = map[string][]string{
 	"revoke":     {"cancel", "delete", "remove"},
 	"arrange":    {"schedule", "book", "create", "organize"},
 	"stream":     {"play"},
+	"broadcast":  {"post", "send", "publish"},
 	"print":      {"read", "show", "display"},
 	"respond":    {"reply", "answer"},
 	"move":       {"update", "change"},
