@@ -169,3 +169,24 @@ func TestPinRecordsWithoutScopeSessions(t *testing.T) {
 		t.Errorf("re-export claims scope_sessions it never counted:\n%s", buf.String())
 	}
 }
+
+// A tool used in every session, credited mostly as misses under distinct
+// queries (an always-loaded file reader), is pinned: its sessions past the
+// bound on queries learned by misses still count, so its share of the
+// scope's sessions is 1, not 8 of n.
+func TestPinAlwaysUsedToolPastMissBound(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now})
+	const n = 20
+	for i := range n {
+		session := fmt.Sprintf("s%d", i)
+		s.Record(Use{Scope: "sc", Tool: fmt.Sprintf("task%d", i%5), Query: fmt.Sprintf("request %d", i), Session: session, Weight: 1})
+		s.Record(Use{Scope: "sc", Tool: "reader", Query: fmt.Sprintf("request %d", i), Session: session, Weight: MissCreditWeight, Miss: true})
+	}
+	v := s.View()
+	if tv := v.Tool("sc", "reader"); tv.Sessions != n || v.ScopeSessions("sc") != n {
+		t.Errorf("reader used in %d of %d sessions, want %d of %d", tv.Sessions, v.ScopeSessions("sc"), n, n)
+	}
+	if diff := cmp.Diff([]string{"reader"}, pinned(v, "sc", PinRule{})); diff != "" {
+		t.Errorf("pinned (-want +got):\n%s", diff)
+	}
+}

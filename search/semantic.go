@@ -53,6 +53,11 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 			return fm, nil
 		}
 	}
+	agreed := len(vec) > 0 && (len(kw.Hits) == 0 || kw.Hits[0].ID == vec[0].id)
+	agreedID := -1
+	if agreed {
+		agreedID = vec[0].id
+	}
 	if e.learner != nil {
 		vec = e.learnedVectors(st, p, qv, vec, foundBy(vec, kw.Hits), p.learnScope)
 	}
@@ -62,7 +67,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	}
 	sortHits(fused, st.name)
 	return matches{hits: fused, total: max(len(fused), kw.Total), mode: ModeHybrid, confidence: conf, cosine: cosine,
-		unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages}, nil
+		unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages, agreed: agreed, agreedID: agreedID}, nil
 }
 
 // vectorCandidates embeds the query's ranking words and returns the
