@@ -436,8 +436,9 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 }
 
 // toolActionsScan is how much of a description, in bytes, ToolActions
-// reads (up to the last space before it): what a tool does is said first, and a long description (API
-// documentation pasted in) would cost a search time for nothing.
+// reads (up to the last space before it): what a tool does is said
+// first, and reading a long description (API documentation pasted in)
+// would cost time for nothing.
 const toolActionsScan = 1000
 
 // ToolActions returns the words that may say what a tool does, as
