@@ -124,15 +124,9 @@ func argumentWords(raw string) map[string]bool {
 	var quote bool
 	start := true
 	for _, tok := range strings.Fields(raw) {
-		opens := opensQuote(tok)
-		if quote || opens {
+		if quote || opensQuote(tok) {
 			add(tok)
-			body := strings.TrimLeft(tok, quotes)
-			closes := strings.ContainsAny(body, quotes) || (!opens && strings.ContainsAny(tok, quotes))
-			quote = !closes
-			if opens && body == "" {
-				quote = true
-			}
+			quote = quoteAfter(tok, quote)
 			start = false
 			continue
 		}
@@ -142,6 +136,19 @@ func argumentWords(raw string) map[string]bool {
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
 	}
 	return args
+}
+
+// quoteAfter reports whether quoted text is still open after tok, a raw
+// token that opens quoted text or comes inside it (quoted: it was open
+// before tok).
+func quoteAfter(tok string, quoted bool) bool {
+	opens := !quoted && opensQuote(tok)
+	body := strings.TrimLeft(tok, quotes)
+	if opens && body == "" {
+		return true
+	}
+	closes := strings.ContainsAny(body, quotes) || (!opens && strings.ContainsAny(tok, quotes))
+	return !closes
 }
 
 // tokenCore is a raw query token without its outer punctuation, but with
@@ -379,8 +386,13 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 			sentence = endsSentence
 			return ok
 		}
+		quote := false // inside quoted text, which no clause break splits
 		for _, tok := range strings.Fields(raw) {
-			if clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
+			quoted := quote
+			if quote || opensQuote(tok) {
+				quote = quoteAfter(tok, quote)
+			}
+			if !quoted && clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
 				if !flush(false) {
 					return
 				}
@@ -413,7 +425,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 					cur.rest = append(cur.rest, strings.Join(ws[1:], " "))
 				}
 			}
-			if last := tok[len(tok)-1:]; strings.ContainsAny(last, ".?!;:,") {
+			if last := tok[len(tok)-1:]; !quote && strings.ContainsAny(last, ".?!;:,") {
 				if !flush(strings.ContainsAny(last, ".?!;:")) {
 					return
 				}

@@ -149,6 +149,10 @@ func TestRequestClauses(t *testing.T) {
 			{First: "verify", Preamble: true, Words: []string{"draft", "txt"}},
 			{Words: []string{"txt", "are", "identical"}}, // quoted text
 		}},
+		{"add a line 'TODO: rotate keys, and renew certs' to my note, then archive it", []clause{
+			{First: "add", Words: []string{"a", "line", "todo", "rotate", "keys", "and", "renew", "certs", "to", "my", "note"}}, // quoted text splits no clause
+			{First: "archive", Words: []string{"it"}},
+		}},
 		{"please", nil},
 		{"", nil},
 	} {
@@ -206,7 +210,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"📅 book a table 🍽️, then call a cab 🚕", "\"unterminated and 'quote", "OPS-12, #general and /tmp/x.txt.",
 		"delete that message", "reply that", "that that that", "archive that: it", "walking directions to the park",
 		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
-		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X",
+		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 	} {
 		f.Add(s)
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // The unserved action: a short request whose action verb none of its best
-// tools mentions is a near miss, however well its other words match.
+// tools does is a near miss, however well its other words match.
 // "forward this email to my accountant" finds the email tools (they send,
 // read and reply), "delete the slack message I just posted" finds
 // slack__send_message, "rebase my branch onto main" finds the branch

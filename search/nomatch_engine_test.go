@@ -14,7 +14,7 @@ import (
 )
 
 // TestUnservedAction: a short request whose action verb none of its best
-// tools mentions, or whose tools with the verb all lack its object, is
+// tools does, or whose tools with the verb all lack its object, is
 // flagged no_confident_match, its scores scaled by one factor (the order
 // is the same as with the verb served); a request whose verb and object a
 // top tool has, the verb itself or as a listed synonym, is not.
@@ -130,7 +130,8 @@ func TestUnservedTask(t *testing.T) {
 // catalog's labelled sets in evaluation/testdata/nomatch (answerable and
 // no-answer queries; the held-out pair was written after the first rule
 // was fixed, the second held-out pair before the second round and run
-// once after it) and on its ranking fixture, in both modes, as a committed
+// once after it, the fourth before semantic vouching was fit and run once
+// after it) and on its ranking fixture, in both modes, as a committed
 // nomatch_stats.txt; rewrite it with
 //
 //	go test ./search -run TestNoMatchStats -update
@@ -141,6 +142,7 @@ func TestNoMatchStats(t *testing.T) {
 		{"tuning", filepath.Join(dir, "nomatch", "example-answerable.jsonl"), filepath.Join(dir, "nomatch", "example-noanswer.jsonl")},
 		{"held-out", filepath.Join(dir, "nomatch", "example-heldout-answerable.jsonl"), filepath.Join(dir, "nomatch", "example-heldout-noanswer.jsonl")},
 		{"held-out-2", filepath.Join(dir, "nomatch", "example-heldout2-answerable.jsonl"), filepath.Join(dir, "nomatch", "example-heldout2-noanswer.jsonl")},
+		{"held-out-4", filepath.Join(dir, "nomatch", "example-heldout4-answerable.jsonl"), filepath.Join(dir, "nomatch", "example-heldout4-noanswer.jsonl")},
 	}
 	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
 	var b strings.Builder
