@@ -524,10 +524,12 @@ func (st *state) toolActions(id int) []string {
 }
 
 // toolActions returns the words that say what tool t does
-// (fallback.ToolActions), read from its name without the server and its
+// (fallback.ToolActions), read from its name without the server
+// (catalog.SplitName) and the path before its method
+// (AuditRecordsApi.get_audit_records → get_audit_records), and its
 // description.
 func toolActions(t catalog.Tool) []string {
-	name := t.Name
+	_, name := catalog.SplitName(t.Name)
 	if i := strings.LastIndex(name, "__"); i >= 0 {
 		name = name[i+2:]
 	} else if i := strings.LastIndex(name, "."); i >= 0 {
