@@ -110,10 +110,27 @@ func TestToolActions(t *testing.T) {
 		{"http_request", "Make an HTTP request. Use it to call a REST API.", []string{"http", "request", "make", "an", "http", "http", "request", "use", "call", "rest", "api"}},
 		{"execute", "Execute a SQL statement (INSERT, UPDATE).", []string{"execute", "execute", "sql", "insert", "update"}},
 		{"rotateflipimage", "", []string{"rotateflipimage"}},
+		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}}, // capitals as analysis.Words splits them
 	} {
 		n, d := ToolActions(c.name, c.desc)
 		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {
 			t.Errorf("ToolActions(%q, %q) (-want +got):\n%s", c.name, c.desc, diff)
+		}
+	}
+}
+
+// TestToolActionsLongText: a long description is read up to the last
+// space before toolActionsScan bytes, or, without one, up to the last
+// rune that starts there (never half a rune).
+func TestToolActionsLongText(t *testing.T) {
+	for _, c := range []struct{ long, prefix string }{
+		{"Delete a file. " + strings.Repeat("word ", 400), "Delete a file. " + strings.Repeat("word ", 197)},
+		{strings.Repeat("删除", 400), strings.Repeat("删除", 166) + "删"}, // 999 bytes: the 1,000th starts no rune
+	} {
+		_, got := ToolActions("x", c.long)
+		_, want := ToolActions("x", c.prefix)
+		if diff := cmp.Diff(want, got); diff != "" || len(got) == 0 {
+			t.Errorf("ToolActions of %d bytes (-its prefix +got):\n%s", len(c.long), diff)
 		}
 	}
 }
