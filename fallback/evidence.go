@@ -124,15 +124,9 @@ func argumentWords(raw string) map[string]bool {
 	var quote bool
 	start := true
 	for _, tok := range strings.Fields(raw) {
-		opens := opensQuote(tok)
-		if quote || opens {
+		if quote || opensQuote(tok) {
 			add(tok)
-			body := strings.TrimLeft(tok, quotes)
-			closes := strings.ContainsAny(body, quotes) || (!opens && strings.ContainsAny(tok, quotes))
-			quote = !closes
-			if opens && body == "" {
-				quote = true
-			}
+			quote = quoteAfter(tok, quote)
 			start = false
 			continue
 		}
@@ -142,6 +136,19 @@ func argumentWords(raw string) map[string]bool {
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
 	}
 	return args
+}
+
+// quoteAfter reports whether quoted text is still open after tok, a raw
+// token that opens quoted text or comes inside it (quoted: it was open
+// before tok).
+func quoteAfter(tok string, quoted bool) bool {
+	opens := !quoted && opensQuote(tok)
+	body := strings.TrimLeft(tok, quotes)
+	if opens && body == "" {
+		return true
+	}
+	closes := strings.ContainsAny(body, quotes) || (!opens && strings.ContainsAny(tok, quotes))
+	return !closes
 }
 
 // tokenCore is a raw query token without its outer punctuation, but with
@@ -379,8 +386,13 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 			sentence = endsSentence
 			return ok
 		}
+		quote := false // inside quoted text, which no clause break splits
 		for _, tok := range strings.Fields(raw) {
-			if clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
+			quoted := quote
+			if quote || opensQuote(tok) {
+				quote = quoteAfter(tok, quote)
+			}
+			if !quoted && clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
 				if !flush(false) {
 					return
 				}
@@ -413,7 +425,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 					cur.rest = append(cur.rest, strings.Join(ws[1:], " "))
 				}
 			}
-			if last := tok[len(tok)-1:]; strings.ContainsAny(last, ".?!;:,") {
+			if last := tok[len(tok)-1:]; !quote && strings.ContainsAny(last, ".?!;:,") {
 				if !flush(strings.ContainsAny(last, ".?!;:")) {
 					return
 				}
@@ -424,20 +436,22 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 }
 
 // toolActionsScan is how much of a description, in bytes, ToolActions
-// reads (up to the last space before it): what a tool does is said first, and a long description (API
-// documentation pasted in) would cost a search time for nothing.
+// reads (up to the last space before it): what a tool does is said
+// first, and reading a long description (API documentation pasted in)
+// would cost time for nothing.
 const toolActionsScan = 1000
 
 // ToolActions returns the words that may say what a tool does, as
 // analysis.Words gives them: its name's words (name without a server;
 // the caller tells its actions from the things it reads), and from its
-// description the leading verbs of each sentence of
-// the description ("Move or rename a file"; "Returns ..."), the verb
-// after "use it to" ("Use it to call a REST API"), the words after a
-// leading "make" ("Make line-based edits") and words written in capitals
-// (the commands it runs: "INSERT, UPDATE, DELETE"). The no-match decision
-// of package search reads a request's verb against them. A word the tool has only elsewhere is about something else:
-// "to merge a head branch" in github__create_pull_request, "it can be
+// description the leading word of each sentence ("Returns ..."), a word
+// after "or" or "and" among its first four ("Move or rename a file"), the
+// verb after "use it to" ("Use it to call a REST API"), the
+// words after a leading "make" ("Make line-based edits") and words
+// written in capitals (the commands it runs: "INSERT, UPDATE, DELETE").
+// The no-match decision of package search reads a request's verb against
+// them. A word the tool has only elsewhere is about something else: "to
+// merge a head branch" in github__create_pull_request, "it can be
 // restored from the trash" in notes__delete_note. It is a pure function
 // of its arguments, safe for concurrent use.
 func ToolActions(name, description string) (fromName, fromDescription []string) {
@@ -445,13 +459,17 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 	var acts []string
 	if len(description) > toolActionsScan {
 		cut := strings.LastIndexFunc(description[:toolActionsScan], unicode.IsSpace)
-		description = description[:max(cut, 0)]
+		if cut < 0 { // one long token (a text without spaces): cut at a rune's start
+			for cut = toolActionsScan; cut > 0 && !utf8.RuneStart(description[cut]); cut-- {
+			}
+		}
+		description = description[:cut]
 	}
 	toks := strings.Fields(description)
 	start, lead := true, 0 // a sentence starts; words still to take after "make"
 	for i, tok := range toks {
 		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
-			acts = append(acts, strings.ToLower(core))
+			acts = append(acts, analysis.Words().Analyze(core)...)
 		}
 		take := start || lead > 0 || i > 0 && i < 4 && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
 		if take {

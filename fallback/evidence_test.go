@@ -110,10 +110,27 @@ func TestToolActions(t *testing.T) {
 		{"http_request", "Make an HTTP request. Use it to call a REST API.", []string{"http", "request", "make", "an", "http", "http", "request", "use", "call", "rest", "api"}},
 		{"execute", "Execute a SQL statement (INSERT, UPDATE).", []string{"execute", "execute", "sql", "insert", "update"}},
 		{"rotateflipimage", "", []string{"rotateflipimage"}},
+		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}}, // capitals as analysis.Words splits them
 	} {
 		n, d := ToolActions(c.name, c.desc)
 		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {
 			t.Errorf("ToolActions(%q, %q) (-want +got):\n%s", c.name, c.desc, diff)
+		}
+	}
+}
+
+// TestToolActionsLongText: a long description is read up to the last
+// space before toolActionsScan bytes, or, without one, up to the last
+// rune that starts there (never half a rune).
+func TestToolActionsLongText(t *testing.T) {
+	for _, c := range []struct{ long, prefix string }{
+		{"Delete a file. " + strings.Repeat("word ", 400), "Delete a file. " + strings.Repeat("word ", 197)},
+		{strings.Repeat("删除", 400), strings.Repeat("删除", 166) + "删"}, // 999 bytes: the 1,000th starts no rune
+	} {
+		_, got := ToolActions("x", c.long)
+		_, want := ToolActions("x", c.prefix)
+		if diff := cmp.Diff(want, got); diff != "" || len(got) == 0 {
+			t.Errorf("ToolActions of %d bytes (-its prefix +got):\n%s", len(c.long), diff)
 		}
 	}
 }
@@ -148,6 +165,10 @@ func TestRequestClauses(t *testing.T) {
 		{"Let's verify 'Draft.txt' and 'Final.txt' are identical", []clause{
 			{First: "verify", Preamble: true, Words: []string{"draft", "txt"}},
 			{Words: []string{"txt", "are", "identical"}}, // quoted text
+		}},
+		{"add a line 'TODO: rotate keys, and renew certs' to my note, then archive it", []clause{
+			{First: "add", Words: []string{"a", "line", "todo", "rotate", "keys", "and", "renew", "certs", "to", "my", "note"}}, // quoted text splits no clause
+			{First: "archive", Words: []string{"it"}},
 		}},
 		{"please", nil},
 		{"", nil},
@@ -206,7 +227,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"📅 book a table 🍽️, then call a cab 🚕", "\"unterminated and 'quote", "OPS-12, #general and /tmp/x.txt.",
 		"delete that message", "reply that", "that that that", "archive that: it", "walking directions to the park",
 		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
-		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X",
+		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 	} {
 		f.Add(s)
 	}

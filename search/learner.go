@@ -41,6 +41,9 @@ type learner struct {
 	terms requestTerms
 	// positions are applyLearned's tables of hits by catalog ID.
 	positions hitPositions
+	// serial keeps the learned stage's lexical half on the search's
+	// goroutine (beginLearned); tests set it to compare the two.
+	serial bool
 
 	wake     chan struct{}
 	stop     context.CancelFunc

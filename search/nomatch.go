@@ -12,7 +12,7 @@ import (
 )
 
 // The unserved action: a short request whose action verb none of its best
-// tools mentions is a near miss, however well its other words match.
+// tools does is a near miss, however well its other words match.
 // "forward this email to my accountant" finds the email tools (they send,
 // read and reply), "delete the slack message I just posted" finds
 // slack__send_message, "rebase my branch onto main" finds the branch
@@ -496,7 +496,7 @@ func (st *state) actsVerb(id int, base string) bool {
 		return st.hasVerb(id, base, base)
 	}
 	want := append([]string{base}, verbSynonyms[base]...)
-	for _, a := range toolActions(t) {
+	for _, a := range st.toolActions(id) {
 		b, _ := actionVerb(a)
 		for _, w := range want {
 			if b == w || a == w || len(w) >= minVerbPrefix && strings.HasPrefix(a, w) {
@@ -512,11 +512,26 @@ func (st *state) actsVerb(id int, base string) bool {
 // "getaway").
 const minVerbPrefix = 4
 
+// toolActions returns tool id's own actions (toolActions of its tool),
+// derived on first use and kept with the state. Safe for concurrent use:
+// two searches that derive the same tool's actions at once store equal
+// values.
+func (st *state) toolActions(id int) []string {
+	if a, ok := st.actions.Load(id); ok {
+		return a.([]string)
+	}
+	a := toolActions(st.snap.Tool(id))
+	st.actions.Store(id, a)
+	return a
+}
+
 // toolActions returns the words that say what tool t does
-// (fallback.ToolActions), read from its name without the server and its
+// (fallback.ToolActions), read from its name without the server
+// (catalog.SplitName) and the path before its method
+// (AuditRecordsApi.get_audit_records → get_audit_records), and its
 // description.
 func toolActions(t catalog.Tool) []string {
-	name := t.Name
+	_, name := catalog.SplitName(t.Name)
 	if i := strings.LastIndex(name, "__"); i >= 0 {
 		name = name[i+2:]
 	} else if i := strings.LastIndex(name, "."); i >= 0 {

@@ -42,7 +42,7 @@ func BenchmarkNoMatchRules(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				m := e.learnedKeyword(st, p, "")
+				m := e.learnedKeyword(st, p)
 				if hs, _ := calibrate(m.hits, m, p.exact); len(hs) > 0 {
 					in = append(in, input{p, hs})
 				}

@@ -14,7 +14,7 @@ import (
 )
 
 // TestUnservedAction: a short request whose action verb none of its best
-// tools mentions, or whose tools with the verb all lack its object, is
+// tools does, or whose tools with the verb all lack its object, is
 // flagged no_confident_match, its scores scaled by one factor (the order
 // is the same as with the verb served); a request whose verb and object a
 // top tool has, the verb itself or as a listed synonym, is not.

@@ -105,6 +105,11 @@ func TestToolActions(t *testing.T) {
 		{catalog.Tool{Name: "weather.get_forecast", Description: "Get the forecast."}, []string{"get"}, []string{"weather", "forecast"}},
 		{catalog.Tool{Name: "twitter__get_post_retweets", Description: "Retweets of a post."}, []string{"get", "retweets"}, []string{"post"}},
 		{catalog.Tool{Name: "jira__add_comment", Description: "Add a comment to a Jira issue."}, []string{"add", "comment"}, []string{"jira", "issue"}},
+		// The server of every name form catalog.SplitName reads, and a
+		// dotted API's path before its method, are not what the tool does.
+		{catalog.Tool{Name: "slack/send_message", Description: "Send a message."}, []string{"send", "message"}, []string{"slack"}},
+		{catalog.Tool{Name: "mcp__slack__send_message", Description: "Send a message."}, []string{"send", "message"}, []string{"slack", "mcp"}},
+		{catalog.Tool{Name: "audit_api.AuditApi.purge_records", Description: "Purges old records."}, []string{"purge", "records", "purges"}, []string{"audit", "api"}},
 	} {
 		got := toolActions(c.tool)
 		for _, w := range c.has {

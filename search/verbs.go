@@ -11,7 +11,7 @@ import "strings"
 // requests the rules let through, so only the third held-out sets
 // (evaluation/testdata/nomatch/*heldout3*) measure them unseen. A
 // request's action verb that none of its
-// best tools mentions is the mark of a near miss (unservedAction), and so
+// best tools does is the mark of a near miss (unservedAction), and so
 // are a longer task's steps that none of them serves (unservedTask).
 var actionVerbs = wordSet(
 	"accept activate add adjust adopt allocate amend analyse analyze annotate answer append apply " +
@@ -153,6 +153,7 @@ var verbSynonyms = map[string][]string{
 	"revoke":     {"cancel", "delete", "remove"},
 	"arrange":    {"schedule", "book", "create", "organize"},
 	"stream":     {"play"},
+	"broadcast":  {"post", "send", "publish"},
 	"print":      {"read", "show", "display"},
 	"respond":    {"reply", "answer"},
 	"move":       {"update", "change"},
