@@ -44,6 +44,9 @@ type learner struct {
 	// serial keeps the learned stage's lexical half on the search's
 	// goroutine (beginLearned); tests set it to compare the two.
 	serial bool
+	// inline counts the searches left that run the learned stage in
+	// line after one found its goroutine unfinished (aheadBackoff).
+	inline atomic.Int32
 
 	wake     chan struct{}
 	stop     context.CancelFunc
