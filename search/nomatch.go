@@ -56,8 +56,9 @@ import (
 //     OPS-8 to review", "move report.pdf into the archive folder") or when
 //     the verb names the tool's server ("email the quarterly report to
 //     bob" and the email server);
-//   - learning from use did not lift the top tool (agents used it for
-//     this wording: it serves it).
+//   - learning from use did not lift the top tool by learnedServesStrength
+//     or more (learnedServes: agents used it for this wording, it serves
+//     it).
 //
 // Then every score of the search is multiplied by unservedFactor (one
 // factor for the whole search: the order never changes) and the search is
@@ -122,7 +123,7 @@ const (
 // than the verb itself (see above). ws are the query's ranking words
 // (fallback.Index.RankingWords).
 func (st *state) unservedAction(p *plan, ws []string, hs []hit) (string, bool) {
-	if len(hs) == 0 || hs[0].learned != nil {
+	if len(hs) == 0 || learnedServes(hs[0]) {
 		return "", false
 	}
 	// The words alone decide most searches (no action verb first): only
@@ -278,7 +279,8 @@ func unservedTaskWhy(verb string) string {
 //     answerable request after context often words its verb otherwise
 //     ("The data looks promising! Execute a buy order for 100 shares" and
 //     trading_bot__place_order);
-//   - learning from use did not lift the top tool.
+//   - learning from use did not lift the top tool by learnedServesStrength
+//     or more (learnedServes).
 //
 // Then the search is flagged as for the unserved action (unserve).
 //
@@ -325,7 +327,7 @@ var answerVerbs = wordSet(
 // whose steps the best hits (sorted best first) serve, or "" (see above).
 // words is the query's number of ranking words.
 func (st *state) unservedTask(p *plan, words int, hs []hit) string {
-	if len(hs) == 0 || hs[0].learned != nil || words <= unservedMaxWords {
+	if len(hs) == 0 || learnedServes(hs[0]) || words <= unservedMaxWords {
 		return ""
 	}
 	type step struct {
