@@ -548,13 +548,26 @@ func toolActions(t catalog.Tool) []string {
 	// email" and email__create_draft), unless a light verb comes before
 	// it: then it is what the tool reads ("retweet Elon's post" and
 	// twitter_v5__get_post_retweets, "reply to mom's message" and
-	// get_number_of_sent_reply_messages).
+	// get_number_of_sent_reply_messages), up to an "and" or "or" that
+	// joins another verb ("search_and_replace" replaces,
+	// "get_count_and_increase_by_one" increases).
 	fromName, acts := fallback.ToolActions(name, desc)
+	var out []string
+	reads := false // a light verb came before: its words are what the tool reads
 	for i, w := range fromName {
+		if (w == "and" || w == "or") && i+1 < len(fromName) {
+			if base, _ := actionVerb(fromName[i+1]); base != "" {
+				reads = false
+				continue
+			}
+		}
+		if reads {
+			continue
+		}
+		out = append(out, w)
 		if base, action := actionVerb(w); base != "" && !action {
-			fromName = fromName[:i+1]
-			break
+			reads = true
 		}
 	}
-	return append(fromName, acts...)
+	return append(out, acts...)
 }

@@ -105,6 +105,11 @@ func TestToolActions(t *testing.T) {
 		{catalog.Tool{Name: "weather.get_forecast", Description: "Get the forecast."}, []string{"get"}, []string{"weather", "forecast"}},
 		{catalog.Tool{Name: "twitter__get_post_retweets", Description: "Retweets of a post."}, []string{"get", "retweets"}, []string{"post"}},
 		{catalog.Tool{Name: "jira__add_comment", Description: "Add a comment to a Jira issue."}, []string{"add", "comment"}, []string{"jira", "issue"}},
+		// "and" or "or" before a verb ends what a light verb reads.
+		{catalog.Tool{Name: "word-document-server__search_and_replace", Description: "Search for text and replace all occurrences."},
+			[]string{"search", "replace"}, []string{"text", "occurrences"}},
+		{catalog.Tool{Name: "counter__get_count_and_increase_by_one", Description: "get count and increase by one"}, []string{"get", "increase"}, []string{"count"}},
+		{catalog.Tool{Name: "get_current_and_future_temperature", Description: "Gets the temperature."}, []string{"get", "gets"}, []string{"current", "future", "temperature"}},
 		// The server of every name form catalog.SplitName reads, and a
 		// dotted API's path before its method, are not what the tool does.
 		{catalog.Tool{Name: "slack/send_message", Description: "Send a message."}, []string{"send", "message"}, []string{"slack"}},
