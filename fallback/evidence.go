@@ -204,7 +204,8 @@ type Opening struct {
 	// Verb is the request's first word after a preamble ("please", "can
 	// you", "I'd like to"; openingPreamble), as analysis.Words gives it;
 	// "" when the request opens with a question word ("what", "how",
-	// "is"; questionWords) or has no other word.
+	// "is"; questionWords) or a noun phrase (nounOpening: "cast of the
+	// movie Inception"), or has no other word.
 	Verb string
 	// Object holds the words (analysis.Words) between Verb and the first
 	// preposition, "that", "saying" or colon (objectEnds): "cancel my
@@ -269,7 +270,7 @@ func RequestOpening(raw string) Opening {
 			if _, ws = cutPreamble(ws); len(ws) == 0 {
 				continue
 			}
-			if questionWords[ws[0]] {
+			if questionWords[ws[0]] || nounOpening(tok, ws, toks[i+1:]) {
 				return Opening{}
 			}
 			op.Verb, object = ws[0], true
@@ -289,6 +290,19 @@ func RequestOpening(raw string) Opening {
 		}
 	}
 	return op
+}
+
+// nounOpening reports whether a request's first word (ws, the words of
+// its token tok after any preamble) is a noun rather than its verb: "of"
+// follows it right away, in the same clause ("cast of the movie
+// Inception", "record of my workouts", "order of events"). An imperative
+// is followed by its object, not by "of".
+func nounOpening(tok string, ws, next []string) bool {
+	if len(ws) != 1 || len(next) == 0 || strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") {
+		return false
+	}
+	nw := analysis.Words().Analyze(next[0])
+	return len(nw) > 0 && nw[0] == "of"
 }
 
 // determiner reports whether "that" (ws, a token's words) right after a
@@ -369,9 +383,10 @@ var wishes = wordSet("want need like d would you")
 // account, and cancel my internet" → [(a statement)], [transfer: my
 // electricity account], [cancel: my internet]. A clause opens with no
 // word (First "") when it is a statement (a subject without a wish: "I'm
-// moving", "we found a house") or when its first word is an argument value
+// moving", "we found a house"), when its first word is an argument value
 // (a capitalized name inside a sentence, quoted text, a path or number:
-// "Equifax, Experian and TransUnion"). It is a pure function of raw, safe
+// "Equifax, Experian and TransUnion") or a noun (nounOpening: "copy of
+// my passport"). It is a pure function of raw, safe
 // for concurrent use.
 func RequestClauses(raw string) iter.Seq[Clause] {
 	return func(yield func(Clause) bool) {
@@ -387,7 +402,8 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 			return ok
 		}
 		quote := false // inside quoted text, which no clause break splits
-		for _, tok := range strings.Fields(raw) {
+		toks := strings.Fields(raw)
+		for i, tok := range toks {
 			quoted := quote
 			if quote || opensQuote(tok) {
 				quote = quoteAfter(tok, quote)
@@ -418,7 +434,8 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 				}
 				open, started = true, true
 				name := argumentValue(tokenCore(tok), sentence) || opensQuote(tok)
-				if !(subject && !wish || name) { // else a statement or an argument value: no request opens here
+				noun := !questionWords[ws[0]] && nounOpening(tok, ws, toks[i+1:])
+				if !(subject && !wish || name || noun) { // else a statement, an argument value or a noun: no request opens here
 					cur.First, cur.Preamble, cur.Question = ws[0], pre, questionWords[ws[0]]
 				}
 				if len(ws) > 1 {

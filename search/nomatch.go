@@ -31,9 +31,11 @@ import (
 //     need to") is an action verb in its base form (actionVerbs:
 //     "forward", "archive", "cancel", "set", or one of them with un- or
 //     re-: "unassign"; an inflected form opens a noun phrase: "walking
-//     directions from Times Square", "logs of the build"), not a light one (lightVerbs: "show", "find", "open"), and it opens the
-//     request (fallback.RequestOpening: not "what's in the downloads
-//     folder", where "downloads" is a noun): requests put their action
+//     directions from Times Square", "logs of the build"), not a light
+//     one (lightVerbs: "show", "find", "open"), and it opens the request
+//     (fallback.RequestOpening: not "what's in the downloads folder",
+//     where "downloads" is a noun, nor "cast of the movie Inception",
+//     where "of" follows it): requests put their action
 //     first, and a later word that can be a verb is usually a noun
 //     ("directions to the train station");
 //   - that word is not an argument value (fallback.WordMatch.Arg: "#random",
