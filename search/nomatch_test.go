@@ -129,3 +129,25 @@ func TestToolActions(t *testing.T) {
 		}
 	}
 }
+
+// FuzzToolActions: toolActions never panics on any name or description
+// (every name form catalog.SplitName reads, text without spaces, invalid
+// UTF-8) and gives only words as analysis.Words gives them: not empty,
+// lowercase.
+func FuzzToolActions(f *testing.F) {
+	for _, s := range [][2]string{
+		{"word-document-server__search_and_replace", "Search for text and replace all occurrences."},
+		{"mcp__slack__", ""}, {"a.b.c", "X"}, {"slack/", "/"}, {"__", "__ __"}, {"get_and", "and or"}, {"get_or_and", "Use"},
+		{"查询", strings.Repeat("删除", 400)}, {"x", "\xff\xfe INSERT\xff"}, {"Make", "Make"}, {"x", "use it to"},
+		{"AuditApi.get_x", "x Get CREATE_TABLE, HTTP/2. Use it to"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, name, desc string) {
+		for _, w := range toolActions(catalog.Tool{Name: name, Description: desc}) {
+			if w == "" || w != strings.ToLower(w) {
+				t.Errorf("toolActions(%q, %q) has %q: want lowercase words", name, desc, w)
+			}
+		}
+	})
+}
