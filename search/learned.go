@@ -296,7 +296,7 @@ type learnedWords struct {
 // the stage's lexical half, then its vector screens if the request's
 // vector is in the query cache, start on a goroutine: the caller must end
 // the stage before it returns. The goroutine only computes (no I/O, no
-// waiting, ≈ 50 µs): a cancelled request ends it by waiting for it, as
+// waiting, ≈ 55 µs): a cancelled request ends it by waiting for it, as
 // long as running it in line would take.
 func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
 	if e.learner == nil {

@@ -31,9 +31,11 @@ import (
 //     need to") is an action verb in its base form (actionVerbs:
 //     "forward", "archive", "cancel", "set", or one of them with un- or
 //     re-: "unassign"; an inflected form opens a noun phrase: "walking
-//     directions from Times Square", "logs of the build"), not a light one (lightVerbs: "show", "find", "open"), and it opens the
-//     request (fallback.RequestOpening: not "what's in the downloads
-//     folder", where "downloads" is a noun): requests put their action
+//     directions from Times Square", "logs of the build"), not a light
+//     one (lightVerbs: "show", "find", "open"), and it opens the request
+//     (fallback.RequestOpening: not "what's in the downloads folder",
+//     where "downloads" is a noun, nor "cast of the movie Inception",
+//     where "of" follows it): requests put their action
 //     first, and a later word that can be a verb is usually a noun
 //     ("directions to the train station");
 //   - that word is not an argument value (fallback.WordMatch.Arg: "#random",
@@ -54,8 +56,9 @@ import (
 //     OPS-8 to review", "move report.pdf into the archive folder") or when
 //     the verb names the tool's server ("email the quarterly report to
 //     bob" and the email server);
-//   - learning from use did not lift the top tool (agents used it for
-//     this wording: it serves it).
+//   - learning from use did not lift the top tool by learnedServesStrength
+//     or more (learnedServes: agents used it for this wording, it serves
+//     it).
 //
 // Then every score of the search is multiplied by unservedFactor (one
 // factor for the whole search: the order never changes) and the search is
@@ -120,7 +123,7 @@ const (
 // than the verb itself (see above). ws are the query's ranking words
 // (fallback.Index.RankingWords).
 func (st *state) unservedAction(p *plan, ws []string, hs []hit) (string, bool) {
-	if len(hs) == 0 || hs[0].learned != nil {
+	if len(hs) == 0 || learnedServes(hs[0]) {
 		return "", false
 	}
 	// The words alone decide most searches (no action verb first): only
@@ -276,7 +279,8 @@ func unservedTaskWhy(verb string) string {
 //     answerable request after context often words its verb otherwise
 //     ("The data looks promising! Execute a buy order for 100 shares" and
 //     trading_bot__place_order);
-//   - learning from use did not lift the top tool.
+//   - learning from use did not lift the top tool by learnedServesStrength
+//     or more (learnedServes).
 //
 // Then the search is flagged as for the unserved action (unserve).
 //
@@ -323,7 +327,7 @@ var answerVerbs = wordSet(
 // whose steps the best hits (sorted best first) serve, or "" (see above).
 // words is the query's number of ranking words.
 func (st *state) unservedTask(p *plan, words int, hs []hit) string {
-	if len(hs) == 0 || hs[0].learned != nil || words <= unservedMaxWords {
+	if len(hs) == 0 || learnedServes(hs[0]) || words <= unservedMaxWords {
 		return ""
 	}
 	type step struct {
@@ -524,10 +528,12 @@ func (st *state) toolActions(id int) []string {
 }
 
 // toolActions returns the words that say what tool t does
-// (fallback.ToolActions), read from its name without the server and its
+// (fallback.ToolActions), read from its name without the server
+// (catalog.SplitName) and the path before its method
+// (AuditRecordsApi.get_audit_records → get_audit_records), and its
 // description.
 func toolActions(t catalog.Tool) []string {
-	name := t.Name
+	_, name := catalog.SplitName(t.Name)
 	if i := strings.LastIndex(name, "__"); i >= 0 {
 		name = name[i+2:]
 	} else if i := strings.LastIndex(name, "."); i >= 0 {
@@ -542,13 +548,26 @@ func toolActions(t catalog.Tool) []string {
 	// email" and email__create_draft), unless a light verb comes before
 	// it: then it is what the tool reads ("retweet Elon's post" and
 	// twitter_v5__get_post_retweets, "reply to mom's message" and
-	// get_number_of_sent_reply_messages).
+	// get_number_of_sent_reply_messages), up to an "and" or "or" that
+	// joins another verb ("search_and_replace" replaces,
+	// "get_count_and_increase_by_one" increases).
 	fromName, acts := fallback.ToolActions(name, desc)
+	var out []string
+	reads := false // a light verb came before: its words are what the tool reads
 	for i, w := range fromName {
+		if (w == "and" || w == "or") && i+1 < len(fromName) {
+			if base, _ := actionVerb(fromName[i+1]); base != "" {
+				reads = false
+				continue
+			}
+		}
+		if reads {
+			continue
+		}
+		out = append(out, w)
 		if base, action := actionVerb(w); base != "" && !action {
-			fromName = fromName[:i+1]
-			break
+			reads = true
 		}
 	}
-	return append(fromName, acts...)
+	return append(out, acts...)
 }
