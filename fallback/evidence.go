@@ -88,7 +88,8 @@ func (ix *Index) eachRankingWord(q query.Query, f func(queryWord)) {
 }
 
 // HasWord reports whether tool id has the surface word w (analysed as a
-// query word: one of its terms or stem variants) in any field.
+// query word: one of its terms or stem variants) in any field. Safe for
+// concurrent use.
 func (ix *Index) HasWord(id int, w string) bool {
 	if id < 0 || id >= ix.Len() {
 		return false
@@ -227,7 +228,7 @@ var openingPreamble = wordSet("please pls plz kindly can could would will you i 
 // a request may put before its verb ("please", "can you", "I'd like to",
 // "let's"): RequestOpening and RequestClauses skip such words, and the
 // no-match decision of package search reads a request's first ranking
-// word after them.
+// word after them. A pure function, safe for concurrent use.
 func PreambleWord(w string) bool { return openingPreamble[w] }
 
 // questionWords open a question rather than a request.
@@ -458,14 +459,32 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 // would cost time for nothing.
 const toolActionsScan = 1000
 
+// How far ToolActions reads past a sentence's first word, in words
+// (tokens between spaces).
+const (
+	// joinedVerbWords: a word after "or" or "and" among the
+	// description's first joinedVerbWords is a verb joined to its first
+	// ("Move or rename a file": "rename" is the third).
+	joinedVerbWords = 4
+	// makeWords: the words after a sentence's leading "make" that say
+	// what it makes ("Make line-based edits to a file": line, based,
+	// edits, to).
+	makeWords = 3
+	// useToWords: how far after a sentence's leading "use" (or "useful",
+	// "used") its "to" may come, the verb after which is an action ("Use
+	// it to call a REST API", "Used by agents to book rooms").
+	useToWords = 3
+)
+
 // ToolActions returns the words that may say what a tool does, as
 // analysis.Words gives them: its name's words (name without a server;
 // the caller tells its actions from the things it reads), and from its
 // description the leading word of each sentence ("Returns ..."), a word
-// after "or" or "and" among its first four ("Move or rename a file"), the
-// verb after "use it to" ("Use it to call a REST API"), the
-// words after a leading "make" ("Make line-based edits") and words
-// written in capitals (the commands it runs: "INSERT, UPDATE, DELETE").
+// after "or" or "and" among its first joinedVerbWords ("Move or rename a
+// file"), the verb after "use it to" ("Use it to call a REST API";
+// useToWords), the words after a leading "make" ("Make line-based edits";
+// makeWords) and words written in capitals (the commands it runs:
+// "INSERT, UPDATE, DELETE").
 // The no-match decision of package search reads a request's verb against
 // them. A word the tool has only elsewhere is about something else: "to
 // merge a head branch" in github__create_pull_request, "it can be
@@ -488,7 +507,7 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
 			acts = append(acts, analysis.Words().Analyze(core)...)
 		}
-		take := start || lead > 0 || i > 0 && i < 4 && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
+		take := start || lead > 0 || i > 0 && i < joinedVerbWords && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
 		if take {
 			if ws := analysis.Words().Analyze(tok); len(ws) > 0 {
 				acts = append(acts, ws...)
@@ -496,9 +515,9 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 				case lead > 0:
 					lead--
 				case start && ws[0] == "make":
-					lead = 3
+					lead = makeWords
 				case start && (ws[0] == "use" || ws[0] == "useful" || ws[0] == "used"):
-					if to := slices.IndexFunc(toks[i+1:min(i+4, len(toks))], func(s string) bool { return strings.EqualFold(s, "to") }); to >= 0 && i+to+2 < len(toks) {
+					if to := slices.IndexFunc(toks[i+1:min(i+1+useToWords, len(toks))], func(s string) bool { return strings.EqualFold(s, "to") }); to >= 0 && i+to+2 < len(toks) {
 						acts = append(acts, analysis.Words().Analyze(toks[i+to+2])...)
 					}
 				}

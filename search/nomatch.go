@@ -2,11 +2,10 @@ package search
 
 import (
 	"fmt"
-
-	"github.com/toolsearch/toolsearch/catalog"
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/query"
 )
