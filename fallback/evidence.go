@@ -88,7 +88,8 @@ func (ix *Index) eachRankingWord(q query.Query, f func(queryWord)) {
 }
 
 // HasWord reports whether tool id has the surface word w (analysed as a
-// query word: one of its terms or stem variants) in any field.
+// query word: one of its terms or stem variants) in any field. Safe for
+// concurrent use.
 func (ix *Index) HasWord(id int, w string) bool {
 	if id < 0 || id >= ix.Len() {
 		return false
@@ -204,7 +205,8 @@ type Opening struct {
 	// Verb is the request's first word after a preamble ("please", "can
 	// you", "I'd like to"; openingPreamble), as analysis.Words gives it;
 	// "" when the request opens with a question word ("what", "how",
-	// "is"; questionWords) or has no other word.
+	// "is"; questionWords) or a noun phrase (nounOpening: "cast of the
+	// movie Inception"), or has no other word.
 	Verb string
 	// Object holds the words (analysis.Words) between Verb and the first
 	// preposition, "that", "saying" or colon (objectEnds): "cancel my
@@ -226,7 +228,7 @@ var openingPreamble = wordSet("please pls plz kindly can could would will you i 
 // a request may put before its verb ("please", "can you", "I'd like to",
 // "let's"): RequestOpening and RequestClauses skip such words, and the
 // no-match decision of package search reads a request's first ranking
-// word after them.
+// word after them. A pure function, safe for concurrent use.
 func PreambleWord(w string) bool { return openingPreamble[w] }
 
 // questionWords open a question rather than a request.
@@ -269,7 +271,7 @@ func RequestOpening(raw string) Opening {
 			if _, ws = cutPreamble(ws); len(ws) == 0 {
 				continue
 			}
-			if questionWords[ws[0]] {
+			if questionWords[ws[0]] || nounOpening(tok, ws, toks[i+1:]) {
 				return Opening{}
 			}
 			op.Verb, object = ws[0], true
@@ -289,6 +291,19 @@ func RequestOpening(raw string) Opening {
 		}
 	}
 	return op
+}
+
+// nounOpening reports whether a request's first word (ws, the words of
+// its token tok after any preamble) is a noun rather than its verb: "of"
+// follows it right away, in the same clause ("cast of the movie
+// Inception", "record of my workouts", "order of events"). An imperative
+// is followed by its object, not by "of".
+func nounOpening(tok string, ws, next []string) bool {
+	if len(ws) != 1 || len(next) == 0 || strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") {
+		return false
+	}
+	nw := analysis.Words().Analyze(next[0])
+	return len(nw) > 0 && nw[0] == "of"
 }
 
 // determiner reports whether "that" (ws, a token's words) right after a
@@ -369,9 +384,10 @@ var wishes = wordSet("want need like d would you")
 // account, and cancel my internet" → [(a statement)], [transfer: my
 // electricity account], [cancel: my internet]. A clause opens with no
 // word (First "") when it is a statement (a subject without a wish: "I'm
-// moving", "we found a house") or when its first word is an argument value
+// moving", "we found a house"), when its first word is an argument value
 // (a capitalized name inside a sentence, quoted text, a path or number:
-// "Equifax, Experian and TransUnion"). It is a pure function of raw, safe
+// "Equifax, Experian and TransUnion") or a noun (nounOpening: "copy of
+// my passport"). It is a pure function of raw, safe
 // for concurrent use.
 func RequestClauses(raw string) iter.Seq[Clause] {
 	return func(yield func(Clause) bool) {
@@ -387,7 +403,8 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 			return ok
 		}
 		quote := false // inside quoted text, which no clause break splits
-		for _, tok := range strings.Fields(raw) {
+		toks := strings.Fields(raw)
+		for i, tok := range toks {
 			quoted := quote
 			if quote || opensQuote(tok) {
 				quote = quoteAfter(tok, quote)
@@ -418,7 +435,8 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 				}
 				open, started = true, true
 				name := argumentValue(tokenCore(tok), sentence) || opensQuote(tok)
-				if !(subject && !wish || name) { // else a statement or an argument value: no request opens here
+				noun := !questionWords[ws[0]] && nounOpening(tok, ws, toks[i+1:])
+				if !(subject && !wish || name || noun) { // else a statement, an argument value or a noun: no request opens here
 					cur.First, cur.Preamble, cur.Question = ws[0], pre, questionWords[ws[0]]
 				}
 				if len(ws) > 1 {
@@ -441,14 +459,32 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 // would cost time for nothing.
 const toolActionsScan = 1000
 
+// How far ToolActions reads past a sentence's first word, in words
+// (tokens between spaces).
+const (
+	// joinedVerbWords: a word after "or" or "and" among the
+	// description's first joinedVerbWords is a verb joined to its first
+	// ("Move or rename a file": "rename" is the third).
+	joinedVerbWords = 4
+	// makeWords: the words after a sentence's leading "make" that say
+	// what it makes ("Make line-based edits to a file": line, based,
+	// edits, to).
+	makeWords = 3
+	// useToWords: how far after a sentence's leading "use" (or "useful",
+	// "used") its "to" may come, the verb after which is an action ("Use
+	// it to call a REST API", "Used by agents to book rooms").
+	useToWords = 3
+)
+
 // ToolActions returns the words that may say what a tool does, as
 // analysis.Words gives them: its name's words (name without a server;
 // the caller tells its actions from the things it reads), and from its
 // description the leading word of each sentence ("Returns ..."), a word
-// after "or" or "and" among its first four ("Move or rename a file"), the
-// verb after "use it to" ("Use it to call a REST API"), the
-// words after a leading "make" ("Make line-based edits") and words
-// written in capitals (the commands it runs: "INSERT, UPDATE, DELETE").
+// after "or" or "and" among its first joinedVerbWords ("Move or rename a
+// file"), the verb after "use it to" ("Use it to call a REST API";
+// useToWords), the words after a leading "make" ("Make line-based edits";
+// makeWords) and words written in capitals (the commands it runs:
+// "INSERT, UPDATE, DELETE").
 // The no-match decision of package search reads a request's verb against
 // them. A word the tool has only elsewhere is about something else: "to
 // merge a head branch" in github__create_pull_request, "it can be
@@ -471,7 +507,7 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
 			acts = append(acts, analysis.Words().Analyze(core)...)
 		}
-		take := start || lead > 0 || i > 0 && i < 4 && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
+		take := start || lead > 0 || i > 0 && i < joinedVerbWords && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
 		if take {
 			if ws := analysis.Words().Analyze(tok); len(ws) > 0 {
 				acts = append(acts, ws...)
@@ -479,9 +515,9 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 				case lead > 0:
 					lead--
 				case start && ws[0] == "make":
-					lead = 3
+					lead = makeWords
 				case start && (ws[0] == "use" || ws[0] == "useful" || ws[0] == "used"):
-					if to := slices.IndexFunc(toks[i+1:min(i+4, len(toks))], func(s string) bool { return strings.EqualFold(s, "to") }); to >= 0 && i+to+2 < len(toks) {
+					if to := slices.IndexFunc(toks[i+1:min(i+1+useToWords, len(toks))], func(s string) bool { return strings.EqualFold(s, "to") }); to >= 0 && i+to+2 < len(toks) {
 						acts = append(acts, analysis.Words().Analyze(toks[i+to+2])...)
 					}
 				}

@@ -90,6 +90,9 @@ func TestRequestOpening(t *testing.T) {
 		{"confirm that the fix is deployed", Opening{Verb: "confirm", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"tell bob that", Opening{Verb: "tell", Object: []string{"bob"}}},
 		{"what's in the downloads folder", Opening{}},
+		{"cast of the movie Inception", Opening{}}, // a noun before "of"
+		{"please, record of my workouts", Opening{}},
+		{"cancel, of course", Opening{Verb: "cancel"}}, // "of" in the next clause
 		{"is it windy in Chicago", Opening{}},
 		{"please", Opening{}},
 		{"", Opening{}},
@@ -170,6 +173,14 @@ func TestRequestClauses(t *testing.T) {
 			{First: "add", Words: []string{"a", "line", "todo", "rotate", "keys", "and", "renew", "certs", "to", "my", "note"}}, // quoted text splits no clause
 			{First: "archive", Words: []string{"it"}},
 		}},
+		{"I'm at home. Copy of my passport, then book a flight", []clause{
+			{Words: []string{"home"}},                 // a statement
+			{Words: []string{"of", "my", "passport"}}, // a noun before "of"
+			{First: "book", Words: []string{"a", "flight"}},
+		}},
+		{"Which of my events are tomorrow?", []clause{
+			{First: "which", Question: true, Words: []string{"of", "my", "events", "are", "tomorrow"}}, // a question word stays one
+		}},
 		{"please", nil},
 		{"", nil},
 	} {
@@ -225,7 +236,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"", " ", ".", ",,, and then also", "please", "and", "'", "“", "let’s", "Let's, verify", ":tada:", "note:",
 		"请 帮我 取消 航班, 然后 预订 酒店", "Отмени мой рейс и закажи такси", "\xff\xfe and \xc3", "a\u00a0b\u2028c",
 		"📅 book a table 🍽️, then call a cab 🚕", "\"unterminated and 'quote", "OPS-12, #general and /tmp/x.txt.",
-		"delete that message", "reply that", "that that that", "archive that: it", "walking directions to the park",
+		"delete that message", "reply that", "that that that", "cast of", "record of, then of", "please order\u00a0of", "archive that: it", "walking directions to the park",
 		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
 		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 	} {

@@ -2,11 +2,10 @@ package search
 
 import (
 	"fmt"
-
-	"github.com/toolsearch/toolsearch/catalog"
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/query"
 )
@@ -31,9 +30,11 @@ import (
 //     need to") is an action verb in its base form (actionVerbs:
 //     "forward", "archive", "cancel", "set", or one of them with un- or
 //     re-: "unassign"; an inflected form opens a noun phrase: "walking
-//     directions from Times Square", "logs of the build"), not a light one (lightVerbs: "show", "find", "open"), and it opens the
-//     request (fallback.RequestOpening: not "what's in the downloads
-//     folder", where "downloads" is a noun): requests put their action
+//     directions from Times Square", "logs of the build"), not a light
+//     one (lightVerbs: "show", "find", "open"), and it opens the request
+//     (fallback.RequestOpening: not "what's in the downloads folder",
+//     where "downloads" is a noun, nor "cast of the movie Inception",
+//     where "of" follows it): requests put their action
 //     first, and a later word that can be a verb is usually a noun
 //     ("directions to the train station");
 //   - that word is not an argument value (fallback.WordMatch.Arg: "#random",
@@ -546,13 +547,26 @@ func toolActions(t catalog.Tool) []string {
 	// email" and email__create_draft), unless a light verb comes before
 	// it: then it is what the tool reads ("retweet Elon's post" and
 	// twitter_v5__get_post_retweets, "reply to mom's message" and
-	// get_number_of_sent_reply_messages).
+	// get_number_of_sent_reply_messages), up to an "and" or "or" that
+	// joins another verb ("search_and_replace" replaces,
+	// "get_count_and_increase_by_one" increases).
 	fromName, acts := fallback.ToolActions(name, desc)
+	var out []string
+	reads := false // a light verb came before: its words are what the tool reads
 	for i, w := range fromName {
+		if (w == "and" || w == "or") && i+1 < len(fromName) {
+			if base, _ := actionVerb(fromName[i+1]); base != "" {
+				reads = false
+				continue
+			}
+		}
+		if reads {
+			continue
+		}
+		out = append(out, w)
 		if base, action := actionVerb(w); base != "" && !action {
-			fromName = fromName[:i+1]
-			break
+			reads = true
 		}
 	}
-	return append(fromName, acts...)
+	return append(out, acts...)
 }

@@ -45,6 +45,7 @@ func TestUnservedAction(t *testing.T) {
 		// The verb opens the request, or there is none.
 		{"what's in the downloads folder", false},
 		{"walking directions from Times Square to Central Park", false}, // a gerund opens a noun phrase
+		{"order of commits in main", false},                             // so does a noun before "of"
 		// "that" right after the verb points at the object.
 		{"delete that message", true},
 		{"reply that I'm on my way", false},

@@ -105,6 +105,11 @@ func TestToolActions(t *testing.T) {
 		{catalog.Tool{Name: "weather.get_forecast", Description: "Get the forecast."}, []string{"get"}, []string{"weather", "forecast"}},
 		{catalog.Tool{Name: "twitter__get_post_retweets", Description: "Retweets of a post."}, []string{"get", "retweets"}, []string{"post"}},
 		{catalog.Tool{Name: "jira__add_comment", Description: "Add a comment to a Jira issue."}, []string{"add", "comment"}, []string{"jira", "issue"}},
+		// "and" or "or" before a verb ends what a light verb reads.
+		{catalog.Tool{Name: "word-document-server__search_and_replace", Description: "Search for text and replace all occurrences."},
+			[]string{"search", "replace"}, []string{"text", "occurrences"}},
+		{catalog.Tool{Name: "counter__get_count_and_increase_by_one", Description: "get count and increase by one"}, []string{"get", "increase"}, []string{"count"}},
+		{catalog.Tool{Name: "get_current_and_future_temperature", Description: "Gets the temperature."}, []string{"get", "gets"}, []string{"current", "future", "temperature"}},
 		// The server of every name form catalog.SplitName reads, and a
 		// dotted API's path before its method, are not what the tool does.
 		{catalog.Tool{Name: "slack/send_message", Description: "Send a message."}, []string{"send", "message"}, []string{"slack"}},
@@ -123,4 +128,26 @@ func TestToolActions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzToolActions: toolActions never panics on any name or description
+// (every name form catalog.SplitName reads, text without spaces, invalid
+// UTF-8) and gives only words as analysis.Words gives them: not empty,
+// lowercase.
+func FuzzToolActions(f *testing.F) {
+	for _, s := range [][2]string{
+		{"word-document-server__search_and_replace", "Search for text and replace all occurrences."},
+		{"mcp__slack__", ""}, {"a.b.c", "X"}, {"slack/", "/"}, {"__", "__ __"}, {"get_and", "and or"}, {"get_or_and", "Use"},
+		{"查询", strings.Repeat("删除", 400)}, {"x", "\xff\xfe INSERT\xff"}, {"Make", "Make"}, {"x", "use it to"},
+		{"AuditApi.get_x", "x Get CREATE_TABLE, HTTP/2. Use it to"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, name, desc string) {
+		for _, w := range toolActions(catalog.Tool{Name: name, Description: desc}) {
+			if w == "" || w != strings.ToLower(w) {
+				t.Errorf("toolActions(%q, %q) has %q: want lowercase words", name, desc, w)
+			}
+		}
+	})
 }
