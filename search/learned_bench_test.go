@@ -111,6 +111,14 @@ func BenchmarkLearnedSearch(b *testing.B) {
 			b.ReportMetric(float64(learned), "learned-tools")
 		})
 	}
+	b.Run("screen", func(b *testing.B) {
+		run := search.LearnedScreens(on, queries)
+		n := 0
+		for i := 0; b.Loop(); i++ {
+			n += run(i % len(queries))
+		}
+		b.ReportMetric(float64(n)/float64(b.N), "hits/op")
+	})
 	b.Run("paired", func(b *testing.B) {
 		// Both engines search the same query one after the other, in
 		// alternating order, so load that changes during the run

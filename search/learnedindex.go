@@ -101,12 +101,17 @@ type axesBound struct {
 // is above learnCosineFloor for 0.17), 4.7 with 24 and 22 with 16; and
 // of the 3,738 learned vectors, 38 with 32 axes and 108 with 24 (2.2 are
 // above learnedVectorJoin), where the balls (reps) let 382 through to a
-// dot product each. A bound costs an axis's product more than its axes;
-// each vector it lets through, a dot product of the whole vector.
+// dot product each. A bound costs an axis's product more than its axes
+// (a pass over n float32s); each vector it lets through, a dot product of
+// the whole vector. 24 for both took 8 % less CPU than 32 for both in a
+// profile of the screens alone (BenchmarkLearnedSearch/screen, 40,000
+// searches, twice: 0.51–0.54 s against 0.56 s); 16 centroid axes with 24
+// vector axes the same as 24, 16 vector axes 20 % more (0.66–0.70 s), 12
+// and 20 0.56–0.61 s.
 const (
-	centroidAxes = 32
-	vectorAxes   = 32
-	maxAxes      = 32 // the larger
+	centroidAxes = 24
+	vectorAxes   = 24
+	maxAxes      = 24 // the larger
 )
 
 // minAxesRows is the fewest rows for which the screen reads them through
