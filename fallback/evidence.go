@@ -2,6 +2,7 @@ package fallback
 
 import (
 	"iter"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -87,7 +88,8 @@ func (ix *Index) eachRankingWord(q query.Query, f func(queryWord)) {
 }
 
 // HasWord reports whether tool id has the surface word w (analysed as a
-// query word: one of its terms or stem variants) in any field.
+// query word: one of its terms or stem variants) in any field. Safe for
+// concurrent use.
 func (ix *Index) HasWord(id int, w string) bool {
 	if id < 0 || id >= ix.Len() {
 		return false
@@ -123,15 +125,9 @@ func argumentWords(raw string) map[string]bool {
 	var quote bool
 	start := true
 	for _, tok := range strings.Fields(raw) {
-		opens := opensQuote(tok)
-		if quote || opens {
+		if quote || opensQuote(tok) {
 			add(tok)
-			body := strings.TrimLeft(tok, quotes)
-			closes := strings.ContainsAny(body, quotes) || (!opens && strings.ContainsAny(tok, quotes))
-			quote = !closes
-			if opens && body == "" {
-				quote = true
-			}
+			quote = quoteAfter(tok, quote)
 			start = false
 			continue
 		}
@@ -141,6 +137,19 @@ func argumentWords(raw string) map[string]bool {
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
 	}
 	return args
+}
+
+// quoteAfter reports whether quoted text is still open after tok, a raw
+// token that opens quoted text or comes inside it (quoted: it was open
+// before tok).
+func quoteAfter(tok string, quoted bool) bool {
+	opens := !quoted && opensQuote(tok)
+	body := strings.TrimLeft(tok, quotes)
+	if opens && body == "" {
+		return true
+	}
+	closes := strings.ContainsAny(body, quotes) || (!opens && strings.ContainsAny(tok, quotes))
+	return !closes
 }
 
 // tokenCore is a raw query token without its outer punctuation, but with
@@ -196,7 +205,8 @@ type Opening struct {
 	// Verb is the request's first word after a preamble ("please", "can
 	// you", "I'd like to"; openingPreamble), as analysis.Words gives it;
 	// "" when the request opens with a question word ("what", "how",
-	// "is"; questionWords) or has no other word.
+	// "is"; questionWords) or a noun phrase (nounOpening: "cast of the
+	// movie Inception"), or has no other word.
 	Verb string
 	// Object holds the words (analysis.Words) between Verb and the first
 	// preposition, "that", "saying" or colon (objectEnds): "cancel my
@@ -218,7 +228,7 @@ var openingPreamble = wordSet("please pls plz kindly can could would will you i 
 // a request may put before its verb ("please", "can you", "I'd like to",
 // "let's"): RequestOpening and RequestClauses skip such words, and the
 // no-match decision of package search reads a request's first ranking
-// word after them.
+// word after them. A pure function, safe for concurrent use.
 func PreambleWord(w string) bool { return openingPreamble[w] }
 
 // questionWords open a question rather than a request.
@@ -248,7 +258,8 @@ func wordSet(s string) map[string]bool {
 func RequestOpening(raw string) Opening {
 	var op Opening
 	object, text := false, false
-	for _, tok := range strings.Fields(raw) {
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
 		ws := analysis.Words().Analyze(tok)
 		if len(ws) == 0 {
 			continue
@@ -260,11 +271,13 @@ func RequestOpening(raw string) Opening {
 			if _, ws = cutPreamble(ws); len(ws) == 0 {
 				continue
 			}
-			if questionWords[ws[0]] {
+			if questionWords[ws[0]] || nounOpening(tok, ws, toks[i+1:]) {
 				return Opening{}
 			}
 			op.Verb, object = ws[0], true
 			op.Object = append(op.Object, ws[1:]...)
+		case object && len(op.Object) == 0 && determiner(ws, toks[i+1:]):
+			op.Object = append(op.Object, ws...)
 		case textStarts[ws[0]]:
 			object, text = false, true
 			op.Text = append(op.Text, ws[1:]...)
@@ -279,6 +292,38 @@ func RequestOpening(raw string) Opening {
 	}
 	return op
 }
+
+// nounOpening reports whether a request's first word (ws, the words of
+// its token tok after any preamble) is a noun rather than its verb: "of"
+// follows it right away, in the same clause ("cast of the movie
+// Inception", "record of my workouts", "order of events"). An imperative
+// is followed by its object, not by "of".
+func nounOpening(tok string, ws, next []string) bool {
+	if len(ws) != 1 || len(next) == 0 || strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") {
+		return false
+	}
+	nw := analysis.Words().Analyze(next[0])
+	return len(nw) > 0 && nw[0] == "of"
+}
+
+// determiner reports whether "that" (ws, a token's words) right after a
+// request's verb points at its object ("delete that message", "archive
+// that channel") rather than opening a message's text ("reply that I'm
+// on my way", "confirm that the fix is deployed"): it is the token's only
+// word and the next token opens no clause of its own (clauseOpeners).
+func determiner(ws, next []string) bool {
+	if len(ws) != 1 || ws[0] != "that" || len(next) == 0 {
+		return false
+	}
+	nw := analysis.Words().Analyze(next[0])
+	return len(nw) > 0 && !clauseOpeners[nw[0]]
+}
+
+// clauseOpeners are the words that open a clause after "that": subjects
+// and determiners ("that I'll be late", "that the build is green", "that
+// it works").
+var clauseOpeners = wordSet("i we you he she it they there this these those the a an my our your his her their " +
+	"its everyone everybody nobody someone all no")
 
 // cutPreamble splits a token's words (analysis.Words) into its leading
 // preamble words (openingPreamble: "I'd" → i, d) and the rest, whose first
@@ -339,9 +384,10 @@ var wishes = wordSet("want need like d would you")
 // account, and cancel my internet" → [(a statement)], [transfer: my
 // electricity account], [cancel: my internet]. A clause opens with no
 // word (First "") when it is a statement (a subject without a wish: "I'm
-// moving", "we found a house") or when its first word is an argument value
+// moving", "we found a house"), when its first word is an argument value
 // (a capitalized name inside a sentence, quoted text, a path or number:
-// "Equifax, Experian and TransUnion"). It is a pure function of raw, safe
+// "Equifax, Experian and TransUnion") or a noun (nounOpening: "copy of
+// my passport"). It is a pure function of raw, safe
 // for concurrent use.
 func RequestClauses(raw string) iter.Seq[Clause] {
 	return func(yield func(Clause) bool) {
@@ -356,8 +402,14 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 			sentence = endsSentence
 			return ok
 		}
-		for _, tok := range strings.Fields(raw) {
-			if clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
+		quote := false // inside quoted text, which no clause break splits
+		toks := strings.Fields(raw)
+		for i, tok := range toks {
+			quoted := quote
+			if quote || opensQuote(tok) {
+				quote = quoteAfter(tok, quote)
+			}
+			if !quoted && clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
 				if !flush(false) {
 					return
 				}
@@ -383,14 +435,15 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 				}
 				open, started = true, true
 				name := argumentValue(tokenCore(tok), sentence) || opensQuote(tok)
-				if !(subject && !wish || name) { // else a statement or an argument value: no request opens here
+				noun := !questionWords[ws[0]] && nounOpening(tok, ws, toks[i+1:])
+				if !(subject && !wish || name || noun) { // else a statement, an argument value or a noun: no request opens here
 					cur.First, cur.Preamble, cur.Question = ws[0], pre, questionWords[ws[0]]
 				}
 				if len(ws) > 1 {
 					cur.rest = append(cur.rest, strings.Join(ws[1:], " "))
 				}
 			}
-			if last := tok[len(tok)-1:]; strings.ContainsAny(last, ".?!;:,") {
+			if last := tok[len(tok)-1:]; !quote && strings.ContainsAny(last, ".?!;:,") {
 				if !flush(strings.ContainsAny(last, ".?!;:")) {
 					return
 				}
@@ -398,4 +451,82 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 		}
 		flush(false)
 	}
+}
+
+// toolActionsScan is how much of a description, in bytes, ToolActions
+// reads (up to the last space before it): what a tool does is said
+// first, and reading a long description (API documentation pasted in)
+// would cost time for nothing.
+const toolActionsScan = 1000
+
+// How far ToolActions reads past a sentence's first word, in words
+// (tokens between spaces).
+const (
+	// joinedVerbWords: a word after "or" or "and" among the
+	// description's first joinedVerbWords is a verb joined to its first
+	// ("Move or rename a file": "rename" is the third).
+	joinedVerbWords = 4
+	// makeWords: the words after a sentence's leading "make" that say
+	// what it makes ("Make line-based edits to a file": line, based,
+	// edits, to).
+	makeWords = 3
+	// useToWords: how far after a sentence's leading "use" (or "useful",
+	// "used") its "to" may come, the verb after which is an action ("Use
+	// it to call a REST API", "Used by agents to book rooms").
+	useToWords = 3
+)
+
+// ToolActions returns the words that may say what a tool does, as
+// analysis.Words gives them: its name's words (name without a server;
+// the caller tells its actions from the things it reads), and from its
+// description the leading word of each sentence ("Returns ..."), a word
+// after "or" or "and" among its first joinedVerbWords ("Move or rename a
+// file"), the verb after "use it to" ("Use it to call a REST API";
+// useToWords), the words after a leading "make" ("Make line-based edits";
+// makeWords) and words written in capitals (the commands it runs:
+// "INSERT, UPDATE, DELETE").
+// The no-match decision of package search reads a request's verb against
+// them. A word the tool has only elsewhere is about something else: "to
+// merge a head branch" in github__create_pull_request, "it can be
+// restored from the trash" in notes__delete_note. It is a pure function
+// of its arguments, safe for concurrent use.
+func ToolActions(name, description string) (fromName, fromDescription []string) {
+	fromName = analysis.Words().Analyze(name)
+	var acts []string
+	if len(description) > toolActionsScan {
+		cut := strings.LastIndexFunc(description[:toolActionsScan], unicode.IsSpace)
+		if cut < 0 { // one long token (a text without spaces): cut at a rune's start
+			for cut = toolActionsScan; cut > 0 && !utf8.RuneStart(description[cut]); cut-- {
+			}
+		}
+		description = description[:cut]
+	}
+	toks := strings.Fields(description)
+	start, lead := true, 0 // a sentence starts; words still to take after "make"
+	for i, tok := range toks {
+		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
+			acts = append(acts, analysis.Words().Analyze(core)...)
+		}
+		take := start || lead > 0 || i > 0 && i < joinedVerbWords && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
+		if take {
+			if ws := analysis.Words().Analyze(tok); len(ws) > 0 {
+				acts = append(acts, ws...)
+				switch {
+				case lead > 0:
+					lead--
+				case start && ws[0] == "make":
+					lead = makeWords
+				case start && (ws[0] == "use" || ws[0] == "useful" || ws[0] == "used"):
+					if to := slices.IndexFunc(toks[i+1:min(i+1+useToWords, len(toks))], func(s string) bool { return strings.EqualFold(s, "to") }); to >= 0 && i+to+2 < len(toks) {
+						acts = append(acts, analysis.Words().Analyze(toks[i+to+2])...)
+					}
+				}
+				start = false
+			}
+		}
+		if strings.ContainsAny(tok[len(tok)-1:], ".!?") {
+			start = true
+		}
+	}
+	return fromName, acts
 }

@@ -85,13 +85,55 @@ func TestRequestOpening(t *testing.T) {
 		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
 		{"add a :tada: reaction to the announcement", Opening{Verb: "add", Object: []string{"a", "tada", "reaction"}}},
+		{"delete that message", Opening{Verb: "delete", Object: []string{"that", "message"}}},
+		{"reply that I'm on my way", Opening{Verb: "reply", Text: []string{"i", "m", "on", "my", "way"}}},
+		{"confirm that the fix is deployed", Opening{Verb: "confirm", Text: []string{"the", "fix", "is", "deployed"}}},
+		{"tell bob that", Opening{Verb: "tell", Object: []string{"bob"}}},
 		{"what's in the downloads folder", Opening{}},
+		{"cast of the movie Inception", Opening{}}, // a noun before "of"
+		{"please, record of my workouts", Opening{}},
+		{"cancel, of course", Opening{Verb: "cancel"}}, // "of" in the next clause
 		{"is it windy in Chicago", Opening{}},
 		{"please", Opening{}},
 		{"", Opening{}},
 	} {
 		if diff := cmp.Diff(c.want, RequestOpening(c.raw)); diff != "" {
 			t.Errorf("RequestOpening(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+func TestToolActions(t *testing.T) {
+	for _, c := range []struct {
+		name, desc string
+		want       []string
+	}{
+		{"create_pull_request", "Open a new pull request in a GitHub repository to merge a head branch.", []string{"create", "pull", "request", "open"}},
+		{"move_file", "Move or rename a file or directory. Fails if the destination exists.", []string{"move", "file", "move", "rename", "fails"}},
+		{"http_request", "Make an HTTP request. Use it to call a REST API.", []string{"http", "request", "make", "an", "http", "http", "request", "use", "call", "rest", "api"}},
+		{"execute", "Execute a SQL statement (INSERT, UPDATE).", []string{"execute", "execute", "sql", "insert", "update"}},
+		{"rotateflipimage", "", []string{"rotateflipimage"}},
+		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}}, // capitals as analysis.Words splits them
+	} {
+		n, d := ToolActions(c.name, c.desc)
+		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {
+			t.Errorf("ToolActions(%q, %q) (-want +got):\n%s", c.name, c.desc, diff)
+		}
+	}
+}
+
+// TestToolActionsLongText: a long description is read up to the last
+// space before toolActionsScan bytes, or, without one, up to the last
+// rune that starts there (never half a rune).
+func TestToolActionsLongText(t *testing.T) {
+	for _, c := range []struct{ long, prefix string }{
+		{"Delete a file. " + strings.Repeat("word ", 400), "Delete a file. " + strings.Repeat("word ", 197)},
+		{strings.Repeat("删除", 400), strings.Repeat("删除", 166) + "删"}, // 999 bytes: the 1,000th starts no rune
+	} {
+		_, got := ToolActions("x", c.long)
+		_, want := ToolActions("x", c.prefix)
+		if diff := cmp.Diff(want, got); diff != "" || len(got) == 0 {
+			t.Errorf("ToolActions of %d bytes (-its prefix +got):\n%s", len(c.long), diff)
 		}
 	}
 }
@@ -126,6 +168,18 @@ func TestRequestClauses(t *testing.T) {
 		{"Let's verify 'Draft.txt' and 'Final.txt' are identical", []clause{
 			{First: "verify", Preamble: true, Words: []string{"draft", "txt"}},
 			{Words: []string{"txt", "are", "identical"}}, // quoted text
+		}},
+		{"add a line 'TODO: rotate keys, and renew certs' to my note, then archive it", []clause{
+			{First: "add", Words: []string{"a", "line", "todo", "rotate", "keys", "and", "renew", "certs", "to", "my", "note"}}, // quoted text splits no clause
+			{First: "archive", Words: []string{"it"}},
+		}},
+		{"I'm at home. Copy of my passport, then book a flight", []clause{
+			{Words: []string{"home"}},                 // a statement
+			{Words: []string{"of", "my", "passport"}}, // a noun before "of"
+			{First: "book", Words: []string{"a", "flight"}},
+		}},
+		{"Which of my events are tomorrow?", []clause{
+			{First: "which", Question: true, Words: []string{"of", "my", "events", "are", "tomorrow"}}, // a question word stays one
 		}},
 		{"please", nil},
 		{"", nil},
@@ -182,6 +236,9 @@ func FuzzRequestClauses(f *testing.F) {
 		"", " ", ".", ",,, and then also", "please", "and", "'", "“", "let’s", "Let's, verify", ":tada:", "note:",
 		"请 帮我 取消 航班, 然后 预订 酒店", "Отмени мой рейс и закажи такси", "\xff\xfe and \xc3", "a\u00a0b\u2028c",
 		"📅 book a table 🍽️, then call a cab 🚕", "\"unterminated and 'quote", "OPS-12, #general and /tmp/x.txt.",
+		"delete that message", "reply that", "that that that", "cast of", "record of, then of", "please order\u00a0of", "archive that: it", "walking directions to the park",
+		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
+		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 	} {
 		f.Add(s)
 	}
@@ -225,6 +282,12 @@ func FuzzRequestClauses(f *testing.F) {
 			}
 			if n != k {
 				t.Errorf("RequestClauses(%q): stopped after %d clauses, got %d", raw, k, n)
+			}
+		}
+		n, d := ToolActions(raw, raw)
+		for _, w := range append(n, d...) {
+			if w == "" || w != strings.ToLower(w) {
+				t.Errorf("ToolActions(%q) has %q: want lowercase words", raw, w)
 			}
 		}
 	})

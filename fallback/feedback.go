@@ -83,15 +83,7 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 		s.termPos[x.id] = 0
 	}
 	s.expansions = ets
-	slices.SortFunc(ets, func(a, b expansion) int {
-		if c := cmp.Compare(b.w, a.w); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-	if len(ets) > prfTerms {
-		ets = ets[:prfTerms]
-	}
+	ets = topExpansions(ets, prfTerms)
 	if len(ets) == 0 {
 		return
 	}
@@ -124,4 +116,41 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 type expansion struct {
 	id int32
 	w  float64
+}
+
+// expansionOrder orders expansions by weight, the greatest first, then
+// by term: a total order (a term is in one expansion), NaN weights last.
+func expansionOrder(a, b expansion) int {
+	if c := cmp.Compare(b.w, a.w); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// topExpansions returns the first k of ets in expansionOrder, in order,
+// in ets' own memory (the rest of ets is left in any order): what sorting
+// ets and keeping k gives, without sorting the rest. The best tool of a
+// learned-query index holds every query its tool learned, hundreds of
+// terms of which feedback keeps prfTerms.
+func topExpansions(ets []expansion, k int) []expansion {
+	if len(ets) <= k {
+		slices.SortFunc(ets, expansionOrder)
+		return ets
+	}
+	if k <= 0 {
+		return ets[:0]
+	}
+	top := ets[:k]
+	slices.SortFunc(top, expansionOrder)
+	for j := k; j < len(ets); j++ {
+		x := ets[j]
+		if expansionOrder(x, top[k-1]) >= 0 {
+			continue // not before the last kept
+		}
+		i, _ := slices.BinarySearchFunc(top, x, expansionOrder)
+		ets[j] = top[k-1] // dropped
+		copy(top[i+1:], top[i:k-1])
+		top[i] = x
+	}
+	return top
 }

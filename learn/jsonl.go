@@ -24,7 +24,13 @@ import (
 // imported state may lift the tool (CheckRecord, ToolView.Evidence).
 // scope_sessions is the number of sessions that used any tool of the
 // scope (absent: unknown, counted as the scope's most-used tool's
-// sessions); learned pinning divides by it (View.Pinned).
+// sessions); learned pinning divides by it (View.Pinned). miss marks a
+// query the tool learned by a miss (Use.Miss), and miss_queries is the
+// number of distinct queries the tool learned by misses (absent: none), so
+// that the bound on them (Config.MaxMissQueriesPerTool) holds across a
+// restart:
+//
+//	{"tool":"fs__read_file","query":"summarize the report","weight":0.5,"at":"2026-11-23T17:00:00Z","sessions":9,"miss":true,"miss_queries":8}
 type Record struct {
 	Scope         string    `json:"scope,omitempty"`
 	Tool          string    `json:"tool"`
@@ -33,6 +39,8 @@ type Record struct {
 	At            time.Time `json:"at"`
 	Sessions      int       `json:"sessions,omitempty"`
 	ScopeSessions int       `json:"scope_sessions,omitempty"`
+	Miss          bool      `json:"miss,omitempty"`
+	MissQueries   int       `json:"miss_queries,omitempty"`
 }
 
 // maxLineBytes bounds one JSONL line on import; a longer line is skipped.
@@ -61,8 +69,9 @@ func (s *Store) Export(w io.Writer) error {
 	recs := make([]Record, 0, len(s.tools))
 	for k, es := range s.tools {
 		for _, e := range es {
+			m := s.misses[k]
 			recs = append(recs, Record{Scope: k.scope, Tool: k.tool, Query: e.query, Weight: e.weight, At: e.at.UTC(), Sessions: s.voters[k].n,
-				ScopeSessions: s.scopes[k.scope]})
+				ScopeSessions: s.scopes[k.scope], Miss: m.has(e.query), MissQueries: m.count()})
 		}
 	}
 	s.mu.Unlock()
@@ -87,8 +96,10 @@ func (s *Store) Export(w io.Writer) error {
 
 // Import merges JSONL records into the store. Merging keeps, per tool and
 // query, the larger decayed weight (and per tool the larger sessions
-// claim, per scope the larger scope_sessions claim), so importing the same file twice (a fleet's periodic pull)
-// changes nothing the second time. Every record passes CheckRecord; blank
+// claim, per scope the larger scope_sessions claim; per tool the union of
+// the queries learned by misses, and the larger miss_queries claim), so
+// importing the same file twice (a fleet's periodic pull) changes nothing
+// the second time. Every record passes CheckRecord; blank
 // lines are skipped silently, and a line that is not a valid record
 // (junk, a torn last line, a date in the future) is skipped and counted:
 // one bad line costs that line, never the rest. The error is the reader's
@@ -157,6 +168,13 @@ func (s *Store) merge(recs []Record) int {
 			v := s.voter(k)
 			v.n = max(v.n, rec.Sessions)
 			s.scopes[rec.Scope] = max(s.scopes[rec.Scope], rec.ScopeSessions)
+			if rec.Miss || rec.MissQueries > 0 {
+				m := s.missesOf(k)
+				if q := NormalizeQuery(rec.Query); rec.Miss && !m.has(q) {
+					m.queries = append(m.queries, q)
+				}
+				m.n = max(m.n, rec.MissQueries, len(m.queries))
+			}
 		}
 	}
 	if len(recs) > 0 {

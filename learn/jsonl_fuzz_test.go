@@ -10,6 +10,7 @@ import (
 // imports again to the same state, with no line skipped.
 func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"tool":"a","query":"q","weight":1,"at":"2026-11-23T12:00:00Z"}` + "\n"))
+	f.Add([]byte(`{"tool":"a","query":"q","weight":0.5,"at":"2026-11-23T12:00:00Z","sessions":3,"miss":true,"miss_queries":8}` + "\n" + `{"tool":"a","query":"r","weight":0.01,"at":"2026-01-01T00:00:00Z","miss":true}` + "\n"))
 	f.Add([]byte("\n\n"))
 	f.Add([]byte(`{"tool":"","query":"q","weight":1}`))
 	f.Add([]byte(`{"tool":"a","query":"  ","weight":-1}`))

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestSaveLoad(t *testing.T) {
@@ -74,5 +76,53 @@ func TestSaveSurvivesKill(t *testing.T) {
 		if st, err := r.Load(path); err != nil || st.Records == 0 || st.Skipped != 0 {
 			t.Fatalf("round %d: Load after kill -9 = %+v, %v", round, st, err)
 		}
+	}
+}
+
+// The bound on queries a tool learns by misses survives a save and a load
+// (Record.Miss, Record.MissQueries): a restarted store does not let the
+// tool learn that many again. A repeated miss query is still no new one,
+// and a claim of more miss queries than the file holds (some dropped past
+// MaxQueriesPerTool) is kept. A file without the fields loads as before:
+// no miss learned.
+func TestMissBoundSurvivesRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	cfg := Config{Now: newClock().now, MaxMissQueriesPerTool: 2}
+	s := NewStore(cfg)
+	s.Record(Use{Tool: "x", Query: "a", Session: "1", Weight: 0.5, Miss: true})
+	s.Record(Use{Tool: "x", Query: "b", Session: "2", Weight: 0.5, Miss: true})
+	s.Record(Use{Tool: "x", Query: "hit", Session: "3", Weight: 1})
+	if err := s.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	r := NewStore(cfg)
+	if st, err := r.Load(path); err != nil || st.Records != 3 {
+		t.Fatalf("Load = %+v, %v", st, err)
+	}
+	got := []Effect{
+		r.Record(Use{Tool: "x", Query: "c", Session: "4", Weight: 0.5, Miss: true}),
+		r.Record(Use{Tool: "x", Query: "a", Session: "5", Weight: 0.5, Miss: true}),
+	}
+	if diff := cmp.Diff([]Effect{Counted, Learned}, got); diff != "" {
+		t.Errorf("after the restart, misses c (new) and a (learned before) (-want +got):\n%s", diff)
+	}
+	if tv := r.View().Tool("", "x"); tv.Sessions != 5 {
+		t.Errorf("sessions after the restart = %d, want 5", tv.Sessions)
+	}
+
+	claim := `{"tool":"x","query":"a","weight":0.5,"at":"2026-11-23T12:00:00Z","sessions":3,"miss":true,"miss_queries":2}` + "\n"
+	c := NewStore(cfg)
+	if _, err := c.Import(strings.NewReader(claim)); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Record(Use{Tool: "x", Query: "c", Session: "4", Weight: 0.5, Miss: true}); got != Counted {
+		t.Errorf("a new miss against a claim of 2 miss queries (one held) = %v, want counted", got)
+	}
+	old := NewStore(cfg)
+	if _, err := old.Import(strings.NewReader(`{"tool":"x","query":"a","weight":0.5,"at":"2026-11-23T12:00:00Z","sessions":3}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := old.Record(Use{Tool: "x", Query: "c", Session: "4", Weight: 0.5, Miss: true}); got != Learned {
+		t.Errorf("a miss against a file without miss fields = %v, want learned", got)
 	}
 }

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -24,7 +25,8 @@ type Config struct {
 	MaxQueriesPerSession int
 	// MaxMissQueriesPerTool bounds how many distinct queries a tool learns
 	// by misses (Use.Miss) in one scope; further misses under new queries
-	// are ignored. 0 means DefaultMaxMissQueriesPerTool.
+	// teach it nothing, but their sessions still count among the tool's
+	// (Record, Counted). 0 means DefaultMaxMissQueriesPerTool.
 	MaxMissQueriesPerTool int
 	// Now is the clock, for tests; nil means time.Now.
 	Now func() time.Time
@@ -48,7 +50,11 @@ const DefaultMaxQueriesPerSession = 4
 // learn every query of every agent, and be lifted for all of them. A tool
 // the catalog's text misses for a few wordings learns those; one missed
 // for dozens of distinct requests is not about them. The dev sets' replay
-// gives the same numbers with this bound as without one.
+// gives the same numbers with this bound as without one. The bound is on
+// what the tool learns, not on how often it is used: every session that
+// used it still counts among its sessions (Record returns Counted), so that
+// its share of its scope's sessions — learned pinning, search's damp of a
+// tool most sessions use — is read right for the tools used most.
 const DefaultMaxMissQueriesPerTool = 8
 
 // minImportedSessions is the two-session rule for what was imported: a
@@ -128,9 +134,10 @@ type Store struct {
 	// persisted as the records' sessions.
 	voters map[toolKey]*voters
 	// misses are, per tool, the distinct queries it learned by misses
-	// (Use.Miss), at most Config.MaxMissQueriesPerTool; like sessions, not
-	// persisted (a restart lets a tool learn that many again).
-	misses map[toolKey][]string
+	// (Use.Miss), at most Config.MaxMissQueriesPerTool. They are persisted
+	// with its records (Record.Miss, Record.MissQueries), so that a restart
+	// does not let a tool learn that many again.
+	misses map[toolKey]*missed
 	// scopes counts, per scope, the distinct sessions that taught any of
 	// its tools (live sessions as they report, imported claims merged by
 	// maximum): the denominator of learned pinning (pin.go). It is
@@ -168,10 +175,74 @@ type sessionUse struct {
 	queries []string
 }
 
+// missed is what one tool learned by misses: the distinct queries, and
+// how many there were. n is at least len(queries), and more when imported
+// state claimed queries learned by misses that the tool no longer holds
+// (dropped past Config.MaxQueriesPerTool, or faded).
+type missed struct {
+	queries []string
+	n       int
+}
+
+// has reports whether q is one of the queries m learned by misses (a nil
+// m learned none).
+func (m *missed) has(q string) bool { return m != nil && slices.Contains(m.queries, q) }
+
+// count is the number of distinct queries m learned by misses (a nil m
+// learned none).
+func (m *missed) count() int {
+	if m == nil {
+		return 0
+	}
+	return m.n
+}
+
+// add adds q, a query not among m's, to the queries learned by misses.
+func (m *missed) add(q string) {
+	m.queries = append(m.queries, q)
+	m.n++
+}
+
+// Effect is what Store.Record did with a use.
+type Effect int
+
+// Effects of Record, from none to the most.
+const (
+	// Ignored: nothing changed — an empty tool or query, a weight ≤ 0, or
+	// a session that already gave the tool all one session may (its one
+	// vote, Config.MaxQueriesPerSession queries), or a miss under a new
+	// query of a tool past Config.MaxMissQueriesPerTool from a session
+	// already counted.
+	Ignored Effect = iota
+	// Counted: the use's session now counts among the tool's sessions
+	// (ToolView.Sessions) and its scope's (View.ScopeSessions), but its
+	// query was not learned: a miss under a new query of a tool that
+	// already learned Config.MaxMissQueriesPerTool queries by misses. The
+	// tool's share of its scope's sessions (learned pinning, search's damp
+	// of a tool most sessions use) counts every session that used it.
+	Counted
+	// Learned: the use taught the tool its query (and counted its
+	// session, when new).
+	Learned
+)
+
+// String names e: "ignored", "counted" or "learned".
+func (e Effect) String() string {
+	switch e {
+	case Ignored:
+		return "ignored"
+	case Counted:
+		return "counted"
+	case Learned:
+		return "learned"
+	}
+	return fmt.Sprintf("Effect(%d)", int(e))
+}
+
 // NewStore returns an empty store.
 func NewStore(cfg Config) *Store {
 	return &Store{cfg: cfg.withDefaults(), tools: map[toolKey]map[string]*entry{}, sessions: map[sessionKey]*sessionUse{}, voters: map[toolKey]*voters{},
-		scopes: map[string]int{}, scopeSeen: map[scopeSessionKey]bool{}, misses: map[toolKey][]string{}}
+		scopes: map[string]int{}, scopeSeen: map[scopeSessionKey]bool{}, misses: map[toolKey]*missed{}}
 }
 
 // HalfLife is the store's effective half-life.
@@ -181,25 +252,24 @@ func (s *Store) HalfLife() time.Duration { return s.cfg.HalfLife }
 // runs of white space made one space, trimmed.
 func NormalizeQuery(q string) string { return strings.Join(strings.Fields(strings.ToLower(q)), " ") }
 
-// Record learns u and reports whether it changed anything. The session
-// bounds apply: one session is one vote per tool — all its uses of a tool
-// together add at most weight 1, however many it reports — and teaches a
-// tool at most Config.MaxQueriesPerSession distinct queries; and misses
-// teach a tool at most Config.MaxMissQueriesPerTool distinct queries. An
-// empty tool or query, or a weight ≤ 0, changes nothing.
-func (s *Store) Record(u Use) bool {
+// Record learns u and returns what it did. The session bounds apply: one
+// session is one vote per tool — all its uses of a tool together add at
+// most weight 1, however many it reports — and teaches a tool at most
+// Config.MaxQueriesPerSession distinct queries; and misses teach a tool at
+// most Config.MaxMissQueriesPerTool distinct queries. A use's session is
+// counted among the tool's and its scope's sessions whether or not its
+// query is learned (Counted): a tool past its bound on misses is still
+// used. An empty tool or query, or a weight ≤ 0, changes nothing.
+func (s *Store) Record(u Use) Effect {
 	q := NormalizeQuery(u.Query)
 	if u.Tool == "" || q == "" || !(u.Weight > 0) {
-		return false
+		return Ignored
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := sessionKey{u.Session, u.Scope, u.Tool}
 	tool := toolKey{u.Scope, u.Tool}
-	newMiss := u.Miss && !slices.Contains(s.misses[tool], q)
-	if newMiss && len(s.misses[tool]) >= s.cfg.MaxMissQueriesPerTool {
-		return false
-	}
+	effect := Ignored
 	su := s.sessions[key]
 	if su == nil {
 		if len(s.sessions) >= maxSessionKeys {
@@ -208,29 +278,34 @@ func (s *Store) Record(u Use) bool {
 		}
 		su = &sessionUse{}
 		s.sessions[key] = su
-		// A new session for this tool: its first use always adds (below).
+		// A new session for this tool: it counts whatever is learned
+		// below, and its first use adds unless the miss bound refuses it.
 		s.voter(tool).n++
 		if sk := (scopeSessionKey{u.Session, u.Scope}); !s.scopeSeen[sk] {
 			s.scopeSeen[sk] = true
 			s.scopes[u.Scope]++
 		}
+		effect = Counted
+		s.version++
+	}
+	m := s.misses[tool]
+	newMiss := u.Miss && !m.has(q)
+	if newMiss && m.count() >= s.cfg.MaxMissQueriesPerTool {
+		return effect
 	}
 	if !slices.Contains(su.queries, q) {
 		if len(su.queries) >= s.cfg.MaxQueriesPerSession {
-			return false
+			return effect
 		}
 		su.queries = append(su.queries, q)
 	}
 	w := min(u.Weight, 1, 1-su.weight)
 	if w < 1e-9 {
-		return false
+		return effect
 	}
 	su.weight += w
 	if newMiss {
-		if len(s.misses) >= maxSessionKeys {
-			clear(s.misses)
-		}
-		s.misses[tool] = append(s.misses[tool], q)
+		s.missesOf(tool).add(q)
 	}
 	at := s.cfg.Now()
 	if !u.At.IsZero() && u.At.Before(at) {
@@ -238,8 +313,25 @@ func (s *Store) Record(u Use) bool {
 	}
 	s.voter(tool).live = true
 	s.add(tool, q, w, at, false)
-	s.version++
-	return true
+	if effect == Ignored {
+		s.version++
+	}
+	return Learned
+}
+
+// missesOf returns what tool learned by misses, made on first use (past
+// maxSessionKeys tools, the accounting restarts: bounded, not exact).
+// Callers hold mu.
+func (s *Store) missesOf(tool toolKey) *missed {
+	m := s.misses[tool]
+	if m == nil {
+		if len(s.misses) >= maxSessionKeys {
+			clear(s.misses)
+		}
+		m = &missed{}
+		s.misses[tool] = m
+	}
+	return m
 }
 
 // voter returns tool's session evidence, made on first use. Callers hold

@@ -144,17 +144,46 @@ func TestAttribute(t *testing.T) {
 	}
 }
 
-// Misses teach a tool at most MaxMissQueriesPerTool distinct queries.
+// Misses teach a tool at most MaxMissQueriesPerTool distinct queries; a
+// miss past the bound counts its session without teaching its query, and
+// a session already counted is not counted again.
 func TestRecordMissBound(t *testing.T) {
 	s := NewStore(Config{Now: newClock().now, MaxMissQueriesPerTool: 2})
+	var got []Effect
 	for i, q := range []string{"a", "b", "c", "a"} {
-		got := s.Record(Use{Tool: "x", Query: q, Session: fmt.Sprint(i), Weight: 0.5, Miss: true})
-		if want := q != "c"; got != want {
-			t.Errorf("miss %d (%q) recorded = %v, want %v", i, q, got, want)
-		}
+		got = append(got, s.Record(Use{Tool: "x", Query: q, Session: fmt.Sprint(i), Weight: 0.5, Miss: true}))
 	}
-	if !s.Record(Use{Tool: "x", Query: "c", Session: "9", Weight: 1}) {
-		t.Error("a use of a returned tool was refused by the miss bound")
+	got = append(got, s.Record(Use{Tool: "x", Query: "d", Session: "2", Weight: 0.5, Miss: true}))
+	if diff := cmp.Diff([]Effect{Learned, Learned, Counted, Learned, Ignored}, got); diff != "" {
+		t.Errorf("effects of misses a, b, c, a, then d from c's session (-want +got):\n%s", diff)
+	}
+	if got := s.Record(Use{Tool: "x", Query: "c", Session: "9", Weight: 1}); got != Learned {
+		t.Errorf("a use of a returned tool = %v, want Learned: the miss bound is for misses", got)
+	}
+	if diff := cmp.Diff(map[string]float64{"a": 1, "b": 0.5, "c": 1}, queries(s.View(), "x")); diff != "" {
+		t.Errorf("learned queries (-want +got):\n%s", diff)
+	}
+}
+
+// A tool past its bound on queries learned by misses is still used: every
+// session that used it counts among its sessions and its scope's, and its
+// version changes (a reader rebuilds).
+func TestMissBoundCountsSessions(t *testing.T) {
+	s := NewStore(Config{Now: newClock().now})
+	const n = 3 * DefaultMaxMissQueriesPerTool
+	for i := range n {
+		s.Record(Use{Scope: "sc", Tool: "reader", Query: fmt.Sprintf("request %d", i), Session: fmt.Sprint(i), Weight: 0.5, Miss: true})
+	}
+	v := s.View()
+	tv := v.Tool("sc", "reader")
+	if tv == nil || tv.Sessions != n || v.ScopeSessions("sc") != n || len(tv.Queries) != DefaultMaxMissQueriesPerTool {
+		t.Fatalf("after %d sessions' misses under distinct queries: %+v, scope sessions %d; want %d sessions of %d, %d queries learned",
+			n, tv, v.ScopeSessions("sc"), n, n, DefaultMaxMissQueriesPerTool)
+	}
+	before := s.Version()
+	s.Record(Use{Scope: "sc", Tool: "reader", Query: "one more request", Session: "new", Weight: 0.5, Miss: true})
+	if s.Version() == before {
+		t.Error("a session counted past the miss bound left the version unchanged")
 	}
 }
 

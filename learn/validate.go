@@ -37,7 +37,9 @@ var ErrInvalidRecord = errors.New("invalid learned record")
 // after now; and it bounds what the record claims to what live reports can
 // produce. Each session adds at most weight 1 to a tool, so sessions
 // (absent: 1, at most MaxRecordSessions) bounds weight; scope_sessions,
-// when present, is raised to sessions and capped alike. It returns the
+// when present, is raised to sessions and capped alike; miss_queries is
+// capped alike, and at least 1 for a query learned by a miss (a claim of
+// misses only restricts what the tool learns by misses after it). It returns the
 // record as it may be imported and whether it lowered the weight. The
 // store then applies the two-session rule to what was imported
 // (ToolView.Evidence). Safe for concurrent use (a pure function).
@@ -55,7 +57,14 @@ func CheckRecord(r Record, now time.Time) (Record, bool, error) {
 		return r, false, fmt.Errorf("%w: learned at %s, in the future (this clock says %s)", ErrInvalidRecord, r.At.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
 	case r.Sessions < 0 || r.ScopeSessions < 0:
 		return r, false, fmt.Errorf("%w: sessions %d or scope_sessions %d is negative", ErrInvalidRecord, r.Sessions, r.ScopeSessions)
+	case r.MissQueries < 0:
+		return r, false, fmt.Errorf("%w: miss_queries %d is negative", ErrInvalidRecord, r.MissQueries)
 	}
+	if r.Miss {
+		// A query learned by a miss is one of the tool's miss queries.
+		r.MissQueries = max(r.MissQueries, 1)
+	}
+	r.MissQueries = min(r.MissQueries, MaxRecordSessions)
 	r.Sessions = min(max(r.Sessions, 1), MaxRecordSessions)
 	if r.ScopeSessions > 0 {
 		// A scope has at least the sessions of each of its tools.

@@ -23,10 +23,13 @@ import "fmt"
 // order of results, and rankings (nDCG) are unchanged.
 //
 // A search whose top result calibrates below confidentScore carries
-// no_confident_match; so does a short request whose action verb none of
-// its best tools mentions, or whose tools with the verb all lack its
-// object, and a longer task none of whose steps they serve, its scores
-// scaled under the line by one factor (nomatch.go).
+// no_confident_match, unless semantic evidence vouches for it: a clear
+// semantic top tool that keyword search does not contradict, its scores
+// then scaled by one factor so that the top scores confidentScore
+// (vouch.go). So does a short request whose action verb none of its best
+// tools mentions, or whose tools with the verb all lack its object, and a
+// longer task none of whose steps they serve, its scores scaled under the
+// line by one factor (nomatch.go).
 // Results of select:, of an exact tool name and of a regex are confident
 // by construction (the caller named or matched them) and keep their
 // scores.

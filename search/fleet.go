@@ -43,6 +43,11 @@ type FleetStats struct {
 	// Recorded counts uses that taught something and Resets the resets
 	// applied.
 	Recorded, Resets int
+	// Counted counts uses that taught nothing but counted their session
+	// among the tool's and its scope's (learn.Counted: a miss of a tool
+	// that already learned all it may by misses), as on the pod that
+	// learned them.
+	Counted int
 	// Ignored counts uses that taught nothing under the session bounds
 	// (the session already gave its one vote, on this pod or another).
 	Ignored int
@@ -91,19 +96,30 @@ func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (Fleet
 			st.Refused++
 		case !l.limit.Allow(ev.Session):
 			st.RateLimited++
-		case l.store.Record(learn.Use{Scope: r.Scope, Tool: r.Tool, Query: r.Query, Session: ev.Session, Weight: r.Weight, Miss: ev.Miss, At: r.At}):
-			st.Recorded++
 		default:
-			st.Ignored++
+			switch l.store.Record(learn.Use{Scope: r.Scope, Tool: r.Tool, Query: r.Query, Session: ev.Session, Weight: r.Weight, Miss: ev.Miss, At: r.At}) {
+			case learn.Learned:
+				st.Recorded++
+			case learn.Counted:
+				st.Counted++
+			default:
+				st.Ignored++
+			}
 		}
 	}
-	if st.Recorded+st.Resets == 0 {
+	if st.Recorded+st.Counted+st.Resets == 0 {
 		return st, nil
 	}
 	return st, e.learnChanged(ctx)
 }
 
-// publishUse shares a use this engine learned with the fleet, if any.
+// publishUse shares a use this engine learned or counted with the fleet,
+// if any. Every use that changed this pod's store is published — a miss
+// past the tool's bound counts its session though it teaches no query —
+// and each pod replays it under the same rules, so every pod counts the
+// sessions one pod that saw every use would (which queries a tool keeps
+// past its bounds may depend on the order uses reach a pod; the counts do
+// not).
 func (e *Engine) publishUse(u learn.Use) {
 	if e.cfg.Fleet != nil {
 		e.cfg.Fleet.PublishUse(u.Scope, u.Tool, u.Query, u.Session, u.Weight, u.Miss, e.learner.now())

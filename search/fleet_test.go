@@ -46,7 +46,7 @@ func TestLearnFromFleet(t *testing.T) {
 			use("s1", "slack__send_message", "post", 1), use("s1", "github__create_issue", "file a bug", 1),
 			use("s1", "github__create_issue", "open an issue", 1)},
 			want: search.FleetStats{Recorded: 2, RateLimited: 1}, weights: map[string]float64{"slack__send_message": 1, "github__create_issue": 1}},
-		{name: "other pods' misses count toward the bound on queries learned by misses", events: func() []search.FleetEvent {
+		{name: "other pods' misses count toward the bound on queries learned by misses, and past it still count their sessions", events: func() []search.FleetEvent {
 			var evs []search.FleetEvent
 			for i := range learn.DefaultMaxMissQueriesPerTool + 2 {
 				ev := use(fmt.Sprintf("m%d", i), "slack__send_message", fmt.Sprintf("unrelated request %d", i), 0.5)
@@ -55,7 +55,7 @@ func TestLearnFromFleet(t *testing.T) {
 			}
 			return evs
 		}(),
-			want:    search.FleetStats{Recorded: learn.DefaultMaxMissQueriesPerTool, Ignored: 2},
+			want:    search.FleetStats{Recorded: learn.DefaultMaxMissQueriesPerTool, Counted: 2},
 			weights: map[string]float64{"slack__send_message": 0.5 * learn.DefaultMaxMissQueriesPerTool}},
 		{name: "resets", events: []search.FleetEvent{
 			use("s1", "slack__send_message", "post", 1), use("s2", "github__create_issue", "file a bug", 1),

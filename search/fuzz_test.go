@@ -89,6 +89,7 @@ func FuzzSearch(f *testing.F) {
 		{16, "let's archive the slack message"}, {17, "please,forward the jira issue that the fix is deployed: done"},
 		{18, "The sprint is over. Archive the slack channels, delete the jira issue and forward the weather forecast to the github log."},
 		{19, `server:slack -jira archive the "old" channel category:"x y`},
+		{20, "record of the jira issue, then of"}, {21, `I'm done. replace "a b" with 'c and d' in the log`},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}

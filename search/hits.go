@@ -50,6 +50,12 @@ type matches struct {
 	scanned bool
 	// unknown are the names of a select: that name no tool in scope.
 	unknown []string
+	// agreed: the semantic path's best candidate, agreedID, is also the
+	// keyword path's best (or keyword search found nothing); with the
+	// confidence, it decides whether semantic evidence vouches for a
+	// search (vouch.go). Set by the hybrid stage only.
+	agreed   bool
+	agreedID int
 }
 
 // fromFallback converts the lexical scorers' hits.

@@ -23,7 +23,8 @@ import (
 // vector, the map back from vector IDs agrees, vectors no tool uses are
 // gone from the index, unchanged tools were not re-embedded), regex results
 // equal to a fresh build's, and every tool found by its exact name while a
-// deleted one never is.
+// deleted one never is, and each tool's own actions (toolActions) are its
+// tool's, never a tool's that held its ID before.
 func TestIncrementalStateMatchesCatalog(t *testing.T) {
 	emb, err := embed.NewBuiltin()
 	if err != nil {
@@ -114,6 +115,11 @@ func checkIncrementalState(t *testing.T, step int, e *Engine, deleted []string) 
 		if st.lex.Name(id) != tl.Name || st.serverOf(id) != strings.ToLower(tl.Server) || st.categoryOf(id) != strings.ToLower(tl.Category) {
 			t.Fatalf("step %d: ID %d is %q in the catalog but %q/%q/%q in the indexes", step, id, tl.Name,
 				st.lex.Name(id), st.serverOf(id), st.categoryOf(id))
+		}
+		// The tool's own actions, derived once per state: this call fills
+		// the state's memo, which the next step's state must not reuse.
+		if got, want := st.toolActions(id), toolActions(tl); !slices.Equal(got, want) {
+			t.Fatalf("step %d: ID %d (%s) has actions %q, want %q", step, id, tl.Name, got, want)
 		}
 		if st.sem.text.Get(id) != documentText(lexicalDocument(tl, nil)) {
 			t.Fatalf("step %d: ID %d (%s) has a stale document text", step, id, tl.Name)

@@ -2,10 +2,13 @@ package search
 
 import (
 	"fmt"
+	"math"
+	"runtime"
 	"slices"
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // The learned stage of ranking. With Config.Learn.Store set, the engine
@@ -66,9 +69,13 @@ import (
 // to −0.033 nDCG@10 in the last one's settings), while bfcl gains less
 // than with the boost.
 //
-// The learned index this stage reads is built in the background
-// (learner.go). Learned state is keyed by tool name, never by index: a tool whose
-// content changes keeps it, a deleted tool's is dropped (learner.rebuild).
+// A search reads one learned index, chosen as it begins (beginLearned),
+// and runs the stage's lexical half (learnedWords) and, when the query's
+// vector is cached, its vector screens (learnedSights) beside the
+// catalog's own candidates where a second core may be free. The learned index is
+// built in the background (learner.go). Learned state is keyed by tool
+// name, never by index: a tool whose content changes keeps it, a deleted
+// tool's is dropped (learner.rebuild).
 
 // learnWeight bounds the learned boost: a tool whose learned queries match
 // the request perfectly, with ample evidence, moves 60 % of the way from
@@ -223,62 +230,339 @@ const (
 	SignalLearnedVectors  = "learned_vectors"
 )
 
-// applyLearned lifts the hits of m by what the engine learned in the
-// request's learning scope (see the top of this file) and re-sorts them;
-// tools in the request's scope that learned something close to the request
-// join the hits. Without learning, or for fuzzy matches, m is returned as
-// is.
-func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) matches {
-	if e.learner == nil || m.mode == ModeFuzzy {
-		return m
+// learnedStage is one search's learned stage (plan.learned): the learned
+// index of the request's learning scope, read once, and the stage's
+// lexical half (learnedWords), which needs only the request's words and
+// so may run on a goroutine of its own while the catalog's own candidates
+// are found. A search that begins one (beginLearned) ends it before it
+// returns (end).
+type learnedStage struct {
+	ix *learnedIndex
+	// text is the request's ranking text (query.Query.RankingText).
+	text string
+	// done is closed once the goroutine has set words; nil when the
+	// lexical half runs on the search's goroutine, at its first use.
+	done  chan struct{}
+	words learnedWords
+	// have: words is set (without a goroutine).
+	have bool
+	// joined: the search has waited for the goroutine (join); l is the
+	// learner that counts the searches it kept waiting.
+	joined bool
+	l      *learner
+	// screened holds the learned vectors learnedVectors' screen let
+	// through for the request (vectorsAbove), when it ran: localEvidence
+	// reads them instead of screening each tool's vectors again
+	// (rowsAbove).
+	screened *screenedRows
+	// sights is the stage's vector half, computed with its lexical half
+	// on the goroutine when the request's vector was in the query cache
+	// as the search began; nil otherwise.
+	sights *learnedSights
+}
+
+// learnedSights are the learned stage's screens of the learned vectors
+// for one query vector (raw, the query cache's own slice), computed with
+// the stage's lexical half (beginLearned) as learnedVectors and
+// applyLearned would compute them; each reads them only for the same
+// vector, bit for bit (else it computes its own). On
+// BenchmarkLearnedSearch they are ≈ 15 µs of a search's CPU.
+type learnedSights struct {
+	raw []float32
+	// semantic is project(raw, pc) as vectorCandidates computes it, q
+	// its unit vector and rows the learned vectors vectorsAbove lets
+	// through for q (learnedVectors); nil where learnedVectors would not
+	// screen.
+	semantic, q []float32
+	rows        *screenedRows
+	// centroids are the tools whose centroid is above learnCosineFloor
+	// and their similarity, in tool order, and pv the query's unit vector
+	// without the common component (applyLearned); centred reports
+	// whether they were computed.
+	centroids learnedSims
+	pv        []float32
+	centred   bool
+}
+
+// screenedRows are the learned vectors a screen let through for one
+// query (learnedScreen.vectorsAbove), by tool: tools in ascending order,
+// tool tools[j]'s vectors (by index in learnedIndex.vecs[i]) at
+// rows[end[j-1]:end[j]]. It holds every vector whose exact cosine with
+// the query (dot32) reaches learnedVectorJoin, and with any vector within
+// a small fraction of screenMargin of the query too: the unit vectors
+// learnedVectors and applyLearned compute from the same query vector (pv
+// in localEvidence) differ in their last bits only.
+type screenedRows struct {
+	tools, end, rows []int32
+}
+
+// add records tool i's screened vectors ks; tools are added in ascending
+// order.
+func (sr *screenedRows) add(i int, ks []int) {
+	sr.tools = append(sr.tools, int32(i))
+	for _, k := range ks {
+		sr.rows = append(sr.rows, int32(k))
+	}
+	sr.end = append(sr.end, int32(len(sr.rows)))
+}
+
+// rowsAt returns the screened vectors of the j-th tool of sr.tools.
+func (sr *screenedRows) rowsAt(j int) []int32 {
+	start := int32(0)
+	if j > 0 {
+		start = sr.end[j-1]
+	}
+	return sr.rows[start:sr.end[j]]
+}
+
+// of returns tool i's screened vectors (none when the screen let none of
+// them through).
+func (sr *screenedRows) of(i int) []int32 {
+	j, ok := slices.BinarySearch(sr.tools, int32(i))
+	if !ok {
+		return nil
+	}
+	return sr.rowsAt(j)
+}
+
+// learnedWords is the lexical half of the learned stage (applyLearned):
+// the learned keyword search, a separate BM25F index over the learned
+// queries read fusionDepth deep, and the request's terms in the index's
+// numbering (learnedTerms.requestOf). On BenchmarkLearnedSearch (~1,200
+// learned tools) it is about half of the learned stage's time (≈ 40 µs of
+// a search's CPU), and it depends on nothing the catalog's candidates
+// give, so with more than one P it runs beside them (beginLearned): the
+// search's latency then pays for it only where a core is busy; its CPU
+// time is the same, and the results bit for bit those of running it in
+// line (TestLearnedAheadIsInline).
+type learnedWords struct {
+	// hits are the learned keyword search's hits, unordered, and
+	// coverage its word coverage (fallback.Result.WordCoverage).
+	hits     []fallback.Hit
+	coverage float64
+	// termIDs and nTerms are the request's terms (requestOf).
+	termIDs termSet
+	nTerms  int
+}
+
+// beginLearned returns p's learned stage, or nil when there is none to
+// apply: without learning, or with nothing learned in p's learning
+// scope. With ahead, a request with ranking words and more than one P,
+// the stage's lexical half, then its vector screens if the request's
+// vector is in the query cache, start on a goroutine: the caller must end
+// the stage before it returns. The goroutine only computes (no I/O, no
+// waiting, ≈ 55 µs): a cancelled request ends it by waiting for it, as
+// long as running it in line would take.
+func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
+	if e.learner == nil {
+		return nil
 	}
 	ixs := e.learner.index.Load()
 	if ixs == nil {
-		return m
+		return nil
 	}
 	if ixs.snapVersion != st.snap.Version() || (!ixs.embedded && st.sem != nil && len(ixs.byScope) > 0) {
 		e.learner.nudge() // the catalog or the embedder changed since the index was built
 	}
-	ix := ixs.byScope[scope]
+	ix := ixs.byScope[p.learnScope]
 	if ix == nil || len(ix.names) == 0 {
-		return m
+		return nil
 	}
-	text := p.query.RankingText()
-	if text == "" {
-		return m
+	ls := &learnedStage{ix: ix, text: p.query.RankingText(), l: e.learner}
+	if ahead && ls.text != "" && e.learner.runsAhead() {
+		ls.done = make(chan struct{})
+		q, terms := p.query, &e.learner.terms
+		go func() {
+			defer close(ls.done)
+			ls.words = ix.wordsOf(terms, q, ls.text)
+			ls.sights = e.learnedSightsOf(st, ix, ls.text)
+		}()
 	}
-	sims := make(learnedSims, 0, fusionDepth)
-	// The request's terms (fallback.Terms(text)) as ix's term IDs, and
-	// how many there are.
-	termIDs, nTerms := ix.terms.requestOf(&e.learner.terms, p.query)
-	var pv []float32 // the query's unit vector without the common component, for localEvidence
-	if q, err := p.query.RankingQuery(text); err == nil {
-		r := ix.kw.Keyword(q, fallback.Options{Limit: fusionDepth, Unordered: true}) // sims.best orders them
-		for _, h := range r.Hits {
-			sims = sims.add(h.ID, h.Score*r.WordCoverage, SignalLearnedQueries)
+	return ls
+}
+
+// aheadBackoff is how many searches run the learned stage in line after
+// one found the stage's goroutine unfinished when it needed its work. The
+// goroutine (≈ 55 µs) is done long before the candidates (≈ 150 µs) when
+// a core is free for it; when it is not, the search waits for it, and
+// running it in line costs less. On BenchmarkLearnedSearch at load
+// average ≈ 7 on 2 cores, the goroutine on every search gave p50 on/off
+// 1.65× against 1.55× in line (five interleaved runs each). One search
+// in aheadBackoff + 1 tries again, so a core that frees up is used again
+// within that many searches.
+const aheadBackoff = 64
+
+// runsAhead reports whether a search's learned stage starts its
+// goroutine: with more than one P, unless a recent search found it
+// unfinished (aheadBackoff).
+func (l *learner) runsAhead() bool {
+	if l.serial || runtime.GOMAXPROCS(0) < 2 {
+		return false
+	}
+	if l.inline.Load() > 0 {
+		l.inline.Add(-1)
+		return false
+	}
+	return true
+}
+
+// join waits for the stage's goroutine the first time the search needs
+// its work; if it is not done yet, the next aheadBackoff searches run the
+// stage in line.
+func (ls *learnedStage) join() {
+	if ls.done == nil || ls.joined {
+		return
+	}
+	ls.joined = true
+	select {
+	case <-ls.done:
+	default:
+		ls.l.inline.Store(aheadBackoff)
+		<-ls.done
+	}
+}
+
+// lexical returns the stage's lexical half for q (p.query), waiting for
+// its goroutine, or computing it now.
+func (ls *learnedStage) lexical(terms *requestTerms, q query.Query) *learnedWords {
+	if ls.done != nil {
+		ls.join()
+	} else if !ls.have {
+		ls.words, ls.have = ls.ix.wordsOf(terms, q, ls.text), true
+	}
+	return &ls.words
+}
+
+// sighted returns the stage's vector half computed ahead (nil if it was
+// not), waiting for the goroutine.
+func (ls *learnedStage) sighted() *learnedSights {
+	if ls.done == nil {
+		return nil
+	}
+	ls.join()
+	return ls.sights
+}
+
+// end waits for the stage's goroutine, if it started one; a nil stage
+// has none.
+func (ls *learnedStage) end() {
+	if ls != nil && ls.done != nil {
+		<-ls.done
+	}
+}
+
+// wordsOf computes the learned stage's lexical half for q, text its
+// ranking text (learnedWords).
+func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) learnedWords {
+	var w learnedWords
+	w.termIDs, w.nTerms = ix.terms.requestOf(c, q)
+	if rq, err := q.RankingQuery(text); err == nil {
+		r := ix.kw.Keyword(rq, fallback.Options{Limit: fusionDepth, Unordered: true}) // learnedSims.best orders them
+		w.hits, w.coverage = r.Hits, r.WordCoverage
+	}
+	return w
+}
+
+// learnedSightsOf computes the vector half of the learned stage of a
+// request with ranking text text (learnedSights) when its vector is in
+// the query cache; nil otherwise.
+func (e *Engine) learnedSightsOf(st *state, ix *learnedIndex, text string) *learnedSights {
+	if st.sem == nil || e.queries == nil || ix.model != st.sem.embedder.ModelID() {
+		return nil
+	}
+	raw, ok := e.queries.get(text)
+	if !ok {
+		return nil
+	}
+	a := &learnedSights{raw: raw}
+	if ix.vecs != nil && samePC(ix.pc, st.sem.pc) {
+		a.semantic = project(raw, st.sem.pc) // as vectorCandidates
+		a.q = slices.Clone(a.semantic)
+		embed.Normalize(a.q)
+		a.rows = &screenedRows{}
+		ix.screen.vectorsAbove(a.q, func(i int, ks []int) { a.rows.add(i, ks) })
+	}
+	if ix.centroid != nil {
+		a.centroids, a.pv = ix.centroidSims(st, raw, nil)
+		a.centred = true
+	}
+	return a
+}
+
+// centroidSims appends to sims the tools whose learned centroid is
+// above learnCosineFloor for the query vector raw, with their
+// similarity, in tool order, and returns them with the query's unit
+// vector without the common component (for localEvidence; nil unless ix
+// has learned vectors of the same common component).
+func (ix *learnedIndex) centroidSims(st *state, raw []float32, sims learnedSims) (learnedSims, []float32) {
+	var pv []float32
+	qv := slices.Clone(raw) // the query cache's own
+	embed.Normalize(qv)
+	if ix.vecs != nil && samePC(ix.pc, st.sem.pc) {
+		pv = slices.Clone(project(qv, ix.pc))
+		embed.Normalize(pv)
+	}
+	ix.screen.centroidsAbove(qv, learnCosineFloor, func(i int) { // the others' s is 0
+		s := clamp01((dot(qv, ix.centroid[i]) - learnCosineFloor) / (1 - learnCosineFloor))
+		sims = sims.add(i, s, SignalLearnedCentroid) // counts where above the keyword's
+	})
+	return sims, pv
+}
+
+// sameSlice reports whether a and b are the same slice of memory.
+func sameSlice(a, b []float32) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// sameBits reports whether a and b hold the same float32s, bit for bit.
+func sameBits(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
 		}
+	}
+	return true
+}
+
+// applyLearned lifts the hits of m by what the engine learned in the
+// request's learning scope (see the top of this file; p.learned) and
+// re-sorts them; tools in the request's scope that learned something
+// close to the request join the hits. Without learning, or for fuzzy
+// matches, m is returned as is.
+func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
+	ls := p.learned
+	if ls == nil || m.mode == ModeFuzzy || ls.text == "" {
+		return m
+	}
+	ix, text := ls.ix, ls.text
+	sims := make(learnedSims, 0, fusionDepth)
+	w := ls.lexical(&e.learner.terms, p.query)
+	termIDs, nTerms := w.termIDs, w.nTerms
+	var pv []float32 // the query's unit vector without the common component, for localEvidence
+	for _, h := range w.hits {
+		sims = sims.add(h.ID, h.Score*w.coverage, SignalLearnedQueries)
 	}
 	split := len(sims) // the keyword hits; the centroids follow, in tool order
 	if ix.centroid != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {
 		if raw, ok := e.queries.get(text); ok {
-			qv := slices.Clone(raw) // the query cache's own
-			embed.Normalize(qv)
-			if ix.vecs != nil && samePC(ix.pc, st.sem.pc) {
-				pv = slices.Clone(project(qv, ix.pc))
-				embed.Normalize(pv)
+			if a := ls.sighted(); a != nil && a.centred && sameSlice(a.raw, raw) {
+				sims, pv = append(sims, a.centroids...), a.pv
+			} else {
+				sims, pv = ix.centroidSims(st, raw, sims)
 			}
-			ix.screen.centroidsAbove(qv, learnCosineFloor, func(i int) { // the others' s is 0
-				s := clamp01((dot(qv, ix.centroid[i]) - learnCosineFloor) / (1 - learnCosineFloor))
-				sims = sims.add(i, s, SignalLearnedCentroid) // counts where above the keyword's
-			})
 		}
 	}
-	hits := make([]hit, len(m.hits), len(m.hits)+8)
-	copy(hits, m.hits)
+	hits := m.hits
 	pos := e.learner.positions.get(st.snap.Len(), hits)
 	defer func() { e.learner.positions.put(pos, hits) }()
-	var moved []int // the positions in hits of the hits lifted or joined
-	for _, c := range sims.best(split) {
+	var movedBuf [fusionDepth]int
+	moved := movedBuf[:0] // the positions in hits of the hits lifted or joined
+	var learned []Learned // their provenance, one allocation for all
+	cands := sims.best(split)
+	for n, c := range cands {
 		i, sim, signal := c.i, c.sim, c.signal
 		// The evidence resembling the request is at most the tool's
 		// (localEvidence), and the boost and canJoin grow with it: a tool
@@ -296,7 +580,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		if !in && !canJoin(all) && !(all > 1 && ix.sessions[i] >= learnJoinSpread) {
 			continue
 		}
-		local := ix.localEvidence(i, nTerms, termIDs, pv)
+		local := ix.localEvidence(i, nTerms, termIDs, pv, ls.screened)
 		ev := local / (local + learnEvidenceHalf)
 		w := boostWeight(local)
 		b := w * ev * sim
@@ -313,7 +597,11 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 		h := &hits[j]
 		before := h.score
 		h.score = before + b*(1-before)
-		h.learned = &Learned{Signal: signal, Boost: h.score - before, Similarity: sim, Evidence: local}
+		if learned == nil {
+			learned = make([]Learned, 0, len(cands)-n) // at most one for each candidate left
+		}
+		learned = append(learned, Learned{Signal: signal, Boost: h.score - before, Similarity: sim, Evidence: local})
+		h.learned = &learned[len(learned)-1]
 		if p.debug {
 			h.explain += fmt.Sprintf("; learned: %s similarity %.3f × evidence %.3f (weight %.2f of %.2f resembling the request) × %.2f = boost %.3f → %.3f",
 				signal, sim, ev, local, ix.evidence[i], w, b, h.score)
@@ -333,38 +621,26 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches, scope string) match
 // with what was learned in its scope applied (applyLearned). The learned
 // stage reorders the candidates the catalog's text found, and a tool that
 // is not among them joins only with learnJoinEvidence (or
-// learnJoinSpread); in the default and semantic modes the candidates are the fusionDepth best of each path, so
-// with something learned in the scope keyword mode reads as deep, and then
+// learnJoinSpread); in the default and semantic modes the candidates are
+// the fusionDepth best of each path, so with something learned in the
+// scope keyword mode reads as deep, and then
 // keeps the p.limit best: a tool the catalog's words rank 11th is found by
 // the catalog's text as surely as one ranked 10th. (Keyword mode took only
 // the p.limit best: on livemcpbench's replay learning gained +0.002/+0.001
 // nDCG@10 against the naive stand-in's +0.043/+0.068, the tools that the
 // stand-in lifted being ranked past the limit by the catalog's words and
 // without the evidence to join.) Without learning, or with nothing learned
-// in the scope, it is keywordMatches(p, p.limit), bit for bit.
-func (e *Engine) learnedKeyword(st *state, p *plan, scope string) matches {
-	if !e.learnedIn(scope) || p.limit >= fusionDepth {
-		return e.applyLearned(st, p, st.keywordMatches(p, p.limit), scope)
+// in the scope (p.learned nil), it is keywordMatches(p, p.limit), bit for
+// bit.
+func (e *Engine) learnedKeyword(st *state, p *plan) matches {
+	if p.learned == nil || p.limit >= fusionDepth {
+		return e.applyLearned(st, p, st.keywordMatches(p, p.limit))
 	}
-	m := e.applyLearned(st, p, st.keywordMatches(p, fusionDepth), scope)
+	m := e.applyLearned(st, p, st.keywordMatches(p, fusionDepth))
 	if len(m.hits) > p.limit {
 		m.hits = m.hits[:p.limit]
 	}
 	return m
-}
-
-// learnedIn reports whether the current learned index holds something
-// learned in scope.
-func (e *Engine) learnedIn(scope string) bool {
-	if e.learner == nil {
-		return false
-	}
-	ixs := e.learner.index.Load()
-	if ixs == nil {
-		return false
-	}
-	ix := ixs.byScope[scope]
-	return ix != nil && len(ix.names) > 0
 }
 
 // learnedQuery is one learned query of a tool in a learned index: its
@@ -402,31 +678,46 @@ const learnResemblance = 1.0 / 3
 // The request's terms are given as their number nTerms and the set
 // termIDs of those in ix.terms' numbering (learnedTerms.requestOf): the
 // shared terms are counted on it, and only the vectors learnedScreen
-// cannot rule out are compared with pv.
-func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float32) float64 {
-	qs := ix.queries[i]
-	var nearBuf [1]uint64 // the queries whose vector is within learnedVectorJoin of pv
+// cannot rule out are compared with pv: those of sr, the screen
+// learnedVectors ran for the request, or without it (nil) those rowsAbove
+// lets through.
+func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float32, sr *screenedRows) float64 {
+	// Tool i's queries are t's first to first+nq-1.
+	t := ix.terms
+	first, nq := int(t.first[i]), int(t.first[i+1]-t.first[i])
+	// The queries whose vector is within learnedVectorJoin of pv.
+	var nearBuf [1]uint64
 	near := nearBuf[:]
-	if len(qs) > 64 {
-		near = make([]uint64, (len(qs)+63)/64)
+	if nq > 64 {
+		near = make([]uint64, (nq+63)/64)
 	}
 	if pv != nil && i < len(ix.vecs) {
-		ix.screen.rowsAbove(i, pv, func(k int) { // the others are below it
+		mark := func(k int) {
 			if float64(dot32(pv, ix.vecs[i][k])) >= learnedVectorJoin {
 				q := ix.vecq[i][k]
 				near[q/64] |= 1 << (q % 64)
 			}
-		})
+		}
+		if sr != nil {
+			for _, k := range sr.of(i) {
+				mark(int(k))
+			}
+		} else {
+			ix.screen.rowsAbove(i, pv, mark) // the others are below it
+		}
 	}
 	ev, all := 0.0, ix.evidence[i]
-	for k, q := range qs {
+	for k := range nq {
+		// The query's terms and weight, from t's flat arrays: one run
+		// of memory for the tool's queries.
+		ids := t.flat[t.off[first+k]:t.off[first+k+1]]
 		r := 0.0
 		if near[k/64]&(1<<(k%64)) != 0 {
 			r = 1
-		} else if n := min(len(q.terms), nTerms); n > 0 {
-			r = min(1, float64(termIDs.shared(ix.terms.of(i, k)))/(learnResemblance*float64(n)))
+		} else if n := min(len(ids), nTerms); n > 0 {
+			r = min(1, float64(termIDs.shared(ids))/(learnResemblance*float64(n)))
 		}
-		ev += q.weight * r
+		ev += t.weight[first+k] * r
 		if ev >= all && ix.nonNegative {
 			// The terms still to add are not negative, and adding one
 			// never lowers a float64 sum: the minimum is all.
@@ -494,26 +785,37 @@ const learnedVectorJoin = 0.7
 // learnJoinEvidence; a tool it lifts carries its provenance. The result is
 // sorted and cut to fusionDepth. Without learning, or with nothing learned
 // in scope, vec is returned as is.
-func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, found func(int) bool, scope string) []hit {
-	if e.learner == nil || st.sem == nil {
+func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, found func(int) bool) []hit {
+	if p.learned == nil || st.sem == nil {
 		return vec
 	}
-	ixs := e.learner.index.Load()
-	if ixs == nil {
+	ix := p.learned.ix
+	if ix.vecs == nil || ix.model != st.sem.embedder.ModelID() || !samePC(ix.pc, st.sem.pc) {
 		return vec
 	}
-	ix := ixs.byScope[scope]
-	if ix == nil || ix.vecs == nil || ix.model != st.sem.embedder.ModelID() || !samePC(ix.pc, st.sem.pc) {
-		return vec
+	var q []float32
+	var sr *screenedRows
+	if a := p.learned.sighted(); a != nil && a.q != nil && sameBits(a.semantic, qv) {
+		q, sr = a.q, a.rows // screened ahead
+	} else {
+		q = slices.Clone(qv)
+		embed.Normalize(q)
+		sr = &screenedRows{}
+		ix.screen.vectorsAbove(q, func(i int, ks []int) { sr.add(i, ks) }) // the others' best is below learnedVectorJoin
 	}
-	q := slices.Clone(qv)
-	embed.Normalize(q)
+	p.learned.screened = sr
 	var out []hit
-	var moved []int // the positions in out of the hits lifted or joined
-	pos := map[int]int{}
-	ix.screen.vectorsAbove(q, func(i int, ks []int) { // the others' best is below learnedVectorJoin
+	var moved []int   // the positions in out of the hits lifted or joined
+	var pos positions // out's hits by catalog ID, once out is made
+	defer func() {
+		if pos != nil {
+			e.learner.positions.put(pos, out)
+		}
+	}()
+	for n, i32 := range sr.tools {
+		i := int(i32)
 		best, local, close := -1.0, 0.0, 0
-		for _, k := range ks {
+		for _, k := range sr.rowsAt(n) {
 			c := float64(dot32(q, ix.vecs[i][k]))
 			best = max(best, c)
 			if c >= learnedVectorJoin {
@@ -523,26 +825,24 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 		}
 		local = min(local, ix.evidence[i])
 		if best < learnedVectorJoin {
-			return
+			continue
 		}
 		id, ok := ix.id(st, i)
 		if !ok || (p.scope != nil && !p.scope(id)) {
-			return
+			continue
 		}
 		if out == nil {
 			out = slices.Clone(vec)
-			for j, h := range out {
-				pos[h.id] = j
-			}
+			pos = e.learner.positions.get(st.snap.Len(), out)
 		}
-		j, in := pos[id]
+		j, in := pos.at(id)
 		if !in {
 			if !found(id) && !canJoin(local) && !ix.canJoinSpread(i, local, func() int { return close }) {
-				return
+				continue
 			}
 			j = len(out)
 			out = append(out, hit{id: id, score: -1})
-			pos[id] = j
+			pos.set(id, j)
 		}
 		if best > out[j].score {
 			before := max(0, out[j].score)
@@ -553,7 +853,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 			}
 			moved = append(moved, j)
 		}
-	})
+	}
 	if out == nil {
 		return vec
 	}

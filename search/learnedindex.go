@@ -301,7 +301,8 @@ func (s *learnedScreen) cosines(m, q []float32) *[]float32 {
 	}
 	*buf = (*buf)[:n]
 	// vek32 splits a product of matVecSerial or more multiplications over
-	// goroutines, one per core: a search keeps to its own goroutine.
+	// goroutines, one per core: a search does not fan a product out (its
+	// learned stage runs at most one goroutine beside it, beginLearned).
 	step := max(1, (matVecSerial-1)/dim)
 	for i := 0; i < n; i += step {
 		end := min(n, i+step)
@@ -639,6 +640,9 @@ type learnedTerms struct {
 	flat  []int32
 	off   []int32
 	first []int32
+	// weight holds each learned query's weight (learnedQuery.weight) in
+	// the same order: tool i's query k's is weight[first[i]+k].
+	weight []float64
 	// chunks memoizes the terms of request chunks in this numbering
 	// (requestOf); the only state that changes.
 	chunksMu sync.RWMutex
@@ -668,6 +672,7 @@ func newLearnedTerms(queries [][]learnedQuery) *learnedTerms {
 			}
 			slices.Sort(t.flat[start:])
 			t.off = append(t.off, int32(len(t.flat)))
+			t.weight = append(t.weight, q.weight)
 		}
 		t.first[i+1] = t.first[i] + int32(len(qs))
 	}
@@ -812,7 +817,8 @@ func (c *requestTerms) chunk(text string) []string {
 	return ts
 }
 
-// hitPositions hands out, for the learned stage (applyLearned), a table
+// hitPositions hands out, for the learned stage (applyLearned,
+// learnedVectors), a table
 // of each hit's position in its list by catalog ID: one slot per tool of
 // the snapshot, pooled, and zero again once put back (put clears only the
 // hits' slots). It stood in for a map built on every search. Safe for

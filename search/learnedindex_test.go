@@ -153,6 +153,7 @@ func checkAxesBound(t *testing.T, what string, b *axesBound, m []float32, dim in
 // bounds.
 func checkScreen(t *testing.T, queries, centroid [][]float32, vecs [][][]float32, axes bool) {
 	const dim = 100
+	rng := rand.New(rand.NewPCG(25, 2))
 	s := newLearnedScreen(centroid, vecs)
 	if (s.cbound != nil) != axes || (s.vbound != nil) != axes {
 		t.Fatalf("bounds through axes: centroids %v, vectors %v; want %v", s.cbound != nil, s.vbound != nil, axes)
@@ -213,6 +214,38 @@ func checkScreen(t *testing.T, queries, centroid [][]float32, vecs [][][]float32
 		}
 		if diff := cmp.Diff(wantV, gotR); diff != "" {
 			t.Errorf("query %d: rowsAbove (-scan +screen):\n%s", qi, diff)
+		}
+		// The vectors vectorsAbove let through for q (screenedRows) hold
+		// every vector within learnedVectorJoin of q, and of a unit
+		// vector that differs from q in its last bits (localEvidence's
+		// pv, made from the same query vector another way).
+		sr := &screenedRows{}
+		s.vectorsAbove(q, func(i int, ks []int) { sr.add(i, ks) })
+		pv := slices.Clone(q)
+		for k := range pv {
+			pv[k] *= 1 + float32(rng.NormFloat64())*1e-6
+		}
+		embed.Normalize(pv)
+		for _, v := range [][]float32{q, pv} {
+			var want, got [][2]int
+			for i, vs := range vecs {
+				for k, x := range vs {
+					if dot32(v, x) >= learnedVectorJoin {
+						want = append(want, [2]int{i, k})
+					}
+				}
+				for _, k := range sr.of(i) {
+					if dot32(v, vs[k]) >= learnedVectorJoin {
+						got = append(got, [2]int{i, int(k)})
+					}
+				}
+			}
+			if len(want) == 0 {
+				t.Fatalf("query %d: no learned vector within learnedVectorJoin; the test tests nothing", qi)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("query %d: learned vectors within learnedVectorJoin (-scan +screenedRows):\n%s", qi, diff)
+			}
 		}
 		if len(wantC) == 0 || len(wantV) == 0 {
 			t.Fatalf("query %d: nothing above the thresholds; the test tests nothing", qi)
@@ -381,7 +414,7 @@ func TestLocalEvidenceIsSum(t *testing.T) {
 				stopped++
 			}
 			want = min(want, ix.evidence[i])
-			if got := ix.localEvidence(i, len(req), set, nil); got != want {
+			if got := ix.localEvidence(i, len(req), set, nil, nil); got != want {
 				t.Fatalf("request %v, tool %d: localEvidence %v, want %v", req, i, got, want)
 			}
 		}

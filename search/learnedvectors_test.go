@@ -68,7 +68,8 @@ func TestLearnedVectors(t *testing.T) {
 			if !ok {
 				t.Fatal("the query's vector is not cached")
 			}
-			got := e.learnedVectors(st, p, project(raw, st.sem.pc), nil, func(int) bool { return false }, "")
+			p.learned = e.beginLearned(st, p, false)
+			got := e.learnedVectors(st, p, project(raw, st.sem.pc), nil, func(int) bool { return false })
 			id, _ := st.snap.Lookup(tool)
 			found := false
 			for _, h := range got {

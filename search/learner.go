@@ -41,6 +41,12 @@ type learner struct {
 	terms requestTerms
 	// positions are applyLearned's tables of hits by catalog ID.
 	positions hitPositions
+	// serial keeps the learned stage's lexical half on the search's
+	// goroutine (beginLearned); tests set it to compare the two.
+	serial bool
+	// inline counts the searches left that run the learned stage in
+	// line after one found its goroutine unfinished (aheadBackoff).
+	inline atomic.Int32
 
 	wake     chan struct{}
 	stop     context.CancelFunc
@@ -311,10 +317,11 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, pc []float3
 // searched, and its uses say little about any one request; if it is
 // needed that often, learned pinning (learn.PinRule) serves it better
 // than a lift. Measured: with learn's √(k+1) credit sharing, a tool used
-// in every session of TestLearnAlwaysUsedTool (9 of 17 sessions recorded,
-// its later misses dropped at learn.DefaultMaxMissQueriesPerTool) rose
-// into an unrelated request's top 5 without it, and with 0.5; with 0.3 it
-// does not. On the dev sets' replay it damps one tool of livemcpbench's
+// in every session of TestLearnAlwaysUsedTool (then 9 of 17 sessions
+// counted: its misses past learn.DefaultMaxMissQueriesPerTool were dropped
+// before their sessions counted; now all of them count, 23 of 23, and it
+// keeps 0.3 of its weight) rose into an unrelated request's top 5 without
+// it, and with 0.5; with 0.3 it does not. On the dev sets' replay it damps one tool of livemcpbench's
 // odd half (5 of 14–16 sessions) and no other, and changes no nDCG.
 const learnCommonShare = 0.3
 

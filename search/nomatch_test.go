@@ -1,6 +1,13 @@
 package search
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/query"
+)
 
 func TestActionVerb(t *testing.T) {
 	for _, c := range []struct {
@@ -25,6 +32,7 @@ func TestActionVerb(t *testing.T) {
 		{"research", "", false}, // re- + a light verb
 		{"return", "return", false},
 		{"unit", "", false},
+		{"walking", "walk", true}, // the rules read only a base form that opens a request
 	} {
 		base, action := actionVerb(c.word)
 		if base != c.base || action != c.action {
@@ -36,12 +44,110 @@ func TestActionVerb(t *testing.T) {
 			t.Errorf("light verb %q is not a verb", w)
 		}
 	}
+	phrasal := map[string]bool{}
+	for p, v := range phrasalVerbs {
+		phrasal[v] = true
+		if _, ok := actionVerb(strings.Fields(p)[0]); !ok {
+			t.Errorf("phrasalVerbs has %q, whose verb is not an action verb", p)
+		}
+	}
 	for v, syns := range verbSynonyms {
-		if _, ok := actionVerb(v); !ok {
+		if _, ok := actionVerb(v); !ok && !phrasal[v] {
 			t.Errorf("verbSynonyms has %q, which is not an action verb", v)
 		}
 		if len(syns) == 0 {
 			t.Errorf("verbSynonyms[%q] is empty", v)
 		}
 	}
+}
+
+// TestRequest: the no-match rules read the query without its filters and
+// -terms, quoted values with spaces included.
+func TestRequest(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"archive the #old channel", "archive the #old channel"},
+		{"server:slack archive the #old channel", "archive the #old channel"},
+		{`server:"Bing CN" translate this page`, "translate this page"},
+		{"category:`web search` -\"two words\" find news", "find news"},
+		{`-"unterminated archive it`, ""},
+		{`server:"a" category:b pin it`, "pin it"},
+	} {
+		q, err := query.Parse(c.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := request(q).Raw; got != c.want {
+			t.Errorf("request(%q).Raw = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}
+
+// TestToolActions: what a tool does is said by its name and the leading
+// verbs of its description's sentences, not by every word of it.
+func TestToolActions(t *testing.T) {
+	for _, c := range []struct {
+		tool   catalog.Tool
+		has    []string
+		hasNot []string
+	}{
+		{catalog.Tool{Name: "github__create_pull_request", Description: "Open a new pull request in a GitHub repository to merge a head branch into a base branch."},
+			[]string{"create", "pull", "request", "open"}, []string{"merge", "github"}},
+		{catalog.Tool{Name: "notes__delete_note", Description: "Move a note to the trash. It can be restored from the trash for 30 days."},
+			[]string{"delete", "move", "it"}, []string{"restored", "restore", "trash"}},
+		{catalog.Tool{Name: "filesystem__move_file", Description: "Move or rename a file or directory. Fails if the destination already exists."},
+			[]string{"move", "rename", "fails"}, []string{"destination"}},
+		{catalog.Tool{Name: "fetch__http_request", Description: "Make an HTTP request with any method. Use it to call a REST API."},
+			[]string{"make", "http", "request", "use", "call", "rest", "api"}, []string{"method"}},
+		{catalog.Tool{Name: "postgres__execute", Description: "Execute a SQL statement that changes the database (INSERT, UPDATE, DELETE)."},
+			[]string{"execute", "sql", "insert", "update", "delete"}, []string{"changes", "database"}},
+		{catalog.Tool{Name: "vimeo__getvideofromuser", Description: "vimeo__getvideofromuser Get all videos credited to a user."},
+			[]string{"getvideofromuser", "get"}, []string{"videos", "vimeo"}},
+		{catalog.Tool{Name: "weather.get_forecast", Description: "Get the forecast."}, []string{"get"}, []string{"weather", "forecast"}},
+		{catalog.Tool{Name: "twitter__get_post_retweets", Description: "Retweets of a post."}, []string{"get", "retweets"}, []string{"post"}},
+		{catalog.Tool{Name: "jira__add_comment", Description: "Add a comment to a Jira issue."}, []string{"add", "comment"}, []string{"jira", "issue"}},
+		// "and" or "or" before a verb ends what a light verb reads.
+		{catalog.Tool{Name: "word-document-server__search_and_replace", Description: "Search for text and replace all occurrences."},
+			[]string{"search", "replace"}, []string{"text", "occurrences"}},
+		{catalog.Tool{Name: "counter__get_count_and_increase_by_one", Description: "get count and increase by one"}, []string{"get", "increase"}, []string{"count"}},
+		{catalog.Tool{Name: "get_current_and_future_temperature", Description: "Gets the temperature."}, []string{"get", "gets"}, []string{"current", "future", "temperature"}},
+		// The server of every name form catalog.SplitName reads, and a
+		// dotted API's path before its method, are not what the tool does.
+		{catalog.Tool{Name: "slack/send_message", Description: "Send a message."}, []string{"send", "message"}, []string{"slack"}},
+		{catalog.Tool{Name: "mcp__slack__send_message", Description: "Send a message."}, []string{"send", "message"}, []string{"slack", "mcp"}},
+		{catalog.Tool{Name: "audit_api.AuditApi.purge_records", Description: "Purges old records."}, []string{"purge", "records", "purges"}, []string{"audit", "api"}},
+	} {
+		got := toolActions(c.tool)
+		for _, w := range c.has {
+			if !slices.Contains(got, w) {
+				t.Errorf("toolActions(%s) = %q, want %q in it", c.tool.Name, got, w)
+			}
+		}
+		for _, w := range c.hasNot {
+			if slices.Contains(got, w) {
+				t.Errorf("toolActions(%s) = %q, want no %q", c.tool.Name, got, w)
+			}
+		}
+	}
+}
+
+// FuzzToolActions: toolActions never panics on any name or description
+// (every name form catalog.SplitName reads, text without spaces, invalid
+// UTF-8) and gives only words as analysis.Words gives them: not empty,
+// lowercase.
+func FuzzToolActions(f *testing.F) {
+	for _, s := range [][2]string{
+		{"word-document-server__search_and_replace", "Search for text and replace all occurrences."},
+		{"mcp__slack__", ""}, {"a.b.c", "X"}, {"slack/", "/"}, {"__", "__ __"}, {"get_and", "and or"}, {"get_or_and", "Use"},
+		{"查询", strings.Repeat("删除", 400)}, {"x", "\xff\xfe INSERT\xff"}, {"Make", "Make"}, {"x", "use it to"},
+		{"AuditApi.get_x", "x Get CREATE_TABLE, HTTP/2. Use it to"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, name, desc string) {
+		for _, w := range toolActions(catalog.Tool{Name: name, Description: desc}) {
+			if w == "" || w != strings.ToLower(w) {
+				t.Errorf("toolActions(%q, %q) has %q: want lowercase words", name, desc, w)
+			}
+		}
+	})
 }

@@ -62,6 +62,9 @@ type plan struct {
 	forModel bool
 	// learnScope is the request's learning scope (learnScope in usage.go).
 	learnScope string
+	// learned is the request's learned stage (learned.go), nil when it
+	// has none (beginLearned).
+	learned *learnedStage
 }
 
 // kind is what answers a plan.

@@ -16,7 +16,11 @@ import (
 //	                      fused behind the confidence gate (semantic.go,
 //	                      fusion.go, confidence.go)
 //	learned (learned.go)  with learning from use on, the candidates agents
-//	                      used for similar queries are lifted
+//	                      used for similar queries are lifted; the stage's
+//	                      lexical half (learnedWords) and, with the query's
+//	                      vector cached, its vector screens (learnedSights)
+//	                      run on a goroutine beside the candidates, joined
+//	                      before the search returns
 //	result (result.go)    exact-first, calibrated scores, top band, limit,
 //	                      the reference format
 //
@@ -35,8 +39,15 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 	}
 	scope := e.learnScope(req)
 	p.learnScope = scope
+	k := p.kind()
+	if k == kindSemantic || k == kindKeyword || k == kindPattern {
+		// The learned stage's lexical half runs beside the candidates,
+		// except behind a pattern, which regex may answer alone.
+		p.learned = e.beginLearned(st, p, k != kindPattern)
+		defer p.learned.end()
+	}
 	var res Result
-	switch p.kind() {
+	switch k {
 	case kindBrowse:
 		res, err = st.browse(p)
 	case kindSelect:
@@ -57,14 +68,14 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 		}
 		// No tool matches the pattern: its words may still find one.
 		if m, err = e.semanticMatches(ctx, st, p); err == nil {
-			res = st.result(p, e.applyLearned(st, p, m, scope), e.cfg.AvailableToolsCap)
+			res = st.result(p, e.applyLearned(st, p, m), e.cfg.AvailableToolsCap)
 		}
 	case kindKeyword:
-		res = st.result(p, e.learnedKeyword(st, p, scope), e.cfg.AvailableToolsCap)
+		res = st.result(p, e.learnedKeyword(st, p), e.cfg.AvailableToolsCap)
 	default:
 		var m matches
 		if m, err = e.semanticMatches(ctx, st, p); err == nil {
-			res = st.result(p, e.applyLearned(st, p, m, scope), e.cfg.AvailableToolsCap)
+			res = st.result(p, e.applyLearned(st, p, m), e.cfg.AvailableToolsCap)
 		}
 	}
 	if err != nil {

@@ -53,8 +53,13 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 			return fm, nil
 		}
 	}
-	if e.learner != nil {
-		vec = e.learnedVectors(st, p, qv, vec, foundBy(vec, kw.Hits), p.learnScope)
+	agreed := len(vec) > 0 && (len(kw.Hits) == 0 || kw.Hits[0].ID == vec[0].id)
+	agreedID := -1
+	if agreed {
+		agreedID = vec[0].id
+	}
+	if p.learned != nil {
+		vec = e.learnedVectors(st, p, qv, vec, foundBy(vec, kw.Hits))
 	}
 	fused := fuse(vec, fromFallback(kw.Hits), len(p.query.Terms), p.debug)
 	if p.filtered {
@@ -62,7 +67,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	}
 	sortHits(fused, st.name)
 	return matches{hits: fused, total: max(len(fused), kw.Total), mode: ModeHybrid, confidence: conf, cosine: cosine,
-		unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages}, nil
+		unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages, agreed: agreed, agreedID: agreedID}, nil
 }
 
 // vectorCandidates embeds the query's ranking words and returns the
@@ -183,14 +188,22 @@ func keep(hs []hit, allow func(int) bool) []hit {
 }
 
 // foundBy returns whether the catalog's own text put a tool among the
-// semantic candidates vec or the keyword hits kw.
+// semantic candidates vec or the keyword hits kw (at most fusionDepth
+// each). It reads the two lists, without building a set on every search:
+// learnedVectors asks only about the few tools its learned vectors would
+// add.
 func foundBy(vec []hit, kw []fallback.Hit) func(int) bool {
-	in := make(map[int]bool, len(vec)+len(kw))
-	for _, h := range vec {
-		in[h.id] = true
+	return func(id int) bool {
+		for _, h := range vec {
+			if h.id == id {
+				return true
+			}
+		}
+		for _, h := range kw {
+			if h.ID == id {
+				return true
+			}
+		}
+		return false
 	}
-	for _, h := range kw {
-		in[h.ID] = true
-	}
-	return func(id int) bool { return in[id] }
 }

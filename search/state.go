@@ -3,6 +3,7 @@ package search
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
@@ -24,6 +25,12 @@ type state struct {
 	serverKeys map[string]string
 	// sem is the semantic view; nil without an embedder.
 	sem *semState
+	// actions holds each tool's own actions (toolActions) by ID, derived
+	// when the tool first reaches a no-match rule: once per snapshot, not
+	// once per search. A state of another snapshot starts a new one (a
+	// change may give an ID another tool); a copy of the state for a new
+	// semantic view shares it. Safe for concurrent use.
+	actions *sync.Map // int → []string
 }
 
 // newState builds the state of snap from scratch, without a semantic view.
@@ -41,7 +48,7 @@ func newState(snap *catalog.Snapshot, keywords map[string]string) *state {
 // stateWith returns the state of snap with lex, its keyword index (built or
 // loaded), without a semantic view.
 func stateWith(snap *catalog.Snapshot, lex *fallback.Index, keywords map[string]string) *state {
-	return &state{snap: snap, keywords: keywords, lex: lex, serverKeys: serverKeys(serverNames(snap))}
+	return &state{snap: snap, keywords: keywords, lex: lex, serverKeys: serverKeys(serverNames(snap)), actions: new(sync.Map)}
 }
 
 // next returns the state of snap, a change of st's snapshot that edited the
@@ -63,6 +70,7 @@ func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
 		keywords:   st.keywords,
 		lex:        st.lex.Apply(n, edits),
 		serverKeys: st.serverKeys,
+		actions:    new(sync.Map),
 	}
 	if !slices.Equal(serverNames(snap), serverNames(st.snap)) {
 		next.serverKeys = serverKeys(serverNames(snap))

@@ -44,8 +44,9 @@ type LearnConfig struct {
 	// tool lists (pin.go, ToolsetLearning).
 	Pin bool
 	// PinRule decides which tools are pinned; its zero value is the
-	// learn package's defaults (learn.DefaultPinShare,
-	// learn.DefaultPinMinSessions, learn.MaxPinnedPerScope).
+	// learn package's defaults (learn.DefaultPinShare, shown with
+	// learn.PinConfidenceLevel; learn.DefaultPinMinSessions,
+	// learn.MaxPinnedPerScope).
 	PinRule learn.PinRule
 }
 
@@ -125,8 +126,10 @@ type UseReport struct {
 	// "unknown_session", "not_revealed" (no search of the session had a
 	// query to credit, or the tool's earlier use in the session was
 	// already credited as a miss), "error_outcome" or
-	// "session_bound" (the session already taught this tool all it may);
-	// "" when recorded.
+	// "session_bound" (the session already taught this tool all it may,
+	// or the use was a miss of a tool that already learned all it may by
+	// misses, learn.Config.MaxMissQueriesPerTool: its session still
+	// counts among the tool's, for learned pinning); "" when recorded.
 	Reason string
 }
 
@@ -199,17 +202,27 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 		return UseReport{Reason: ReasonNotRevealed}, nil
 	}
 	rep := UseReport{}
+	changed := false
 	for _, c := range credits {
 		use := learn.Use{Scope: c.Scope, Tool: u.Tool, Query: c.Query, Session: u.SessionID, Weight: w * c.Weight, Miss: c.Miss}
-		if l.store.Record(use) {
+		switch l.store.Record(use) {
+		case learn.Ignored:
+			continue
+		case learn.Learned:
 			rep.Recorded = true
 			rep.Queries = append(rep.Queries, c.Query)
 			rep.Miss = rep.Miss || c.Miss
-			e.publishUse(use)
 		}
+		// Learned, or only Counted (a miss past the tool's bound on
+		// queries learned by misses): either way the session now counts
+		// among the tool's, so the fleet replays the use and counts it too.
+		changed = true
+		e.publishUse(use)
 	}
 	if !rep.Recorded {
 		rep.Reason = ReasonSessionBound
+	}
+	if !changed {
 		return rep, nil
 	}
 	return rep, e.learnChanged(ctx)

@@ -28,7 +28,8 @@ const learnStartPullTimeout = 10 * time.Second
 const learnPullTimeout = time.Minute
 
 // learnConfig opens the learned state for --learn: loaded from
-// --cache-dir, then merged with --learn-from (at most pullTimeout, 0
+// --cache-dir (not with --store, whose log the pod replays instead), then
+// merged with --learn-from (at most pullTimeout, 0
 // meaning learnStartPullTimeout; ended at once by ctx). Learning off gives the zero
 // config (the engine then ranks exactly as without learning). A bad line
 // costs that line (logged and counted); a file that cannot be read at all
@@ -41,7 +42,14 @@ func learnConfig(ctx context.Context, cfg config, log *slog.Logger, metrics *ser
 		return search.LearnConfig{}, false
 	}
 	store := learn.NewStore(learn.Config{HalfLife: cfg.learnHalfLife})
-	if cfg.cacheDir != "" {
+	switch {
+	case cfg.cacheDir != "" && cfg.store != "":
+		// The fleet's log holds every pod's uses, this pod's before a
+		// restart too (they carry the old process's pod id), and the pod
+		// replays it from the start: loading the file as well would count
+		// each of its uses twice (sessions and weights).
+		log.Info("learned state comes from the shared store's log (--store), replayed from its start; " + learn.FileName + " is saved but not loaded")
+	case cfg.cacheDir != "":
 		path := filepath.Join(cfg.cacheDir, learn.FileName)
 		st, err := store.Load(path)
 		metrics.ObserveLearnedImport("file", st.Records, st.Skipped)
@@ -56,7 +64,7 @@ func learnConfig(ctx context.Context, cfg config, log *slog.Logger, metrics *ser
 		default:
 			log.Info("learned state loaded", "path", path, "records", st.Records, "clamped", st.Clamped, "truncated", st.Truncated)
 		}
-	} else {
+	default:
 		log.Warn("--learn without --cache-dir: what is learned is lost at restart")
 	}
 	if cfg.learnFrom != "" {

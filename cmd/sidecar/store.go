@@ -138,7 +138,7 @@ func (f *fleetStore) learn(ctx context.Context, evs []postgres.Event) {
 	if st.Refused > 0 || st.RateLimited > 0 {
 		f.log.Warn("learning from the fleet: events not recorded", "refused", st.Refused, "rate_limited", st.RateLimited)
 	}
-	f.log.Debug("learned from the fleet", "recorded", st.Recorded, "resets", st.Resets, "ignored", st.Ignored)
+	f.log.Debug("learned from the fleet", "recorded", st.Recorded, "counted", st.Counted, "resets", st.Resets, "ignored", st.Ignored)
 }
 
 // storeStatus is the store's part of /statusz.

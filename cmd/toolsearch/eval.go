@@ -42,7 +42,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	catalogs := stringList{}
 	fs.Var(&catalogs, "catalog", "catalog file to load in-process (repeatable; format detected from content)")
 	queries := fs.String("queries", "", "labelled queries, JSONL: {\"id\",\"query\",\"relevant\":[names],\"groups\"?}")
-	noAnswer := fs.String("no-answer", "", "also run these queries that no tool serves, JSONL {\"id\",\"query\"} (e.g. evaluation/testdata/noanswer/NAME.jsonl), and report the share flagged no_confident_match")
+	noAnswer := fs.String("no-answer", "", "also run these queries that no tool serves, JSONL {\"id\",\"query\"} (e.g. evaluation/testdata/noanswer/NAME.jsonl), and report the share flagged no_confident_match (with --split or --learn-from: without and with learning)")
 	typ := fs.String("type", "default", "search type: default, semantic, keyword or regex")
 	addr := fs.String("addr", "", "evaluate a running sidecar at host:port instead of loading --catalog in-process")
 	tokens := newTokenFlags(fs)
@@ -89,8 +89,14 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	var na []evaluation.Query
+	if *noAnswer != "" {
+		if na, err = evaluation.LoadNoAnswer(*noAnswer); err != nil {
+			return err
+		}
+	}
 	if replay {
-		o := replayOptions{catalogs: catalogs, queries: qs, learnFrom: *learnFrom, split: *split,
+		o := replayOptions{catalogs: catalogs, queries: qs, noAnswer: na, learnFrom: *learnFrom, split: *split,
 			mode: modeOf(st), embedder: *embedder, semanticOnly: *semanticOnly, asJSON: *asJSON, naive: *naive}
 		if *perQuery == "" {
 			return runReplay(ctx, o, stdout, stderr)
@@ -102,12 +108,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		o.perQuery = f
 		err = runReplay(ctx, o, stdout, stderr)
 		return errors.Join(err, f.Close())
-	}
-	var na []evaluation.Query
-	if *noAnswer != "" {
-		if na, err = evaluation.LoadNoAnswer(*noAnswer); err != nil {
-			return err
-		}
 	}
 	var r ranker
 	if *addr != "" {

@@ -132,13 +132,19 @@ func evalReplay(t *testing.T, args ...string) replayReport {
 // dev set: learning on one half must not lower nDCG@10 on the other.
 func TestEvalReplay(t *testing.T) {
 	tools, queries := evaltest.Bench(t, "livemcpbench/tools.jsonl"), evaltest.Bench(t, "livemcpbench/queries.jsonl")
+	noAnswer := filepath.Join("..", "..", "evaluation", "testdata", "noanswer", "livemcpbench.jsonl")
 	for _, half := range []string{"even", "odd"} {
-		rep := evalReplay(t, "--catalog", tools, "--queries", queries, "--split", half)
+		rep := evalReplay(t, "--catalog", tools, "--queries", queries, "--split", half, "--no-answer", noAnswer)
 		if rep.Recorded == 0 || rep.LearnedTools == 0 {
 			t.Errorf("split %s: nothing learned: %+v", half, rep)
 		}
 		if rep.With.NDCG10 < rep.Without.NDCG10-0.005 {
 			t.Errorf("split %s: nDCG@10 %.4f with learning, %.4f without", half, rep.With.NDCG10, rep.Without.NDCG10)
+		}
+		// The no-answer queries are searched without and with learning.
+		if rep.Without.NoAnswerQueries != 50 || rep.With.NoAnswerQueries != 50 || rep.Without.NoAnswerFlagged == 0 {
+			t.Errorf("split %s: no-answer queries %d / %d, flagged %.2f / %.2f; want 50 each, some flagged",
+				half, rep.Without.NoAnswerQueries, rep.With.NoAnswerQueries, rep.Without.NoAnswerFlagged, rep.With.NoAnswerFlagged)
 		}
 	}
 	// A k-fold replay evaluates every query once over the K folds.
@@ -210,8 +216,8 @@ func TestLearnedCommandPinned(t *testing.T) {
 	}
 	code, out, stderr := runCmd(t, "learned", "--addr", addr)
 	for _, want := range []string{
-		"pinning: a tool used by at least 5 sessions and 50% of its scope's sessions is always loaded (at most 8 per scope)\n",
-		"slack__send_message  weight 5.00  1 queries  5 of 5 sessions  pinned by learning\n",
+		"pinning: a tool used by at least 5 sessions, and by at least 50% of its scope's sessions with 90% confidence, is always loaded (at most 8 per scope)\n",
+		"slack__send_message  weight 5.00  1 queries  5 of 5 sessions (at least 75% with 90% confidence)  pinned by learning\n",
 	} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("learned: exit %d, %s; want %q in\n%s", code, stderr, want, out)

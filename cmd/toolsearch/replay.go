@@ -18,8 +18,12 @@ import (
 
 // replayOptions configures eval's replay of learning from use.
 type replayOptions struct {
-	catalogs     []string
-	queries      []evaluation.Query
+	catalogs []string
+	queries  []evaluation.Query
+	// noAnswer are queries no tool serves (--no-answer): searched with
+	// the evaluated queries, without and with learning, to measure how
+	// many stay flagged no_confident_match once learning lifts tools.
+	noAnswer     []evaluation.Query
 	learnFrom    string
 	split        string
 	mode         search.Mode
@@ -127,10 +131,10 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 	para := evaluation.Paraphrases(evalQs, learnQs)
 	rep := replayReport{Learned: len(learnQs)}
 	without, with, naive := o.outcomes(len(evalQs)), o.outcomes(len(evalQs)), []queryOutcome(nil)
-	if rep.Without, err = scoreQueries(ctx, r, evalQs, without); err != nil {
+	if rep.Without, err = scoreQueries(ctx, r, evalQs, o.noAnswer, without); err != nil {
 		return err
 	}
-	if rep.ParaphraseWithout, err = scoreQueries(ctx, r, para, nil); err != nil {
+	if rep.ParaphraseWithout, err = scoreQueries(ctx, r, para, nil, nil); err != nil {
 		return err
 	}
 	// appended[tool] are the learned queries that recorded a use of tool,
@@ -162,10 +166,10 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 		return err
 	}
 	rep.LearnedTools = store.View().Len()
-	if rep.With, err = scoreQueries(ctx, r, evalQs, with); err != nil {
+	if rep.With, err = scoreQueries(ctx, r, evalQs, o.noAnswer, with); err != nil {
 		return err
 	}
-	if rep.ParaphraseWith, err = scoreQueries(ctx, r, para, nil); err != nil {
+	if rep.ParaphraseWith, err = scoreQueries(ctx, r, para, nil, nil); err != nil {
 		return err
 	}
 	if o.naive != "" {
@@ -203,14 +207,19 @@ func runReplay(ctx context.Context, o replayOptions, stdout, stderr io.Writer) e
 	if rep.Naive != nil {
 		fmt.Fprintf(stdout, "%-16s %.3f (naive stand-in: learned queries appended to descriptions)\n", "ndcg@10", rep.Naive.NDCG10)
 	}
+	row("no-confident", rep.Without.NoConfidentRate, rep.With.NoConfidentRate)
+	if rep.Without.NoAnswerQueries > 0 {
+		row("no-answer flagd", rep.Without.NoAnswerFlagged, rep.With.NoAnswerFlagged)
+	}
 	fmt.Fprintf(stdout, "%-16s %.3f ms  %.3f ms\n", "p50", rep.Without.P50Ms, rep.With.P50Ms)
 	fmt.Fprintf(stdout, "%-16s %.3f ms  %.3f ms\n", "p99", rep.Without.P99Ms, rep.With.P99Ms)
 	return nil
 }
 
-// scoreQueries runs qs without sessions and summarizes their scores; with
-// out non-nil, it also sets out[i] to query i's outcome.
-func scoreQueries(ctx context.Context, r localRanker, qs []evaluation.Query, out []queryOutcome) (evaluation.Summary, error) {
+// scoreQueries runs qs without sessions and summarizes their scores, and
+// the no-answer queries na, whose share flagged no_confident_match it
+// reports; with out non-nil, it also sets out[i] to query i's outcome.
+func scoreQueries(ctx context.Context, r localRanker, qs, na []evaluation.Query, out []queryOutcome) (evaluation.Summary, error) {
 	var run evaluation.Run
 	for i, q := range qs {
 		start := time.Now()
@@ -223,6 +232,13 @@ func scoreQueries(ctx context.Context, r localRanker, qs []evaluation.Query, out
 		if out != nil {
 			out[i] = queryOutcome{NDCG10: s.NDCG10, Top: slices.Clone(got.names[:min(len(got.names), traceDepth)])}
 		}
+	}
+	for _, q := range na {
+		got, err := r.rank(ctx, q.Query)
+		if err != nil && !isInvalidArgument(err) {
+			return evaluation.Summary{}, fmt.Errorf("no-answer query %q: %w", q.ID, err)
+		}
+		run.AddNoAnswer(err != nil || got.unconfident)
 	}
 	return run.Summary(), nil
 }
@@ -270,7 +286,7 @@ func naiveStandIn(ctx context.Context, o replayOptions, tools []search.Tool, app
 		return evaluation.Summary{}, err
 	}
 	defer e.Close()
-	return scoreQueries(ctx, localRanker{e: e.Engine, mode: o.mode}, evalQs, out)
+	return scoreQueries(ctx, localRanker{e: e.Engine, mode: o.mode}, evalQs, nil, out)
 }
 
 // parseFold parses --split F/K: fold F (0 ≤ F < K) of K ≥ 2.

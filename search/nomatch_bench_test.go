@@ -1,0 +1,60 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+)
+
+// BenchmarkNoMatchRules measures what the no-match rules (unservedAction,
+// then unservedTask, as result runs them on a confident search) cost one
+// search, alone: each dev set's labelled queries searched once in keyword
+// mode over its catalog, then the rules run on each query's calibrated
+// hits, one query per op:
+//
+//	go test -run '^$' -bench NoMatchRules -benchmem -count 3 ./search
+func BenchmarkNoMatchRules(b *testing.B) {
+	for _, set := range []string{"bfcl", "stabletoolbench"} {
+		b.Run(set, func(b *testing.B) {
+			tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, set+"/tools.jsonl")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			qs, err := evaluation.LoadQueries(evaltest.Bench(b, set+"/queries.jsonl"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e, err := NewFromTools(tools, Config{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { e.Close() })
+			st := e.state.Load()
+			type input struct {
+				p  *plan
+				hs []hit
+			}
+			var in []input
+			for _, q := range qs {
+				p, err := st.newPlan(Request{Query: q.Query, Mode: ModeKeyword, MaxResults: 10}, e.limits())
+				if err != nil {
+					b.Fatal(err)
+				}
+				m := e.learnedKeyword(st, p)
+				if hs, _ := calibrate(m.hits, m, p.exact); len(hs) > 0 {
+					in = append(in, input{p, hs})
+				}
+			}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				x := in[i%len(in)]
+				ws := st.lex.RankingWords(x.p.query)
+				if verb, _ := st.unservedAction(x.p, ws, x.hs); verb == "" {
+					st.unservedTask(x.p, len(ws), x.hs)
+				}
+			}
+		})
+	}
+}
