@@ -48,8 +48,9 @@ const MaxAttributedSearches = 3
 // MissCreditWeight is the share of a use credited to the session's newest
 // search when no search returned the tool (a miss): half a use, so that a
 // tool the catalog's text did not find for a wording joins results for it
-// only with the misses of four sessions (search's learnJoinEvidence), and
-// two sybil sessions cannot put an unrelated tool into a request's results
+// only with the misses of four sessions (search's learnJoinEvidence), or
+// of three that each taught it a wording resembling the request (search's
+// learnJoinSpread), and two sybil sessions cannot put an unrelated tool into a request's results
 // (server's TestLearnMissSybils). Measured on the dev sets' replay
 // (docs/benchmarks.md, "Learning from use"; misses are 60 % of
 // livemcpbench's reported uses, 15 % of bfcl's): 1 gave a little more on

@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -38,8 +39,9 @@ func TestPinOneSessionNeverPins(t *testing.T) {
 }
 
 // A tool used by most of a scope's sessions is pinned once enough distinct
-// sessions used it; a tool below the share, or below the session count,
-// is not; another scope pins nothing of it.
+// sessions used it; a tool whose share of the sessions is the rule's but
+// not shown with confidence (5 of 10), or below the session count, is not;
+// another scope pins nothing of it.
 func TestPinAfterEnoughSessions(t *testing.T) {
 	s := NewStore(Config{Now: newClock().now})
 	use := func(scope, tool string, sessions ...int) {
@@ -55,23 +57,91 @@ func TestPinAfterEnoughSessions(t *testing.T) {
 	if diff := cmp.Diff([]string{"always"}, pinned(s.View(), "sc", PinRule{})); diff != "" {
 		t.Fatalf("5 of 5 sessions (-want +got):\n%s", diff)
 	}
-	// Five more sessions use other tools: "always" has 5 of 10 (the share,
-	// inclusive), "half" 4 of 10 would need 5 even with MinSessions 2.
-	use("sc", "other", 5, 6, 7, 8, 9)
-	use("sc", "half", 5, 6, 7, 8)
+	// Five more sessions: "always" has 9 of 10 (bound 0.72), "half" 5 of
+	// 10 (the share, but bound 0.31), "some" 4 of 10.
+	use("sc", "always", 5, 6, 7, 8)
+	use("sc", "half", 5, 6, 7, 8, 9)
+	use("sc", "some", 0, 1, 2, 3)
 	use("elsewhere", "always", 10)
 	v := s.View()
 	if n := v.ScopeSessions("sc"); n != 10 {
 		t.Errorf("ScopeSessions = %d, want 10", n)
 	}
-	if diff := cmp.Diff([]string{"always", "other"}, pinned(v, "sc", PinRule{MinSessions: 2})); diff != "" {
+	if diff := cmp.Diff([]string{"always"}, pinned(v, "sc", PinRule{MinSessions: 2})); diff != "" {
 		t.Errorf("share 0.5 of 10 (-want +got):\n%s", diff)
 	}
-	if got := pinned(v, "sc", PinRule{Share: 0.6}); len(got) > 0 {
-		t.Errorf("share 0.6 pinned %v", got)
+	// Without the bound (a negative Z) the share is inclusive: 5 of 10 is
+	// half.
+	if diff := cmp.Diff([]string{"always", "half"}, pinned(v, "sc", PinRule{MinSessions: 2, Z: -1})); diff != "" {
+		t.Errorf("observed share 0.5 of 10 (-want +got):\n%s", diff)
+	}
+	// 9 of 10 is 0.9 observed, not 0.75 with confidence.
+	if got := pinned(v, "sc", PinRule{Share: 0.75}); len(got) > 0 {
+		t.Errorf("share 0.75 pinned %v", got)
 	}
 	if got := pinned(v, "elsewhere", PinRule{}); len(got) > 0 {
 		t.Errorf("another scope pinned %v", got)
+	}
+}
+
+// PinShareBound is the Wilson lower bound at PinConfidenceZ (values from an
+// independent computation), and the default rule pins on either side of
+// it: the cases the replays met at its edge (bfcl's 19 of 36, 6 of 8, 7 of
+// 10), and those of a tool every session used.
+func TestPinShareBound(t *testing.T) {
+	for _, tc := range []struct {
+		k, n  int
+		bound float64
+		pins  bool // under the default rule
+	}{
+		{0, 0, 0, false},
+		{0, 10, 0, false},
+		{1, 1, 0.3784, false},
+		{2, 2, 0.5491, false}, // shown, but under DefaultPinMinSessions
+		{3, 4, 0.4325, false},
+		{5, 5, 0.7527, true},
+		{5, 10, 0.3122, false},
+		{6, 8, 0.5237, true},
+		{7, 10, 0.4974, false},
+		{7, 9, 0.5660, true},
+		{19, 36, 0.4223, false},
+		{30, 36, 0.7396, true},
+		{20, 22, 0.7997, true},
+		{20, 20, 0.9241, true},
+		{100, 200, 0.4549, false},
+		{110, 200, 0.5047, true},
+	} {
+		got := PinShareBound(tc.k, tc.n)
+		if math.Abs(got-tc.bound) > 1e-4 {
+			t.Errorf("PinShareBound(%d, %d) = %.4f, want %.4f", tc.k, tc.n, got, tc.bound)
+		}
+		if tc.n > 0 && got > float64(tc.k)/float64(tc.n) {
+			t.Errorf("PinShareBound(%d, %d) = %.4f, above the observed share", tc.k, tc.n, got)
+		}
+		if p := (PinRule{}).Pins(tc.k, tc.n); p != tc.pins {
+			t.Errorf("default rule pins %d of %d sessions = %v, want %v", tc.k, tc.n, p, tc.pins)
+		}
+	}
+	// The least sessions, all using the tool, that show a share: z²·s/(1−s).
+	for _, tc := range []struct {
+		share float64
+		least int
+	}{{0.5, 2}, {0.75, 5}, {0.9, 15}} {
+		r := PinRule{Share: tc.share, MinSessions: 2}
+		if r.Pins(tc.least-1, tc.least-1) || !r.Pins(tc.least, tc.least) {
+			t.Errorf("share %v: %d of %d pins %v, %d of %d pins %v; want from %d", tc.share, tc.least-1, tc.least-1, r.Pins(tc.least-1, tc.least-1),
+				tc.least, tc.least, r.Pins(tc.least, tc.least), tc.least)
+		}
+	}
+	if phi := 0.5 * (1 + math.Erf(PinConfidenceZ/math.Sqrt2)); math.Abs(phi-PinConfidenceLevel) > 1e-4 {
+		t.Errorf("Φ(PinConfidenceZ) = %.5f, want PinConfidenceLevel %v", phi, PinConfidenceLevel)
+	}
+	// A share of 1 is never shown; the observed share reaches it.
+	if (PinRule{Share: 1}).Pins(1000, 1000) {
+		t.Error("share 1 pinned 1000 of 1000 sessions")
+	}
+	if !(PinRule{Share: 1, Z: -1}).Pins(5, 5) {
+		t.Error("observed share 1 did not pin 5 of 5 sessions")
 	}
 }
 
@@ -101,7 +171,7 @@ func TestPinImported(t *testing.T) {
 	s := NewStore(Config{Now: newClock().now})
 	for i := range 8 {
 		s.Record(Use{Scope: "sc", Tool: "common", Query: "q", Session: fmt.Sprintf("s%d", i), Weight: 1})
-		if i < 5 {
+		if i < 7 {
 			s.Record(Use{Scope: "sc", Tool: "some", Query: "q", Session: fmt.Sprintf("s%d", i), Weight: 1})
 		}
 	}

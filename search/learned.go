@@ -41,7 +41,9 @@ import (
 // (learnStrongWeight with the resembling evidence of several sessions),
 // and only as far as the evidence and the resemblance go; a tool that is
 // not among the candidates joins only with the evidence of several
-// sessions (learnJoinEvidence); it never adds a tool outside the request's
+// sessions (learnJoinEvidence: two sessions' full uses; or
+// learnJoinSpread: three sessions' resembling queries weighing more than
+// one session can give); it never adds a tool outside the request's
 // scope and filters (plan.allow), and a query
 // that is exactly a tool's name still ranks that tool first (exactFirst
 // runs after). With Config.Learn.Store nil none of this runs: the results
@@ -51,8 +53,21 @@ import (
 // own vectors also stand beside the tool's (learnedVectors): a tool scores
 // the better of its own cosine and its closest learned query's, when that
 // one is above learnedVectorJoin, under the same rules (scope; joining
-// only with learnJoinEvidence unless the catalog's text found the tool;
-// provenance "learned_vectors").
+// only with learnJoinEvidence or learnJoinSpread unless the catalog's
+// text found the tool; provenance "learned_vectors").
+//
+// The learned queries stay a field of their own, scored apart from the
+// catalog's text and entering after fusion as the capped boost above, not
+// a field of the main keyword index: a learned field in the catalog's
+// BM25F scoring, with its own weight, was measured three times (issue 25;
+// docs/benchmarks.md, "Against the naive stand-in") — inside the index
+// (its words in the catalog's idf), out of idf (pseudo frequencies added
+// per scope), and as the learned index's score added to the keyword
+// path's before fusion (weighted by evidence, with and without the boost)
+// — and behaves as the naive stand-in does: the more it weighs, the more
+// it gains on livemcpbench and the more it costs stabletoolbench (−0.007
+// to −0.033 nDCG@10 in the last one's settings), while bfcl gains less
+// than with the boost.
 //
 // A search reads one learned index, chosen as it begins (beginLearned),
 // and runs the stage's lexical half (learnedWords) and, when the query's
@@ -146,6 +161,42 @@ const learnJoinSlack = 0.25
 // catalog's text did not put among the candidates.
 func canJoin(evidence float64) bool { return evidence >= learnJoinEvidence-learnJoinSlack }
 
+// learnJoinSpread is the other way a tool joins a result the catalog's
+// text did not put among the candidates: at least this many sessions used
+// it, at least this many of its learned queries resemble the request fully
+// (learnedIndex.resembling), and their weight is more than one session can
+// give (1). It counts sessions where canJoin counts weight: a session's
+// credit is shared among the tools its search led to (1/√(k+1)) and
+// halved for a miss, so a tool that many sessions used last, after the
+// tools their requests named first (the write_file that ends "… and save
+// the report to /root/markdown/….md"), gathers a quarter of a use per
+// session and needs seven sessions to reach learnJoinEvidence, where two
+// sessions' full uses reach it. One session still cannot make a tool join
+// (its weight is at most 1: the poisoning test), nor can two sybil
+// sessions (TestLearnMissSybils: two sessions, and their misses weigh ½
+// each at most). Measured on the replay (ratio of learning's nDCG@10
+// gain to the naive stand-in's, default mode): livemcpbench's odd half
+// 0.58 → 0.79 (one request, +0.61 nDCG@10, whose filesystem__write_file
+// had 5 resembling learned queries weighing 1.39); in keyword mode bfcl's
+// live subset's odd half 0.95 → 0.97; its even half, bfcl, bfcl's
+// multi_turn subset, stabletoolbench and the other keyword-mode replays
+// unchanged; 2 instead of 3 measured the same. The k-fold replays (more
+// sessions per tool) are unchanged: there such tools gather
+// learnJoinEvidence anyway. The strong weight for a lift meeting the
+// same rule (learnStrongWeight below learnStrongEvidence) gained more
+// (livemcpbench 0.64 / 0.79, k-fold 0.69) but took stabletoolbench's
+// k-fold keyword replay to −0.0059 nDCG@10.
+const learnJoinSpread = 3
+
+// canJoinSpread reports whether learned tool i may join a result the
+// catalog's text did not put among the candidates by learnJoinSpread,
+// given its resembling evidence local: count returns how many of its
+// learned queries resemble the request fully, and is called only when
+// the cheaper conditions hold.
+func (ix *learnedIndex) canJoinSpread(i int, local float64, count func() int) bool {
+	return local > 1 && i < len(ix.sessions) && ix.sessions[i] >= learnJoinSpread && count() >= learnJoinSpread
+}
+
 // learnCosineFloor is the centroid cosine below which the centroid signal
 // is 0; above it the cosine is rescaled to [0, 1] (0.925 maps to 0.5).
 // Built-in model vectors of long requests are close to each other whatever
@@ -195,6 +246,10 @@ type learnedStage struct {
 	words learnedWords
 	// have: words is set (without a goroutine).
 	have bool
+	// joined: the search has waited for the goroutine (join); l is the
+	// learner that counts the searches it kept waiting.
+	joined bool
+	l      *learner
 	// screened holds the learned vectors learnedVectors' screen let
 	// through for the request (vectorsAbove), when it ran: localEvidence
 	// reads them instead of screening each tool's vectors again
@@ -313,8 +368,8 @@ func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
 	if ix == nil || len(ix.names) == 0 {
 		return nil
 	}
-	ls := &learnedStage{ix: ix, text: p.query.RankingText()}
-	if ahead && ls.text != "" && !e.learner.serial && runtime.GOMAXPROCS(0) > 1 {
+	ls := &learnedStage{ix: ix, text: p.query.RankingText(), l: e.learner}
+	if ahead && ls.text != "" && e.learner.runsAhead() {
 		ls.done = make(chan struct{})
 		q, terms := p.query, &e.learner.terms
 		go func() {
@@ -326,11 +381,52 @@ func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
 	return ls
 }
 
+// aheadBackoff is how many searches run the learned stage in line after
+// one found the stage's goroutine unfinished when it needed its work. The
+// goroutine (≈ 55 µs) is done long before the candidates (≈ 150 µs) when
+// a core is free for it; when it is not, the search waits for it, and
+// running it in line costs less. On BenchmarkLearnedSearch at load
+// average ≈ 7 on 2 cores, the goroutine on every search gave p50 on/off
+// 1.65× against 1.55× in line (five interleaved runs each). One search
+// in aheadBackoff + 1 tries again, so a core that frees up is used again
+// within that many searches.
+const aheadBackoff = 64
+
+// runsAhead reports whether a search's learned stage starts its
+// goroutine: with more than one P, unless a recent search found it
+// unfinished (aheadBackoff).
+func (l *learner) runsAhead() bool {
+	if l.serial || runtime.GOMAXPROCS(0) < 2 {
+		return false
+	}
+	if l.inline.Load() > 0 {
+		l.inline.Add(-1)
+		return false
+	}
+	return true
+}
+
+// join waits for the stage's goroutine the first time the search needs
+// its work; if it is not done yet, the next aheadBackoff searches run the
+// stage in line.
+func (ls *learnedStage) join() {
+	if ls.done == nil || ls.joined {
+		return
+	}
+	ls.joined = true
+	select {
+	case <-ls.done:
+	default:
+		ls.l.inline.Store(aheadBackoff)
+		<-ls.done
+	}
+}
+
 // lexical returns the stage's lexical half for q (p.query), waiting for
 // its goroutine, or computing it now.
 func (ls *learnedStage) lexical(terms *requestTerms, q query.Query) *learnedWords {
 	if ls.done != nil {
-		<-ls.done
+		ls.join()
 	} else if !ls.have {
 		ls.words, ls.have = ls.ix.wordsOf(terms, q, ls.text), true
 	}
@@ -343,7 +439,7 @@ func (ls *learnedStage) sighted() *learnedSights {
 	if ls.done == nil {
 		return nil
 	}
-	<-ls.done
+	ls.join()
 	return ls.sights
 }
 
@@ -481,14 +577,16 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 			continue
 		}
 		j, in := pos.at(id)
-		if !in && !canJoin(all) {
+		if !in && !canJoin(all) && !(all > 1 && ix.sessions[i] >= learnJoinSpread) {
 			continue
 		}
 		local := ix.localEvidence(i, nTerms, termIDs, pv, ls.screened)
 		ev := local / (local + learnEvidenceHalf)
 		w := boostWeight(local)
 		b := w * ev * sim
-		if b < learnMinBoost || (!in && !canJoin(local)) {
+		if b < learnMinBoost || (!in && !canJoin(local) && !ix.canJoinSpread(i, local, func() int {
+			return ix.resembling(i, nTerms, termIDs, pv)
+		})) {
 			continue
 		}
 		if !in {
@@ -522,9 +620,10 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 // learnedKeyword returns the keyword matches of a keyword-mode request
 // with what was learned in its scope applied (applyLearned). The learned
 // stage reorders the candidates the catalog's text found, and a tool that
-// is not among them joins only with learnJoinEvidence; in the default and
-// semantic modes the candidates are the fusionDepth best of each path, so
-// with something learned in the scope keyword mode reads as deep, and then
+// is not among them joins only with learnJoinEvidence (or
+// learnJoinSpread); in the default and semantic modes the candidates are
+// the fusionDepth best of each path, so with something learned in the
+// scope keyword mode reads as deep, and then
 // keeps the p.limit best: a tool the catalog's words rank 11th is found by
 // the catalog's text as surely as one ranked 10th. (Keyword mode took only
 // the p.limit best: on livemcpbench's replay learning gained +0.002/+0.001
@@ -628,6 +727,29 @@ func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float
 	return min(ev, all)
 }
 
+// resembling counts tool i's learned queries that resemble the request
+// fully, for learnJoinSpread: those whose vector is within
+// learnedVectorJoin of pv, or that share at least learnResemblance of the
+// shorter one's terms with it (resemblance 1 in localEvidence).
+func (ix *learnedIndex) resembling(i, nTerms int, termIDs termSet, pv []float32) int {
+	qs := ix.queries[i]
+	near := make([]bool, len(qs))
+	if pv != nil && i < len(ix.vecs) {
+		ix.screen.rowsAbove(i, pv, func(k int) {
+			if float64(dot32(pv, ix.vecs[i][k])) >= learnedVectorJoin {
+				near[ix.vecq[i][k]] = true
+			}
+		})
+	}
+	c := 0
+	for k, q := range qs {
+		if n := min(len(q.terms), nTerms); near[k] || n > 0 && float64(termIDs.shared(ix.terms.of(i, k))) >= learnResemblance*float64(n) {
+			c++
+		}
+	}
+	return c
+}
+
 // dot is the dot product of two vectors of the same length (0 if not).
 func dot(a, b []float32) float64 {
 	if len(a) != len(b) {
@@ -692,12 +814,13 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 	}()
 	for n, i32 := range sr.tools {
 		i := int(i32)
-		best, local := -1.0, 0.0
+		best, local, close := -1.0, 0.0, 0
 		for _, k := range sr.rowsAt(n) {
 			c := float64(dot32(q, ix.vecs[i][k]))
 			best = max(best, c)
 			if c >= learnedVectorJoin {
 				local += ix.queries[i][ix.vecq[i][k]].weight
+				close++
 			}
 		}
 		local = min(local, ix.evidence[i])
@@ -714,7 +837,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 		}
 		j, in := pos.at(id)
 		if !in {
-			if !found(id) && !canJoin(local) {
+			if !found(id) && !canJoin(local) && !ix.canJoinSpread(i, local, func() int { return close }) {
 				continue
 			}
 			j = len(out)

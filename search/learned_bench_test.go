@@ -31,11 +31,16 @@ import (
 // search did not reveal it, learn.Attribute). Both then search the odd half's queries in default mode,
 // ten results, one query per op, after one warm-up pass that caches every
 // query's vector in both engines, so the difference is the learned stage.
-// It reports the median wall time as p50-µs (and p99-µs), the process's
-// CPU time per search as cpu-µs/op, and the learned tools as
-// learned-tools:
+// The sub-benchmarks "off" and "on" report the median wall time as p50-µs
+// (and p99-µs), the process's CPU time per search as cpu-µs/op, and the
+// learned tools as learned-tools. They run one after the other, so a
+// change of the machine's load between them moves their ratio; "paired"
+// searches each query with both engines in turn (alternating which goes
+// first) and reports both medians and 95th percentiles and their ratios
+// (p50-on/off, the target's figure), measured under the same load:
 //
 //	go test -run '^$' -bench LearnedSearch -benchmem -count 6 ./search
+//	go test -run '^$' -bench LearnedSearch/paired -count 5 ./search
 func BenchmarkLearnedSearch(b *testing.B) {
 	tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, "bfcl/tools.jsonl")})
 	if err != nil {
@@ -106,6 +111,34 @@ func BenchmarkLearnedSearch(b *testing.B) {
 			b.ReportMetric(float64(learned), "learned-tools")
 		})
 	}
+	b.Run("paired", func(b *testing.B) {
+		// Both engines search the same query one after the other, in
+		// alternating order, so load that changes during the run
+		// stretches both alike; one op is one search of each.
+		took := [2][]time.Duration{}
+		engines := [2]*search.Engine{off, on}
+		for i := 0; b.Loop(); i++ {
+			q := search.Request{Query: queries[i%len(queries)], MaxResults: 10}
+			for k := range 2 {
+				which := k ^ (i & 1) // off first on even ops, on first on odd
+				start := time.Now()
+				if _, err := engines[which].Search(ctx, q); err != nil {
+					b.Fatal(err)
+				}
+				took[which] = append(took[which], time.Since(start))
+			}
+		}
+		pct := func(d []time.Duration, p int) float64 { return float64(d[len(d)*p/100].Nanoseconds()) / 1000 }
+		slices.Sort(took[0])
+		slices.Sort(took[1])
+		b.ReportMetric(pct(took[0], 50), "p50-off-µs")
+		b.ReportMetric(pct(took[1], 50), "p50-on-µs")
+		b.ReportMetric(pct(took[0], 95), "p95-off-µs")
+		b.ReportMetric(pct(took[1], 95), "p95-on-µs")
+		b.ReportMetric(pct(took[1], 50)/pct(took[0], 50), "p50-on/off")
+		b.ReportMetric(pct(took[1], 95)/pct(took[0], 95), "p95-on/off")
+		b.ReportMetric(float64(learned), "learned-tools")
+	})
 }
 
 // processCPU is the CPU time the process has used (user and system, all

@@ -197,6 +197,54 @@ func TestLearnedKeywordReadsPastTheLimit(t *testing.T) {
 	}
 }
 
+// A tool the catalog's text does not find joins a result with the
+// evidence of several sessions, counted as sessions where their credit is
+// small (learnJoinSpread): three sessions that each missed it after their
+// own wording of a request (half a use each, 1.5 in all, below the weight
+// of two full uses) make it join a fourth wording; two such sessions (one
+// use's weight in all, what two sybils can give) do not.
+func TestLearnedJoinBySessions(t *testing.T) {
+	e := learningEngine(t, learn.NewStore(learn.Config{}))
+	ctx := context.Background()
+	const tool = "notion__append_block"
+	wordings := []string{"save my meeting minutes", "save the minutes of our meeting", "meeting minutes to save"}
+	req := search.Request{Query: "save minutes from the meeting", Mode: search.ModeKeyword, MaxResults: 10}
+	has := func() (bool, *search.Learned) {
+		for _, r := range search1(t, e, req).References {
+			if r.Name == tool {
+				return true, r.Learned
+			}
+		}
+		return false, nil
+	}
+	if in, _ := has(); in {
+		t.Fatalf("keyword %q already finds %s: the test tests nothing", req.Query, tool)
+	}
+	for i, w := range wordings {
+		s := fmt.Sprintf("spread-%d", i)
+		res, err := e.Search(ctx, search.Request{Query: w, Mode: search.ModeKeyword, SessionID: s, MaxResults: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.References {
+			if r.Name == tool {
+				t.Fatalf("keyword %q finds %s: the test needs a miss", w, tool)
+			}
+		}
+		rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: tool, Outcome: search.OutcomeSuccess})
+		if err != nil || !rep.Recorded || !rep.Miss {
+			t.Fatalf("ReportToolUse = %+v, %v; want a recorded miss", rep, err)
+		}
+		in, l := has()
+		switch {
+		case i < 2 && in:
+			t.Errorf("after %d sessions' misses (weight %.2f), %s joins %q", i+1, 0.5*float64(i+1), tool, req.Query)
+		case i == 2 && (!in || l == nil || l.Signal != search.SignalLearnedQueries):
+			t.Errorf("after 3 sessions' misses, %s in %q: %v, provenance %+v; want it joined, lifted by learned_queries", tool, req.Query, in, l)
+		}
+	}
+}
+
 // What was learned survives a restart: saved, loaded into a new store,
 // the new engine ranks as the old one did.
 func TestLearnedSurvivesRestart(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/learn"
 	"go.uber.org/goleak"
 )
@@ -69,6 +70,7 @@ func TestLearnedAheadIsInline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.learner.inline.Store(0) // no backoff (aheadBackoff) from the teaching searches
 	if ls := e.beginLearned(st, p, true); ls == nil || ls.done == nil {
 		t.Fatalf("beginLearned(ahead) = %+v, want a stage with its goroutine", ls)
 	} else {
@@ -83,6 +85,7 @@ func TestLearnedAheadIsInline(t *testing.T) {
 	if _, err := e.Search(ctx, Request{Query: evalQs[0].Query, MaxResults: 10}); err != nil {
 		t.Fatal(err)
 	}
+	e.learner.inline.Store(0)
 	if ls := e.beginLearned(st, p, true); ls == nil {
 		t.Fatal("no learned stage")
 	} else if a := ls.sighted(); a == nil || a.rows == nil || !a.centred {
@@ -92,6 +95,7 @@ func TestLearnedAheadIsInline(t *testing.T) {
 	search := func(req Request, serial bool) Result {
 		t.Helper()
 		e.learner.serial = serial
+		e.learner.inline.Store(0) // ahead means ahead, whatever the last search found
 		res, err := e.Search(ctx, req)
 		if err != nil {
 			t.Fatal(err)
@@ -183,6 +187,7 @@ func TestLearnedAheadCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.learner.inline.Store(0)
 	if ls := e.beginLearned(st, p, true); ls == nil || ls.done == nil {
 		t.Fatalf("beginLearned(ahead) = %+v, want a stage with its goroutine", ls)
 	} else {
@@ -193,9 +198,47 @@ func TestLearnedAheadCancelled(t *testing.T) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	emb.cancel.Store(&cancel)
+	e.learner.inline.Store(0)
 	if _, err := e.Search(cctx, Request{Query: "keep the minutes of my meeting", MaxResults: 10}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Search = %v, want %v", err, context.Canceled)
 	}
 	emb.cancel.Store(nil)
 	goleak.VerifyNone(t, before)
+}
+
+// A search that finds its learned stage's goroutine unfinished when it
+// needs its work has the next aheadBackoff searches run the stage in line;
+// one that finds it done does not.
+func TestLearnedAheadBacksOff(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	l := &learner{}
+	done := &learnedStage{l: l, done: make(chan struct{})}
+	close(done.done)
+	done.join()
+	if n := l.inline.Load(); n != 0 {
+		t.Fatalf("after a finished goroutine, %d searches in line, want 0", n)
+	}
+
+	late := &learnedStage{l: l, done: make(chan struct{})}
+	joined := make(chan struct{})
+	go func() {
+		defer close(joined)
+		late.join()
+	}()
+	testenv.WaitFor(t, "the search to find its goroutine unfinished", func() bool { return l.inline.Load() > 0 })
+	close(late.done)
+	<-joined
+	if n := l.inline.Load(); n != aheadBackoff {
+		t.Fatalf("after an unfinished goroutine, %d searches in line, want %d", n, aheadBackoff)
+	}
+	for i := range aheadBackoff {
+		if l.runsAhead() {
+			t.Fatalf("search %d of the backoff runs ahead", i)
+		}
+	}
+	if !l.runsAhead() {
+		t.Fatal("the search after the backoff does not run ahead")
+	}
 }

@@ -11,7 +11,7 @@ import (
 
 // The learned vectors' rules, stage by stage: a tool that the catalog's
 // own text did not find joins the semantic candidates through its learned
-// queries' vectors only with learnJoinEvidence, never outside the
+// queries' vectors only with learnJoinEvidence (or learnJoinSpread), never outside the
 // request's scope, and with its provenance.
 func TestLearnedVectors(t *testing.T) {
 	const (

@@ -44,6 +44,9 @@ type learner struct {
 	// serial keeps the learned stage's lexical half on the search's
 	// goroutine (beginLearned); tests set it to compare the two.
 	serial bool
+	// inline counts the searches left that run the learned stage in
+	// line after one found its goroutine unfinished (aheadBackoff).
+	inline atomic.Int32
 
 	wake     chan struct{}
 	stop     context.CancelFunc
@@ -66,6 +69,9 @@ type learnedIndex struct {
 	names    []string
 	kw       *fallback.Index
 	evidence []float64
+	// sessions are the sessions behind each tool's learned state
+	// (learn.ToolView.Sessions), for learnJoinSpread.
+	sessions []int
 	// queries are each tool's learned queries (their analyzed terms and
 	// weights), for the evidence that resembles a request
 	// (learnedIndex.localEvidence).
@@ -216,6 +222,7 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v
 		}
 		ix.names = append(ix.names, t)
 		ix.evidence = append(ix.evidence, tv.Evidence*d)
+		ix.sessions = append(ix.sessions, tv.Sessions)
 		ix.queries = append(ix.queries, qs)
 		docs = append(docs, fallback.Document{Description: strings.Join(texts, ". ")})
 	}

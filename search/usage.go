@@ -44,8 +44,9 @@ type LearnConfig struct {
 	// tool lists (pin.go, ToolsetLearning).
 	Pin bool
 	// PinRule decides which tools are pinned; its zero value is the
-	// learn package's defaults (learn.DefaultPinShare,
-	// learn.DefaultPinMinSessions, learn.MaxPinnedPerScope).
+	// learn package's defaults (learn.DefaultPinShare, shown with
+	// learn.PinConfidenceLevel; learn.DefaultPinMinSessions,
+	// learn.MaxPinnedPerScope).
 	PinRule learn.PinRule
 }
 

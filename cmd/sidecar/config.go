@@ -247,8 +247,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	str(&c.learnFrom, "learn-from", "", "with --learn, a learned-state JSONL file path or http(s) URL (toolsearch learned --export) to import at start and every --learn-pull-interval: how a fleet shares what it learned")
 	duration(&c.learnPullInterval, "learn-pull-interval", 5*time.Minute, "with --learn-from, how often to pull it again")
 	boolean(&c.learnShared, "learn-shared", false, "with --learn, one learned state for every request; by default each scope (a request's visible_tools and category_filter) learns apart, so one agent's usage never changes the ranking of an agent with another scope")
-	boolean(&c.learnPin, "learn-pin", false, fmt.Sprintf("with --learn, pin what each scope always uses: a tool that at least --learn-pin-min-sessions distinct sessions and --learn-pin-share of the scope's sessions used is sent in full on every turn of that scope's GetToolset lists (and MCP tool lists), at most %d per scope, shown by toolsearch learned", learn.MaxPinnedPerScope))
-	number(&c.learnPinShare, "learn-pin-share", learn.DefaultPinShare, "with --learn-pin, the least share (0 to 1] of a scope's sessions that used a tool for learning to pin it")
+	boolean(&c.learnPin, "learn-pin", false, fmt.Sprintf("with --learn, pin what each scope always uses: a tool that at least --learn-pin-min-sessions distinct sessions used, and at least --learn-pin-share of the scope's sessions with %.0f%% confidence, is sent in full on every turn of that scope's GetToolset lists (and MCP tool lists), at most %d per scope, shown by toolsearch learned", 100*learn.PinConfidenceLevel, learn.MaxPinnedPerScope))
+	number(&c.learnPinShare, "learn-pin-share", learn.DefaultPinShare, fmt.Sprintf("with --learn-pin, the least share (0 to 1, exclusive) of a scope's sessions that must be shown, with %.0f%% confidence, to use a tool for learning to pin it: the lower bound of the share's confidence interval (Wilson) must reach it, so 0.5 pins a tool 5 of 5 or 7 of 9 sessions used, not 7 of 10 or 19 of 36", 100*learn.PinConfidenceLevel))
 	integer(&c.learnPinSessions, "learn-pin-min-sessions", learn.DefaultPinMinSessions, "with --learn-pin, the least number of distinct sessions (2 to 1048576) that used a tool for learning to pin it")
 	integer(&c.learnReportPerMin, "learn-report-rate", 60, "with --learn, the most tool-use reports one session may send per minute (bursts of 30); past it ReportToolUse answers RESOURCE_EXHAUSTED")
 
@@ -334,8 +334,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if c.queryTimeout <= 0 {
 		return c, fmt.Errorf("--query-timeout %v: use a positive duration such as 300ms", c.queryTimeout)
 	}
-	if !(c.learnPinShare > 0 && c.learnPinShare <= 1) {
-		return c, fmt.Errorf("--learn-pin-share %v: use a share in (0, 1], e.g. 0.5 for half of a scope's sessions", c.learnPinShare)
+	if !(c.learnPinShare > 0 && c.learnPinShare < 1) {
+		return c, fmt.Errorf("--learn-pin-share %v: use a share in (0, 1), e.g. 0.5 for half of a scope's sessions (a share of 1 is never shown with confidence)", c.learnPinShare)
 	}
 	if c.learnPinSessions < 2 || c.learnPinSessions > learn.MaxRecordSessions {
 		return c, fmt.Errorf("--learn-pin-min-sessions %d: use 2 to %d (one session never pins a tool)", c.learnPinSessions, learn.MaxRecordSessions)

@@ -72,9 +72,10 @@ func runLearned(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if !resp.GetLearning() {
 		fmt.Fprintln(stderr, "note: the sidecar does not learn from use (start it with --learn)")
 	}
-	if p := resp.GetPin(); p.GetEnabled() {
-		fmt.Fprintf(stdout, "pinning: a tool used by at least %d sessions and %.0f%% of its scope's sessions is always loaded (at most %d per scope)\n",
-			p.GetMinSessions(), 100*p.GetShare(), p.GetMaxPerScope())
+	pin := resp.GetPin().GetEnabled()
+	if p := resp.GetPin(); pin {
+		fmt.Fprintf(stdout, "pinning: a tool used by at least %d sessions, and by at least %.0f%% of its scope's sessions with %.0f%% confidence, is always loaded (at most %d per scope)\n",
+			p.GetMinSessions(), 100*p.GetShare(), 100*learn.PinConfidenceLevel, p.GetMaxPerScope())
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	for _, t := range resp.GetTools() {
@@ -86,8 +87,13 @@ func runLearned(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if t.GetPinned() {
 			pinned = "\tpinned by learning"
 		}
-		fmt.Fprintf(tw, "%s\tweight %.2f\t%d queries\t%d of %d sessions%s%s\n", t.GetToolName(), t.GetWeight(), len(t.GetQueries()),
-			t.GetSessions(), t.GetScopeSessions(), pinned, scope)
+		// With pinning, the share the rule compares: its lower bound.
+		share := ""
+		if pin {
+			share = fmt.Sprintf(" (at least %.0f%% with %.0f%% confidence)", 100*learn.PinShareBound(int(t.GetSessions()), int(t.GetScopeSessions())), 100*learn.PinConfidenceLevel)
+		}
+		fmt.Fprintf(tw, "%s\tweight %.2f\t%d queries\t%d of %d sessions%s%s%s\n", t.GetToolName(), t.GetWeight(), len(t.GetQueries()),
+			t.GetSessions(), t.GetScopeSessions(), share, pinned, scope)
 		for _, q := range t.GetQueries() {
 			fmt.Fprintf(tw, "\t%.2f\t%s\n", q.GetWeight(), q.GetQuery())
 		}

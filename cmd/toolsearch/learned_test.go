@@ -216,8 +216,8 @@ func TestLearnedCommandPinned(t *testing.T) {
 	}
 	code, out, stderr := runCmd(t, "learned", "--addr", addr)
 	for _, want := range []string{
-		"pinning: a tool used by at least 5 sessions and 50% of its scope's sessions is always loaded (at most 8 per scope)\n",
-		"slack__send_message  weight 5.00  1 queries  5 of 5 sessions  pinned by learning\n",
+		"pinning: a tool used by at least 5 sessions, and by at least 50% of its scope's sessions with 90% confidence, is always loaded (at most 8 per scope)\n",
+		"slack__send_message  weight 5.00  1 queries  5 of 5 sessions (at least 75% with 90% confidence)  pinned by learning\n",
 	} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("learned: exit %d, %s; want %q in\n%s", code, stderr, want, out)

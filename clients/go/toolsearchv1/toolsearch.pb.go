@@ -3059,7 +3059,9 @@ type LearnPin struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Whether learning pins tools.
 	Enabled bool `protobuf:"varint,1,opt,name=enabled,proto3" json:"enabled,omitempty"`
-	// The least share of a scope's sessions that used a tool, in (0, 1].
+	// The least share of a scope's sessions, in (0, 1), that must be shown to
+	// use a tool with 90 % confidence: the lower bound of the share's Wilson
+	// score interval (one-sided, z = 1.2816) must reach it.
 	Share float64 `protobuf:"fixed64,2,opt,name=share,proto3" json:"share,omitempty"`
 	// The least number of distinct sessions that used a tool (at least 2:
 	// one session never pins a tool).

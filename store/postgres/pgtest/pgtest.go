@@ -3,7 +3,9 @@
 // user when the test runs as root, since initdb refuses root), a free
 // loopback port, password authentication. A test package shares one server
 // (Shared, stopped by Main) and gives each test its own database (NewDB);
-// fault tests start their own server (Start) and kill -9 and restart it.
+// fault tests start their own server (Start) and kill -9 and restart it;
+// a kill waits until every process of the server is gone (kill.go), so
+// that the restart finds its shared memory free.
 //
 // Without the binaries the tests skip, except under CI=true, where they fail:
 // CI must run them (.ci/run installs the postgresql package).
@@ -50,6 +52,7 @@ type Server struct {
 	cred   *syscall.Credential
 	tls    []string // the server's TLS settings (-c options), nil without
 	caFile string
+	tb     testing.TB // the test that started it (Start); nil for Shared
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -102,6 +105,7 @@ func Start(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.tb = t
 	t.Cleanup(s.Stop)
 	return s
 }
@@ -115,6 +119,7 @@ func StartTLS(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.tb = t
 	t.Cleanup(s.Stop)
 	return s
 }
@@ -148,7 +153,10 @@ func Shared(t testing.TB) *Server {
 func Main(m interface{ Run() int }) int {
 	code := m.Run()
 	if shared != nil {
-		shared.Stop()
+		if err := shared.stop(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = max(code, 1)
+		}
 	}
 	return code
 }
@@ -239,7 +247,7 @@ func start(withTLS bool) (*Server, error) {
 			}
 		}
 		if attempt == 4 {
-			s.Stop()
+			_ = s.stop()
 			return nil, err
 		}
 	}
@@ -294,7 +302,7 @@ func (s *Server) Restart() error {
 			tail, _ := os.ReadFile(filepath.Join(s.dir, "server.log"))
 			return fmt.Errorf("postgres exited at start-up: %s", lastLines(string(tail), 10))
 		case <-ctx.Done():
-			s.killLocked()
+			_ = s.killLocked()
 			return fmt.Errorf("postgres did not accept connections within %s: %v", startTimeout, err)
 		case <-time.After(50 * time.Millisecond):
 		}
@@ -302,33 +310,63 @@ func (s *Server) Restart() error {
 }
 
 // Kill kills the server and all its processes with SIGKILL (a crash: no
-// shutdown checkpoint) and waits for them to exit.
+// shutdown checkpoint) and waits until all have exited, so that Restart
+// finds the server's shared memory free. It fails the test that started
+// the server if some process outlives the hang guard.
 func (s *Server) Kill() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.killLocked()
+	err := s.killLocked()
+	s.mu.Unlock()
+	s.fail(err)
 }
 
-func (s *Server) killLocked() {
+// killLocked kills the postmaster, then every process still attached to
+// its shared memory (its children, each in a session of its own), and
+// waits until none is.
+func (s *Server) killLocked() error {
 	if s.cmd == nil {
-		return
+		return nil
 	}
 	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 	<-s.done
-	// Backends are in the process group too; wait until none is left, so
-	// that a restart finds the shared memory free.
-	for syscall.Kill(-s.cmd.Process.Pid, 0) == nil {
-		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
-		time.Sleep(10 * time.Millisecond)
-	}
 	s.log.Close()
 	s.cmd = nil
+	seg, ok := s.shmSegment()
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Scale(startTimeout))
+	defer cancel()
+	return seg.reap(ctx)
 }
 
-// Stop kills the server and removes its directory.
-func (s *Server) Stop() {
-	s.Kill()
+// Stop kills the server, removes its shared memory segment and its
+// directory.
+func (s *Server) Stop() { s.fail(s.stop()) }
+
+func (s *Server) stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.killLocked()
+	if seg, ok := s.shmSegment(); ok && err == nil {
+		seg.remove()
+	}
 	os.RemoveAll(s.dir)
+	return err
+}
+
+// fail reports err to the test that started s (Shared's server has none:
+// Main reports it).
+func (s *Server) fail(err error) {
+	if err == nil {
+		return
+	}
+	if s.tb == nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	s.tb.Helper()
+	s.tb.Fatal(err)
 }
 
 func lastLines(s string, n int) string {

@@ -1625,7 +1625,9 @@ export type LearnPin = Message<"toolsearch.v1.LearnPin"> & {
   enabled: boolean;
 
   /**
-   * The least share of a scope's sessions that used a tool, in (0, 1].
+   * The least share of a scope's sessions, in (0, 1), that must be shown to
+   * use a tool with 90 % confidence: the lower bound of the share's Wilson
+   * score interval (one-sided, z = 1.2816) must reach it.
    *
    * @generated from field: double share = 2;
    */
