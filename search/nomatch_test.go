@@ -33,6 +33,7 @@ func TestActionVerb(t *testing.T) {
 		{"return", "return", false},
 		{"unit", "", false},
 		{"walking", "walk", true}, // the rules read only a base form that opens a request
+		{"fund", "", false},       // opens more requests as a noun ("fund performance of VTSAX")
 	} {
 		base, action := actionVerb(c.word)
 		if base != c.base || action != c.action {

@@ -5,14 +5,17 @@ import "strings"
 // actionVerbs are English verbs that name what a request wants done
 // ("forward", "archive", "rebase", "cancel"): general vocabulary of
 // requests to software, written from general knowledge of English, not
-// from any catalog or query set; the fourth round of issue 25 added 16
-// ("adopt amend cast deprecate discard dispute downvote fund inflate lease
+// from any catalog or query set; the fourth round of issue 25 added 15
+// ("adopt amend cast deprecate discard dispute downvote inflate lease
 // refill refinance rent roll squash upvote") after reading the no-answer
 // requests the rules let through, so only the third held-out sets
-// (evaluation/testdata/nomatch/*heldout3*) measure them unseen. A
-// request's action verb that none of its
-// best tools does is the mark of a near miss (unservedAction), and so
-// are a longer task's steps that none of them serves (unservedTask).
+// (evaluation/testdata/nomatch/*heldout3*) measure them unseen. A word
+// that opens more tool requests as a noun than as a verb stays out:
+// "fund" (added with them, it flagged "fund performance of VTSAX" with
+// the mutual fund tools first, and no measured request needed it). A
+// request's action verb that none of its best tools does is the mark of
+// a near miss (unservedAction), and so are a longer task's steps that
+// none of them serves (unservedTask).
 var actionVerbs = wordSet(
 	"accept activate add adjust adopt allocate amend analyse analyze annotate answer append apply " +
 		"approve archive arm arrange ask assign attach authenticate authorize automate back backup ban bid " +
@@ -24,7 +27,7 @@ var actionVerbs = wordSet(
 		"dispatch dispute distribute dm donate download downvote draft draw drive drop duplicate edit eject " +
 		"email embed empty enable encode encrypt end enroll enter erase estimate evaluate execute exit " +
 		"expand export extend extract fax feed file fill filter fix flag flip follow fork format forward " +
-		"freeze fund generate geocode google grant hail hide highlight hire host identify ignore import " +
+		"freeze generate geocode google grant hail hide highlight hire host identify ignore import " +
 		"improve increase index inflate inform insert install invite invoice join jot kill label launch " +
 		"lease leave like link load lock log login logout lower map mark measure merge message migrate mint " +
 		"mirror modify monitor mount move mute name navigate notify observe optimize order organize pack " +
