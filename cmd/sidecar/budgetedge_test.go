@@ -107,7 +107,11 @@ func TestBudgetEdgeUnderLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	ctx := testenv.Context(t)
+	// Each call gets its own hang guard (the client's WithTimeout applies
+	// to a call whose context has no deadline): one guard shared by the
+	// whole test would bound its total time, and filling to the edge and
+	// the churn under searches take minutes on a loaded machine.
+	ctx := t.Context()
 	pid := cmd.Process.Pid
 	check := func(stage string) {
 		t.Helper()
