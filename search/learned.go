@@ -259,6 +259,33 @@ type learnedStage struct {
 	// on the goroutine when the request's vector was in the query cache
 	// as the search began; nil otherwise.
 	sights *learnedSights
+	// panicked is what the goroutine panicked with (nil if it did not),
+	// set before done is closed; join and end panic with it again on the
+	// search's goroutine (rethrow).
+	panicked any
+}
+
+// goAhead runs f on a goroutine of its own and closes ls.done when f
+// returns. A panic in f does not end the process: it is kept and raised
+// again on the search's goroutine when the search waits for f (join,
+// end), where it would have been raised had f run in line — so the
+// server's recovery (server/interceptor.go) answers that one call with an
+// error and the sidecar keeps serving.
+func (ls *learnedStage) goAhead(f func()) {
+	ls.done = make(chan struct{})
+	go func() {
+		defer close(ls.done)
+		defer func() { ls.panicked = recover() }()
+		f()
+	}()
+}
+
+// rethrow panics with what the stage's goroutine panicked with, once.
+func (ls *learnedStage) rethrow() {
+	if p := ls.panicked; p != nil {
+		ls.panicked = nil
+		panic(p)
+	}
 }
 
 // learnedSights are the learned stage's screens of the learned vectors
@@ -370,13 +397,11 @@ func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
 	}
 	ls := &learnedStage{ix: ix, text: p.query.RankingText(), l: e.learner}
 	if ahead && ls.text != "" && e.learner.runsAhead() {
-		ls.done = make(chan struct{})
 		q, terms := p.query, &e.learner.terms
-		go func() {
-			defer close(ls.done)
+		ls.goAhead(func() {
 			ls.words = ix.wordsOf(terms, q, ls.text)
 			ls.sights = e.learnedSightsOf(st, ix, ls.text)
-		}()
+		})
 	}
 	return ls
 }
@@ -407,8 +432,8 @@ func (l *learner) runsAhead() bool {
 }
 
 // join waits for the stage's goroutine the first time the search needs
-// its work; if it is not done yet, the next aheadBackoff searches run the
-// stage in line.
+// its work, and raises its panic (rethrow); if it is not done yet, the
+// next aheadBackoff searches run the stage in line.
 func (ls *learnedStage) join() {
 	if ls.done == nil || ls.joined {
 		return
@@ -420,6 +445,7 @@ func (ls *learnedStage) join() {
 		ls.l.inline.Store(aheadBackoff)
 		<-ls.done
 	}
+	ls.rethrow()
 }
 
 // lexical returns the stage's lexical half for q (p.query), waiting for
@@ -443,11 +469,12 @@ func (ls *learnedStage) sighted() *learnedSights {
 	return ls.sights
 }
 
-// end waits for the stage's goroutine, if it started one; a nil stage
-// has none.
+// end waits for the stage's goroutine, if it started one, and raises its
+// panic if the search never joined it; a nil stage has none.
 func (ls *learnedStage) end() {
 	if ls != nil && ls.done != nil {
 		<-ls.done
+		ls.rethrow()
 	}
 }
 

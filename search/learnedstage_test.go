@@ -242,3 +242,31 @@ func TestLearnedAheadBacksOff(t *testing.T) {
 		t.Fatal("the search after the backoff does not run ahead")
 	}
 }
+
+// TestLearnedAheadPanicReachesSearch: a panic on the learned stage's
+// goroutine is raised again on the search's goroutine when it waits for
+// the stage (join, or end when it never joined), once, instead of ending
+// the process: there the server's recovery answers the call with an error.
+func TestLearnedAheadPanicReachesSearch(t *testing.T) {
+	for _, wait := range []string{"join", "end"} {
+		ls := &learnedStage{l: &learner{}}
+		ls.goAhead(func() { panic("boom") })
+		got := func() (r any) {
+			defer func() { r = recover() }()
+			if wait == "join" {
+				ls.join()
+			} else {
+				ls.end()
+			}
+			return nil
+		}()
+		if got != "boom" {
+			t.Errorf("%s: recovered %v, want the goroutine's panic %q", wait, got, "boom")
+		}
+		ls.end() // raised once: the search's deferred end does not panic again
+	}
+	ls := &learnedStage{l: &learner{}}
+	ls.goAhead(func() {})
+	ls.join()
+	ls.end()
+}
