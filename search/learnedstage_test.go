@@ -39,15 +39,8 @@ func TestLearnedAheadIsInline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewFromTools(tools, Config{Embedder: emb, Learn: LearnConfig{Store: learn.NewStore(learn.Config{})}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := learnedEngine(t, tools, emb, LearnConfig{Store: learn.NewStore(learn.Config{})})
 	ctx := context.Background()
-	if err := e.WaitIndexed(ctx); err != nil {
-		t.Fatal(err)
-	}
 	for _, q := range learnQs {
 		s := "learn-" + q.ID
 		if _, err := e.Search(ctx, Request{Query: q.Query, SessionID: s, MaxResults: 10}); err != nil {
@@ -165,15 +158,8 @@ func TestLearnedAheadCancelled(t *testing.T) {
 		{Name: "notion__append_block", Server: "notion", Description: "Interact with the Notion API."},
 		{Name: "docs__write_page", Server: "docs", Description: "Write a page of text to a document."},
 	}
-	e, err := NewFromTools(tools, Config{Embedder: emb, Learn: LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := learnedEngine(t, tools, emb, LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true})
 	ctx := context.Background()
-	if err := e.WaitIndexed(ctx); err != nil {
-		t.Fatal(err)
-	}
 	for _, s := range []string{"s1", "s2"} {
 		if _, err := e.Search(ctx, Request{Query: "save my meeting minutes", SessionID: s, MaxResults: 10}); err != nil {
 			t.Fatal(err)
@@ -269,4 +255,19 @@ func TestLearnedAheadPanicReachesSearch(t *testing.T) {
 	ls.goAhead(func() {})
 	ls.join()
 	ls.end()
+}
+
+// learnedEngine returns an engine over tools with emb and learning lc,
+// indexed, closed when t ends.
+func learnedEngine(t testing.TB, tools []Tool, emb embed.Embedder, lc LearnConfig) *Engine {
+	t.Helper()
+	e, err := NewFromTools(tools, Config{Embedder: emb, Learn: lc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	if err := e.WaitIndexed(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

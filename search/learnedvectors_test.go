@@ -41,15 +41,8 @@ func TestLearnedVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e, err := NewFromTools(tools, Config{Embedder: emb, Learn: LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true, Shared: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer e.Close()
+			e := learnedEngine(t, tools, emb, LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true, Shared: true})
 			ctx := context.Background()
-			if err := e.WaitIndexed(ctx); err != nil {
-				t.Fatal(err)
-			}
 			for i := range tt.sessions {
 				s := fmt.Sprintf("s%d", i)
 				if _, err := e.Search(ctx, Request{Query: query, SessionID: s, MaxResults: 10}); err != nil {
