@@ -412,9 +412,12 @@ func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
 // a core is free for it; when it is not, the search waits for it, and
 // running it in line costs less. On BenchmarkLearnedSearch at load
 // average ≈ 7 on 2 cores, the goroutine on every search gave p50 on/off
-// 1.65× against 1.55× in line (five interleaved runs each). One search
-// in aheadBackoff + 1 tries again, so a core that frees up is used again
-// within that many searches.
+// 1.65× against 1.55× in line (five interleaved runs each); at load ≈ 10,
+// with the paired benchmark, 8 gave 1.68–1.74× and 1 gave 1.77–1.82×
+// against 1.56–1.64× with 64 (four runs each): a search that starts the
+// goroutine on a busy machine pays for it even when the goroutine is done
+// by the time its work is needed. One search in aheadBackoff + 1 tries
+// again, so a core that frees up is used again within that many searches.
 const aheadBackoff = 64
 
 // runsAhead reports whether a search's learned stage starts its
