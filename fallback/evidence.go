@@ -474,6 +474,10 @@ const (
 	// "used") its "to" may come, the verb after which is an action ("Use
 	// it to call a REST API", "Used by agents to book rooms").
 	useToWords = 3
+	// labelWords: a colon among a sentence's first labelWords words ends
+	// a label, and the word after it starts a sentence ("Tool description:
+	// Remove a file or directory.").
+	labelWords = 3
 )
 
 // ToolActions returns the words that may say what a tool does, as
@@ -503,6 +507,7 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 	}
 	toks := strings.Fields(description)
 	start, lead := true, 0 // a sentence starts; words still to take after "make"
+	sentence := 0          // the index of the current sentence's first token
 	for i, tok := range toks {
 		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
 			acts = append(acts, analysis.Words().Analyze(core)...)
@@ -524,8 +529,11 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 				start = false
 			}
 		}
-		if strings.ContainsAny(tok[len(tok)-1:], ".!?") {
+		if strings.ContainsAny(tok[len(tok)-1:], ".!?") || strings.HasSuffix(tok, ":") && i-sentence < labelWords {
 			start = true
+		}
+		if start {
+			sentence = i + 1
 		}
 	}
 	return fromName, acts
