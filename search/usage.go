@@ -205,6 +205,7 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 	}
 	rep := UseReport{}
 	changed, counted := false, false
+	at := l.now()
 	for _, c := range credits {
 		use := learn.Use{Scope: c.Scope, Tool: u.Tool, Query: c.Query, Session: u.SessionID, Weight: w * c.Weight, Miss: c.Miss}
 		switch l.store.Record(use) {
@@ -221,7 +222,7 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 		// queries learned by misses): either way the session now counts
 		// among the tool's, so the fleet replays the use and counts it too.
 		changed = true
-		e.publishUse(use)
+		e.publishUse(use, at)
 	}
 	switch {
 	case rep.Recorded:
