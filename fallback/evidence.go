@@ -124,8 +124,9 @@ func argumentWords(raw string) map[string]bool {
 	}
 	var quote bool
 	start := true
-	for _, tok := range strings.Fields(raw) {
-		if quote || opensQuote(tok) {
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
+		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 			add(tok)
 			quote = quoteAfter(tok, quote)
 			start = false
@@ -150,6 +151,20 @@ func quoteAfter(tok string, quoted bool) bool {
 	}
 	closes := strings.ContainsAny(body, quotes) || (!opens && strings.ContainsAny(tok, quotes))
 	return !closes
+}
+
+// quoteCloses reports whether the quoted text toks[0] opens closes within
+// toks. A quote never closed is no quote but an elision ("songs from '19.
+// I hear the album Reincarnation is nice", "'m traveling soon and need
+// the forecast"): read as one, it made every later word an argument value
+// and one clause.
+func quoteCloses(toks []string) bool {
+	for i, tok := range toks {
+		if !quoteAfter(tok, i > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenCore is a raw query token without its outer punctuation, but with
@@ -424,7 +439,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 		toks := strings.Fields(raw)
 		for i, tok := range toks {
 			quoted := quote
-			if quote || opensQuote(tok) {
+			if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 				quote = quoteAfter(tok, quote)
 			}
 			if !quoted && clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {

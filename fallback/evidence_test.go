@@ -61,6 +61,7 @@ func TestArgumentWords(t *testing.T) {
 		{"read the \"release notes\" file", []string{"notes", "release"}},
 		{"send “build is green” to #deploys", []string{"build", "deploys", "green", "is"}},
 		{"reply ‘on my way’ to Sam", []string{"my", "on", "sam", "way"}},
+		{"find songs from '19. I hear the album Reincarnation is nice", []string{"19", "reincarnation"}}, // an elision, no quote
 		{"", nil},
 	} {
 		got := slices.Sorted(maps.Keys(argumentWords(c.raw)))
@@ -181,6 +182,10 @@ func TestRequestClauses(t *testing.T) {
 		}},
 		{"Which of my events are tomorrow?", []clause{
 			{First: "which", Question: true, Words: []string{"of", "my", "events", "are", "tomorrow"}}, // a question word stays one
+		}},
+		{"play songs from '19 and then add them to my playlist", []clause{ // an elision, no quote: the clauses split
+			{First: "play", Words: []string{"songs", "from", "19"}},
+			{First: "add", Words: []string{"them", "to", "my", "playlist"}},
 		}},
 		{"please", nil},
 		{"", nil},
