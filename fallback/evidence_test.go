@@ -115,7 +115,7 @@ func TestToolActions(t *testing.T) {
 		{"execute", "Execute a SQL statement (INSERT, UPDATE).", []string{"execute", "execute", "sql", "insert", "update"}},
 		{"rotateflipimage", "", []string{"rotateflipimage"}},
 		{"rm", "This tool belongs to the file system. Tool description: Remove a file. Args: path: the file.", []string{"rm", "this", "tool", "remove", "args", "path", "the"}}, // a label's colon starts a sentence
-		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}}, // capitals as analysis.Words splits them
+		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}},                                                         // capitals as analysis.Words splits them
 	} {
 		n, d := ToolActions(c.name, c.desc)
 		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {
