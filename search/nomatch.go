@@ -396,7 +396,7 @@ func (st *state) unservedTask(p *plan, words int, hs []hit) string {
 	}
 	var steps []step
 	var reads [][]string // the direct objects of the steps that read or answer
-	context := false // a clause that is no step (a statement, a fragment) came before the first step
+	context := false     // a clause that is no step (a statement, a fragment) came before the first step
 	req := request(p.query)
 	for c := range fallback.RequestClauses(req.Raw) {
 		if c.First == "" {
