@@ -246,6 +246,11 @@ var openingPreamble = wordSet("please pls plz kindly can could would will you i 
 // word after them. A pure function, safe for concurrent use.
 func PreambleWord(w string) bool { return openingPreamble[w] }
 
+// prefixLetters is the longest prefix that a hyphen joins to a request's
+// verb ("e-file my tax return", "co-sign the lease", "re-send the
+// invite"): the verb is the word after it.
+const prefixLetters = 2
+
 // questionWords open a question rather than a request.
 var questionWords = wordSet("what where when how which who whom whose why is are am was were do does did")
 
@@ -288,6 +293,9 @@ func RequestOpening(raw string) Opening {
 			}
 			if questionWords[ws[0]] || nounOpening(tok, ws, toks[i+1:]) {
 				return Opening{}
+			}
+			if len(ws) == 2 && len(ws[0]) <= prefixLetters && strings.Contains(tok, "-") {
+				ws = ws[1:] // a prefix joined by a hyphen: "e-file", "co-sign", "re-send"
 			}
 			op.Verb, object = ws[0], true
 			op.Object = append(op.Object, ws[1:]...)

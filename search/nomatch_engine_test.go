@@ -56,6 +56,7 @@ func TestUnservedAction(t *testing.T) {
 		{"rename draft.md to final.md", false},                        // move_file: "Move or rename a file"
 		{"set up a 30 minute call with Sam on Tuesday", false},        // set up → create, schedule
 		{"comment fixed in v1.2 on github issue 45", false},           // add_issue_comment makes comments
+		{"e-file the quarterly report", true},                         // a prefix joined by a hyphen: the verb is "file"
 		// One imperative sentence is read whatever its length.
 		{"forward the email from alice about the quarterly budget review to my accountant bob", true},
 		{"send a message to the #general channel saying the deploy is done and the dashboards look fine", false},
