@@ -364,6 +364,26 @@ func (c Clause) Words() []string {
 	return ws
 }
 
+// Object returns the clause's object phrase: its words after First
+// (analysis.Words) up to the first preposition, "that", "saying" or
+// colon (objectEnds), as Opening.Object is a request's: "get me a Lyft
+// from the Ferry Building" → me, a, lyft. Analysed only when asked.
+func (c Clause) Object() []string {
+	var ws []string
+	for _, tok := range c.rest {
+		for _, w := range analysis.Words().Analyze(tok) {
+			if objectEnds[w] {
+				return ws
+			}
+			ws = append(ws, w)
+		}
+		if strings.HasSuffix(tok, ":") {
+			return ws
+		}
+	}
+	return ws
+}
+
 // clauseBreaks are the words that start a new clause of a request:
 // "freeze my card **and** order a new one", "**then** book a table".
 var clauseBreaks = wordSet("and then also")

@@ -115,8 +115,11 @@ func TestUnservedTask(t *testing.T) {
 		{"The release notes are in the notes workspace and the slack channel knows. Print them on the office printer.", true},
 		{"I just pushed the fix and the pull request is open. Deploy the branch to production.", false}, // "branch": a near miss the rule lets through
 		{"The build failed again this morning. Please create a jira issue for the flaky login test.", false},
-		// A read ("find") may be served by any read tool.
+		// A read ("find", "get", "show") is served by a top tool that names its object.
 		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
+		{"The database is slow today. Please show me the execution plan of the users query and the tables in the database.", false},
+		{"The calendar event for the offsite is set. Please get me a caterer and a photographer for the event.", true},
+		{"The jira issue OPS-12 is done. Please get me a cake and balloons for the team.", true},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		task := strings.Contains(top.Explanation, "a step of the task")
