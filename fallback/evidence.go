@@ -124,8 +124,9 @@ func argumentWords(raw string) map[string]bool {
 	}
 	var quote bool
 	start := true
-	for _, tok := range strings.Fields(raw) {
-		if quote || opensQuote(tok) {
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
+		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 			add(tok)
 			quote = quoteAfter(tok, quote)
 			start = false
@@ -150,6 +151,20 @@ func quoteAfter(tok string, quoted bool) bool {
 	}
 	closes := strings.ContainsAny(body, quotes) || (!opens && strings.ContainsAny(tok, quotes))
 	return !closes
+}
+
+// quoteCloses reports whether the quoted text toks[0] opens closes within
+// toks. A quote never closed is no quote but an elision ("songs from '19.
+// I hear the album Reincarnation is nice", "'m traveling soon and need
+// the forecast"): read as one, it made every later word an argument value
+// and one clause.
+func quoteCloses(toks []string) bool {
+	for i, tok := range toks {
+		if !quoteAfter(tok, i > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenCore is a raw query token without its outer punctuation, but with
@@ -364,21 +379,19 @@ func (c Clause) Words() []string {
 	return ws
 }
 
-// Object returns the clause's object phrase: its words after First
-// (analysis.Words) up to the first preposition, "that", "saying" or
-// colon (objectEnds), as Opening.Object is a request's: "get me a Lyft
-// from the Ferry Building" → me, a, lyft. Analysed only when asked.
+// Object returns the clause's words after First up to the first
+// preposition, "that", "saying" or colon (objectEnds), as Opening.Object
+// does for a request: "forward my calls to my office line" → my, calls.
 func (c Clause) Object() []string {
 	var ws []string
 	for _, tok := range c.rest {
-		for _, w := range analysis.Words().Analyze(tok) {
-			if objectEnds[w] {
-				return ws
-			}
-			ws = append(ws, w)
+		w := analysis.Words().Analyze(tok)
+		if len(w) > 0 && objectEnds[w[0]] {
+			break
 		}
+		ws = append(ws, w...)
 		if strings.HasSuffix(tok, ":") {
-			return ws
+			break
 		}
 	}
 	return ws
@@ -426,7 +439,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 		toks := strings.Fields(raw)
 		for i, tok := range toks {
 			quoted := quote
-			if quote || opensQuote(tok) {
+			if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 				quote = quoteAfter(tok, quote)
 			}
 			if !quoted && clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
@@ -494,6 +507,10 @@ const (
 	// "used") its "to" may come, the verb after which is an action ("Use
 	// it to call a REST API", "Used by agents to book rooms").
 	useToWords = 3
+	// labelWords: a colon among a sentence's first labelWords words ends
+	// a label, and the word after it starts a sentence ("Tool description:
+	// Remove a file or directory.").
+	labelWords = 3
 )
 
 // ToolActions returns the words that may say what a tool does, as
@@ -523,6 +540,7 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 	}
 	toks := strings.Fields(description)
 	start, lead := true, 0 // a sentence starts; words still to take after "make"
+	sentence := 0          // the index of the current sentence's first token
 	for i, tok := range toks {
 		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
 			acts = append(acts, analysis.Words().Analyze(core)...)
@@ -544,8 +562,11 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 				start = false
 			}
 		}
-		if strings.ContainsAny(tok[len(tok)-1:], ".!?") {
+		if strings.ContainsAny(tok[len(tok)-1:], ".!?") || strings.HasSuffix(tok, ":") && i-sentence < labelWords {
 			start = true
+		}
+		if start {
+			sentence = i + 1
 		}
 	}
 	return fromName, acts

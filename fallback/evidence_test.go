@@ -61,6 +61,7 @@ func TestArgumentWords(t *testing.T) {
 		{"read the \"release notes\" file", []string{"notes", "release"}},
 		{"send “build is green” to #deploys", []string{"build", "deploys", "green", "is"}},
 		{"reply ‘on my way’ to Sam", []string{"my", "on", "sam", "way"}},
+		{"find songs from '19. I hear the album Reincarnation is nice", []string{"19", "reincarnation"}}, // an elision, no quote
 		{"", nil},
 	} {
 		got := slices.Sorted(maps.Keys(argumentWords(c.raw)))
@@ -113,7 +114,8 @@ func TestToolActions(t *testing.T) {
 		{"http_request", "Make an HTTP request. Use it to call a REST API.", []string{"http", "request", "make", "an", "http", "http", "request", "use", "call", "rest", "api"}},
 		{"execute", "Execute a SQL statement (INSERT, UPDATE).", []string{"execute", "execute", "sql", "insert", "update"}},
 		{"rotateflipimage", "", []string{"rotateflipimage"}},
-		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}}, // capitals as analysis.Words splits them
+		{"rm", "This tool belongs to the file system. Tool description: Remove a file. Args: path: the file.", []string{"rm", "this", "tool", "remove", "args", "path", "the"}}, // a label's colon starts a sentence
+		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}},                                                         // capitals as analysis.Words splits them
 	} {
 		n, d := ToolActions(c.name, c.desc)
 		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {
@@ -181,6 +183,10 @@ func TestRequestClauses(t *testing.T) {
 		{"Which of my events are tomorrow?", []clause{
 			{First: "which", Question: true, Words: []string{"of", "my", "events", "are", "tomorrow"}}, // a question word stays one
 		}},
+		{"play songs from '19 and then add them to my playlist", []clause{ // an elision, no quote: the clauses split
+			{First: "play", Words: []string{"songs", "from", "19"}},
+			{First: "add", Words: []string{"them", "to", "my", "playlist"}},
+		}},
 		{"please", nil},
 		{"", nil},
 	} {
@@ -203,9 +209,9 @@ func TestRequestClauses(t *testing.T) {
 	}
 }
 
-// TestClauseObject: a clause's object phrase runs from its first word to
+// TestClauseObjectPhrase: a clause's object phrase runs from its first word to
 // the first preposition, "that", "saying" or colon.
-func TestClauseObject(t *testing.T) {
+func TestClauseObjectPhrase(t *testing.T) {
 	for _, c := range []struct {
 		raw  string
 		want [][]string
@@ -312,4 +318,28 @@ func FuzzRequestClauses(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestClauseObject: a clause's object is its words after First up to a
+// preposition or a message's text.
+func TestClauseObject(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"Forward my calls to my office line until 5pm.", []string{"my", "calls"}},
+		{"Please enroll me in it", []string{"me"}},
+		{"tell the team that the fix is out", []string{"the", "team"}},
+		{"archive it", []string{"it"}},
+		{"book", nil},
+	} {
+		var got []string
+		for cl := range RequestClauses(c.raw) {
+			got = cl.Object()
+			break
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("RequestClauses(%q)'s first Object() (-want +got):\n%s", c.raw, diff)
+		}
+	}
 }
