@@ -209,27 +209,6 @@ func TestRequestClauses(t *testing.T) {
 	}
 }
 
-// TestClauseObjectPhrase: a clause's object phrase runs from its first word to
-// the first preposition, "that", "saying" or colon.
-func TestClauseObjectPhrase(t *testing.T) {
-	for _, c := range []struct {
-		raw  string
-		want [][]string
-	}{
-		{"Can you get me a Lyft from the Ferry Building to the airport?", [][]string{{"me", "a", "lyft"}}},
-		{"show the tables, then find the slow queries that block writes", [][]string{{"the", "tables"}, {"the", "slow", "queries"}}},
-		{"tell the team that the build is green", [][]string{{"the", "team"}}},
-	} {
-		var got [][]string
-		for cl := range RequestClauses(c.raw) {
-			got = append(got, cl.Object())
-		}
-		if diff := cmp.Diff(c.want, got); diff != "" {
-			t.Errorf("RequestClauses(%q) objects (-want +got):\n%s", c.raw, diff)
-		}
-	}
-}
-
 // TestCoverageArguments: an argument value by its form (a path, a URL, a
 // #channel, a number) that the catalog does not know is left out of
 // Result.Coverage; an unknown plain word is not. Result.WordCoverage counts

@@ -120,11 +120,11 @@ func TestUnservedTask(t *testing.T) {
 		{"The build failed again this morning. Please create a jira issue for the flaky login test.", false},
 		// A step whose object is a pronoun is served by its verb alone, when a top tool does it.
 		{"The old github repository is not used any more. Please archive it and lock all its issues for good.", true},
-		// A read ("find", "get", "show") is served by a top tool that names its object.
+		// A read is served when a top tool has its direct object, or that has nothing known to check.
+		{"The old github repository is dead. Please analyse its history, archive the repository and lock its pull requests.", true},
+		{"The old github repository is dead. Please get me a drive for the backup, archive the repository and lock its pull requests.", false},
+		// A read ("find") may be served by any read tool.
 		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
-		{"The database is slow today. Please show me the execution plan of the users query and the tables in the database.", false},
-		{"The calendar event for the offsite is set. Please get me a caterer and a photographer for the event.", true},
-		{"The jira issue OPS-12 is done. Please get me a cake and balloons for the team.", true},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		task := strings.Contains(top.Explanation, "a step of the task")
