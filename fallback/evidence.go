@@ -379,6 +379,24 @@ func (c Clause) Words() []string {
 	return ws
 }
 
+// Object returns the clause's words after First up to the first
+// preposition, "that", "saying" or colon (objectEnds), as Opening.Object
+// does for a request: "forward my calls to my office line" → my, calls.
+func (c Clause) Object() []string {
+	var ws []string
+	for _, tok := range c.rest {
+		w := analysis.Words().Analyze(tok)
+		if len(w) > 0 && objectEnds[w[0]] {
+			break
+		}
+		ws = append(ws, w...)
+		if strings.HasSuffix(tok, ":") {
+			break
+		}
+	}
+	return ws
+}
+
 // clauseBreaks are the words that start a new clause of a request:
 // "freeze my card **and** order a new one", "**then** book a table".
 var clauseBreaks = wordSet("and then also")

@@ -114,7 +114,8 @@ func TestToolActions(t *testing.T) {
 		{"http_request", "Make an HTTP request. Use it to call a REST API.", []string{"http", "request", "make", "an", "http", "http", "request", "use", "call", "rest", "api"}},
 		{"execute", "Execute a SQL statement (INSERT, UPDATE).", []string{"execute", "execute", "sql", "insert", "update"}},
 		{"rotateflipimage", "", []string{"rotateflipimage"}},
-		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}}, // capitals as analysis.Words splits them
+		{"rm", "This tool belongs to the file system. Tool description: Remove a file. Args: path: the file.", []string{"rm", "this", "tool", "remove", "args", "path", "the"}}, // a label's colon starts a sentence
+		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}},                                                         // capitals as analysis.Words splits them
 	} {
 		n, d := ToolActions(c.name, c.desc)
 		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {
@@ -296,4 +297,28 @@ func FuzzRequestClauses(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestClauseObject: a clause's object is its words after First up to a
+// preposition or a message's text.
+func TestClauseObject(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"Forward my calls to my office line until 5pm.", []string{"my", "calls"}},
+		{"Please enroll me in it", []string{"me"}},
+		{"tell the team that the fix is out", []string{"the", "team"}},
+		{"archive it", []string{"it"}},
+		{"book", nil},
+	} {
+		var got []string
+		for cl := range RequestClauses(c.raw) {
+			got = cl.Object()
+			break
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("RequestClauses(%q)'s first Object() (-want +got):\n%s", c.raw, diff)
+		}
+	}
 }
