@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -209,8 +210,8 @@ func TestLimiterCharge(t *testing.T) {
 	for i := range 10 { // one report a second, ten seconds ago and after
 		l.Charge("a", c.t.Add(time.Duration(i-10)*time.Second))
 	}
-	if !l.Allow("a") || !l.Allow("a") || l.Allow("a") {
-		t.Error("after reports a second apart: want the burst (2) left here")
+	if got := []bool{l.Allow("a"), l.Allow("a"), l.Allow("a")}; !slices.Equal(got, []bool{true, true, false}) {
+		t.Errorf("after reports a second apart: Allow = %v, want the burst (2) left here", got)
 	}
 	for range 5 { // five reports at once, elsewhere
 		l.Charge("b", c.t)
