@@ -111,6 +111,17 @@ import (
 // 4 more of the example tuning set's answerable requests ("comment on
 // OPS-12" and jira__add_comment).
 //
+// A causative request (fifth round: causativeVerbs, unservedCausative)
+// opens with "get" or "have" and ends its first clause's object with an
+// action verb's participle ("Get a replacement Social Security card
+// mailed to me", "get my latest emails forwarded to bob"): the
+// participle is its verb, checked as above against the words before it.
+// With "mail" among the action verbs, default mode, answerable /
+// no-answer flagged before → after: bfcl 4.0 / 74 % → 4.0 / 76 %, keyword
+// 4.4 / 74 % → 4.4 / 76 %; nothing else moves. Read past the clause's
+// end, it flagged "Get today's bbc news, reserved for finance related
+// content" (livemcpbench).
+//
 // The hyphen's prefix (fifth round) flags one more of bfcl's no-answer
 // requests ("E-file my 2024 federal tax return with the IRS": 72 % →
 // 74 %, default and keyword mode) and moves nothing else.
@@ -166,6 +177,8 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) (string, bool) {
 		}
 		if base, action := actionVerb(w); action && base == w {
 			verb = i // an inflected form opens a noun phrase: "walking directions", "logs of the build"
+		} else if causativeVerbs[w] && len(ws) <= unservedMaxWords {
+			return st.unservedCausative(p, w, hs)
 		}
 		break
 	}
@@ -690,4 +703,49 @@ func (st *state) objectKnown(words []string, evidence map[string]fallback.WordMa
 		}
 	}
 	return false
+}
+
+// causativeVerbs open a request whose action is a participle later in
+// it: "get my car washed", "have the contract signed by Friday".
+var causativeVerbs = wordSet("get have")
+
+// unservedCausative is the unserved action of a request that opens with a
+// causative verb (lead) and ends its object with an action verb's
+// participle ("Get a replacement Social Security card mailed to me"): the
+// participle is the request's verb, and the words before it its object.
+func (st *state) unservedCausative(p *plan, lead string, hs []hit) (string, bool) {
+	req := request(p.query)
+	var obj []string // the first clause's object: "get X, reserved for Y" is no causative
+	for c := range fallback.RequestClauses(req.Raw) {
+		if c.First == lead {
+			obj = c.Object()
+		}
+		break
+	}
+	if len(obj) < 2 {
+		return "", false
+	}
+	last := obj[len(obj)-1]
+	base, action := actionVerb(last)
+	if !action || base == last || !strings.HasSuffix(last, "ed") && !strings.HasSuffix(last, "en") {
+		return "", false
+	}
+	object := map[string]bool{}
+	for _, w := range obj[:len(obj)-1] {
+		object[w] = true
+	}
+	top := hs[:min(len(hs), unservedDepth)]
+	anyServed := false
+	for _, h := range top {
+		if !st.actsVerb(h.id, base) {
+			continue
+		}
+		anyServed = true
+		for _, w := range st.lex.WordMatches(req, h.id) {
+			if object[w.Word] && w.Known && !w.Arg && w.InTool {
+				return "", false
+			}
+		}
+	}
+	return base, anyServed
 }
