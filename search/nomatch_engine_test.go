@@ -127,7 +127,8 @@ func TestUnservedTask(t *testing.T) {
 		{"The old github repository is not used any more. Please archive it and lock all its issues for good.", true},
 		// A read is served when a top tool has its direct object, or that has nothing known to check.
 		{"The old github repository is dead. Please analyse its history, archive the repository and lock its pull requests.", true},
-		{"The old github repository is dead. Please get me a drive for the backup, archive the repository and lock its pull requests.", false},
+		{"The old github repository is dead. Please get me a drive for the backup and archive the repository.", false},
+		{"The old github repository is dead. Please get me a drive for the backup, archive the repository and lock its pull requests.", true}, // two action steps decide
 		// A read ("find") may be served by any read tool.
 		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
 		// One step beside a read after context: a served step (create_note) is enough.
