@@ -235,9 +235,12 @@ type Opening struct {
 }
 
 // openingPreamble are the words a request may put before its verb
-// (PreambleWord); "s" is the rest of "let's".
+// (PreambleWord); "s" is the rest of "let's". The adverbs that chain a
+// list of asks ("Additionally, provide ...", "Finally, book ...") are
+// preamble too: the word after them asks for something.
 var openingPreamble = wordSet("please pls plz kindly can could would will you i d m ll we me us to need want like " +
-	"let s help try just also quickly go ahead hey hi ok so and then now")
+	"let s help try just also quickly go ahead hey hi ok so and then now " +
+	"additionally finally lastly furthermore moreover besides plus afterwards secondly thirdly")
 
 // PreambleWord reports whether w (a word as analysis.Words gives it) is one
 // a request may put before its verb ("please", "can you", "I'd like to",
@@ -467,8 +470,9 @@ var wishes = wordSet("want need like d would you")
 // moving", "we found a house"), when its first word is an argument value
 // (a capitalized name inside a sentence, quoted text, a path or number:
 // "Equifax, Experian and TransUnion") or a noun (nounOpening: "copy of
-// my passport"). It is a pure function of raw, safe
-// for concurrent use.
+// my passport"). A clause of preamble words alone ("Additionally,") is
+// no clause: its preamble opens the next one. It is a pure function of
+// raw, safe for concurrent use.
 func RequestClauses(raw string) iter.Seq[Clause] {
 	return func(yield func(Clause) bool) {
 		var cur Clause
@@ -477,8 +481,9 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 		sentence := true // the clause starts a sentence
 		flush := func(endsSentence bool) bool {
 			ok := !open || yield(cur)
+			carry := !open && pre // a clause of preamble words alone opens the next: "Additionally, provide ..."
 			cur, open, started = Clause{}, false, false
-			pre, subject, wish = false, false, false
+			pre, subject, wish = carry, false, false
 			sentence = endsSentence
 			return ok
 		}

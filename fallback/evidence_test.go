@@ -189,6 +189,11 @@ func TestRequestClauses(t *testing.T) {
 			{First: "play", Words: []string{"songs", "from", "19"}},
 			{First: "add", Words: []string{"them", "to", "my", "playlist"}},
 		}},
+		{"I'm planning a movie night. Additionally, provide the latest versions of Go, and lastly fetch the trailers.", []clause{
+			{Words: []string{"a", "movie", "night"}},                                                     // a statement
+			{First: "provide", Preamble: true, Words: []string{"the", "latest", "versions", "of", "go"}}, // "Additionally," opens it
+			{First: "fetch", Preamble: true, Words: []string{"the", "trailers"}},
+		}},
 		{"please", nil},
 		{"", nil},
 	} {

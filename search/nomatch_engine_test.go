@@ -134,6 +134,8 @@ func TestUnservedTask(t *testing.T) {
 		{"The old github repository is dead. Please get me a drive for the backup, archive the repository and lock its pull requests.", true}, // two action steps decide
 		// A read ("find") may be served by any read tool.
 		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
+		// One step beside a read after context: a served step (create_note) is enough.
+		{"The release went out this morning. Can you find the release notes and create a note with them?", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		task := strings.Contains(top.Explanation, "a step of the task")
