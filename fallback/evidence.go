@@ -297,7 +297,7 @@ func RequestOpening(raw string) Opening {
 			if questionWords[ws[0]] || nounOpening(tok, ws, toks[i+1:]) {
 				return Opening{}
 			}
-			if len(ws) == 2 && len(ws[0]) <= prefixLetters && strings.Contains(tok, "-") {
+			if len(ws) == 2 && len(ws[0]) <= prefixLetters && strings.Contains(tok, "-") && !openingPreamble[ws[1]] && !questionWords[ws[1]] {
 				ws = ws[1:] // a prefix joined by a hyphen: "e-file", "co-sign", "re-send"
 			}
 			op.Verb, object = ws[0], true
@@ -360,6 +360,45 @@ func cutPreamble(ws []string) (pre, rest []string) {
 		n++
 	}
 	return ws[:n], ws[n:]
+}
+
+// possessives open the subject of a question about the asker's own
+// things: "has my refund been issued", "is our order shipped".
+var possessives = wordSet("my our")
+
+// yesNo open a yes/no question; auxiliaries end its subject.
+var (
+	yesNo       = wordSet("is are was were do does did has have had")
+	auxiliaries = wordSet("is are was were be been being do does did has have had get got can could will would should")
+)
+
+// OwnQuestion returns the subject of a yes/no question about the asker's
+// own things, as analysis.Words gives its words: the words after "my" or
+// "our" up to an auxiliary, a preposition or the sentence's end ("Has my
+// state tax refund been issued yet?" → state, tax, refund); nil when raw
+// is no such question. It is a pure function of raw, safe for concurrent
+// use.
+func OwnQuestion(raw string) []string {
+	toks := strings.Fields(raw)
+	if len(toks) < 3 {
+		return nil
+	}
+	first, second := analysis.Words().Analyze(toks[0]), analysis.Words().Analyze(toks[1])
+	if len(first) != 1 || !yesNo[first[0]] || len(second) != 1 || !possessives[second[0]] {
+		return nil
+	}
+	var subject []string
+	for _, tok := range toks[2:] {
+		ws := analysis.Words().Analyze(tok)
+		if len(ws) > 0 && (auxiliaries[ws[0]] || objectEnds[ws[0]]) {
+			break
+		}
+		subject = append(subject, ws...)
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") {
+			break
+		}
+	}
+	return subject
 }
 
 // Clause is one clause of a request (RequestClauses): how it opens and

@@ -252,6 +252,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"delete that message", "reply that", "that that that", "cast of", "record of, then of", "please order\u00a0of", "archive that: it", "walking directions to the park",
 		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
 		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
+		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
 	} {
 		f.Add(s)
 	}
@@ -269,8 +270,18 @@ func FuzzRequestClauses(f *testing.F) {
 				t.Errorf("RequestOpening(%q) has %q, not a word of the text", raw, w)
 			}
 		}
+		for _, w := range OwnQuestion(raw) {
+			if !words[w] {
+				t.Errorf("OwnQuestion(%q) has %q, not a word of the text", raw, w)
+			}
+		}
 		var all []Clause
 		for c := range RequestClauses(raw) {
+			for _, w := range c.Object() {
+				if !words[w] {
+					t.Errorf("RequestClauses(%q): Object has %q, not a word of the text", raw, w)
+				}
+			}
 			if c.First != "" && !words[c.First] {
 				t.Errorf("RequestClauses(%q): First %q is not a word of the text", raw, c.First)
 			}
@@ -326,6 +337,24 @@ func TestClauseObject(t *testing.T) {
 		}
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("RequestClauses(%q)'s first Object() (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+func TestOwnQuestion(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"Has my state tax refund been issued yet?", []string{"state", "tax", "refund"}},
+		{"is our order for the party shipped?", []string{"order"}},
+		{"does my calendar have anything on friday?", []string{"calendar"}},
+		{"what is my balance?", nil},
+		{"has the refund been issued?", nil},
+		{"is my", nil},
+	} {
+		if diff := cmp.Diff(c.want, OwnQuestion(c.raw)); diff != "" {
+			t.Errorf("OwnQuestion(%q) (-want +got):\n%s", c.raw, diff)
 		}
 	}
 }

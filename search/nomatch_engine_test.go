@@ -61,6 +61,13 @@ func TestUnservedAction(t *testing.T) {
 		{"get my latest emails forwarded to bob", true},
 		{"get the quarterly report printed", true},
 		{"get the weather forecast for Boston", false},
+		// A support verb's action is the noun that ends its short object.
+		{"make a phone call to alice about the standup meeting", true},
+		{"make a DELETE request to https://api.acme.io/v1/items/7", false},
+		{"make a new branch called hotfix/login", false},
+		// A yes/no question about the asker's own things needs a top tool with its subject.
+		{"is my invoice for the jira issue OPS-12 paid?", true},
+		{"has my pull request been merged?", false},
 		// One imperative sentence is read whatever its length.
 		{"forward the email from alice about the quarterly budget review to my accountant bob", true},
 		{"send a message to the #general channel saying the deploy is done and the dashboards look fine", false},
