@@ -124,8 +124,9 @@ func argumentWords(raw string) map[string]bool {
 	}
 	var quote bool
 	start := true
-	for _, tok := range strings.Fields(raw) {
-		if quote || opensQuote(tok) {
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
+		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 			add(tok)
 			quote = quoteAfter(tok, quote)
 			start = false
@@ -150,6 +151,20 @@ func quoteAfter(tok string, quoted bool) bool {
 	}
 	closes := strings.ContainsAny(body, quotes) || (!opens && strings.ContainsAny(tok, quotes))
 	return !closes
+}
+
+// quoteCloses reports whether the quoted text toks[0] opens closes within
+// toks. A quote never closed is no quote but an elision ("songs from '19.
+// I hear the album Reincarnation is nice", "'m traveling soon and need
+// the forecast"): read as one, it made every later word an argument value
+// and one clause.
+func quoteCloses(toks []string) bool {
+	for i, tok := range toks {
+		if !quoteAfter(tok, i > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenCore is a raw query token without its outer punctuation, but with
@@ -220,9 +235,12 @@ type Opening struct {
 }
 
 // openingPreamble are the words a request may put before its verb
-// (PreambleWord); "s" is the rest of "let's".
+// (PreambleWord); "s" is the rest of "let's". The adverbs that chain a
+// list of asks ("Additionally, provide ...", "Finally, book ...") are
+// preamble too: the word after them asks for something.
 var openingPreamble = wordSet("please pls plz kindly can could would will you i d m ll we me us to need want like " +
-	"let s help try just also quickly go ahead hey hi ok so and then now")
+	"let s help try just also quickly go ahead hey hi ok so and then now " +
+	"additionally finally lastly furthermore moreover besides plus afterwards secondly thirdly")
 
 // PreambleWord reports whether w (a word as analysis.Words gives it) is one
 // a request may put before its verb ("please", "can you", "I'd like to",
@@ -230,6 +248,11 @@ var openingPreamble = wordSet("please pls plz kindly can could would will you i 
 // no-match decision of package search reads a request's first ranking
 // word after them. A pure function, safe for concurrent use.
 func PreambleWord(w string) bool { return openingPreamble[w] }
+
+// prefixLetters is the longest prefix that a hyphen joins to a request's
+// verb ("e-file my tax return", "co-sign the lease", "re-send the
+// invite"): the verb is the word after it.
+const prefixLetters = 2
 
 // questionWords open a question rather than a request.
 var questionWords = wordSet("what where when how which who whom whose why is are am was were do does did")
@@ -273,6 +296,9 @@ func RequestOpening(raw string) Opening {
 			}
 			if questionWords[ws[0]] || nounOpening(tok, ws, toks[i+1:]) {
 				return Opening{}
+			}
+			if len(ws) == 2 && len(ws[0]) <= prefixLetters && strings.Contains(tok, "-") && !openingPreamble[ws[1]] && !questionWords[ws[1]] {
+				ws = ws[1:] // a prefix joined by a hyphen: "e-file", "co-sign", "re-send"
 			}
 			op.Verb, object = ws[0], true
 			op.Object = append(op.Object, ws[1:]...)
@@ -336,6 +362,45 @@ func cutPreamble(ws []string) (pre, rest []string) {
 	return ws[:n], ws[n:]
 }
 
+// possessives open the subject of a question about the asker's own
+// things: "has my refund been issued", "is our order shipped".
+var possessives = wordSet("my our")
+
+// yesNo open a yes/no question; auxiliaries end its subject.
+var (
+	yesNo       = wordSet("is are was were do does did has have had")
+	auxiliaries = wordSet("is are was were be been being do does did has have had get got can could will would should")
+)
+
+// OwnQuestion returns the subject of a yes/no question about the asker's
+// own things, as analysis.Words gives its words: the words after "my" or
+// "our" up to an auxiliary, a preposition or the sentence's end ("Has my
+// state tax refund been issued yet?" → state, tax, refund); nil when raw
+// is no such question. It is a pure function of raw, safe for concurrent
+// use.
+func OwnQuestion(raw string) []string {
+	toks := strings.Fields(raw)
+	if len(toks) < 3 {
+		return nil
+	}
+	first, second := analysis.Words().Analyze(toks[0]), analysis.Words().Analyze(toks[1])
+	if len(first) != 1 || !yesNo[first[0]] || len(second) != 1 || !possessives[second[0]] {
+		return nil
+	}
+	var subject []string
+	for _, tok := range toks[2:] {
+		ws := analysis.Words().Analyze(tok)
+		if len(ws) > 0 && (auxiliaries[ws[0]] || objectEnds[ws[0]]) {
+			break
+		}
+		subject = append(subject, ws...)
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") {
+			break
+		}
+	}
+	return subject
+}
+
 // Clause is one clause of a request (RequestClauses): how it opens and
 // the words after its opening, which the no-match decision reads as one
 // step of a longer task. A plain value, safe to copy.
@@ -364,6 +429,24 @@ func (c Clause) Words() []string {
 	return ws
 }
 
+// Object returns the clause's words after First up to the first
+// preposition, "that", "saying" or colon (objectEnds), as Opening.Object
+// does for a request: "forward my calls to my office line" → my, calls.
+func (c Clause) Object() []string {
+	var ws []string
+	for _, tok := range c.rest {
+		w := analysis.Words().Analyze(tok)
+		if len(w) > 0 && objectEnds[w[0]] {
+			break
+		}
+		ws = append(ws, w...)
+		if strings.HasSuffix(tok, ":") {
+			break
+		}
+	}
+	return ws
+}
+
 // clauseBreaks are the words that start a new clause of a request:
 // "freeze my card **and** order a new one", "**then** book a table".
 var clauseBreaks = wordSet("and then also")
@@ -387,8 +470,9 @@ var wishes = wordSet("want need like d would you")
 // moving", "we found a house"), when its first word is an argument value
 // (a capitalized name inside a sentence, quoted text, a path or number:
 // "Equifax, Experian and TransUnion") or a noun (nounOpening: "copy of
-// my passport"). It is a pure function of raw, safe
-// for concurrent use.
+// my passport"). A clause of preamble words alone ("Additionally,") is
+// no clause: its preamble opens the next one. It is a pure function of
+// raw, safe for concurrent use.
 func RequestClauses(raw string) iter.Seq[Clause] {
 	return func(yield func(Clause) bool) {
 		var cur Clause
@@ -397,8 +481,9 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 		sentence := true // the clause starts a sentence
 		flush := func(endsSentence bool) bool {
 			ok := !open || yield(cur)
+			carry := !open && pre // a clause of preamble words alone opens the next: "Additionally, provide ..."
 			cur, open, started = Clause{}, false, false
-			pre, subject, wish = false, false, false
+			pre, subject, wish = carry, false, false
 			sentence = endsSentence
 			return ok
 		}
@@ -406,7 +491,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 		toks := strings.Fields(raw)
 		for i, tok := range toks {
 			quoted := quote
-			if quote || opensQuote(tok) {
+			if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 				quote = quoteAfter(tok, quote)
 			}
 			if !quoted && clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
@@ -474,6 +559,10 @@ const (
 	// "used") its "to" may come, the verb after which is an action ("Use
 	// it to call a REST API", "Used by agents to book rooms").
 	useToWords = 3
+	// labelWords: a colon among a sentence's first labelWords words ends
+	// a label, and the word after it starts a sentence ("Tool description:
+	// Remove a file or directory.").
+	labelWords = 3
 )
 
 // ToolActions returns the words that may say what a tool does, as
@@ -503,6 +592,7 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 	}
 	toks := strings.Fields(description)
 	start, lead := true, 0 // a sentence starts; words still to take after "make"
+	sentence := 0          // the index of the current sentence's first token
 	for i, tok := range toks {
 		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
 			acts = append(acts, analysis.Words().Analyze(core)...)
@@ -524,8 +614,11 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 				start = false
 			}
 		}
-		if strings.ContainsAny(tok[len(tok)-1:], ".!?") {
+		if strings.ContainsAny(tok[len(tok)-1:], ".!?") || strings.HasSuffix(tok, ":") && i-sentence < labelWords {
 			start = true
+		}
+		if start {
+			sentence = i + 1
 		}
 	}
 	return fromName, acts

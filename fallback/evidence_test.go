@@ -61,6 +61,7 @@ func TestArgumentWords(t *testing.T) {
 		{"read the \"release notes\" file", []string{"notes", "release"}},
 		{"send “build is green” to #deploys", []string{"build", "deploys", "green", "is"}},
 		{"reply ‘on my way’ to Sam", []string{"my", "on", "sam", "way"}},
+		{"find songs from '19. I hear the album Reincarnation is nice", []string{"19", "reincarnation"}}, // an elision, no quote
 		{"", nil},
 	} {
 		got := slices.Sorted(maps.Keys(argumentWords(c.raw)))
@@ -89,6 +90,8 @@ func TestRequestOpening(t *testing.T) {
 		{"reply that I'm on my way", Opening{Verb: "reply", Text: []string{"i", "m", "on", "my", "way"}}},
 		{"confirm that the fix is deployed", Opening{Verb: "confirm", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"tell bob that", Opening{Verb: "tell", Object: []string{"bob"}}},
+		{"E-file my tax return", Opening{Verb: "file", Object: []string{"my", "tax", "return"}}}, // a prefix joined by a hyphen
+		{"T-Mobile bill for May", Opening{Verb: "mobile", Object: []string{"bill"}}},             // no verb of the search's lists: no rule reads it
 		{"what's in the downloads folder", Opening{}},
 		{"cast of the movie Inception", Opening{}}, // a noun before "of"
 		{"please, record of my workouts", Opening{}},
@@ -113,7 +116,8 @@ func TestToolActions(t *testing.T) {
 		{"http_request", "Make an HTTP request. Use it to call a REST API.", []string{"http", "request", "make", "an", "http", "http", "request", "use", "call", "rest", "api"}},
 		{"execute", "Execute a SQL statement (INSERT, UPDATE).", []string{"execute", "execute", "sql", "insert", "update"}},
 		{"rotateflipimage", "", []string{"rotateflipimage"}},
-		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}}, // capitals as analysis.Words splits them
+		{"rm", "This tool belongs to the file system. Tool description: Remove a file. Args: path: the file.", []string{"rm", "this", "tool", "remove", "args", "path", "the"}}, // a label's colon starts a sentence
+		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}},                                                         // capitals as analysis.Words splits them
 	} {
 		n, d := ToolActions(c.name, c.desc)
 		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {
@@ -181,6 +185,15 @@ func TestRequestClauses(t *testing.T) {
 		{"Which of my events are tomorrow?", []clause{
 			{First: "which", Question: true, Words: []string{"of", "my", "events", "are", "tomorrow"}}, // a question word stays one
 		}},
+		{"play songs from '19 and then add them to my playlist", []clause{ // an elision, no quote: the clauses split
+			{First: "play", Words: []string{"songs", "from", "19"}},
+			{First: "add", Words: []string{"them", "to", "my", "playlist"}},
+		}},
+		{"I'm planning a movie night. Additionally, provide the latest versions of Go, and lastly fetch the trailers.", []clause{
+			{Words: []string{"a", "movie", "night"}},                                                     // a statement
+			{First: "provide", Preamble: true, Words: []string{"the", "latest", "versions", "of", "go"}}, // "Additionally," opens it
+			{First: "fetch", Preamble: true, Words: []string{"the", "trailers"}},
+		}},
 		{"please", nil},
 		{"", nil},
 	} {
@@ -239,6 +252,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"delete that message", "reply that", "that that that", "cast of", "record of, then of", "please order\u00a0of", "archive that: it", "walking directions to the park",
 		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
 		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
+		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
 	} {
 		f.Add(s)
 	}
@@ -256,8 +270,18 @@ func FuzzRequestClauses(f *testing.F) {
 				t.Errorf("RequestOpening(%q) has %q, not a word of the text", raw, w)
 			}
 		}
+		for _, w := range OwnQuestion(raw) {
+			if !words[w] {
+				t.Errorf("OwnQuestion(%q) has %q, not a word of the text", raw, w)
+			}
+		}
 		var all []Clause
 		for c := range RequestClauses(raw) {
+			for _, w := range c.Object() {
+				if !words[w] {
+					t.Errorf("RequestClauses(%q): Object has %q, not a word of the text", raw, w)
+				}
+			}
 			if c.First != "" && !words[c.First] {
 				t.Errorf("RequestClauses(%q): First %q is not a word of the text", raw, c.First)
 			}
@@ -291,4 +315,46 @@ func FuzzRequestClauses(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestClauseObject: a clause's object is its words after First up to a
+// preposition or a message's text.
+func TestClauseObject(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"Forward my calls to my office line until 5pm.", []string{"my", "calls"}},
+		{"Please enroll me in it", []string{"me"}},
+		{"tell the team that the fix is out", []string{"the", "team"}},
+		{"archive it", []string{"it"}},
+		{"book", nil},
+	} {
+		var got []string
+		for cl := range RequestClauses(c.raw) {
+			got = cl.Object()
+			break
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("RequestClauses(%q)'s first Object() (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+func TestOwnQuestion(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"Has my state tax refund been issued yet?", []string{"state", "tax", "refund"}},
+		{"is our order for the party shipped?", []string{"order"}},
+		{"does my calendar have anything on friday?", []string{"calendar"}},
+		{"what is my balance?", nil},
+		{"has the refund been issued?", nil},
+		{"is my", nil},
+	} {
+		if diff := cmp.Diff(c.want, OwnQuestion(c.raw)); diff != "" {
+			t.Errorf("OwnQuestion(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
 }

@@ -54,22 +54,45 @@ func NewLimiter(rate float64, burst int, now func() time.Time) *Limiter {
 func (l *Limiter) Allow(session string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.now()
-	b := l.buckets[session]
-	if b == nil {
-		if len(l.buckets) >= maxSessionKeys {
-			clear(l.buckets)
-		}
-		b = &bucket{tokens: l.burst, at: now}
-		l.buckets[session] = b
-	}
-	if el := now.Sub(b.at); el > 0 {
-		b.tokens = min(l.burst, b.tokens+el.Seconds()*l.rate)
-		b.at = now
-	}
+	b := l.bucketAt(session, l.now())
 	if b.tokens < 1 {
 		return false
 	}
 	b.tokens--
 	return true
+}
+
+// Charge takes one token from session's bucket for a report the session
+// made at time at elsewhere (another pod's, read from the fleet's log),
+// leaving it empty when it has less than one; it never refuses: the other
+// pod admitted the report under its own limit. The bucket refills up to
+// at (never past now), so a backlog of reports made over an hour and read
+// at once charges what the hour's rate refilled, not the burst alone; a
+// report older than the bucket's last use refills nothing.
+func (l *Limiter) Charge(session string, at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now := l.now(); at.IsZero() || at.After(now) {
+		at = now
+	}
+	b := l.bucketAt(session, at)
+	b.tokens = max(0, b.tokens-1)
+}
+
+// bucketAt returns session's bucket refilled up to at, made full on first
+// use. Callers hold mu.
+func (l *Limiter) bucketAt(session string, at time.Time) *bucket {
+	b := l.buckets[session]
+	if b == nil {
+		if len(l.buckets) >= maxSessionKeys {
+			clear(l.buckets)
+		}
+		b = &bucket{tokens: l.burst, at: at}
+		l.buckets[session] = b
+	}
+	if el := at.Sub(b.at); el > 0 {
+		b.tokens = min(l.burst, b.tokens+el.Seconds()*l.rate)
+		b.at = at
+	}
+	return b
 }

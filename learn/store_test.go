@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -197,6 +198,35 @@ func TestLimiter(t *testing.T) {
 	c.t = c.t.Add(time.Second)
 	if !l.Allow("a") || l.Allow("a") {
 		t.Error("after one second at 1/s: want exactly one more report")
+	}
+}
+
+// Charge takes a token for a report made elsewhere, at its own time, and
+// never refuses: reports spread over time refill as they would have,
+// reports at once empty the bucket and no further.
+func TestLimiterCharge(t *testing.T) {
+	c := newClock()
+	l := NewLimiter(1, 2, c.now)
+	for i := range 10 { // one report a second, ten seconds ago and after
+		l.Charge("a", c.t.Add(time.Duration(i-10)*time.Second))
+	}
+	if got := []bool{l.Allow("a"), l.Allow("a"), l.Allow("a")}; !slices.Equal(got, []bool{true, true, false}) {
+		t.Errorf("after reports a second apart: Allow = %v, want the burst (2) left here", got)
+	}
+	for range 5 { // five reports at once, elsewhere
+		l.Charge("b", c.t)
+	}
+	if l.Allow("b") {
+		t.Error("after five reports at once: want the bucket empty")
+	}
+	c.t = c.t.Add(time.Second)
+	l.Charge("b", c.t.Add(time.Hour)) // a report from the future charges now
+	if l.Allow("b") {
+		t.Error("one second later, after one more report: want the bucket empty (it never goes below it)")
+	}
+	c.t = c.t.Add(time.Second)
+	if !l.Allow("b") {
+		t.Error("one more second: want one report")
 	}
 }
 

@@ -51,12 +51,12 @@ type FleetStats struct {
 	// Ignored counts uses that taught nothing under the session bounds
 	// (the session already gave its one vote, on this pod or another).
 	Ignored int
-	// RateLimited counts uses over their session's report rate, which
-	// counts every pod's reports; Refused counts events learn.CheckRecord
-	// refuses (no tool, query or time, a weight that is not positive, a
-	// time past learn.MaxClockSkew in the future). A use's weight is
-	// clamped to one session's, 1.
-	RateLimited, Refused int
+	// Refused counts events learn.CheckRecord refuses (no tool, query or
+	// time, a weight that is not positive, a time past
+	// learn.MaxClockSkew in the future). A use's weight is clamped to one
+	// session's, 1. (No use is refused for its session's report rate: the
+	// pod that learned it admitted it under that rate.)
+	Refused int
 }
 
 // LearnFromFleet records what other pods learned, in order, under the same
@@ -64,10 +64,16 @@ type FleetStats struct {
 // learn.CheckRecord (what a database row could hold that no pod writes is
 // refused or clamped); one session is one vote per tool however many pods
 // it reported to (learn.Store.Record keeps the count per session); and a
-// session's uses on other pods take from its report rate here, so the rate
-// limits count the fleet (each pod's view of it: a session spreading
-// reports over n pods is limited once each pod has read the others'). With learning
-// off it does nothing. Safe for concurrent use.
+// session's reports on other pods take from its report rate here, so the
+// rate limits count the fleet (each pod's view of it: a session spreading
+// reports over n pods is limited once each pod has read the others').
+// A replayed use is never refused for that rate — the pod that learned it
+// admitted it, and a pod that dropped it would learn less than the others
+// (a pod starting replays the whole log at once) — it charges the
+// session's bucket at the time it was learned (learn.Limiter.Charge), one
+// token per report (the uses of one report share their session and time,
+// publishUse), so the limit falls on the session's next reports here.
+// With learning off it does nothing. Safe for concurrent use.
 func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (FleetStats, error) {
 	var st FleetStats
 	l := e.learner
@@ -75,6 +81,12 @@ func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (Fleet
 		return st, nil
 	}
 	now := l.now()
+	// charged is the report last charged to its session's rate: the uses
+	// of one report are published together, under one time.
+	var charged struct {
+		session string
+		at      time.Time
+	}
 	for _, ev := range events {
 		if ev.Reset {
 			if ev.At.After(now.Add(learn.MaxClockSkew)) {
@@ -91,20 +103,21 @@ func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (Fleet
 		}
 		// The one validation of learned state from outside the live path.
 		r, _, err := learn.CheckRecord(learn.Record{Scope: ev.Scope, Tool: ev.Tool, Query: ev.Query, Weight: ev.Weight, At: ev.At, Sessions: 1}, now)
-		switch {
-		case err != nil:
+		if err != nil {
 			st.Refused++
-		case !l.limit.Allow(ev.Session):
-			st.RateLimited++
+			continue
+		}
+		if ev.Session != charged.session || !ev.At.Equal(charged.at) {
+			charged.session, charged.at = ev.Session, ev.At
+			l.limit.Charge(ev.Session, ev.At)
+		}
+		switch l.store.Record(learn.Use{Scope: r.Scope, Tool: r.Tool, Query: r.Query, Session: ev.Session, Weight: r.Weight, Miss: ev.Miss, At: r.At}) {
+		case learn.Learned:
+			st.Recorded++
+		case learn.Counted:
+			st.Counted++
 		default:
-			switch l.store.Record(learn.Use{Scope: r.Scope, Tool: r.Tool, Query: r.Query, Session: ev.Session, Weight: r.Weight, Miss: ev.Miss, At: r.At}) {
-			case learn.Learned:
-				st.Recorded++
-			case learn.Counted:
-				st.Counted++
-			default:
-				st.Ignored++
-			}
+			st.Ignored++
 		}
 	}
 	if st.Recorded+st.Counted+st.Resets == 0 {
@@ -120,9 +133,12 @@ func (e *Engine) LearnFromFleet(ctx context.Context, events []FleetEvent) (Fleet
 // sessions one pod that saw every use would (which queries a tool keeps
 // past its bounds may depend on the order uses reach a pod; the counts do
 // not).
-func (e *Engine) publishUse(u learn.Use) {
+//
+// at is when the use was learned: every use of one report shares it, so
+// the pods that replay them charge the session's report rate once.
+func (e *Engine) publishUse(u learn.Use, at time.Time) {
 	if e.cfg.Fleet != nil {
-		e.cfg.Fleet.PublishUse(u.Scope, u.Tool, u.Query, u.Session, u.Weight, u.Miss, e.learner.now())
+		e.cfg.Fleet.PublishUse(u.Scope, u.Tool, u.Query, u.Session, u.Weight, u.Miss, at)
 	}
 }
 

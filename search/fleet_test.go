@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -13,13 +14,18 @@ import (
 )
 
 // LearnFromFleet applies other pods' events under this pod's rules: the
-// record check, one vote per session across pods, the session's report
-// rate counting the fleet, resets.
+// record check, one vote per session across pods, resets; the session's
+// report rate refuses none of them (TestLearnFromFleetChargesTheReportRate).
 func TestLearnFromFleet(t *testing.T) {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	use := func(session, tool, query string, w float64) search.FleetEvent {
 		return search.FleetEvent{Session: session, Tool: tool, Query: query, Weight: w, At: now.Add(-time.Minute)}
+	}
+	// at moves ev s seconds later: another report.
+	at := func(ev search.FleetEvent, s int) search.FleetEvent {
+		ev.At = ev.At.Add(time.Duration(s) * time.Second)
+		return ev
 	}
 	for _, tc := range []struct {
 		name   string
@@ -42,10 +48,10 @@ func TestLearnFromFleet(t *testing.T) {
 			{Session: "s4", Tool: "slack__send_message", Query: "post", Weight: 1, At: now.Add(time.Hour)},
 			{Session: "s5", Tool: "slack__send_message", Query: "post", Weight: 1}},
 			want: search.FleetStats{Refused: 5}, weights: map[string]float64{}},
-		{name: "the session's rate counts other pods' reports", events: []search.FleetEvent{
-			use("s1", "slack__send_message", "post", 1), use("s1", "github__create_issue", "file a bug", 1),
-			use("s1", "github__create_issue", "open an issue", 1)},
-			want: search.FleetStats{Recorded: 2, RateLimited: 1}, weights: map[string]float64{"slack__send_message": 1, "github__create_issue": 1}},
+		{name: "no use is refused for its session's report rate", events: []search.FleetEvent{
+			use("s1", "slack__send_message", "post", 1), at(use("s1", "github__create_issue", "file a bug", 1), 1),
+			at(use("s1", "github__create_issue", "open an issue", 1), 2)},
+			want: search.FleetStats{Recorded: 2, Ignored: 1}, weights: map[string]float64{"slack__send_message": 1, "github__create_issue": 1}},
 		{name: "other pods' misses count toward the bound on queries learned by misses, and past it still count their sessions", events: func() []search.FleetEvent {
 			var evs []search.FleetEvent
 			for i := range learn.DefaultMaxMissQueriesPerTool + 2 {
@@ -84,4 +90,76 @@ func TestLearnFromFleet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Other pods' reports take from a session's report rate here, at the time
+// they were made and once per report, and are never refused for it: a pod
+// replaying a backlog (a pod starting replays the whole log) learns what
+// the pods that admitted the reports learned. Before, each replayed use
+// took a token at replay time and past the burst was dropped: a new pod
+// learned 2 of a session's 40 reports made a minute apart, under a limit
+// of one a minute with a burst of 2.
+func TestLearnFromFleetChargesTheReportRate(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	newPod := func(rate float64, burst int) *search.Engine {
+		return newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{Learn: search.LearnConfig{
+			Store: learn.NewStore(learn.Config{Now: clock}), ReportRate: rate, ReportBurst: burst, Sync: true, Now: clock}})
+	}
+	// report is one report of session s at time at: one use per scope,
+	// published together under one time.
+	report := func(s string, at time.Time, scopes ...string) []search.FleetEvent {
+		var evs []search.FleetEvent
+		for _, sc := range scopes {
+			evs = append(evs, search.FleetEvent{Session: s, Scope: sc, Tool: "slack__send_message", Query: "post to the channel", Weight: 1, At: at})
+		}
+		return evs
+	}
+	local := func(e *search.Engine, s string) error {
+		_, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: "slack__send_message", Outcome: search.OutcomeSuccess})
+		return err
+	}
+
+	t.Run("a backlog is replayed whole", func(t *testing.T) {
+		e := newPod(1.0/60, 2) // one report a minute, two at once
+		const n = 40
+		var evs []search.FleetEvent
+		for i := range n {
+			evs = append(evs, report("s1", now.Add(time.Duration(i-n)*time.Minute), fmt.Sprintf("sc%d", i))...)
+		}
+		st, err := e.LearnFromFleet(ctx, evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(search.FleetStats{Recorded: n}, st); diff != "" {
+			t.Errorf("stats (-want +got):\n%s", diff)
+		}
+		// The reports came a minute apart: the session's rate here is
+		// where the fleet's is, with room for its next report.
+		if err := local(e, "s1"); err != nil {
+			t.Errorf("the session's next report here = %v, want it accepted", err)
+		}
+	})
+	t.Run("reports made at once take from the session's burst here", func(t *testing.T) {
+		e := newPod(1e-9, 3)
+		// Two reports, each credited to two searches (scopes): two tokens.
+		evs := append(report("s1", now.Add(-2*time.Second), "a", "b"), report("s1", now.Add(-time.Second), "a", "c")...)
+		st, err := e.LearnFromFleet(ctx, evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(search.FleetStats{Recorded: 3, Ignored: 1}, st); diff != "" {
+			t.Errorf("stats (-want +got):\n%s", diff)
+		}
+		if err := local(e, "s1"); err != nil {
+			t.Errorf("the session's third report = %v, want it accepted (burst 3)", err)
+		}
+		if err := local(e, "s1"); !errors.Is(err, search.ErrRateLimited) {
+			t.Errorf("the session's fourth report = %v, want ErrRateLimited (burst 3, two reports on another pod)", err)
+		}
+		if err := local(e, "s2"); err != nil {
+			t.Errorf("another session's report = %v, want it accepted", err)
+		}
+	})
 }

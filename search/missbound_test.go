@@ -47,7 +47,7 @@ func TestLearnAlwaysUsedToolCountsEverySession(t *testing.T) {
 			case tool != reader:
 			case rep.Recorded && rep.Miss:
 				misses++
-			case !rep.Recorded && rep.Reason == search.ReasonSessionBound:
+			case !rep.Recorded && rep.Reason == search.ReasonMissBound:
 				counted++
 			default:
 				t.Fatalf("report of %s in session %s = %+v", reader, session, rep)

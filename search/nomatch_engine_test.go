@@ -56,6 +56,21 @@ func TestUnservedAction(t *testing.T) {
 		{"rename draft.md to final.md", false},                        // move_file: "Move or rename a file"
 		{"set up a 30 minute call with Sam on Tuesday", false},        // set up → create, schedule
 		{"comment fixed in v1.2 on github issue 45", false},           // add_issue_comment makes comments
+		{"e-file the quarterly report", true},                         // a prefix joined by a hyphen: the verb is "file"
+		// A causative's verb is the participle that ends its object.
+		{"get my latest emails forwarded to bob", true},
+		{"get the quarterly report printed", true},
+		{"get the weather forecast for Boston", false},
+		// A support verb's action is the noun that ends its short object.
+		{"make a phone call to alice about the standup meeting", true},
+		{"make a DELETE request to https://api.acme.io/v1/items/7", false},
+		{"make a new branch called hotfix/login", false},
+		// A yes/no question about the asker's own things needs a top tool with its subject.
+		{"is my invoice for the jira issue OPS-12 paid?", true},
+		{"has my pull request been merged?", false},
+		// One imperative sentence is read whatever its length.
+		{"forward the email from alice about the quarterly budget review to my accountant bob", true},
+		{"send a message to the #general channel saying the deploy is done and the dashboards look fine", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
@@ -115,8 +130,16 @@ func TestUnservedTask(t *testing.T) {
 		{"The release notes are in the notes workspace and the slack channel knows. Print them on the office printer.", true},
 		{"I just pushed the fix and the pull request is open. Deploy the branch to production.", false}, // "branch": a near miss the rule lets through
 		{"The build failed again this morning. Please create a jira issue for the flaky login test.", false},
+		// A step whose object is a pronoun is served by its verb alone, when a top tool does it.
+		{"The old github repository is not used any more. Please archive it and lock all its issues for good.", true},
+		// A read is served when a top tool has its direct object, or that has nothing known to check.
+		{"The old github repository is dead. Please analyse its history, archive the repository and lock its pull requests.", true},
+		{"The old github repository is dead. Please get me a drive for the backup and archive the repository.", false},
+		{"The old github repository is dead. Please get me a drive for the backup, archive the repository and lock its pull requests.", true}, // two action steps decide
 		// A read ("find") may be served by any read tool.
 		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
+		// One step beside a read after context: a served step (create_note) is enough.
+		{"The release went out this morning. Can you find the release notes and create a note with them?", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		task := strings.Contains(top.Explanation, "a step of the task")

@@ -92,7 +92,7 @@ func TestToolActions(t *testing.T) {
 		hasNot []string
 	}{
 		{catalog.Tool{Name: "github__create_pull_request", Description: "Open a new pull request in a GitHub repository to merge a head branch into a base branch."},
-			[]string{"create", "pull", "request", "open"}, []string{"merge", "github"}},
+			[]string{"create", "open"}, []string{"merge", "github", "pull", "request"}}, // "Open a new pull request": it opens them
 		{catalog.Tool{Name: "notes__delete_note", Description: "Move a note to the trash. It can be restored from the trash for 30 days."},
 			[]string{"delete", "move", "it"}, []string{"restored", "restore", "trash"}},
 		{catalog.Tool{Name: "filesystem__move_file", Description: "Move or rename a file or directory. Fails if the destination already exists."},
@@ -106,6 +106,10 @@ func TestToolActions(t *testing.T) {
 		{catalog.Tool{Name: "weather.get_forecast", Description: "Get the forecast."}, []string{"get"}, []string{"weather", "forecast"}},
 		{catalog.Tool{Name: "twitter__get_post_retweets", Description: "Retweets of a post."}, []string{"get", "retweets"}, []string{"post"}},
 		{catalog.Tool{Name: "jira__add_comment", Description: "Add a comment to a Jira issue."}, []string{"add", "comment"}, []string{"jira", "issue"}},
+		// A word of the name that a description opening with a light verb reads is read.
+		{catalog.Tool{Name: "binance_smart_chain__block", Description: "Get full data from a specific block on the Binance Smart Chain!"},
+			[]string{"get"}, []string{"block", "data"}},
+		{catalog.Tool{Name: "jira__block_issue", Description: "Block an issue until another is done."}, []string{"block", "issue"}, nil},
 		// "and" or "or" before a verb ends what a light verb reads.
 		{catalog.Tool{Name: "word-document-server__search_and_replace", Description: "Search for text and replace all occurrences."},
 			[]string{"search", "replace"}, []string{"text", "occurrences"}},

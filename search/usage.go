@@ -126,10 +126,11 @@ type UseReport struct {
 	// "unknown_session", "not_revealed" (no search of the session had a
 	// query to credit, or the tool's earlier use in the session was
 	// already credited as a miss), "error_outcome" or
-	// "session_bound" (the session already taught this tool all it may,
-	// or the use was a miss of a tool that already learned all it may by
-	// misses, learn.Config.MaxMissQueriesPerTool: its session still
-	// counts among the tool's, for learned pinning); "" when recorded.
+	// "session_bound" (the session already taught this tool all it may) or
+	// "miss_bound" (the use was a miss of a tool that already learned all
+	// it may by misses, learn.Config.MaxMissQueriesPerTool: its session
+	// still counts among the tool's and its scope's, for learned pinning);
+	// "" when recorded.
 	Reason string
 }
 
@@ -140,6 +141,7 @@ const (
 	ReasonNotRevealed      = "not_revealed"
 	ReasonErrorOutcome     = "error_outcome"
 	ReasonSessionBound     = "session_bound"
+	ReasonMissBound        = "miss_bound"
 )
 
 // Learning reports whether learning from use is on.
@@ -202,7 +204,8 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 		return UseReport{Reason: ReasonNotRevealed}, nil
 	}
 	rep := UseReport{}
-	changed := false
+	changed, counted := false, false
+	at := l.now()
 	for _, c := range credits {
 		use := learn.Use{Scope: c.Scope, Tool: u.Tool, Query: c.Query, Session: u.SessionID, Weight: w * c.Weight, Miss: c.Miss}
 		switch l.store.Record(use) {
@@ -212,14 +215,20 @@ func (e *Engine) ReportToolUse(ctx context.Context, u ToolUse) (UseReport, error
 			rep.Recorded = true
 			rep.Queries = append(rep.Queries, c.Query)
 			rep.Miss = rep.Miss || c.Miss
+		case learn.Counted:
+			counted = true
 		}
 		// Learned, or only Counted (a miss past the tool's bound on
 		// queries learned by misses): either way the session now counts
 		// among the tool's, so the fleet replays the use and counts it too.
 		changed = true
-		e.publishUse(use)
+		e.publishUse(use, at)
 	}
-	if !rep.Recorded {
+	switch {
+	case rep.Recorded:
+	case counted:
+		rep.Reason = ReasonMissBound
+	default:
 		rep.Reason = ReasonSessionBound
 	}
 	if !changed {

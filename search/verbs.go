@@ -9,7 +9,9 @@ import "strings"
 // ("adopt amend cast deprecate discard dispute downvote inflate lease
 // refill refinance rent roll squash upvote") after reading the no-answer
 // requests the rules let through, so only the third held-out sets
-// (evaluation/testdata/nomatch/*heldout3*) measure them unseen. A word
+// (evaluation/testdata/nomatch/*heldout3*) measure them unseen; the fifth
+// added "mail" (a causative's participle: "get a replacement card mailed
+// to me"), measured unseen only by the fifth held-out sets. A word
 // that opens more tool requests as a noun than as a verb stays out:
 // "fund" (added with them, it flagged "fund performance of VTSAX" with
 // the mutual fund tools first, and no measured request needed it). A
@@ -29,7 +31,7 @@ var actionVerbs = wordSet(
 		"expand export extend extract fax feed file fill filter fix flag flip follow fork format forward " +
 		"freeze generate geocode google grant hail hide highlight hire host identify ignore import " +
 		"improve increase index inflate inform insert install invite invoice join jot kill label launch " +
-		"lease leave like link load lock log login logout lower map mark measure merge message migrate mint " +
+		"lease leave like link load lock log login logout lower mail map mark measure merge message migrate mint " +
 		"mirror modify monitor mount move mute name navigate notify observe optimize order organize pack " +
 		"paint park parse paste patch pause pay pick pin ping place plan play plot post postpone predict " +
 		"prepare preview print prioritize process promote provision publish pull purchase push queue quote " +
@@ -133,6 +135,7 @@ var verbSynonyms = map[string][]string{
 	"dm":         {"send", "message"},
 	"ping":       {"send", "message"},
 	"message":    {"send"},
+	"mail":       {"send", "email", "post"},
 	"mark":       {"status", "transition"},
 	"close":      {"status", "transition"},
 	"remove":     {"delete"},

@@ -212,6 +212,39 @@ func TestReportToolUseLearningOff(t *testing.T) {
 	}
 }
 
+// A miss of a tool that already learned all it may by misses teaches no
+// query but counts its session: the report says so with its own reason,
+// miss_bound, not session_bound (which the session did not reach: it
+// taught the tool nothing before). Through the real server and client.
+func TestReportToolUseMissBound(t *testing.T) {
+	ctx := context.Background()
+	c, _ := learningSidecar(t, search.LearnConfig{Store: learn.NewStore(learn.Config{MaxMissQueriesPerTool: 1}), Now: fixedClock},
+		filepath.Join("testdata", "catalog.json"))
+	const tool = "filesystem__write_file"
+	for i, tc := range []struct {
+		session, query, reason string
+		recorded               bool
+	}{
+		{"s1", "post a note for the team", "", true},
+		{"s2", "message the channel about the outage", search.ReasonMissBound, false},
+	} {
+		if _, err := c.Search(ctx, tc.query, toolsearch.WithSessionID(tc.session), toolsearch.WithVisibleTools("slack:*")); err != nil {
+			t.Fatal(err)
+		}
+		got, err := report(ctx, c, tc.session, tool)
+		if err != nil || got.GetRecorded() != tc.recorded || got.GetReason() != tc.reason || tc.recorded && !got.GetMiss() {
+			t.Errorf("report %d, of a tool session %s never saw = %v, %v; want recorded %v (a miss), reason %q", i, tc.session, got, err, tc.recorded, tc.reason)
+		}
+	}
+	learned, err := c.Raw().GetLearned(ctx, &toolsearchv1.GetLearnedRequest{ToolName: tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tools := learned.GetTools(); len(tools) != 1 || len(tools[0].GetQueries()) != 1 || tools[0].GetSessions() != 2 {
+		t.Errorf("GetLearned(%s) = %v; want one query learned and both sessions counted", tool, learned)
+	}
+}
+
 // The poisoning test: one session reporting 10,000 uses of tool X, for
 // queries unrelated to X (each made to reveal X by adding X's name),
 // cannot move X above rank 3 for those queries without X's name, nor put

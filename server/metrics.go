@@ -78,7 +78,7 @@ func NewMetrics(version string) *Metrics {
 	})
 	m.toolUses = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "toolsearch_tool_use_reports_total",
-		Help: "ReportToolUse calls answered, by result: recorded, or the reason nothing was learned (learning_disabled, unknown_session, not_revealed, error_outcome, session_bound).",
+		Help: "ReportToolUse calls answered, by result: recorded, or the reason nothing was learned (learning_disabled, unknown_session, not_revealed, error_outcome, session_bound, miss_bound).",
 	}, []string{"result"})
 	m.learnedLifts = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "toolsearch_learned_lifted_searches_total",

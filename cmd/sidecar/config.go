@@ -244,7 +244,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 
 	boolean(&c.learn, "learn", false, "learn from use: rank higher the tools agents actually call for queries like the current one (ReportToolUse, the MCP endpoint's tools/call); saved in --cache-dir as learned.jsonl")
 	duration(&c.learnHalfLife, "learn-half-life", learn.DefaultHalfLife, "with --learn, the age at which a learned use counts half")
-	str(&c.learnFrom, "learn-from", "", "with --learn, a learned-state JSONL file path or http(s) URL (toolsearch learned --export) to import at start and every --learn-pull-interval: how a fleet shares what it learned")
+	str(&c.learnFrom, "learn-from", "", "with --learn, a learned-state JSONL file path or http(s) URL (toolsearch learned --export) to import at start and every --learn-pull-interval: how a fleet without --store shares what it learned")
 	duration(&c.learnPullInterval, "learn-pull-interval", 5*time.Minute, "with --learn-from, how often to pull it again")
 	boolean(&c.learnShared, "learn-shared", false, "with --learn, one learned state for every request; by default each scope (a request's visible_tools and category_filter) learns apart, so one agent's usage never changes the ranking of an agent with another scope")
 	boolean(&c.learnPin, "learn-pin", false, fmt.Sprintf("with --learn, pin what each scope always uses: a tool that at least --learn-pin-min-sessions distinct sessions used, and at least --learn-pin-share of the scope's sessions with %.0f%% confidence, is sent in full on every turn of that scope's GetToolset lists (and MCP tool lists), at most %d per scope, shown by toolsearch learned", 100*learn.PinConfidenceLevel, learn.MaxPinnedPerScope))
@@ -339,6 +339,12 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if c.learnPinSessions < 2 || c.learnPinSessions > learn.MaxRecordSessions {
 		return c, fmt.Errorf("--learn-pin-min-sessions %d: use 2 to %d (one session never pins a tool)", c.learnPinSessions, learn.MaxRecordSessions)
+	}
+	if c.learn && c.learnFrom != "" && c.store != "" {
+		// Importing keeps the larger of two states (idempotent), replaying
+		// the log adds uses: a use in both the file and the log counted two
+		// sessions and weight 2 (measured on two pods and one PostgreSQL); TestUsageErrors.
+		return c, fmt.Errorf("--learn-from and --store: give one; with --store every pod learns every pod's uses from the database, and importing a learned-state file as well counts each use it shares with the database twice")
 	}
 	if c.maxSessions < 1 {
 		return c, fmt.Errorf("--max-sessions %d: use a positive number", c.maxSessions)

@@ -304,6 +304,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--learn-pin-share", "1"}, 2, "--learn-pin-share 1: use a share in (0, 1), e.g. 0.5 for half of a scope's sessions (a share of 1 is never shown with confidence)"},
 		{[]string{"--learn-pin-min-sessions", "1"}, 2, "--learn-pin-min-sessions 1: use 2 to 1048576"},
 		{[]string{"--learn-pin-min-sessions", "99999999999"}, 2, "--learn-pin-min-sessions 99999999999: use 2 to 1048576"},
+		{[]string{"--learn", "--learn-from", "learned.jsonl", "--store", "postgres://127.0.0.1:1/x"}, 2, "--learn-from and --store: give one"},
 		{[]string{"--version"}, 0, "sidecar dev\n"},
 		{[]string{"--listen", "127.0.0.1:0", "-version"}, 0, "sidecar dev\n"},
 	} {

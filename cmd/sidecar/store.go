@@ -135,8 +135,8 @@ func (f *fleetStore) learn(ctx context.Context, evs []postgres.Event) {
 	if err != nil {
 		f.log.Warn("learning from the fleet failed", "events", len(evs), "error", err.Error())
 	}
-	if st.Refused > 0 || st.RateLimited > 0 {
-		f.log.Warn("learning from the fleet: events not recorded", "refused", st.Refused, "rate_limited", st.RateLimited)
+	if st.Refused > 0 {
+		f.log.Warn("learning from the fleet: events not recorded", "refused", st.Refused)
 	}
 	f.log.Debug("learned from the fleet", "recorded", st.Recorded, "counted", st.Counted, "resets", st.Resets, "ignored", st.Ignored)
 }

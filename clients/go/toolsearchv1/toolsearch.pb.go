@@ -2769,8 +2769,11 @@ type ReportToolUseResponse struct {
 	// Why nothing was recorded: `learning_disabled`, `unknown_session`,
 	// `not_revealed` (no search of the session had a query to credit, or
 	// the tool's earlier use in the session was already credited as a
-	// miss), `error_outcome` or `session_bound` (this session has already
-	// taught the tool all one session may). Empty when recorded.
+	// miss), `error_outcome`, `session_bound` (this session has already
+	// taught the tool all one session may) or `miss_bound` (the use was a
+	// miss of a tool that has already learned all the queries it may by
+	// misses, 8: it teaches no query, but its session still counts among
+	// the tool's, for learned pinning). Empty when recorded.
 	Reason string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
 	// True when no search of the session returned the tool and the use was
 	// credited to the session's newest search as a miss: that wording

@@ -1462,8 +1462,11 @@ export type ReportToolUseResponse = Message<"toolsearch.v1.ReportToolUseResponse
    * Why nothing was recorded: `learning_disabled`, `unknown_session`,
    * `not_revealed` (no search of the session had a query to credit, or
    * the tool's earlier use in the session was already credited as a
-   * miss), `error_outcome` or `session_bound` (this session has already
-   * taught the tool all one session may). Empty when recorded.
+   * miss), `error_outcome`, `session_bound` (this session has already
+   * taught the tool all one session may) or `miss_bound` (the use was a
+   * miss of a tool that has already learned all the queries it may by
+   * misses, 8: it teaches no query, but its session still counts among
+   * the tool's, for learned pinning). Empty when recorded.
    *
    * @generated from field: string reason = 3;
    */
