@@ -150,6 +150,22 @@ func TestUnservedTask(t *testing.T) {
 	})
 }
 
+// TestUnservedTaskReadOnly: a lone step whose verb none of the best tools
+// does is unserved whatever its object when those tools only read
+// (readOnly): the weather readers have "air", none orders anything. In
+// keyword mode the filesystem and github tools (which act) are among the
+// best three, so the object decides there.
+func TestUnservedTaskReadOnly(t *testing.T) {
+	q := "The air quality in Delhi is terrible this week. Please order an air purifier for my apartment there."
+	searchExample(t, []unservedCase{{q, true}}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		top := res.References[0]
+		task := strings.Contains(top.Explanation, "a step of the task")
+		if want := mode == "default"; task != want {
+			t.Errorf("%s %q: top %s %.3f, explanation %q: want the unserved task %v", mode, c.query, top.Name, top.Score, top.Explanation, want)
+		}
+	})
+}
+
 // TestNoMatchStats pins how often no_confident_match is set on the example
 // catalog's labelled sets in evaluation/testdata/nomatch (answerable and
 // no-answer queries; the held-out pair was written after the first rule
