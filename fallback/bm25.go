@@ -19,6 +19,7 @@ type scratch struct {
 
 	cands []candidate // candidates of the current query
 	raws  []float64   // topSet's scratch
+	heap  []candidate // topUnordered's scratch
 
 	// termPos marks terms, per term ID: a term of the current plan holds its
 	// position in plan.terms plus one (set by plan, for plan itself,
@@ -141,7 +142,6 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 			continue
 		}
 		var req []int32
-		value := argumentToken(t.Text)
 		for i := range qws {
 			qw := &qws[i]
 			if qw.hasTerms {
@@ -150,7 +150,7 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 					p.knownAll += qw.weight
 				}
 			}
-			if qw.hasTerms && !(qw.unmatched && value) {
+			if qw.hasTerms && !(qw.unmatched && qw.value) {
 				// An argument value the catalog does not know says nothing
 				// about whether it serves the request (coverageValues).
 				p.weight += qw.weight
@@ -379,7 +379,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	if o.Unordered {
 		var ok bool
 		if top, s.raws, ok = topSet(cs, o.Limit, s.raws); !ok {
-			top = rk.top(cs, o.Limit)
+			top, s.heap = rk.topUnordered(cs, o.Limit, s.heap)
 		}
 	} else {
 		top = rk.top(cs, o.Limit)

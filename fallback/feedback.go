@@ -92,6 +92,7 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 	// summed too (that is cheaper than testing every posting).
 	fb := s.tools.slot
 	norm := 0.0
+	written := 0 // postings summed into fb
 	for _, x := range ets {
 		ti := ix.termData.At(int(x.id))
 		ps := ti.postings
@@ -100,10 +101,18 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 		for _, post := range ps {
 			fb[post.doc] += w * float64(post.sat)
 		}
+		written += len(ps)
 	}
 	for i := range cs {
 		d := cs[i].id
 		cs[i].raw = (1-prfWeight)*cs[i].raw + prfWeight*min(1, fb[d]/norm)
+	}
+	if written >= len(fb)/feedbackClearAll {
+		// Feedback terms in many tools (the words that every learned
+		// query of a template shares, in a learned-query index): zeroing
+		// the whole array costs less than reading their postings again.
+		clear(fb)
+		return
 	}
 	for _, x := range ets {
 		for _, post := range ix.termData.At(int(x.id)).postings {
@@ -111,6 +120,13 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 		}
 	}
 }
+
+// feedbackClearAll: feedback zeroes its scores' whole array (one pass of
+// memory clearing, 8 bytes a tool) rather than reading back the postings
+// it summed (a random write each) once these are at least 1/4 of the
+// tools. Either way the array is all zero again, as the next query
+// needs it.
+const feedbackClearAll = 4
 
 // expansion is a feedback term and its weight.
 type expansion struct {

@@ -34,6 +34,10 @@ type queryWord struct {
 	// unmatched: the word has terms, but neither they nor any variant
 	// occur in the index.
 	unmatched bool
+	// value: the query chunk the word is of is an argument value by its
+	// form (argumentToken of the chunk, as written), kept with the
+	// chunk's words so that a search does not test each chunk again.
+	value bool
 }
 
 // wordCache memoizes the analysis of query chunks (see termWords). It is
@@ -68,8 +72,10 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 		}
 		ws := analysis.Words().Analyze(t.Text)
 		qws := make([]queryWord, len(ws)) // non-nil even when empty
+		value := len(ws) > 0 && argumentToken(t.Text)
 		for j, w := range ws {
 			qws[j] = ix.resolveWord(w)
+			qws[j].value = value
 		}
 		dst[i] = qws
 		if len(t.Text) <= maxCachedChunkLen {

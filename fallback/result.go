@@ -135,6 +135,28 @@ func (r ranker) top(cs []candidate, limit int) []candidate {
 	return out
 }
 
+// topUnordered returns the candidates top keeps, in any order: all of
+// cs when limit keeps them all, else the heap of the best limit that top
+// builds, as it stands once every candidate is in (so ties on the cut go
+// the same way), without top's popping it in rank order; the heap is in
+// buf's memory, returned for reuse. For Options.Unordered, where topSet
+// cannot tell the set (a tie straddles the cut).
+func (r ranker) topUnordered(cs []candidate, limit int, buf []candidate) (out, scratch []candidate) {
+	if limit <= 0 || limit >= len(cs) {
+		return cs, buf
+	}
+	h := minHeap{r: r, cs: buf[:0]}
+	for _, c := range cs { // as in top
+		if len(h.cs) < limit {
+			h.push(c)
+		} else if r.less(c, h.cs[0]) {
+			h.cs[0] = c
+			h.fix(0)
+		}
+	}
+	return h.cs, h.cs
+}
+
 // topSet returns the best limit candidates of cs, in cs's order (moved
 // to its front, so it may overwrite cs, as top may reorder it), when
 // they are the only candidates scoring at least the limit-th best score:

@@ -169,7 +169,7 @@ func canJoin(evidence float64) bool { return evidence >= learnJoinEvidence-learn
 // learnJoinSpread is the other way a tool joins a result the catalog's
 // text did not put among the candidates: at least this many sessions used
 // it, at least this many of its learned queries resemble the request fully
-// (learnedIndex.resembling), and their weight is more than one session can
+// (counted by localEvidence), and their weight is more than one session can
 // give (1). It counts sessions where canJoin counts weight: a session's
 // credit is shared among the tools its search led to (1/√(k+1)) and
 // halved for a miss, so a tool that many sessions used last, after the
@@ -417,9 +417,12 @@ func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
 // a core is free for it; when it is not, the search waits for it, and
 // running it in line costs less. On BenchmarkLearnedSearch at load
 // average ≈ 7 on 2 cores, the goroutine on every search gave p50 on/off
-// 1.65× against 1.55× in line (five interleaved runs each). One search
-// in aheadBackoff + 1 tries again, so a core that frees up is used again
-// within that many searches.
+// 1.65× against 1.55× in line (five interleaved runs each); at load ≈ 10,
+// with the paired benchmark, 8 gave 1.68–1.74× and 1 gave 1.77–1.82×
+// against 1.56–1.64× with 64 (four runs each): a search that starts the
+// goroutine on a busy machine pays for it even when the goroutine is done
+// by the time its work is needed. One search in aheadBackoff + 1 tries
+// again, so a core that frees up is used again within that many searches.
 const aheadBackoff = 64
 
 // runsAhead reports whether a search's learned stage starts its
@@ -612,13 +615,13 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 		if !in && !canJoin(all) && !(all > 1 && ix.sessions[i] >= learnJoinSpread) {
 			continue
 		}
-		local := ix.localEvidence(i, nTerms, termIDs, pv, ls.screened)
+		// A tool that is not among the hits may need its resembling
+		// queries counted (canJoinSpread): in the same pass.
+		local, full := ix.localEvidence(i, nTerms, termIDs, pv, ls.screened, !in && ix.sessions[i] >= learnJoinSpread)
 		ev := local / (local + learnEvidenceHalf)
 		w := boostWeight(local)
 		b := w * ev * sim
-		if b < learnMinBoost || (!in && !canJoin(local) && !ix.canJoinSpread(i, local, func() int {
-			return ix.resembling(i, nTerms, termIDs, pv)
-		})) {
+		if b < learnMinBoost || (!in && !canJoin(local) && !ix.canJoinSpread(i, local, func() int { return full })) {
 			continue
 		}
 		if !in {
@@ -707,26 +710,31 @@ const learnResemblance = 1.0 / 3
 // was searched) learns many unrelated queries, and must not be lifted for
 // one of them as though all its sessions had asked it.
 //
+// With count, it also returns how many of the tool's learned queries
+// resemble the request fully (resemblance 1: the vector within
+// learnedVectorJoin, or at least learnResemblance of the shorter one's
+// terms shared), for learnJoinSpread (canJoinSpread), counted in the same
+// pass over the queries; without, it returns 0 for it and stops once the
+// sum reaches the tool's evidence.
+//
 // The request's terms are given as their number nTerms and the set
 // termIDs of those in ix.terms' numbering (learnedTerms.requestOf): the
 // shared terms are counted on it, and only the vectors learnedScreen
 // cannot rule out are compared with pv: those of sr, the screen
 // learnedVectors ran for the request, or without it (nil) those rowsAbove
-// lets through.
-func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float32, sr *screenedRows) float64 {
-	// Tool i's queries are t's first to first+nq-1.
-	t := ix.terms
-	first, nq := int(t.first[i]), int(t.first[i+1]-t.first[i])
-	// The queries whose vector is within learnedVectorJoin of pv.
+// lets through (both hold every vector within learnedVectorJoin of pv).
+func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float32, sr *screenedRows, count bool) (float64, int) {
+	// The queries whose vector is within learnedVectorJoin of pv, by
+	// their index among the tool's queries.
 	var nearBuf [1]uint64
 	near := nearBuf[:]
-	if nq > 64 {
-		near = make([]uint64, (nq+63)/64)
-	}
 	if pv != nil && i < len(ix.vecs) {
 		mark := func(k int) {
 			if float64(dot32(pv, ix.vecs[i][k])) >= learnedVectorJoin {
 				q := ix.vecq[i][k]
+				for q/64 >= len(near) {
+					near = append(near, 0)
+				}
 				near[q/64] |= 1 << (q % 64)
 			}
 		}
@@ -738,48 +746,32 @@ func (ix *learnedIndex) localEvidence(i, nTerms int, termIDs termSet, pv []float
 			ix.screen.rowsAbove(i, pv, mark) // the others are below it
 		}
 	}
-	ev, all := 0.0, ix.evidence[i]
-	for k := range nq {
-		// The query's terms and weight, from t's flat arrays: one run
-		// of memory for the tool's queries.
-		ids := t.flat[t.off[first+k]:t.off[first+k+1]]
+	ev, all, full := 0.0, ix.evidence[i], 0
+	// The tool's queries, one after the other in one run of memory
+	// (learnedTerms.rec): each its number of terms, weight and term IDs.
+	rec := ix.terms.tool(i)
+	for k := 0; len(rec) > 0; k++ {
+		w, ids, rest := nextQuery(rec)
+		rec = rest
 		r := 0.0
-		if near[k/64]&(1<<(k%64)) != 0 {
+		if k/64 < len(near) && near[k/64]&(1<<(k%64)) != 0 {
 			r = 1
+			full++
 		} else if n := min(len(ids), nTerms); n > 0 {
-			r = min(1, float64(termIDs.shared(ids))/(learnResemblance*float64(n)))
+			shared := float64(termIDs.shared(ids))
+			r = min(1, shared/(learnResemblance*float64(n)))
+			if shared >= learnResemblance*float64(n) {
+				full++
+			}
 		}
-		ev += t.weight[first+k] * r
-		if ev >= all && ix.nonNegative {
+		ev += w * r
+		if !count && ev >= all && ix.nonNegative {
 			// The terms still to add are not negative, and adding one
 			// never lowers a float64 sum: the minimum is all.
-			return all
+			return all, 0
 		}
 	}
-	return min(ev, all)
-}
-
-// resembling counts tool i's learned queries that resemble the request
-// fully, for learnJoinSpread: those whose vector is within
-// learnedVectorJoin of pv, or that share at least learnResemblance of the
-// shorter one's terms with it (resemblance 1 in localEvidence).
-func (ix *learnedIndex) resembling(i, nTerms int, termIDs termSet, pv []float32) int {
-	qs := ix.queries[i]
-	near := make([]bool, len(qs))
-	if pv != nil && i < len(ix.vecs) {
-		ix.screen.rowsAbove(i, pv, func(k int) {
-			if float64(dot32(pv, ix.vecs[i][k])) >= learnedVectorJoin {
-				near[ix.vecq[i][k]] = true
-			}
-		})
-	}
-	c := 0
-	for k, q := range qs {
-		if n := min(len(q.terms), nTerms); near[k] || n > 0 && float64(termIDs.shared(ix.terms.of(i, k))) >= learnResemblance*float64(n) {
-			c++
-		}
-	}
-	return c
+	return min(ev, all), full
 }
 
 // dot is the dot product of two vectors of the same length (0 if not).

@@ -640,16 +640,15 @@ func (s *learnedScreen) rowsAbove(i int, q []float32, f func(k int)) {
 // every tool it weighs, on every search); immutable.
 type learnedTerms struct {
 	ids map[string]int32
-	// flat holds the IDs of every learned query's terms, each query's
-	// sorted, tool after tool and query after query, so that weighing a
-	// tool's queries reads one run of memory: tool i's query k's are
-	// flat[off[first[i]+k]:off[first[i]+k+1]] (of).
-	flat  []int32
-	off   []int32
-	first []int32
-	// weight holds each learned query's weight (learnedQuery.weight) in
-	// the same order: tool i's query k's is weight[first[i]+k].
-	weight []float64
+	// rec holds every tool's learned queries, tool after tool and query
+	// after query, so that weighing a tool reads one run of memory
+	// (tool) instead of an offset, a weight and the terms in three
+	// arrays (a search weighs ≈ 40 tools, scattered over the index): each
+	// query as its number of terms n, its weight (learnedQuery.weight,
+	// the low and high halves of its float64 bits) and the n IDs of its
+	// terms, sorted (nextQuery). Tool i's are rec[start[i]:start[i+1]].
+	rec   []int32
+	start []int32
 	// chunks memoizes the terms of request chunks in this numbering
 	// (requestOf); the only state that changes.
 	chunksMu sync.RWMutex
@@ -665,31 +664,47 @@ type chunkTerms struct {
 
 // newLearnedTerms numbers the terms of queries (learnedIndex.queries).
 func newLearnedTerms(queries [][]learnedQuery) *learnedTerms {
-	t := &learnedTerms{ids: map[string]int32{}, first: make([]int32, len(queries)+1), off: []int32{0}}
+	t := &learnedTerms{ids: map[string]int32{}, start: make([]int32, len(queries)+1)}
 	for i, qs := range queries {
 		for _, q := range qs {
-			start := len(t.flat)
+			bits := math.Float64bits(q.weight)
+			t.rec = append(t.rec, int32(len(q.terms)), int32(uint32(bits)), int32(uint32(bits>>32)))
+			from := len(t.rec)
 			for _, term := range q.terms {
 				id, ok := t.ids[term]
 				if !ok {
 					id = int32(len(t.ids))
 					t.ids[term] = id
 				}
-				t.flat = append(t.flat, id)
+				t.rec = append(t.rec, id)
 			}
-			slices.Sort(t.flat[start:])
-			t.off = append(t.off, int32(len(t.flat)))
-			t.weight = append(t.weight, q.weight)
+			slices.Sort(t.rec[from:])
 		}
-		t.first[i+1] = t.first[i] + int32(len(qs))
+		t.start[i+1] = int32(len(t.rec))
 	}
 	return t
 }
 
+// tool returns tool i's learned queries in rec, to read with nextQuery.
+func (t *learnedTerms) tool(i int) []int32 { return t.rec[t.start[i]:t.start[i+1]] }
+
+// nextQuery returns the weight and term IDs of the first learned query
+// of rec (a tool's, from tool or a previous nextQuery), and the queries
+// after it.
+func nextQuery(rec []int32) (weight float64, ids, rest []int32) {
+	n := int(rec[0])
+	weight = math.Float64frombits(uint64(uint32(rec[1])) | uint64(uint32(rec[2]))<<32)
+	return weight, rec[3 : 3+n], rec[3+n:]
+}
+
 // of returns the IDs of tool i's learned query k's terms, sorted.
 func (t *learnedTerms) of(i, k int) []int32 {
-	j := int(t.first[i]) + k
-	return t.flat[t.off[j]:t.off[j+1]]
+	rec := t.tool(i)
+	for range k {
+		_, _, rec = nextQuery(rec)
+	}
+	_, ids, _ := nextQuery(rec)
+	return ids
 }
 
 // requestOf returns the set of a request's terms that some learned query

@@ -381,8 +381,10 @@ func TestLearnedTermsShared(t *testing.T) {
 
 // localEvidence (on term IDs, stopping once the sum reaches the tool's
 // evidence) gives, bit for bit, the sum over the tool's learned queries
-// of weight × resemblance on the strings, at most the evidence: random
-// queries and requests, evidence above and below the sum.
+// of weight × resemblance on the strings, at most the evidence, and with
+// count the same sum and the number of queries that resemble the request
+// fully (learnJoinSpread's count): random queries and requests, evidence
+// above and below the sum.
 func TestLocalEvidenceIsSum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 5))
 	words := func(n, vocab int) []string { return randomTerms(rng, n, vocab) }
@@ -402,11 +404,14 @@ func TestLocalEvidenceIsSum(t *testing.T) {
 		req := words(rng.IntN(15), 60)
 		set := requestSet(ix.terms, req)
 		for i, qs := range ix.queries {
-			want := 0.0
+			want, wantFull := 0.0, 0
 			for _, q := range qs {
 				r := 0.0
 				if n := min(len(q.terms), len(req)); n > 0 {
 					r = min(1, float64(sharedTerms(q.terms, req))/(learnResemblance*float64(n)))
+					if float64(sharedTerms(q.terms, req)) >= learnResemblance*float64(n) {
+						wantFull++
+					}
 				}
 				want += q.weight * r
 			}
@@ -414,8 +419,11 @@ func TestLocalEvidenceIsSum(t *testing.T) {
 				stopped++
 			}
 			want = min(want, ix.evidence[i])
-			if got := ix.localEvidence(i, len(req), set, nil, nil); got != want {
+			if got, _ := ix.localEvidence(i, len(req), set, nil, nil, false); got != want {
 				t.Fatalf("request %v, tool %d: localEvidence %v, want %v", req, i, got, want)
+			}
+			if got, full := ix.localEvidence(i, len(req), set, nil, nil, true); got != want || full != wantFull {
+				t.Fatalf("request %v, tool %d: localEvidence with count %v and %d resembling fully, want %v and %d", req, i, got, full, want, wantFull)
 			}
 		}
 	}
