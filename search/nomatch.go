@@ -3,7 +3,6 @@ package search
 import (
 	"bytes"
 	"fmt"
-	"github.com/toolsearch/toolsearch/analysis"
 	"slices"
 	"strings"
 
@@ -741,7 +740,7 @@ func readByDescription(fromName []string, desc string) []string {
 	if i := strings.IndexAny(desc, ".!?\n"); i >= 0 {
 		desc = desc[:i]
 	}
-	ws := analysis.Words().Analyze(desc)
+	ws := fallback.Words(desc)
 	if len(ws) == 0 {
 		return fromName
 	}
