@@ -585,6 +585,12 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 	}
 }
 
+// Words returns the words of s as the request parsers of this file read
+// them (analysis.Words: lowercased, split, not stemmed), for callers that
+// may not import analysis (package search). A pure function, safe for
+// concurrent use.
+func Words(s string) []string { return analysis.Words().Analyze(s) }
+
 // toolActionsScan is how much of a description, in bytes, ToolActions
 // reads (up to the last space before it): what a tool does is said
 // first, and reading a long description (API documentation pasted in)
