@@ -140,6 +140,53 @@ func argumentWords(raw string) map[string]bool {
 	return args
 }
 
+// NamedObjects returns the words (analysis.Words) of the names that a raw
+// request asks for as a thing, not as an argument value: a capitalized
+// word inside a sentence (argumentValue), neither technical nor all
+// capitals nor quoted, right after "a", "an", "my", "our" or "your"
+// (namedDeterminers), that ends its noun phrase — the last word, one
+// before punctuation, a preposition or a clause break: "get me a Lyft
+// from the Ferry Building" → lyft, "my heart rate from my Fitbit for the
+// past week" → fitbit; not "a Fender guitar" (the name qualifies a noun)
+// nor "my Zeta Corp order". The no-match decision of package search reads
+// such a name that no tool knows as a service the catalog does not have.
+// It is a pure function of raw, safe for concurrent use.
+func NamedObjects(raw string) []string {
+	var out []string
+	var quote bool
+	start := true
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
+		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
+			quote = quoteAfter(tok, quote)
+			start = false
+			continue
+		}
+		core := tokenCore(tok)
+		if i > 0 && namedDeterminers[strings.ToLower(toks[i-1])] && argumentValue(core, start) && !technical(core) &&
+			strings.ToUpper(core) != core && endsPhrase(tok, toks[i+1:]) {
+			out = append(out, analysis.Words().Analyze(core)...)
+		}
+		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
+	}
+	return out
+}
+
+// namedDeterminers come before a name that is the thing a request is
+// about (NamedObjects).
+var namedDeterminers = wordSet("a an my our your")
+
+// endsPhrase reports whether raw token tok ends its noun phrase: it ends
+// with punctuation, or no token follows, or the next one opens with a
+// preposition or a clause break (objectEnds, clauseBreaks).
+func endsPhrase(tok string, next []string) bool {
+	if strings.ContainsAny(tok[len(tok)-1:], ".,;:!?") || len(next) == 0 {
+		return true
+	}
+	nw := analysis.Words().Analyze(next[0])
+	return len(nw) > 0 && (objectEnds[nw[0]] || clauseBreaks[nw[0]])
+}
+
 // quoteAfter reports whether quoted text is still open after tok, a raw
 // token that opens quoted text or comes inside it (quoted: it was open
 // before tok).
@@ -537,6 +584,12 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 		flush(false)
 	}
 }
+
+// Words returns the words of s as the request parsers of this file read
+// them (analysis.Words: lowercased, split, not stemmed), for callers that
+// may not import analysis (package search). A pure function, safe for
+// concurrent use.
+func Words(s string) []string { return analysis.Words().Analyze(s) }
 
 // toolActionsScan is how much of a description, in bytes, ToolActions
 // reads (up to the last space before it): what a tool does is said

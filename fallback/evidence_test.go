@@ -216,6 +216,31 @@ func TestRequestClauses(t *testing.T) {
 	}
 }
 
+// TestNamedObjects: a capitalized name after a/an/my/our/your that ends
+// its noun phrase is a thing asked for; one that qualifies a noun, starts a
+// sentence, is quoted, technical or all capitals is not.
+func TestNamedObjects(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"Can you get me a Lyft from the Ferry Building to Oakland airport?", []string{"lyft"}},
+		{"show me my resting heart rate from my Fitbit for the past week", []string{"fitbit"}},
+		{"call an Uber", []string{"uber"}},
+		{"sync my Garmin watch", nil},       // qualifies a noun
+		{"find me a Fender guitar", nil},    // qualifies a noun
+		{"create a PR from feature-x", nil}, // all capitals
+		{"search for a 'Mockingbird'", nil}, // quoted
+		{"email Maria the agenda", nil},     // no determiner
+		{"My Fitbit died. Sync it.", nil},   // starts the sentence
+		{"text my Mom, then call a Didi.", []string{"mom", "didi"}},
+	} {
+		if diff := cmp.Diff(c.want, NamedObjects(c.raw)); diff != "" {
+			t.Errorf("NamedObjects(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
 // TestCoverageArguments: an argument value by its form (a path, a URL, a
 // #channel, a number) that the catalog does not know is left out of
 // Result.Coverage; an unknown plain word is not. Result.WordCoverage counts

@@ -150,6 +150,24 @@ func TestUnservedTask(t *testing.T) {
 	})
 }
 
+// TestUnservedName: a request that asks for a named thing no tool knows
+// ("my Alexa") is flagged whatever its verb; a name that qualifies a noun
+// ("a Fender guitar rep") is an argument value.
+func TestUnservedName(t *testing.T) {
+	searchExample(t, []unservedCase{
+		{"read my latest email aloud on my Alexa", true},
+		{"create a calendar event for lunch with a Fender guitar rep", false},
+		{"create a calendar event for lunch with Maria", false},
+	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		top := res.References[0]
+		named := strings.Contains(top.Explanation, "the named thing")
+		if named != c.flagged || c.flagged && (!res.Metadata.NoConfidentMatch || top.Score >= 0.5) {
+			t.Errorf("%s %q: no_confident_match %v, top %s %.3f, explanation %q: want the unserved name %v",
+				mode, c.query, res.Metadata.NoConfidentMatch, top.Name, top.Score, top.Explanation, c.flagged)
+		}
+	})
+}
+
 // TestUnservedTaskReadOnly: a lone step whose verb none of the best tools
 // does is unserved whatever its object when those tools only read
 // (readOnly): the weather readers have "air", none orders anything. In

@@ -129,6 +129,9 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		} else if verb := st.unservedTask(p, len(ws), hits); verb != "" {
 			unserve(hits, unservedTaskWhy(verb), p.debug)
 			confident = false
+		} else if name := st.unservedName(p, hits); name != "" {
+			unserve(hits, unservedNameWhy(name), p.debug)
+			confident = false
 		} else if head := st.unservedQuestion(p, len(ws), hits); head != "" {
 			unserve(hits, fmt.Sprintf("none of the top %d tools has %q, what the question is about", unservedDepth, head), p.debug)
 			confident = false
