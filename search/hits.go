@@ -107,7 +107,8 @@ func resortHits(hs []hit, moved []int, name func(int) string) {
 		}
 		last = i
 	}
-	mv := make([]hit, 0, len(moved))
+	var buf [fusionDepth]hit // the learned stage moves fewer, most of the time: no allocation
+	mv := buf[:0]
 	n := 0 // hs[:n] are the others, in their order
 	k = 0
 	for i, h := range hs {
