@@ -178,11 +178,12 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) (string, bool) {
 		if fallback.PreambleWord(w) {
 			continue
 		}
-		if len(w) <= 2 && !prefix && i+1 < len(ws) {
-			prefix = true
+		base, action := actionVerb(w)
+		if len(w) <= 2 && !prefix && i+1 < len(ws) && !action {
+			prefix = true // not a short verb itself: "dm bob the report"
 			continue
 		}
-		if base, action := actionVerb(w); action && base == w {
+		if action && base == w {
 			verb = i // an inflected form opens a noun phrase: "walking directions", "logs of the build"
 		} else if (causativeVerbs[w] || supportVerbs[w]) && len(ws) <= unservedMaxWords {
 			return st.unservedCausative(p, w, hs)

@@ -57,6 +57,7 @@ func TestUnservedAction(t *testing.T) {
 		{"set up a 30 minute call with Sam on Tuesday", false},        // set up → create, schedule
 		{"comment fixed in v1.2 on github issue 45", false},           // add_issue_comment makes comments
 		{"e-file the quarterly report", true},                         // a prefix joined by a hyphen: the verb is "file"
+		{"dm the weather forecast for Boston", true},                  // a short verb is no prefix
 		// A causative's verb is the participle that ends its object.
 		{"get my latest emails forwarded to bob", true},
 		{"get the quarterly report printed", true},
