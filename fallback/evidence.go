@@ -144,7 +144,8 @@ func argumentWords(raw string) map[string]bool {
 // request asks for as a thing, not as an argument value: a capitalized
 // word inside a sentence (argumentValue), neither technical nor all
 // capitals nor quoted, right after "a", "an", "my", "our" or "your"
-// (namedDeterminers), that ends its noun phrase — the last word, one
+// (namedDeterminers, written in lowercase unless it starts a sentence:
+// in Title Case every word is capitalized), that ends its noun phrase — the last word, one
 // before punctuation, a preposition or a clause break: "get me a Lyft
 // from the Ferry Building" → lyft, "my heart rate from my Fitbit for the
 // past week" → fitbit; not "a Fender guitar" (the name qualifies a noun)
@@ -155,15 +156,20 @@ func NamedObjects(raw string) []string {
 	var out []string
 	var quote bool
 	start := true
+	det := false // the token before is a determiner (lowercase, unless it starts a sentence)
 	toks := strings.Fields(raw)
 	for i, tok := range toks {
+		after := det
+		// In Title Case ("Create A Calendar Event For My Dentist") every
+		// word is capitalized: a name there is no name.
+		det = namedDeterminers[strings.ToLower(tok)] && (start || tok == strings.ToLower(tok))
 		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 			quote = quoteAfter(tok, quote)
 			start = false
 			continue
 		}
 		core := tokenCore(tok)
-		if i > 0 && namedDeterminers[strings.ToLower(toks[i-1])] && argumentValue(core, start) && !technical(core) &&
+		if after && argumentValue(core, start) && !technical(core) &&
 			strings.ToUpper(core) != core && endsPhrase(tok, toks[i+1:]) {
 			out = append(out, analysis.Words().Analyze(core)...)
 		}

@@ -234,6 +234,9 @@ func TestNamedObjects(t *testing.T) {
 		{"email Maria the agenda", nil},     // no determiner
 		{"My Fitbit died. Sync it.", nil},   // starts the sentence
 		{"text my Mom, then call a Didi.", []string{"mom", "didi"}},
+		{"Create A Calendar Event For My Dentist", nil}, // Title Case: every word is capitalized
+		{"My Fitbit died. Call A Lyft.", nil},
+		{"Fitbit died. My Garmin? A Lyft", []string{"garmin", "lyft"}}, // a determiner that starts a sentence
 	} {
 		if diff := cmp.Diff(c.want, NamedObjects(c.raw)); diff != "" {
 			t.Errorf("NamedObjects(%q) (-want +got):\n%s", c.raw, diff)

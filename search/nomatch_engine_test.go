@@ -159,6 +159,7 @@ func TestUnservedName(t *testing.T) {
 		{"read my latest email aloud on my Alexa", true},
 		{"create a calendar event for lunch with a Fender guitar rep", false},
 		{"create a calendar event for lunch with Maria", false},
+		{"Create A Calendar Event For My Dentist", false}, // Title Case: no name
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		named := strings.Contains(top.Explanation, "the named thing")
