@@ -127,7 +127,13 @@ import (
 // dentist's office at 555-0199" calls): livemcpbench no-answer flagged 82
 // % → 84 % (default and keyword), nothing else moves; any object length
 // flagged "make a new branch called hotfix/login" (example held-out-4,
-// which is therefore not unseen for supportObjectWords).
+// which is therefore not unseen for supportObjectWords). "give", "put" and
+// "take" are support verbs the same way ("Put a hold on 'Demon
+// Copperhead' at my local library branch" holds, "give alice a
+// call" calls; with "hold" among the action verbs): stabletoolbench
+// no-answer flagged 78 % → 80 % (default and keyword), nothing else
+// moves; "give me the forecast" and "take a look at" end with no action's
+// noun.
 //
 // The hyphen's prefix (fifth round) flags one more of bfcl's no-answer
 // requests ("E-file my 2024 federal tax return with the IRS": 72 % →
@@ -873,8 +879,9 @@ var causativeVerbs = wordSet("get have")
 
 // supportVerbs open a request whose action is the noun that ends their
 // object, when that noun is an action verb's form: "make a phone call to
-// the dentist" calls, "make a copy of the report" copies.
-var supportVerbs = wordSet("make")
+// the dentist" calls, "make a copy of the report" copies, "put a hold on
+// the book" holds, "give him a call" calls.
+var supportVerbs = wordSet("make give put take")
 
 // supportObjectWords is the longest object of a support verb whose last
 // word is read as its action: a determiner, an adjective or a noun, and

@@ -66,6 +66,10 @@ func TestUnservedAction(t *testing.T) {
 		{"make a phone call to alice about the standup meeting", true},
 		{"make a DELETE request to https://api.acme.io/v1/items/7", false},
 		{"make a new branch called hotfix/login", false},
+		{"put a hold on pull request #42 in acme/webapp", true}, // give, put and take are support verbs too
+		{"give alice a call about the standup meeting", true},
+		{"give me the weather forecast for Boston", false}, // the object's noun is no action
+		{"take a look at jira issue OPS-12", false},        // "look" is a light verb
 		// A yes/no question about the asker's own things needs a top tool with its subject.
 		{"is my invoice for the jira issue OPS-12 paid?", true},
 		{"has my pull request been merged?", false},

@@ -29,7 +29,7 @@ var actionVerbs = wordSet(
 		"dispatch dispute distribute dm donate download downvote draft draw drive drop duplicate edit eject " +
 		"email embed empty enable encode encrypt end enroll enter erase estimate evaluate execute exit " +
 		"expand export extend extract fax feed file fill filter fix flag flip follow fork format forward " +
-		"freeze generate geocode google grant hail hide highlight hire host identify ignore import " +
+		"freeze generate geocode google grant hail hide hold highlight hire host identify ignore import " +
 		"improve increase index inflate inform insert install invite invoice join jot kill label launch " +
 		"lease leave like link load lock log login logout lower mail map mark measure merge message migrate mint " +
 		"mirror modify monitor mount move mute name navigate notify observe optimize order organize pack " +
