@@ -267,9 +267,9 @@ func TestCoverageArguments(t *testing.T) {
 	}
 }
 
-// FuzzRequestClauses: RequestOpening and RequestClauses never panic on any
-// text; an opening's verb is a word of the text that is neither preamble
-// nor question word; every clause is yielded once, in order, and a caller
+// FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion and
+// NamedObjects never panic on any text and give only its words; an
+// opening's verb is neither preamble nor question word; every clause is yielded once, in order, and a caller
 // that stops after k clauses gets k.
 func FuzzRequestClauses(f *testing.F) {
 	for _, s := range []string{
@@ -281,6 +281,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
 		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
+		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
 	} {
 		f.Add(s)
 	}
@@ -301,6 +302,11 @@ func FuzzRequestClauses(f *testing.F) {
 		for _, w := range OwnQuestion(raw) {
 			if !words[w] {
 				t.Errorf("OwnQuestion(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		for _, w := range NamedObjects(raw) {
+			if !words[w] {
+				t.Errorf("NamedObjects(%q) has %q, not a word of the text", raw, w)
 			}
 		}
 		var all []Clause
