@@ -742,9 +742,11 @@ func (st *state) toolActions(id int) []string {
 // and keyword mode: stabletoolbench's no-answer requests flagged 70 % →
 // 72 % ("Block +1 202 555 0143 on my phone"), the example tuning set's 86
 // % → 87 % ("pull the latest changes from origin"), no answerable request
-// of any set more flagged.
+// of any set more flagged. What the light verb reads ends at a comma, a
+// semicolon or a word that chains another verb (readEnds): "Locate a
+// file and delete it" does not read the delete of fs__delete_file.
 func readByDescription(fromName []string, desc string) []string {
-	if i := strings.IndexAny(desc, ".!?\n"); i >= 0 {
+	if i := strings.IndexAny(desc, ".!?\n,;"); i >= 0 {
 		desc = desc[:i]
 	}
 	ws := fallback.Words(desc)
@@ -754,15 +756,23 @@ func readByDescription(fromName []string, desc string) []string {
 	if base, action := actionVerb(ws[0]); base == "" || action {
 		return fromName
 	}
+	read := ws[1:]
+	if j := slices.IndexFunc(read, func(w string) bool { return readEnds[w] }); j >= 0 {
+		read = read[:j] // "Locate a file and delete it": fs__delete_file deletes
+	}
 	var kept []string
 	for i, w := range fromName {
 		joined := i > 0 && (fromName[i-1] == "and" || fromName[i-1] == "or") // "search_and_replace" replaces
-		if w == ws[0] || w == "and" || w == "or" || joined || !slices.Contains(ws[1:], w) {
+		if w == ws[0] || w == "and" || w == "or" || joined || !slices.Contains(read, w) {
 			kept = append(kept, w)
 		}
 	}
 	return kept
 }
+
+// readEnds end what a description's leading light verb reads
+// (readByDescription): the word after them may be a verb of its own.
+var readEnds = wordSet("and or then")
 
 // toolActions returns the words that say what tool t does
 // (fallback.ToolActions), read from its name without the server

@@ -110,6 +110,9 @@ func TestToolActions(t *testing.T) {
 		{catalog.Tool{Name: "binance_smart_chain__block", Description: "Get full data from a specific block on the Binance Smart Chain!"},
 			[]string{"get"}, []string{"block", "data"}},
 		{catalog.Tool{Name: "jira__block_issue", Description: "Block an issue until another is done."}, []string{"block", "issue"}, nil},
+		// What the light verb reads ends at a comma or a word that chains another verb.
+		{catalog.Tool{Name: "fs__delete_file", Description: "Locate a file and delete it."}, []string{"delete", "locate"}, []string{"file"}},
+		{catalog.Tool{Name: "email__send_draft", Description: "Get a draft, then send it."}, []string{"send", "get"}, []string{"draft"}},
 		// "and" or "or" before a verb ends what a light verb reads.
 		{catalog.Tool{Name: "word-document-server__search_and_replace", Description: "Search for text and replace all occurrences."},
 			[]string{"search", "replace"}, []string{"text", "occurrences"}},
