@@ -145,14 +145,23 @@ func TestUnservedTask(t *testing.T) {
 		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
 		// One step beside a read after context: a served step (create_note) is enough.
 		{"The release went out this morning. Can you find the release notes and create a note with them?", false},
-	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+	}, flaggedBy("the unserved task", "a step of the task"))
+}
+
+// flaggedBy returns a searchExample check: the top hit's explanation names
+// rule (by marker, a part of its wording) exactly when the case is
+// flagged, and a flagged search is no_confident_match with its top score
+// under 0.5.
+func flaggedBy(rule, marker string) func(t *testing.T, mode string, c unservedCase, res search.Result) {
+	return func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		t.Helper()
 		top := res.References[0]
-		task := strings.Contains(top.Explanation, "a step of the task")
-		if task != c.flagged || c.flagged && (!res.Metadata.NoConfidentMatch || top.Score >= 0.5) {
-			t.Errorf("%s %q: no_confident_match %v, top %s %.3f, explanation %q: want the unserved task %v",
-				mode, c.query, res.Metadata.NoConfidentMatch, top.Name, top.Score, top.Explanation, c.flagged)
+		named := strings.Contains(top.Explanation, marker)
+		if named != c.flagged || c.flagged && (!res.Metadata.NoConfidentMatch || top.Score >= 0.5) {
+			t.Errorf("%s %q: no_confident_match %v, top %s %.3f, explanation %q: want %s %v",
+				mode, c.query, res.Metadata.NoConfidentMatch, top.Name, top.Score, top.Explanation, rule, c.flagged)
 		}
-	})
+	}
 }
 
 // TestUnservedName: a request that asks for a named thing no tool knows
@@ -164,14 +173,7 @@ func TestUnservedName(t *testing.T) {
 		{"create a calendar event for lunch with a Fender guitar rep", false},
 		{"create a calendar event for lunch with Maria", false},
 		{"Create A Calendar Event For My Dentist", false}, // Title Case: no name
-	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
-		top := res.References[0]
-		named := strings.Contains(top.Explanation, "the named thing")
-		if named != c.flagged || c.flagged && (!res.Metadata.NoConfidentMatch || top.Score >= 0.5) {
-			t.Errorf("%s %q: no_confident_match %v, top %s %.3f, explanation %q: want the unserved name %v",
-				mode, c.query, res.Metadata.NoConfidentMatch, top.Name, top.Score, top.Explanation, c.flagged)
-		}
-	})
+	}, flaggedBy("the unserved name", "the named thing"))
 }
 
 // TestUnservedTaskReadOnly: a lone step whose verb none of the best tools
