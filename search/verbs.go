@@ -175,3 +175,12 @@ var askVerbs = wordSet("inform_me inform_us update_me update_us brief_me brief_u
 // phrasalVerbs map an action verb and the particle after it to the verb
 // of verbSynonyms they mean: "set up a call with Sam" creates an event.
 var phrasalVerbs = map[string]string{"set up": "setup"}
+
+// answerVerbs are action verbs that ask for an answer computed from data
+// rather than for a change ("analyze my heart-rate zones", "suggest some
+// movies", "compare it with last week"): a tool that returns the data
+// serves them, so a step that opens with one is never unserved.
+var answerVerbs = wordSet(
+	"analyse analyze calculate classify compare compute confirm count describe detect estimate evaluate " +
+		"generate identify measure monitor observe plan predict rank recommend review suggest summarise " +
+		"summarize track validate verify")
