@@ -421,6 +421,10 @@ func (st *state) unservedCausative(p *plan, lead string, hs []hit) (string, bool
 	case base == last || !strings.HasSuffix(last, "ed") && !strings.HasSuffix(last, "en"):
 		return "", false
 	}
+	// As for the unserved action (objectServed), an object of argument
+	// values and pronouns alone is nothing to check: the verb serves it
+	// ("make a copy of report.docx", "get it mailed").
+	checkable := slices.ContainsFunc(st.lex.WordMatches(req, hs[0].id), func(w fallback.WordMatch) bool { return object[w.Word] && !w.Arg })
 	top := hs[:min(len(hs), unservedDepth)]
 	anyServed := false
 	for _, h := range top {
@@ -428,6 +432,9 @@ func (st *state) unservedCausative(p *plan, lead string, hs []hit) (string, bool
 			continue
 		}
 		anyServed = true
+		if !checkable {
+			return "", false
+		}
 		for _, w := range st.lex.WordMatches(req, h.id) {
 			if object[w.Word] && w.Known && !w.Arg && w.InTool {
 				return "", false

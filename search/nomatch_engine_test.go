@@ -66,6 +66,8 @@ func TestUnservedAction(t *testing.T) {
 		{"make a phone call to alice about the standup meeting", true},
 		{"make a DELETE request to https://api.acme.io/v1/items/7", false},
 		{"make a new branch called hotfix/login", false},
+		{"make a commit", false},                                // an object of nothing to check: the verb serves it, as "commit"
+		{"get it committed", false},                             // a pronoun: as "commit it"
 		{"put a hold on pull request #42 in acme/webapp", true}, // give, put and take are support verbs too
 		{"give alice a call about the standup meeting", true},
 		{"give me the weather forecast for Boston", false}, // the object's noun is no action
