@@ -425,12 +425,26 @@ var (
 	auxiliaries = wordSet("is are was were be been being do does did has have had get got can could will would should")
 )
 
+// stateQuestions open a yes/no question whose subject a predicate may
+// follow without an auxiliary: "is my calendar free", "has my package
+// arrived".
+var stateQuestions = wordSet("is are was were has have had")
+
+// whenWords open a question's time phrase, which ends its subject: "is my
+// calendar free tomorrow afternoon", "is my order shipped yet".
+var whenWords = wordSet("today tomorrow tonight yesterday now yet still already anymore this next last " +
+	"morning afternoon evening night week weekend month year")
+
 // OwnQuestion returns the subject of a yes/no question about the asker's
 // own things, as analysis.Words gives its words: the words after "my" or
-// "our" up to an auxiliary, a preposition or the sentence's end ("Has my
-// state tax refund been issued yet?" → state, tax, refund); nil when raw
-// is no such question. It is a pure function of raw, safe for concurrent
-// use.
+// "our" up to an auxiliary, a preposition, an argument value by its form
+// or the sentence's end ("Has my state tax refund been issued yet?" →
+// state, tax, refund; "is my jira issue OPS-12 closed?" → jira, issue),
+// without a time phrase (whenWords) and, in a question of state
+// (stateQuestions), without the predicate that ends it when nothing else
+// did ("is my calendar free tomorrow afternoon?" → calendar, "has my
+// package arrived?" → package); nil when raw is no such question. It is
+// a pure function of raw, safe for concurrent use.
 func OwnQuestion(raw string) []string {
 	toks := strings.Fields(raw)
 	if len(toks) < 3 {
@@ -441,15 +455,23 @@ func OwnQuestion(raw string) []string {
 		return nil
 	}
 	var subject []string
+	predicate := true // the subject's last word may be a predicate: no auxiliary, preposition or value ended it
 	for _, tok := range toks[2:] {
 		ws := analysis.Words().Analyze(tok)
-		if len(ws) > 0 && (auxiliaries[ws[0]] || objectEnds[ws[0]]) {
+		if len(ws) > 0 && (auxiliaries[ws[0]] || objectEnds[ws[0]]) || technical(tokenCore(tok)) {
+			predicate = false
+			break
+		}
+		if len(ws) > 0 && whenWords[ws[0]] {
 			break
 		}
 		subject = append(subject, ws...)
 		if strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") {
 			break
 		}
+	}
+	if predicate && stateQuestions[first[0]] && len(subject) > 1 {
+		subject = subject[:len(subject)-1] // "is my calendar free": "free" is what is asked of it
 	}
 	return subject
 }

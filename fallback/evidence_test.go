@@ -386,6 +386,12 @@ func TestOwnQuestion(t *testing.T) {
 		{"what is my balance?", nil},
 		{"has the refund been issued?", nil},
 		{"is my", nil},
+		{"Is my jira issue OPS-12 closed?", []string{"jira", "issue"}},                                           // a value ends the subject
+		{"Is my calendar free tomorrow afternoon?", []string{"calendar"}},                                        // a time phrase, then the predicate
+		{"Is my air quality good today?", []string{"air", "quality"}},                                            // the same
+		{"Has my package arrived?", []string{"package"}},                                                         // a predicate ends a question of state
+		{"Does my health insurance cover acupuncture?", []string{"health", "insurance", "cover", "acupuncture"}}, // not a do-question
+		{"is my invoice", []string{"invoice"}},
 	} {
 		if diff := cmp.Diff(c.want, OwnQuestion(c.raw)); diff != "" {
 			t.Errorf("OwnQuestion(%q) (-want +got):\n%s", c.raw, diff)

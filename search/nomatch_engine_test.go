@@ -75,6 +75,8 @@ func TestUnservedAction(t *testing.T) {
 		// A yes/no question about the asker's own things needs a top tool with its subject.
 		{"is my invoice for the jira issue OPS-12 paid?", true},
 		{"has my pull request been merged?", false},
+		{"Is my calendar free tomorrow afternoon?", false}, // its subject is the calendar, not the afternoon
+		{"Is my jira issue OPS-12 closed?", false},         // the issue, not "closed"
 		// One imperative sentence is read whatever its length.
 		{"forward the email from alice about the quarterly budget review to my accountant bob", true},
 		{"send a message to the #general channel saying the deploy is done and the dashboards look fine", false},
