@@ -144,7 +144,8 @@ func argumentWords(raw string) map[string]bool {
 // request asks for as a thing, not as an argument value: a capitalized
 // word inside a sentence (argumentValue), neither technical nor all
 // capitals nor quoted, right after "a", "an", "my", "our" or "your"
-// (namedDeterminers), that ends its noun phrase — the last word, one
+// (namedDeterminers, written in lowercase unless it starts a sentence:
+// in Title Case every word is capitalized), that ends its noun phrase — the last word, one
 // before punctuation, a preposition or a clause break: "get me a Lyft
 // from the Ferry Building" → lyft, "my heart rate from my Fitbit for the
 // past week" → fitbit; not "a Fender guitar" (the name qualifies a noun)
@@ -155,15 +156,20 @@ func NamedObjects(raw string) []string {
 	var out []string
 	var quote bool
 	start := true
+	det := false // the token before is a determiner (lowercase, unless it starts a sentence)
 	toks := strings.Fields(raw)
 	for i, tok := range toks {
+		after := det
+		// In Title Case ("Create A Calendar Event For My Dentist") every
+		// word is capitalized: a name there is no name.
+		det = namedDeterminers[strings.ToLower(tok)] && (start || tok == strings.ToLower(tok))
 		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 			quote = quoteAfter(tok, quote)
 			start = false
 			continue
 		}
 		core := tokenCore(tok)
-		if i > 0 && namedDeterminers[strings.ToLower(toks[i-1])] && argumentValue(core, start) && !technical(core) &&
+		if after && argumentValue(core, start) && !technical(core) &&
 			strings.ToUpper(core) != core && endsPhrase(tok, toks[i+1:]) {
 			out = append(out, analysis.Words().Analyze(core)...)
 		}
@@ -419,12 +425,26 @@ var (
 	auxiliaries = wordSet("is are was were be been being do does did has have had get got can could will would should")
 )
 
+// stateQuestions open a yes/no question whose subject a predicate may
+// follow without an auxiliary: "is my calendar free", "has my package
+// arrived".
+var stateQuestions = wordSet("is are was were has have had")
+
+// whenWords open a question's time phrase, which ends its subject: "is my
+// calendar free tomorrow afternoon", "is my order shipped yet".
+var whenWords = wordSet("today tomorrow tonight yesterday now yet still already anymore this next last " +
+	"morning afternoon evening night week weekend month year")
+
 // OwnQuestion returns the subject of a yes/no question about the asker's
 // own things, as analysis.Words gives its words: the words after "my" or
-// "our" up to an auxiliary, a preposition or the sentence's end ("Has my
-// state tax refund been issued yet?" → state, tax, refund); nil when raw
-// is no such question. It is a pure function of raw, safe for concurrent
-// use.
+// "our" up to an auxiliary, a preposition, an argument value by its form
+// or the sentence's end ("Has my state tax refund been issued yet?" →
+// state, tax, refund; "is my jira issue OPS-12 closed?" → jira, issue),
+// without a time phrase (whenWords) and, in a question of state
+// (stateQuestions), without the predicate that ends it when nothing else
+// did ("is my calendar free tomorrow afternoon?" → calendar, "has my
+// package arrived?" → package); nil when raw is no such question. It is
+// a pure function of raw, safe for concurrent use.
 func OwnQuestion(raw string) []string {
 	toks := strings.Fields(raw)
 	if len(toks) < 3 {
@@ -435,15 +455,23 @@ func OwnQuestion(raw string) []string {
 		return nil
 	}
 	var subject []string
+	predicate := true // the subject's last word may be a predicate: no auxiliary, preposition or value ended it
 	for _, tok := range toks[2:] {
 		ws := analysis.Words().Analyze(tok)
-		if len(ws) > 0 && (auxiliaries[ws[0]] || objectEnds[ws[0]]) {
+		if len(ws) > 0 && (auxiliaries[ws[0]] || objectEnds[ws[0]]) || technical(tokenCore(tok)) {
+			predicate = false
+			break
+		}
+		if len(ws) > 0 && whenWords[ws[0]] {
 			break
 		}
 		subject = append(subject, ws...)
 		if strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") {
 			break
 		}
+	}
+	if predicate && stateQuestions[first[0]] && len(subject) > 1 {
+		subject = subject[:len(subject)-1] // "is my calendar free": "free" is what is asked of it
 	}
 	return subject
 }

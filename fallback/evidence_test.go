@@ -234,6 +234,9 @@ func TestNamedObjects(t *testing.T) {
 		{"email Maria the agenda", nil},     // no determiner
 		{"My Fitbit died. Sync it.", nil},   // starts the sentence
 		{"text my Mom, then call a Didi.", []string{"mom", "didi"}},
+		{"Create A Calendar Event For My Dentist", nil}, // Title Case: every word is capitalized
+		{"My Fitbit died. Call A Lyft.", nil},
+		{"Fitbit died. My Garmin? A Lyft", []string{"garmin", "lyft"}}, // a determiner that starts a sentence
 	} {
 		if diff := cmp.Diff(c.want, NamedObjects(c.raw)); diff != "" {
 			t.Errorf("NamedObjects(%q) (-want +got):\n%s", c.raw, diff)
@@ -264,9 +267,9 @@ func TestCoverageArguments(t *testing.T) {
 	}
 }
 
-// FuzzRequestClauses: RequestOpening and RequestClauses never panic on any
-// text; an opening's verb is a word of the text that is neither preamble
-// nor question word; every clause is yielded once, in order, and a caller
+// FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion and
+// NamedObjects never panic on any text and give only its words; an
+// opening's verb is neither preamble nor question word; every clause is yielded once, in order, and a caller
 // that stops after k clauses gets k.
 func FuzzRequestClauses(f *testing.F) {
 	for _, s := range []string{
@@ -278,6 +281,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
 		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
+		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
 	} {
 		f.Add(s)
 	}
@@ -298,6 +302,11 @@ func FuzzRequestClauses(f *testing.F) {
 		for _, w := range OwnQuestion(raw) {
 			if !words[w] {
 				t.Errorf("OwnQuestion(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		for _, w := range NamedObjects(raw) {
+			if !words[w] {
+				t.Errorf("NamedObjects(%q) has %q, not a word of the text", raw, w)
 			}
 		}
 		var all []Clause
@@ -377,6 +386,12 @@ func TestOwnQuestion(t *testing.T) {
 		{"what is my balance?", nil},
 		{"has the refund been issued?", nil},
 		{"is my", nil},
+		{"Is my jira issue OPS-12 closed?", []string{"jira", "issue"}},                                           // a value ends the subject
+		{"Is my calendar free tomorrow afternoon?", []string{"calendar"}},                                        // a time phrase, then the predicate
+		{"Is my air quality good today?", []string{"air", "quality"}},                                            // the same
+		{"Has my package arrived?", []string{"package"}},                                                         // a predicate ends a question of state
+		{"Does my health insurance cover acupuncture?", []string{"health", "insurance", "cover", "acupuncture"}}, // not a do-question
+		{"is my invoice", []string{"invoice"}},
 	} {
 		if diff := cmp.Diff(c.want, OwnQuestion(c.raw)); diff != "" {
 			t.Errorf("OwnQuestion(%q) (-want +got):\n%s", c.raw, diff)

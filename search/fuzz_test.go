@@ -90,6 +90,10 @@ func FuzzSearch(f *testing.F) {
 		{18, "The sprint is over. Archive the slack channels, delete the jira issue and forward the weather forecast to the github log."},
 		{19, `server:slack -jira archive the "old" channel category:"x y`},
 		{20, "record of the jira issue, then of"}, {21, `I'm done. replace "a b" with 'c and d' in the log`},
+		// The fifth round's rules: a named thing, a yes/no question about
+		// one's own things, a causative, a support verb, a hyphen's prefix.
+		{22, "get me a Lyft from the Ferry Building"}, {23, "Has my jira issue been archived yet?"},
+		{24, "get my slack message forwarded"}, {25, "make a call"}, {26, "e-file it"}, {27, "Additionally, dm"},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}

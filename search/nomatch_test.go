@@ -1,11 +1,9 @@
 package search
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/query"
 )
 
@@ -81,78 +79,4 @@ func TestRequest(t *testing.T) {
 			t.Errorf("request(%q).Raw = %q, want %q", c.raw, got, c.want)
 		}
 	}
-}
-
-// TestToolActions: what a tool does is said by its name and the leading
-// verbs of its description's sentences, not by every word of it.
-func TestToolActions(t *testing.T) {
-	for _, c := range []struct {
-		tool   catalog.Tool
-		has    []string
-		hasNot []string
-	}{
-		{catalog.Tool{Name: "github__create_pull_request", Description: "Open a new pull request in a GitHub repository to merge a head branch into a base branch."},
-			[]string{"create", "open"}, []string{"merge", "github", "pull", "request"}}, // "Open a new pull request": it opens them
-		{catalog.Tool{Name: "notes__delete_note", Description: "Move a note to the trash. It can be restored from the trash for 30 days."},
-			[]string{"delete", "move", "it"}, []string{"restored", "restore", "trash"}},
-		{catalog.Tool{Name: "filesystem__move_file", Description: "Move or rename a file or directory. Fails if the destination already exists."},
-			[]string{"move", "rename", "fails"}, []string{"destination"}},
-		{catalog.Tool{Name: "fetch__http_request", Description: "Make an HTTP request with any method. Use it to call a REST API."},
-			[]string{"make", "http", "request", "use", "call", "rest", "api"}, []string{"method"}},
-		{catalog.Tool{Name: "postgres__execute", Description: "Execute a SQL statement that changes the database (INSERT, UPDATE, DELETE)."},
-			[]string{"execute", "sql", "insert", "update", "delete"}, []string{"changes", "database"}},
-		{catalog.Tool{Name: "vimeo__getvideofromuser", Description: "vimeo__getvideofromuser Get all videos credited to a user."},
-			[]string{"getvideofromuser", "get"}, []string{"videos", "vimeo"}},
-		{catalog.Tool{Name: "weather.get_forecast", Description: "Get the forecast."}, []string{"get"}, []string{"weather", "forecast"}},
-		{catalog.Tool{Name: "twitter__get_post_retweets", Description: "Retweets of a post."}, []string{"get", "retweets"}, []string{"post"}},
-		{catalog.Tool{Name: "jira__add_comment", Description: "Add a comment to a Jira issue."}, []string{"add", "comment"}, []string{"jira", "issue"}},
-		// A word of the name that a description opening with a light verb reads is read.
-		{catalog.Tool{Name: "binance_smart_chain__block", Description: "Get full data from a specific block on the Binance Smart Chain!"},
-			[]string{"get"}, []string{"block", "data"}},
-		{catalog.Tool{Name: "jira__block_issue", Description: "Block an issue until another is done."}, []string{"block", "issue"}, nil},
-		// "and" or "or" before a verb ends what a light verb reads.
-		{catalog.Tool{Name: "word-document-server__search_and_replace", Description: "Search for text and replace all occurrences."},
-			[]string{"search", "replace"}, []string{"text", "occurrences"}},
-		{catalog.Tool{Name: "counter__get_count_and_increase_by_one", Description: "get count and increase by one"}, []string{"get", "increase"}, []string{"count"}},
-		{catalog.Tool{Name: "get_current_and_future_temperature", Description: "Gets the temperature."}, []string{"get", "gets"}, []string{"current", "future", "temperature"}},
-		// The server of every name form catalog.SplitName reads, and a
-		// dotted API's path before its method, are not what the tool does.
-		{catalog.Tool{Name: "slack/send_message", Description: "Send a message."}, []string{"send", "message"}, []string{"slack"}},
-		{catalog.Tool{Name: "mcp__slack__send_message", Description: "Send a message."}, []string{"send", "message"}, []string{"slack", "mcp"}},
-		{catalog.Tool{Name: "audit_api.AuditApi.purge_records", Description: "Purges old records."}, []string{"purge", "records", "purges"}, []string{"audit", "api"}},
-	} {
-		got := toolActions(c.tool)
-		for _, w := range c.has {
-			if !slices.Contains(got, w) {
-				t.Errorf("toolActions(%s) = %q, want %q in it", c.tool.Name, got, w)
-			}
-		}
-		for _, w := range c.hasNot {
-			if slices.Contains(got, w) {
-				t.Errorf("toolActions(%s) = %q, want no %q", c.tool.Name, got, w)
-			}
-		}
-	}
-}
-
-// FuzzToolActions: toolActions never panics on any name or description
-// (every name form catalog.SplitName reads, text without spaces, invalid
-// UTF-8) and gives only words as analysis.Words gives them: not empty,
-// lowercase.
-func FuzzToolActions(f *testing.F) {
-	for _, s := range [][2]string{
-		{"word-document-server__search_and_replace", "Search for text and replace all occurrences."},
-		{"mcp__slack__", ""}, {"a.b.c", "X"}, {"slack/", "/"}, {"__", "__ __"}, {"get_and", "and or"}, {"get_or_and", "Use"},
-		{"查询", strings.Repeat("删除", 400)}, {"x", "\xff\xfe INSERT\xff"}, {"Make", "Make"}, {"x", "use it to"},
-		{"AuditApi.get_x", "x Get CREATE_TABLE, HTTP/2. Use it to"},
-	} {
-		f.Add(s[0], s[1])
-	}
-	f.Fuzz(func(t *testing.T, name, desc string) {
-		for _, w := range toolActions(catalog.Tool{Name: name, Description: desc}) {
-			if w == "" || w != strings.ToLower(w) {
-				t.Errorf("toolActions(%q, %q) has %q: want lowercase words", name, desc, w)
-			}
-		}
-	})
 }

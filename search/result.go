@@ -72,11 +72,12 @@ type Metadata struct {
 	// Confidence is the semantic confidence when one was computed, else 0.
 	Confidence float64
 	// NoConfidentMatch is set when results came back but none of them
-	// clears the calibrated threshold (calibration.go), or the request's
-	// action (its verb, or its verb with its object) is in none of the
-	// best tools' text, or none of a longer task's steps is (nomatch.go):
-	// they are the closest tools, not necessarily ones that do what was
-	// asked.
+	// clears the calibrated threshold (calibration.go), or a no-match rule
+	// finds that none of the best tools does what was asked (nomatch.go):
+	// the request's action (its verb, or its verb with its object), every
+	// step of a longer task, a named thing the request asks for, or the
+	// subject of a question about the asker's own things. They are the
+	// closest tools, not necessarily ones that do what was asked.
 	NoConfidentMatch bool
 	// Stages is the time spent in each stage of this search.
 	Stages Stages
@@ -133,7 +134,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 			unserve(hits, unservedNameWhy(name), p.debug)
 			confident = false
 		} else if head := st.unservedQuestion(p, len(ws), hits); head != "" {
-			unserve(hits, fmt.Sprintf("none of the top %d tools has %q, what the question is about", unservedDepth, head), p.debug)
+			unserve(hits, unservedQuestionWhy(head), p.debug)
 			confident = false
 		}
 	}

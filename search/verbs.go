@@ -29,7 +29,7 @@ var actionVerbs = wordSet(
 		"dispatch dispute distribute dm donate download downvote draft draw drive drop duplicate edit eject " +
 		"email embed empty enable encode encrypt end enroll enter erase estimate evaluate execute exit " +
 		"expand export extend extract fax feed file fill filter fix flag flip follow fork format forward " +
-		"freeze generate geocode google grant hail hide highlight hire host identify ignore import " +
+		"freeze generate geocode google grant hail hide hold highlight hire host identify ignore import " +
 		"improve increase index inflate inform insert install invite invoice join jot kill label launch " +
 		"lease leave like link load lock log login logout lower mail map mark measure merge message migrate mint " +
 		"mirror modify monitor mount move mute name navigate notify observe optimize order organize pack " +
@@ -175,3 +175,12 @@ var askVerbs = wordSet("inform_me inform_us update_me update_us brief_me brief_u
 // phrasalVerbs map an action verb and the particle after it to the verb
 // of verbSynonyms they mean: "set up a call with Sam" creates an event.
 var phrasalVerbs = map[string]string{"set up": "setup"}
+
+// answerVerbs are action verbs that ask for an answer computed from data
+// rather than for a change ("analyze my heart-rate zones", "suggest some
+// movies", "compare it with last week"): a tool that returns the data
+// serves them, so a step that opens with one is never unserved.
+var answerVerbs = wordSet(
+	"analyse analyze calculate classify compare compute confirm count describe detect estimate evaluate " +
+		"generate identify measure monitor observe plan predict rank recommend review suggest summarise " +
+		"summarize track validate verify")
