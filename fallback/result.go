@@ -117,17 +117,7 @@ func (r ranker) top(cs []candidate, limit int) []candidate {
 		})
 		return cs
 	}
-	// A heap of the best limit candidates seen, the worst-ranked at the
-	// root (the algorithm of container/heap, without boxing candidates).
-	h := minHeap{r: r, cs: make([]candidate, 0, limit)}
-	for _, c := range cs {
-		if len(h.cs) < limit {
-			h.push(c)
-		} else if r.less(c, h.cs[0]) {
-			h.cs[0] = c
-			h.fix(0)
-		}
-	}
+	h := r.best(cs, limit, make([]candidate, 0, limit))
 	out := make([]candidate, len(h.cs))
 	for i := len(out) - 1; i >= 0; i-- {
 		out[i] = h.pop()
@@ -137,7 +127,7 @@ func (r ranker) top(cs []candidate, limit int) []candidate {
 
 // topUnordered returns the candidates top keeps, in any order: all of
 // cs when limit keeps them all, else the heap of the best limit that top
-// builds, as it stands once every candidate is in (so ties on the cut go
+// builds (best), as it stands once every candidate is in (so ties on the cut go
 // the same way), without top's popping it in rank order; the heap is in
 // buf's memory, returned for reuse. For Options.Unordered, where topSet
 // cannot tell the set (a tie straddles the cut).
@@ -145,8 +135,17 @@ func (r ranker) topUnordered(cs []candidate, limit int, buf []candidate) (out, s
 	if limit <= 0 || limit >= len(cs) {
 		return cs, buf
 	}
-	h := minHeap{r: r, cs: buf[:0]}
-	for _, c := range cs { // as in top
+	h := r.best(cs, limit, buf[:0])
+	return h.cs, h.cs
+}
+
+// best returns a heap of the best limit candidates of cs, the
+// worst-ranked at the root (the algorithm of container/heap, without
+// boxing candidates), built in buf's memory (empty, any capacity): what
+// top pops in rank order and topUnordered returns as it stands.
+func (r ranker) best(cs []candidate, limit int, buf []candidate) minHeap {
+	h := minHeap{r: r, cs: buf}
+	for _, c := range cs {
 		if len(h.cs) < limit {
 			h.push(c)
 		} else if r.less(c, h.cs[0]) {
@@ -154,7 +153,7 @@ func (r ranker) topUnordered(cs []candidate, limit int, buf []candidate) (out, s
 			h.fix(0)
 		}
 	}
-	return h.cs, h.cs
+	return h
 }
 
 // topSet returns the best limit candidates of cs, in cs's order (moved
