@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/toolsearch/toolsearch/fallback"
 )
@@ -204,7 +205,7 @@ func (st *state) unservedTask(p *plan, words int, hs []hit) string {
 		}
 	}
 	for _, r := range reads {
-		if !st.objectKnown(r, evidence) && len(steps) < taskMinSteps || st.objectInTop(r, evidence, top) {
+		if !objectKnown(r, evidence) && len(steps) < taskMinSteps || st.objectInTop(r, evidence, top) {
 			return "" // a read of something a top tool has
 		}
 	}
@@ -258,8 +259,7 @@ func (st *state) stepServed(verb string, words []string, evidence map[string]fal
 // verb.
 func (st *state) objectInTop(words []string, evidence map[string]fallback.WordMatch, top []hit) bool {
 	for _, w := range words {
-		e, ok := evidence[w]
-		if !ok || e.Arg || !e.Known {
+		if !checkable(w, evidence) {
 			continue
 		}
 		for _, h := range top {
@@ -275,10 +275,8 @@ func (st *state) objectInTop(words []string, evidence map[string]fallback.WordMa
 // preposition) when it has a known word that is no argument value, else
 // all its words.
 func directObject(object, words []string, evidence map[string]fallback.WordMatch) []string {
-	for _, w := range object {
-		if e, ok := evidence[w]; ok && !e.Arg && e.Known {
-			return object
-		}
+	if objectKnown(object, evidence) {
+		return object
 	}
 	return words
 }
@@ -298,13 +296,15 @@ func (st *state) readOnly(top []hit) bool {
 	return true
 }
 
-// objectKnown reports whether a step's object has a word to check: a known
-// word that is no argument value.
-func (st *state) objectKnown(words []string, evidence map[string]fallback.WordMatch) bool {
-	for _, w := range words {
-		if e, ok := evidence[w]; ok && !e.Arg && e.Known {
-			return true
-		}
-	}
-	return false
+// objectKnown reports whether a step's object has a word to check
+// (checkable).
+func objectKnown(words []string, evidence map[string]fallback.WordMatch) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return checkable(w, evidence) })
+}
+
+// checkable reports whether w, a word of the request, is one a top tool
+// can be checked for: a word the catalog knows that is no argument value.
+func checkable(w string, evidence map[string]fallback.WordMatch) bool {
+	e, ok := evidence[w]
+	return ok && !e.Arg && e.Known
 }
