@@ -697,16 +697,6 @@ func nextQuery(rec []int32) (weight float64, ids, rest []int32) {
 	return weight, rec[3 : 3+n], rec[3+n:]
 }
 
-// of returns the IDs of tool i's learned query k's terms, sorted.
-func (t *learnedTerms) of(i, k int) []int32 {
-	rec := t.tool(i)
-	for range k {
-		_, _, rec = nextQuery(rec)
-	}
-	_, ids, _ := nextQuery(rec)
-	return ids
-}
-
 // requestOf returns the set of a request's terms that some learned query
 // has (a term no learned query has is shared with none), for shared, and
 // the number of its terms: of fallback.Terms(q.RankingText()), without

@@ -370,8 +370,11 @@ func TestLearnedTermsShared(t *testing.T) {
 		req := words(rng.IntN(15), 90) // w60…w89: unknown to every learned query
 		ids := requestSet(lt, req)
 		for i, qs := range queries {
-			for k, q := range qs {
-				if got, want := ids.shared(lt.of(i, k)), sharedTerms(q.terms, req); got != want {
+			rec := lt.tool(i) // tool i's queries, read in order as localEvidence does
+			for _, q := range qs {
+				_, qids, rest := nextQuery(rec)
+				rec = rest
+				if got, want := ids.shared(qids), sharedTerms(q.terms, req); got != want {
 					t.Fatalf("request %v, query %v: %d shared by ID, %d by term", req, q.terms, got, want)
 				}
 			}
