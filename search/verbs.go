@@ -11,7 +11,9 @@ import "strings"
 // requests the rules let through, so only the third held-out sets
 // (evaluation/testdata/nomatch/*heldout3*) measure them unseen; the fifth
 // added "mail" (a causative's participle: "get a replacement card mailed
-// to me"), measured unseen only by the fifth held-out sets. A word
+// to me"), measured unseen only by the fifth held-out sets, and the
+// sixth "hold" ("put a hold on ...", read through a support verb),
+// measured unseen only by stabletoolbench's seventh held-out set. A word
 // that opens more tool requests as a noun than as a verb stays out:
 // "fund" (added with them, it flagged "fund performance of VTSAX" with
 // the mutual fund tools first, and no measured request needed it). A
