@@ -537,34 +537,34 @@ func (s learnedSims) add(i int, sim float64, signal string) learnedSims {
 	return append(s, learnedSim{i, sim, signal})
 }
 
-// best returns each tool of s once, in tool order, with the similarity
-// added first unless a later one is greater (the keyword's, raised by the
-// centroid's where that is above it). s[:split] are the keyword hits (each
-// tool once, in any order, at most fusionDepth) and s[split:] the
-// centroids, in tool order (centroidsAbove): the keyword hits are sorted
-// and the two lists merged, as a stable sort by tool would order them. It
-// overwrites s.
+// best returns each tool of s once, with the similarity added first
+// unless a later one is greater (the keyword's, raised by the centroid's
+// where that is above it): the keyword hits in their order, then the
+// centroids of the other tools in tool order. s[:split] are the keyword
+// hits (each tool once, in any order, at most fusionDepth) and s[split:]
+// the centroids (each tool once, in tool order: centroidsAbove), so each
+// keyword hit finds its tool's centroid, if any, by binary search,
+// instead of the hits being sorted by tool to merge the two lists: the
+// lift (applyLearned) weighs each tool on its own and re-sorts what it
+// moved, so the order it reads them in changes nothing. It overwrites s.
 func (s learnedSims) best(split int) learnedSims {
-	var buf [fusionDepth]learnedSim // the Keyword limit: on the stack
-	kw := append(buf[:0], s[:split]...)
-	slices.SortFunc(kw, func(a, b learnedSim) int { return cmp.Compare(a.i, b.i) })
-	// out never passes the next centroid to read: it holds at most the
-	// hits read so far, and at most split keyword hits.
 	out, cs := s[:0], s[split:]
-	for len(kw) > 0 || len(cs) > 0 {
-		switch {
-		case len(cs) == 0 || (len(kw) > 0 && kw[0].i < cs[0].i):
-			c := kw[0]
-			out, kw = append(out, c), kw[1:]
-		case len(kw) == 0 || cs[0].i < kw[0].i:
-			c := cs[0]
-			out, cs = append(out, c), cs[1:]
-		default: // the same tool
-			c := kw[0]
-			if cs[0].sim > c.sim {
-				c = cs[0]
+	if len(cs) == 0 {
+		return s
+	}
+	for k := range split {
+		c := s[k]
+		if j, ok := slices.BinarySearchFunc(cs, c.i, func(x learnedSim, i int) int { return cmp.Compare(x.i, i) }); ok {
+			if cs[j].sim > c.sim {
+				c = cs[j]
 			}
-			out, kw, cs = append(out, c), kw[1:], cs[1:]
+			cs[j].sim = 0 // taken: similarities are positive (add)
+		}
+		out = append(out, c) // out[k]: s[k] is read
+	}
+	for _, c := range cs { // out never passes the centroid being read
+		if c.sim > 0 {
+			out = append(out, c)
 		}
 	}
 	return out
