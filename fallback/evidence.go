@@ -276,6 +276,11 @@ type Opening struct {
 	// "is"; questionWords) or a noun phrase (nounOpening: "cast of the
 	// movie Inception"), or has no other word.
 	Verb string
+	// VerbValue: Verb's own token is an argument value by its form
+	// (technical: "#random", "OPS-12") or opens quoted text, so Verb is
+	// no verb. The same word as a value later in the request ("zip up
+	// the logs folder into logs.zip") leaves Verb a verb.
+	VerbValue bool
 	// Object holds the words (analysis.Words) between Verb and the first
 	// preposition, "that", "saying" or colon (objectEnds): "cancel my
 	// flight to Oslo" → my, flight; "transition OPS-8 to review" → ops, 8.
@@ -354,6 +359,7 @@ func RequestOpening(raw string) Opening {
 				ws = ws[1:] // a prefix joined by a hyphen: "e-file", "co-sign", "re-send"
 			}
 			op.Verb, object = ws[0], true
+			op.VerbValue = technical(tokenCore(tok)) || opensQuote(tok)
 			op.Object = append(op.Object, ws[1:]...)
 		case object && len(op.Object) == 0 && determiner(ws, toks[i+1:]):
 			op.Object = append(op.Object, ws...)

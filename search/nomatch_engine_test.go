@@ -38,6 +38,7 @@ func TestUnservedAction(t *testing.T) {
 		{"restore the database from last night's backup", true}, // notes__delete_note: "restored from the trash"
 		{"email the quarterly report to bob", false},            // the verb names the email server
 		{"transition OPS-8 to review", false},                   // the object is an argument value
+		{"zip up the logs folder into logs.zip", true},          // the verb's word in a later value ("logs.zip") is still the verb
 		{"add a :tada: reaction to the announcement", false},
 		// set is an action verb; un- and re- make action verbs.
 		{"set the thermostat to 20 degrees", true},
