@@ -496,6 +496,10 @@ type Clause struct {
 	Preamble bool
 	// Question: First is a question word ("what", "how", "is").
 	Question bool
+	// Chained: a clause break word (clauseBreaks: "and", "then", "also")
+	// opened the clause, inside its sentence ("find the log **and**
+	// delete it"); not after a sentence's end, a comma or a colon alone.
+	Chained bool
 	// rest is the clause's raw text after its first word.
 	rest []string
 }
@@ -579,6 +583,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 				if !flush(false) {
 					return
 				}
+				cur.Chained = true
 				continue
 			}
 			var ws []string

@@ -207,6 +207,14 @@ func TestRequestClauses(t *testing.T) {
 			t.Errorf("RequestClauses(%q) (-want +got):\n%s", c.raw, diff)
 		}
 	}
+	// A clause break word chains a clause; a comma or a colon alone does not.
+	var chained []bool
+	for cl := range RequestClauses("find the log and delete it, then email bob. archive it, add a note: fix it") {
+		chained = append(chained, cl.Chained)
+	}
+	if want := []bool{false, true, true, false, false, false}; !slices.Equal(chained, want) {
+		t.Errorf("RequestClauses: Chained %v, want %v", chained, want)
+	}
 	// The caller may stop early.
 	n := 0
 	for range RequestClauses("book a table, call a cab, and pay the bill") {

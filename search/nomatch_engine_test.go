@@ -153,6 +153,24 @@ func TestUnservedTask(t *testing.T) {
 	}, flaggedBy("the unserved task", "a step of the task"))
 }
 
+// TestUnservedStep: a short request of two steps whose second step, an
+// action, none of its best tools serves is flagged no_confident_match; a
+// served second step, a message after a colon, a read or a second step
+// with a top tool that does it is not.
+func TestUnservedStep(t *testing.T) {
+	searchExample(t, []unservedCase{
+		{"list open pull requests in acme/webapp and merge the oldest one", true}, // create_pull_request opens one "to merge"
+		{"look up OPS-12 and deploy the hotfix to our servers", true},
+		{"commit the staged changes and push them to origin", true},
+		{"find a sushi place near me and order a platter for delivery", true},
+		{"search my email for the invoice and reply to it", false},
+		{"list my open jira issues and move OPS-12 to done", false},
+		{"find the note about the launch and delete it", false},
+		{"create a branch called hotfix and check it out", false},   // "check" is a light verb: a read
+		{"add a comment to OPS-88: fix deployed to staging", false}, // the message after a colon is no step
+	}, flaggedBy("the unserved step", "second step"))
+}
+
 // flaggedBy returns a searchExample check: the top hit's explanation names
 // rule (by marker, a part of its wording) exactly when the case is
 // flagged, and a flagged search is no_confident_match with its top score
