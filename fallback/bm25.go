@@ -125,6 +125,7 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 	p := plan{terms: s.terms[:0], seq: s.seq[:0]}
 	s.chunks = ix.termWords(s.chunks, q.Terms)
 	slot := 0
+	var names map[string]bool // locativeNames of q.Raw, once a word is unknown
 	for k, t := range q.Terms {
 		qws := s.chunks[k]
 		if t.Excluded {
@@ -150,9 +151,14 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 					p.knownAll += qw.weight
 				}
 			}
-			if qw.hasTerms && !(qw.unmatched && qw.value) {
+			if qw.unmatched && !qw.value && names == nil {
+				names = locativeNames(q.Raw)
+			}
+			if qw.hasTerms && !(qw.unmatched && (qw.value || names[qw.word])) {
 				// An argument value the catalog does not know says nothing
-				// about whether it serves the request (coverageValues).
+				// about whether it serves the request (coverageValues),
+				// nor does a place or a person's name after "in", "from",
+				// "to" (locativeNames).
 				p.weight += qw.weight
 				if !qw.unmatched {
 					p.known += qw.weight

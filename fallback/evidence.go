@@ -140,6 +140,54 @@ func argumentWords(raw string) map[string]bool {
 	return args
 }
 
+// locativeNames returns the analysed words of the names in a raw request
+// that follow a locative preposition (locativePrepositions: "in Delhi",
+// "from Boston to Providence", "near Union Square"): capitalized words
+// inside a sentence, as argumentValue reads them, right after the
+// preposition or after a name word that does (without a comma between), not
+// technical, not quoted and not all capitals ("in USD", "to SMS": often
+// the thing asked for). Such a name is where or to whom, an argument
+// value, and Keyword leaves it out of Result.Coverage when the catalog
+// does not know it. A name after "on", "with", "at" or "via" is left in:
+// it is as often the service a request asks to use ("on Spotify", "with
+// Equifax", "at the Marriott"), which a catalog without it cannot serve.
+// In Title Case (no word of the request in lowercase) there are none. A
+// pure function of raw, safe for concurrent use.
+func locativeNames(raw string) map[string]bool {
+	names := map[string]bool{}
+	toks := strings.Fields(raw)
+	if !slices.ContainsFunc(toks, func(tok string) bool {
+		core := tokenCore(tok)
+		return core != "" && !startsUpper(core) && !technical(core)
+	}) {
+		return names
+	}
+	var quote bool
+	start := true
+	after := false // the token before is a locative preposition, or a name after one
+	for i, tok := range toks {
+		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
+			quote = quoteAfter(tok, quote)
+			start, after = false, false
+			continue
+		}
+		core := tokenCore(tok)
+		name := argumentValue(core, start) && !technical(core) && strings.ToUpper(core) != core
+		if name && after {
+			for _, w := range analysis.Words().Analyze(core) {
+				names[w] = true
+			}
+		}
+		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
+		after = !start && !strings.ContainsAny(tok[len(tok)-1:], ",;") && (name && after || locativePrepositions[core])
+	}
+	return names
+}
+
+// locativePrepositions come before a place or a person that is an
+// argument value (locativeNames).
+var locativePrepositions = wordSet("in from to near around between")
+
 // NamedObjects returns the words (analysis.Words) of the names that a raw
 // request asks for as a thing, not as an argument value: a capitalized
 // word inside a sentence (argumentValue), neither technical nor all

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolsearch/toolsearch/analysis"
 )
@@ -254,6 +255,31 @@ func TestNamedObjects(t *testing.T) {
 	}
 }
 
+func TestLocativeNames(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"is it going to rain in Seattle this weekend", []string{"seattle"}},
+		{"driving time from Boston to Palo Alto if I leave at 5pm", []string{"boston", "palo", "alto"}},
+		{"what's the weather near Union Square, Portland", []string{"union", "square"}}, // the comma ends the name
+		{"AQI in Delhi today", []string{"delhi"}},
+		{"convert 250 dollars to USD", nil},                     // all capitals
+		{"play it on Spotify", nil},                             // not a locative preposition
+		{"search for 'Blinding Lights' in 'Main Street'", nil},  // quoted
+		{"the forecast in. Denver", nil},                        // starts a sentence
+		{"Forecast In Denver", nil},                             // Title Case
+		{"send the report to Maria and Lee", []string{"maria"}}, // "and" is no name
+		{"move the file to #ops-archive", nil},                  // technical
+	} {
+		got := slices.Sorted(maps.Keys(locativeNames(c.raw)))
+		want := slices.Sorted(slices.Values(c.want))
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("locativeNames(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
 // TestCoverageArguments: an argument value by its form (a path, a URL, a
 // #channel, a number) that the catalog does not know is left out of
 // Result.Coverage; an unknown plain word is not. Result.WordCoverage counts
@@ -268,7 +294,10 @@ func TestCoverageArguments(t *testing.T) {
 		{"send messages to #zorblax", 1, 2.0 / 3},
 		{"send messages to https://zorblax.example/qux", 1, 1.0 / 3}, // https, zorblax, example, qux
 		{"send zorblax messages", 2.0 / 3, 2.0 / 3},
-		{"send Zorblax messages", 2.0 / 3, 2.0 / 3}, // a capitalized name counts: it may be the object
+		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},    // a capitalized name counts: it may be the object
+		{"send messages to Zorblax", 1, 2.0 / 3},       // a name after "to" is an argument value
+		{"send messages on Zorblax", 2.0 / 3, 2.0 / 3}, // after "on" it may be the service asked for
+		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3}, // Title Case: no names
 	} {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WordCoverage-c.everyWord) > 1e-9 {
@@ -277,8 +306,8 @@ func TestCoverageArguments(t *testing.T) {
 	}
 }
 
-// FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion and
-// NamedObjects never panic on any text and give only its words; an
+// FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
+// NamedObjects and locativeNames never panic on any text and give only its words; an
 // opening's verb is neither preamble nor question word; every clause is yielded once, in order, and a caller
 // that stops after k clauses gets k.
 func FuzzRequestClauses(f *testing.F) {
@@ -317,6 +346,11 @@ func FuzzRequestClauses(f *testing.F) {
 		for _, w := range NamedObjects(raw) {
 			if !words[w] {
 				t.Errorf("NamedObjects(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		for w := range locativeNames(raw) {
+			if !words[w] {
+				t.Errorf("locativeNames(%q) has %q, not a word of the text", raw, w)
 			}
 		}
 		var all []Clause

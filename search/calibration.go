@@ -15,7 +15,9 @@ import "fmt"
 //
 // coverage is the share of the query's words that occur in the catalog at
 // all (fallback.Result.Coverage; unknown argument values such as paths,
-// URLs and #channels are left out): "turn off the living room lights" against
+// URLs and #channels are left out, and so are unknown names after "in",
+// "from", "to", "near": "is it going to rain in Seattle this weekend" is
+// about the rain): "turn off the living room lights" against
 // a catalog that knows only "light" (from "light rain") and "turn" has
 // coverage 0.4, so its keyword match on the weather tool (raw 0.66) is
 // reported at 0.23, below the threshold. Every hit of one search gets the
