@@ -281,6 +281,133 @@ func technical(core string) bool {
 	return strings.ContainsFunc(core, unicode.IsDigit) || strings.ContainsAny(strings.Trim(core, ".:"), "@/.:#_")
 }
 
+// Kinds of argument values by their form (ValueKinds): the kind of thing
+// a value names, which a tool can act on only if it takes that kind of
+// argument.
+const (
+	// KindPath: a file system path ("/tmp/old-report.csv", "~/src/app",
+	// "./build", "docs/setup.md").
+	KindPath = "path"
+	// KindFile: a file name with a common extension ("deploy.sh",
+	// "logs.zip", "report.pdf").
+	KindFile = "file"
+	// KindEmail: an e-mail address ("bob@example.com").
+	KindEmail = "email"
+	// KindURL: a web address ("https://go.dev/doc", "www.example.com").
+	KindURL = "url"
+	// KindChannel: a channel or hashtag ("#general", "#old-project").
+	KindChannel = "channel"
+	// KindRepo: an owner/name pair ("acme/widgets", "golang/go"), which
+	// also names branches ("feature/login") and relative paths.
+	KindRepo = "repo"
+	// KindIssue: an issue key ("OPS-12", "PAY-210").
+	KindIssue = "issue"
+)
+
+// Value is an argument value of a request with its kind (ValueKinds). A
+// plain value, safe to copy.
+type Value struct {
+	// Text is the value as written, without its outer punctuation.
+	Text string
+	// Kind is one of the Kind constants.
+	Kind string
+}
+
+// fileExtensions are the extensions that make a name a file's (KindFile):
+// documents, data, code, archives and media. A name with another ending
+// is a domain, a product or a framework ("tacoshack.dev", "Node.js",
+// "D.C.").
+var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx xls xlsx ppt pptx odt " +
+	"sh py go rb java cpp ts html htm css sql log zip tar gz tgz rar 7z png jpg jpeg gif svg webp bmp " +
+	"mp3 mp4 m4a wav mov avi mkv ini cfg conf env")
+
+// ValueKinds returns the argument values of raw whose form says what kind
+// of thing they are (a path, a file, an e-mail address, a URL, a channel,
+// an owner/name pair, an issue key; the Kind constants), in order. Quoted
+// text is a message or a title, not a value of a kind; numbers, dates and
+// names have no kind. It is a pure function of raw, safe for concurrent
+// use.
+func ValueKinds(raw string) []Value {
+	var out []Value
+	var quote bool
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
+		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
+			quote = quoteAfter(tok, quote)
+			continue
+		}
+		core := strings.TrimRight(tokenCore(tok), ".:")
+		if k := valueKind(core); k != "" {
+			out = append(out, Value{core, k})
+		}
+	}
+	return out
+}
+
+// valueKind returns the kind of a token core by its form (see ValueKinds),
+// or "".
+func valueKind(core string) string {
+	lower := strings.ToLower(core)
+	switch at := strings.IndexByte(core, '@'); {
+	case strings.Contains(core, "://") || strings.HasPrefix(lower, "www."):
+		return KindURL
+	case at > 0 && strings.Contains(core[at+1:], "."):
+		return KindEmail
+	case len(core) > 1 && core[0] == '#' && startsLetter(core[1:]) && !strings.ContainsAny(core[1:], "#/@."):
+		return KindChannel
+	case strings.HasPrefix(core, "/") || strings.HasPrefix(core, "~/") || strings.HasPrefix(core, "./") || strings.HasPrefix(core, "../"):
+		if strings.ContainsFunc(core, unicode.IsLetter) {
+			return KindPath
+		}
+	case strings.Contains(core, "/"):
+		parts := strings.Split(core, "/")
+		if fileName(parts[len(parts)-1]) {
+			return KindPath
+		}
+		if len(parts) == 2 && namePart(parts[0]) && namePart(parts[1]) {
+			return KindRepo
+		}
+	case fileName(core):
+		return KindFile
+	case issueKey(core):
+		return KindIssue
+	}
+	return ""
+}
+
+// fileName reports whether s is a name with a file extension
+// (fileExtensions), written in lowercase: "deploy.sh", "README.md".
+func fileName(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	return i > 0 && fileExtensions[s[i+1:]] && strings.ContainsFunc(s[:i], unicode.IsLetter)
+}
+
+// namePart reports whether s is one part of an owner/name pair: two or
+// more letters, digits, '.', '-' and '_', with a letter ("m/s" and "w/o"
+// are units and abbreviations).
+func namePart(s string) bool {
+	return len(s) > 1 && strings.ContainsFunc(s, unicode.IsLetter) &&
+		!strings.ContainsFunc(s, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r)
+		})
+}
+
+// issueKey reports whether s is an issue key: capital letters (a project
+// key), a hyphen and a number ("OPS-12").
+func issueKey(s string) bool {
+	key, num, ok := strings.Cut(s, "-")
+	return ok && len(key) >= 2 && num != "" && startsUpper(key) &&
+		!strings.ContainsFunc(key, func(r rune) bool { return !unicode.IsUpper(r) && !unicode.IsDigit(r) }) &&
+		!strings.ContainsFunc(num, func(r rune) bool { return !unicode.IsDigit(r) })
+}
+
+func startsLetter(s string) bool {
+	for _, r := range s {
+		return unicode.IsLetter(r)
+	}
+	return false
+}
+
 // argumentValue reports whether a token core outside quotes is an argument
 // value: by its form (technical) or a capitalized name that does not start
 // a sentence ("Denver", "Maria").

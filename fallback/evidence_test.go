@@ -109,6 +109,29 @@ func TestRequestOpening(t *testing.T) {
 	}
 }
 
+// TestValueKinds: a value's form says what kind of thing it is; quoted
+// text, numbers, names, units and domains have no kind.
+func TestValueKinds(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []Value
+	}{
+		{"delete /tmp/old-report.csv", []Value{{"/tmp/old-report.csv", KindPath}}},
+		{"commit ~/src/app and docs/setup.md", []Value{{"~/src/app", KindPath}, {"docs/setup.md", KindPath}}},
+		{"zip the logs into logs.zip.", []Value{{"logs.zip", KindFile}}},
+		{"email bob@example.com the link https://go.dev/doc", []Value{{"bob@example.com", KindEmail}, {"https://go.dev/doc", KindURL}}},
+		{"post in #general, then close OPS-12 in acme/widgets", []Value{{"#general", KindChannel}, {"OPS-12", KindIssue}, {"acme/widgets", KindRepo}}},
+		{"save 'notes.txt' to the drive", nil},                               // quoted text
+		{"buy tacoshack.dev and install Node.js", nil},                       // a domain, a framework
+		{"thrown up at 40 m/s from Washington D.C. in 3/4 of the time", nil}, // a unit, a place, a number
+		{"look up COVID-19 cases and pull request #88", []Value{{"COVID-19", KindIssue}}},
+	} {
+		if diff := cmp.Diff(c.want, ValueKinds(c.raw)); diff != "" {
+			t.Errorf("ValueKinds(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
 func TestToolActions(t *testing.T) {
 	for _, c := range []struct {
 		name, desc string

@@ -39,6 +39,12 @@ func TestUnservedAction(t *testing.T) {
 		{"email the quarterly report to bob", false},            // the verb names the email server
 		{"transition OPS-8 to review", false},                   // the object is an argument value
 		{"zip up the logs folder into logs.zip", true},          // the verb's word in a later value ("logs.zip") is still the verb
+		// A value's kind must be one that a best tool doing the verb takes.
+		{"delete /var/tmp/build.log", true},                // the delete tools take events and notes, not paths
+		{"close issue 12 in acme/webapp", true},            // the Jira tools take issue keys, not a repository
+		{"make run.sh executable", true},                   // a support verb without an action's noun: a top tool must take the file
+		{"reply to ana@acme.com", false},                   // reply_to_email: "Reply to all recipients"
+		{"move report.pdf into the archive folder", false}, // move_file takes paths
 		{"add a :tada: reaction to the announcement", false},
 		// set is an action verb; un- and re- make action verbs.
 		{"set the thermostat to 20 degrees", true},

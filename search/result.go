@@ -124,8 +124,8 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	}
 	if confident && hasFloor(m.mode) && !(p.exact >= 0 && hits[0].id == p.exact) {
 		ws := st.lex.RankingWords(p.query)
-		if verb, object := st.unservedAction(p, ws, hits); verb != "" {
-			unserve(hits, unservedWhy(verb, object), p.debug)
+		if why := st.unservedAction(p, ws, hits); why != "" {
+			unserve(hits, why, p.debug)
 			confident = false
 		} else if verb := st.unservedTask(p, len(ws), hits); verb != "" {
 			unserve(hits, unservedTaskWhy(verb), p.debug)
