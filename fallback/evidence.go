@@ -354,6 +354,11 @@ type Opening struct {
 	// "is"; questionWords) or a noun phrase (nounOpening: "cast of the
 	// movie Inception"), or has no other word.
 	Verb string
+	// VerbValue: Verb's own token is an argument value by its form
+	// (technical: "#random", "OPS-12") or opens quoted text, so Verb is
+	// no verb. The same word as a value later in the request ("zip up
+	// the logs folder into logs.zip") leaves Verb a verb.
+	VerbValue bool
 	// Object holds the words (analysis.Words) between Verb and the first
 	// preposition, "that", "saying" or colon (objectEnds): "cancel my
 	// flight to Oslo" → my, flight; "transition OPS-8 to review" → ops, 8.
@@ -432,6 +437,7 @@ func RequestOpening(raw string) Opening {
 				ws = ws[1:] // a prefix joined by a hyphen: "e-file", "co-sign", "re-send"
 			}
 			op.Verb, object = ws[0], true
+			op.VerbValue = technical(tokenCore(tok)) || opensQuote(tok)
 			op.Object = append(op.Object, ws[1:]...)
 		case object && len(op.Object) == 0 && determiner(ws, toks[i+1:]):
 			op.Object = append(op.Object, ws...)
@@ -568,6 +574,10 @@ type Clause struct {
 	Preamble bool
 	// Question: First is a question word ("what", "how", "is").
 	Question bool
+	// Chained: a clause break word (clauseBreaks: "and", "then", "also")
+	// opened the clause, inside its sentence ("find the log **and**
+	// delete it"); not after a sentence's end, a comma or a colon alone.
+	Chained bool
 	// rest is the clause's raw text after its first word.
 	rest []string
 }
@@ -651,6 +661,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 				if !flush(false) {
 					return
 				}
+				cur.Chained = true
 				continue
 			}
 			var ws []string

@@ -91,8 +91,10 @@ func TestRequestOpening(t *testing.T) {
 		{"reply that I'm on my way", Opening{Verb: "reply", Text: []string{"i", "m", "on", "my", "way"}}},
 		{"confirm that the fix is deployed", Opening{Verb: "confirm", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"tell bob that", Opening{Verb: "tell", Object: []string{"bob"}}},
-		{"E-file my tax return", Opening{Verb: "file", Object: []string{"my", "tax", "return"}}}, // a prefix joined by a hyphen
-		{"T-Mobile bill for May", Opening{Verb: "mobile", Object: []string{"bill"}}},             // no verb of the search's lists: no rule reads it
+		{"E-file my tax return", Opening{Verb: "file", Object: []string{"my", "tax", "return"}}},       // a prefix joined by a hyphen
+		{"T-Mobile bill for May", Opening{Verb: "mobile", Object: []string{"bill"}}},                   // no verb of the search's lists: no rule reads it
+		{"OPS-12 to review", Opening{Verb: "ops", Object: []string{"12"}, VerbValue: true}},            // the verb's token is a value
+		{"zip up the logs into logs.zip", Opening{Verb: "zip", Object: []string{"up", "the", "logs"}}}, // a later value of the same word
 		{"what's in the downloads folder", Opening{}},
 		{"cast of the movie Inception", Opening{}}, // a noun before "of"
 		{"please, record of my workouts", Opening{}},
@@ -205,6 +207,14 @@ func TestRequestClauses(t *testing.T) {
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("RequestClauses(%q) (-want +got):\n%s", c.raw, diff)
 		}
+	}
+	// A clause break word chains a clause; a comma or a colon alone does not.
+	var chained []bool
+	for cl := range RequestClauses("find the log and delete it, then email bob. archive it, add a note: fix it") {
+		chained = append(chained, cl.Chained)
+	}
+	if want := []bool{false, true, true, false, false, false}; !slices.Equal(chained, want) {
+		t.Errorf("RequestClauses: Chained %v, want %v", chained, want)
 	}
 	// The caller may stop early.
 	n := 0

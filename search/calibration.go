@@ -28,10 +28,13 @@ import "fmt"
 // no_confident_match, unless semantic evidence vouches for it: a clear
 // semantic top tool that keyword search does not contradict, its scores
 // then scaled by one factor so that the top scores confidentScore
-// (vouch.go). So does a short request whose action verb none of its best
-// tools mentions, or whose tools with the verb all lack its object, and a
-// longer task none of whose steps they serve, its scores scaled under the
-// line by one factor (nomatch.go).
+// (vouch.go). So does a search whose best tools do not do what was asked,
+// its scores scaled under the line by one factor (nomatch.go and the rule
+// files it names): a short request whose action verb none of them does,
+// or whose tools with the verb all lack its object; a longer task none of
+// whose steps they serve; a named thing no tool knows; a question about
+// the asker's own things whose subject none has; a short two-step request
+// whose second step none serves.
 // Results of select:, of an exact tool name and of a regex are confident
 // by construction (the caller named or matched them) and keep their
 // scores.

@@ -12,7 +12,8 @@ import (
 // The no-match rules flag a confident search whose best tools do not do
 // what was asked (result: unserve, in this order): the unserved action
 // (this file), the unserved task (unservedtask.go), the unserved name
-// (unservedname.go) and the unserved question (unservedquestion.go).
+// (unservedname.go), the unserved question (unservedquestion.go) and the
+// unserved step (unservedstep.go).
 // What a tool does, its own actions, is read in toolactions.go; the verb
 // lists are in verbs.go.
 
@@ -49,8 +50,11 @@ import (
 //     where "of" follows it): requests put their action
 //     first, and a later word that can be a verb is usually a noun
 //     ("directions to the train station");
-//   - that word is not an argument value (fallback.WordMatch.Arg: "#random",
-//     "OPS-12", a quoted text or a capitalized name);
+//   - that word's own token is not an argument value by its form
+//     (fallback.Opening.VerbValue: "#random", "OPS-12", quoted text); the
+//     same word in a later value leaves it the verb ("zip up the logs
+//     folder into logs.zip": WordMatch.Arg, which is by word, is true of
+//     "zip" there);
 //   - either none of the unservedDepth best tools does it (actsVerb: it,
 //     or one of its verbSynonyms, "write" → "create", is one of the tool's
 //     own actions, toolActions — its name's words, the leading verbs of
@@ -215,8 +219,8 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) (string, bool) {
 		return "", false
 	}
 	words := st.lex.WordMatches(req, hs[0].id) // the same words, in the same order
-	if verb >= len(words) || words[verb].Arg {
-		return "", false
+	if verb >= len(words) || op.VerbValue {
+		return "", false // "#random ...": the word's own token is a value (its Arg may come from a later one: "zip ... into logs.zip")
 	}
 	word := words[verb].Word
 	base, _ := actionVerb(word)

@@ -136,6 +136,9 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		} else if head := st.unservedQuestion(p, len(ws), hits); head != "" {
 			unserve(hits, unservedQuestionWhy(head), p.debug)
 			confident = false
+		} else if verb := st.unservedStep(p, len(ws), hits); verb != "" {
+			unserve(hits, unservedStepWhy(verb), p.debug)
+			confident = false
 		}
 	}
 	if m.mode != ModeSelect {
