@@ -192,6 +192,20 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 				p.terms = append(p.terms, qterm{id: id, weight: weight * variantWeight, slot: slot})
 				s.termPos[id] = int32(len(p.terms))
 			}
+			if i == 0 {
+				// An argument value also matches through its kind, as a
+				// parameter's name or description would say it
+				// (valueKind): "#general" a channel.
+				if kind := valueKind(t.Text); kind != "" {
+					for _, id := range ix.resolveWord(kind).ids {
+						if s.termPos[id] > 0 {
+							continue
+						}
+						p.terms = append(p.terms, qterm{id: id, weight: weight * kindWeight, slot: slot})
+						s.termPos[id] = int32(len(p.terms))
+					}
+				}
+			}
 			if t.Prefix && i == len(qws)-1 {
 				for _, id := range ix.completions(qw.word) {
 					if s.termPos[id] > 0 {
@@ -275,7 +289,9 @@ func (ix *Index) ExactName(raw string) (int, bool) {
 // weight × IDF × tf/(k1+tf), where tf is the BM25F pseudo frequency over the
 // fields (see fieldWeight, fieldB, bm25K1) and weight is the query-side
 // weight of the word (see queryWordWeight). A word may match through itself,
-// a stem variant (variantWeight) or, for the last word, a completion
+// a stem variant (variantWeight), for the first word of an argument value
+// of a known kind ("#general", an e-mail address, a URL) the kind's word
+// (valueKind, kindWeight) or, for the last word, a completion
 // (prefixWeight); it counts once, by its best match. The tool's raw score is
 // the sum over query words, plus a phrase bonus for every two adjacent query
 // words that are also adjacent in the tool's name, server or description

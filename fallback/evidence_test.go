@@ -278,6 +278,36 @@ func TestNamedObjects(t *testing.T) {
 	}
 }
 
+func TestValueKind(t *testing.T) {
+	for text, want := range map[string]string{
+		"#general": "channel", "#dev-ops,": "channel", "(#eng)": "channel",
+		"sarah@example.com": "email", "<legal@acme.co.uk>": "email",
+		"https://example.com/x": "url", "www.acme.io": "url",
+		"#42": "", "#": "", "C#": "", "@alice": "", "acme/api": "", "OPS-12": "", "report.txt": "", "general": "",
+	} {
+		if got := valueKind(text); got != want {
+			t.Errorf("valueKind(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestValueKindRanks: a #channel the catalog does not know finds the tools
+// with a channel; the value's kind is no query word of its own (coverage).
+func TestValueKindRanks(t *testing.T) {
+	ix := NewIndex(testDocs)
+	res := ix.Keyword(mustParse(t, "send it to #zorblax"), Options{Limit: 3})
+	var names []string
+	for _, h := range res.Hits {
+		names = append(names, ix.Document(h.ID).Name)
+	}
+	if diff := cmp.Diff([]string{"slack__send_message", "slack__list_channels"}, names); diff != "" {
+		t.Errorf("send it to #zorblax (-want +got):\n%s", diff)
+	}
+	if res.Coverage != 1 {
+		t.Errorf("send it to #zorblax: Coverage %.3f, want 1 (an unknown channel is left out, its kind is no word of the query)", res.Coverage)
+	}
+}
+
 func TestLocativeNames(t *testing.T) {
 	for _, c := range []struct {
 		raw  string
