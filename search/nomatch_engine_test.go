@@ -39,6 +39,7 @@ func TestUnservedAction(t *testing.T) {
 		{"email the quarterly report to bob", false},            // the verb names the email server
 		{"transition OPS-8 to review", false},                   // the object is an argument value
 		{"zip up the logs folder into logs.zip", true},          // the verb's word in a later value ("logs.zip") is still the verb
+		{"set a vacation auto-reply on my email", true},         // reply_to_email's "Set reply_all to ..." is the caller's verb
 		// A value's kind must be one that a best tool doing the verb takes.
 		{"delete /var/tmp/build.log", true},                // the delete tools take events and notes, not paths
 		{"close issue 12 in acme/webapp", true},            // the Jira tools take issue keys, not a repository
