@@ -571,6 +571,64 @@ func RequestOpening(raw string) Opening {
 	return op
 }
 
+// phrasalParticles are the particles that make a phrasal verb of a verb
+// ("check in", "take down", "put off"); "up" and "out" are left out: with
+// a light verb they mostly still ask to see something ("look up", "find
+// out").
+var phrasalParticles = wordSet("in off away back down over")
+
+// objectPronouns may come between a phrasal verb and its particle: "check
+// me in", "take it down".
+var objectPronouns = wordSet("me it him her them us this that")
+
+// OpeningParticle returns the particle of the phrasal verb that opens the
+// raw request (phrasalParticles): the verb (the first word after a
+// preamble), one object pronoun or none, then the particle, which ends
+// the sentence or the clause or comes before a preposition, so that it
+// takes no object of its own ("check me in for my flight", "check in for
+// my flight tomorrow", "take it down"; not "look in the drawer", "get
+// back the deposit"); "" otherwise. It is a pure function of raw, safe
+// for concurrent use.
+func OpeningParticle(raw string) string {
+	var ws []string // the words of the request's first clause, after its preamble
+	for _, tok := range strings.Fields(raw) {
+		w := analysis.Words().Analyze(tok)
+		if len(ws) == 0 {
+			_, w = cutPreamble(w)
+		}
+		ws = append(ws, w...)
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") || len(ws) > 4 {
+			break
+		}
+	}
+	return phrasalParticle(ws)
+}
+
+// Particle returns the particle of the phrasal verb that opens the clause
+// (as OpeningParticle reads a request: "... and check me in" → in), or "".
+func (c Clause) Particle() string {
+	if c.First == "" {
+		return ""
+	}
+	return phrasalParticle(append([]string{c.First}, c.Words()...))
+}
+
+// phrasalParticle returns the particle of the phrasal verb that ws, a
+// clause's words from its verb on, open with (see OpeningParticle), or "".
+func phrasalParticle(ws []string) string {
+	i := 1
+	if i < len(ws) && objectPronouns[ws[i]] {
+		i++
+	}
+	if i >= len(ws) || !phrasalParticles[ws[i]] {
+		return ""
+	}
+	if i+1 < len(ws) && !objectEnds[ws[i+1]] && !clauseBreaks[ws[i+1]] {
+		return "" // "look in the drawer": a preposition with its object
+	}
+	return ws[i]
+}
+
 // nounOpening reports whether a request's first word (ws, the words of
 // its token tok after any preamble) is a noun rather than its verb: "of"
 // follows it right away, in the same clause ("cast of the movie

@@ -109,6 +109,30 @@ func TestRequestOpening(t *testing.T) {
 	}
 }
 
+// TestOpeningParticle: a light verb, an optional object pronoun and a
+// particle that takes no object of its own open a phrasal verb.
+func TestOpeningParticle(t *testing.T) {
+	for raw, want := range map[string]string{
+		"check me in for my flight":          "in",
+		"please check in for the 9am flight": "in",
+		"take it down.":                      "down",
+		"look in the drawer":                 "",
+		"get back the deposit":               "",
+		"look up OPS-12":                     "", // "up" is no particle here
+		"check the forecast":                 "",
+		"":                                   "",
+	} {
+		if got := OpeningParticle(raw); got != want {
+			t.Errorf("OpeningParticle(%q) = %q, want %q", raw, got, want)
+		}
+	}
+	for c := range RequestClauses("find the booking and check me in") {
+		if c.First == "check" && c.Particle() != "in" {
+			t.Errorf("Clause(%q).Particle() = %q, want in", c.First, c.Particle())
+		}
+	}
+}
+
 // TestValueKinds: a value's form says what kind of thing it is; quoted
 // text, numbers, names, units and domains have no kind.
 func TestValueKinds(t *testing.T) {

@@ -24,7 +24,9 @@ import (
 //     deployed", whose second clause is a message), without a preamble of
 //     its own ("... and I'd like to watch the one ..." is a wish), and
 //     opens with an action verb in its base form that is no answer verb
-//     (answerVerbs: a tool that returns the data serves it);
+//     (answerVerbs: a tool that returns the data serves it), or with a
+//     light verb and a particle, one action that a top tool must name
+//     (fallback.Clause.Particle, unservedPhrasal: "... and check me in");
 //   - no tool among the unservedDepth best serves the second step
 //     (stepServed: it does the verb, or the verb names its server, and
 //     has a word of the step's object, or the object holds only argument
@@ -93,6 +95,12 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 		return "" // "add a comment to OPS-88: fix deployed", "... and I like to watch the one ..."
 	}
 	base, action := actionVerb(second.First)
+	if particle := second.Particle(); !action && base == second.First && particle != "" && !supportVerbs[base] && !causativeVerbs[base] {
+		if st.unservedPhrasal(base, particle, hs) == "" {
+			return "" // "... and check me in": a light verb and a particle are one action
+		}
+		return base + " " + particle
+	}
 	if !action || base != second.First || answerVerbs[base] {
 		return ""
 	}
