@@ -125,6 +125,7 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 	p := plan{terms: s.terms[:0], seq: s.seq[:0]}
 	s.chunks = ix.termWords(s.chunks, q.Terms)
 	slot := 0
+	var names map[string]bool // locativeNames of q.Raw, once a word is unknown
 	for k, t := range q.Terms {
 		qws := s.chunks[k]
 		if t.Excluded {
@@ -150,9 +151,14 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 					p.knownAll += qw.weight
 				}
 			}
-			if qw.hasTerms && !(qw.unmatched && qw.value) {
+			if qw.unmatched && !qw.value && names == nil {
+				names = locativeNames(q.Raw)
+			}
+			if qw.hasTerms && !(qw.unmatched && (qw.value || names[qw.word])) {
 				// An argument value the catalog does not know says nothing
-				// about whether it serves the request (coverageValues).
+				// about whether it serves the request (coverageValues),
+				// nor does a place or a person's name after "in", "from",
+				// "to" (locativeNames).
 				p.weight += qw.weight
 				if !qw.unmatched {
 					p.known += qw.weight
@@ -185,6 +191,20 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 				}
 				p.terms = append(p.terms, qterm{id: id, weight: weight * variantWeight, slot: slot})
 				s.termPos[id] = int32(len(p.terms))
+			}
+			if i == 0 {
+				// An argument value also matches through its kind, as a
+				// parameter's name or description would say it
+				// (valueKind): "#general" a channel.
+				if kind := valueKind(t.Text); kind != "" {
+					for _, id := range ix.resolveWord(kind).ids {
+						if s.termPos[id] > 0 {
+							continue
+						}
+						p.terms = append(p.terms, qterm{id: id, weight: weight * kindWeight, slot: slot})
+						s.termPos[id] = int32(len(p.terms))
+					}
+				}
 			}
 			if t.Prefix && i == len(qws)-1 {
 				for _, id := range ix.completions(qw.word) {
@@ -269,7 +289,9 @@ func (ix *Index) ExactName(raw string) (int, bool) {
 // weight × IDF × tf/(k1+tf), where tf is the BM25F pseudo frequency over the
 // fields (see fieldWeight, fieldB, bm25K1) and weight is the query-side
 // weight of the word (see queryWordWeight). A word may match through itself,
-// a stem variant (variantWeight) or, for the last word, a completion
+// a stem variant (variantWeight), for the first word of an argument value
+// of a known kind ("#general", an e-mail address, a URL) the kind's word
+// (valueKind, kindWeight) or, for the last word, a completion
 // (prefixWeight); it counts once, by its best match. The tool's raw score is
 // the sum over query words, plus a phrase bonus for every two adjacent query
 // words that are also adjacent in the tool's name, server or description

@@ -140,6 +140,79 @@ func argumentWords(raw string) map[string]bool {
 	return args
 }
 
+// kindWeight weighs the kind of an argument value (valueKind) against
+// the value's own word, as variantWeight weighs a stem variant: the value
+// matches a tool through the kind at half the weight, and counts once, by
+// its best match. Measured (docs/benchmarks.md, "The kind of an argument
+// value"): nDCG@10 on the example catalog's labelled sets +0.01 to +0.07
+// in default and keyword mode, the dev sets within ±0.0004; 0.5 is the
+// only weight tried (prefixWeight's).
+const kindWeight = 0.5
+
+// valueKind names the kind of an argument value by its form, the word a
+// tool's parameters use for it: a "#name" is a chat "channel", an e-mail
+// address an "email", a URL a "url"; "" for any other token. Keyword
+// search matches the value's first word through this word too (at
+// kindWeight), so "post an update in #general" finds the tools with a
+// channel. Forms that name several kinds ("owner/repo" or a branch,
+// "@name" on any network, "ABC-12") are left out: of formKind's kinds,
+// which the no-match decision reads (ValueKinds), only these three.
+func valueKind(text string) string {
+	switch k := formKind(tokenCore(text)); k {
+	case KindChannel, KindURL, KindEmail:
+		return k
+	}
+	return ""
+}
+
+// locativeNames returns the analysed words of the names in a raw request
+// that follow a locative preposition (locativePrepositions: "in Delhi",
+// "from Boston to Providence", "near Union Square"): capitalized words
+// inside a sentence, as argumentValue reads them, right after the
+// preposition or after a name word that does (without a comma between), not
+// technical, not quoted and not all capitals ("in USD", "to SMS": often
+// the thing asked for). Such a name is where or to whom, an argument
+// value, and Keyword leaves it out of Result.Coverage when the catalog
+// does not know it. A name after "on", "with", "at" or "via" is left in:
+// it is as often the service a request asks to use ("on Spotify", "with
+// Equifax", "at the Marriott"), which a catalog without it cannot serve.
+// In Title Case (no word of the request in lowercase) there are none. A
+// pure function of raw, safe for concurrent use.
+func locativeNames(raw string) map[string]bool {
+	names := map[string]bool{}
+	toks := strings.Fields(raw)
+	if !slices.ContainsFunc(toks, func(tok string) bool {
+		core := tokenCore(tok)
+		return core != "" && !startsUpper(core) && !technical(core)
+	}) {
+		return names
+	}
+	var quote bool
+	start := true
+	after := false // the token before is a locative preposition, or a name after one
+	for i, tok := range toks {
+		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
+			quote = quoteAfter(tok, quote)
+			start, after = false, false
+			continue
+		}
+		core := tokenCore(tok)
+		name := argumentValue(core, start) && !technical(core) && strings.ToUpper(core) != core
+		if name && after {
+			for _, w := range analysis.Words().Analyze(core) {
+				names[w] = true
+			}
+		}
+		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
+		after = !start && !strings.ContainsAny(tok[len(tok)-1:], ",;") && (name && after || locativePrepositions[core])
+	}
+	return names
+}
+
+// locativePrepositions come before a place or a person that is an
+// argument value (locativeNames).
+var locativePrepositions = wordSet("in from to near around between")
+
 // NamedObjects returns the words (analysis.Words) of the names that a raw
 // request asks for as a thing, not as an argument value: a capitalized
 // word inside a sentence (argumentValue), neither technical nor all
@@ -233,6 +306,126 @@ func technical(core string) bool {
 	return strings.ContainsFunc(core, unicode.IsDigit) || strings.ContainsAny(strings.Trim(core, ".:"), "@/.:#_")
 }
 
+// Kinds of argument values by their form (ValueKinds): the kind of thing
+// a value names, which a tool can act on only if it takes that kind of
+// argument.
+const (
+	// KindPath: a file system path ("/tmp/old-report.csv", "~/src/app",
+	// "./build", "docs/setup.md").
+	KindPath = "path"
+	// KindFile: a file name with a common extension ("deploy.sh",
+	// "logs.zip", "report.pdf").
+	KindFile = "file"
+	// KindEmail: an e-mail address ("bob@example.com").
+	KindEmail = "email"
+	// KindURL: a web address ("https://go.dev/doc", "www.example.com").
+	KindURL = "url"
+	// KindChannel: a channel or hashtag ("#general", "#old-project").
+	KindChannel = "channel"
+	// KindRepo: an owner/name pair ("acme/widgets", "golang/go"), which
+	// also names branches ("feature/login") and relative paths.
+	KindRepo = "repo"
+	// KindIssue: an issue key ("OPS-12", "PAY-210").
+	KindIssue = "issue"
+)
+
+// Value is an argument value of a request with its kind (ValueKinds). A
+// plain value, safe to copy.
+type Value struct {
+	// Text is the value as written, without its outer punctuation.
+	Text string
+	// Kind is one of the Kind constants.
+	Kind string
+}
+
+// fileExtensions are the extensions that make a name a file's (KindFile):
+// documents, data, code, archives and media. A name with another ending
+// is a domain, a product or a framework ("tacoshack.dev", "Node.js",
+// "D.C.").
+var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx xls xlsx ppt pptx odt " +
+	"sh py go rb java cpp ts html htm css sql log zip tar gz tgz rar 7z png jpg jpeg gif svg webp bmp " +
+	"mp3 mp4 m4a wav mov avi mkv ini cfg conf env")
+
+// ValueKinds returns the argument values of raw whose form says what kind
+// of thing they are (a path, a file, an e-mail address, a URL, a channel,
+// an owner/name pair, an issue key; the Kind constants), in order. Quoted
+// text is a message or a title, not a value of a kind; numbers, dates and
+// names have no kind. It is a pure function of raw, safe for concurrent
+// use.
+func ValueKinds(raw string) []Value {
+	var out []Value
+	var quote bool
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
+		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
+			quote = quoteAfter(tok, quote)
+			continue
+		}
+		core := strings.TrimRight(tokenCore(tok), ".:")
+		if k := formKind(core); k != "" {
+			out = append(out, Value{core, k})
+		}
+	}
+	return out
+}
+
+// formKind returns the kind of a token core by its form (see ValueKinds),
+// or "": the one classifier of values by kind, which keyword search reads
+// too (valueKind).
+func formKind(core string) string {
+	switch at := strings.IndexByte(core, '@'); {
+	case strings.HasPrefix(core, "http://") || strings.HasPrefix(core, "https://") || strings.HasPrefix(core, "www."):
+		return KindURL
+	case at > 0 && strings.Contains(core[at+1:], ".") && !strings.ContainsAny(core, "/:"):
+		return KindEmail
+	case len(core) > 1 && core[0] == '#' && !strings.ContainsAny(core[1:], "#/@.") && strings.ContainsFunc(core[1:], unicode.IsLetter):
+		return KindChannel
+	case strings.HasPrefix(core, "/") || strings.HasPrefix(core, "~/") || strings.HasPrefix(core, "./") || strings.HasPrefix(core, "../"):
+		if strings.ContainsFunc(core, unicode.IsLetter) {
+			return KindPath
+		}
+	case strings.Contains(core, "/"):
+		parts := strings.Split(core, "/")
+		if fileName(parts[len(parts)-1]) {
+			return KindPath
+		}
+		if len(parts) == 2 && namePart(parts[0]) && namePart(parts[1]) {
+			return KindRepo
+		}
+	case fileName(core):
+		return KindFile
+	case issueKey(core):
+		return KindIssue
+	}
+	return ""
+}
+
+// fileName reports whether s is a name with a file extension
+// (fileExtensions), written in lowercase: "deploy.sh", "README.md".
+func fileName(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	return i > 0 && fileExtensions[s[i+1:]] && strings.ContainsFunc(s[:i], unicode.IsLetter)
+}
+
+// namePart reports whether s is one part of an owner/name pair: two or
+// more letters, digits, '.', '-' and '_', with a letter ("m/s" and "w/o"
+// are units and abbreviations).
+func namePart(s string) bool {
+	return len(s) > 1 && strings.ContainsFunc(s, unicode.IsLetter) &&
+		!strings.ContainsFunc(s, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r)
+		})
+}
+
+// issueKey reports whether s is an issue key: capital letters (a project
+// key), a hyphen and a number ("OPS-12").
+func issueKey(s string) bool {
+	key, num, ok := strings.Cut(s, "-")
+	return ok && len(key) >= 2 && num != "" && startsUpper(key) &&
+		!strings.ContainsFunc(key, func(r rune) bool { return !unicode.IsUpper(r) && !unicode.IsDigit(r) }) &&
+		!strings.ContainsFunc(num, func(r rune) bool { return !unicode.IsDigit(r) })
+}
+
 // argumentValue reports whether a token core outside quotes is an argument
 // value: by its form (technical) or a capitalized name that does not start
 // a sentence ("Denver", "Maria").
@@ -276,6 +469,11 @@ type Opening struct {
 	// "is"; questionWords) or a noun phrase (nounOpening: "cast of the
 	// movie Inception"), or has no other word.
 	Verb string
+	// VerbValue: Verb's own token is an argument value by its form
+	// (technical: "#random", "OPS-12") or opens quoted text, so Verb is
+	// no verb. The same word as a value later in the request ("zip up
+	// the logs folder into logs.zip") leaves Verb a verb.
+	VerbValue bool
 	// Object holds the words (analysis.Words) between Verb and the first
 	// preposition, "that", "saying" or colon (objectEnds): "cancel my
 	// flight to Oslo" → my, flight; "transition OPS-8 to review" → ops, 8.
@@ -354,6 +552,7 @@ func RequestOpening(raw string) Opening {
 				ws = ws[1:] // a prefix joined by a hyphen: "e-file", "co-sign", "re-send"
 			}
 			op.Verb, object = ws[0], true
+			op.VerbValue = technical(tokenCore(tok)) || opensQuote(tok)
 			op.Object = append(op.Object, ws[1:]...)
 		case object && len(op.Object) == 0 && determiner(ws, toks[i+1:]):
 			op.Object = append(op.Object, ws...)
@@ -370,6 +569,64 @@ func RequestOpening(raw string) Opening {
 		}
 	}
 	return op
+}
+
+// phrasalParticles are the particles that make a phrasal verb of a verb
+// ("check in", "take down", "put off"); "up" and "out" are left out: with
+// a light verb they mostly still ask to see something ("look up", "find
+// out").
+var phrasalParticles = wordSet("in off away back down over")
+
+// objectPronouns may come between a phrasal verb and its particle: "check
+// me in", "take it down".
+var objectPronouns = wordSet("me it him her them us this that")
+
+// OpeningParticle returns the particle of the phrasal verb that opens the
+// raw request (phrasalParticles): the verb (the first word after a
+// preamble), one object pronoun or none, then the particle, which ends
+// the sentence or the clause or comes before a preposition, so that it
+// takes no object of its own ("check me in for my flight", "check in for
+// my flight tomorrow", "take it down"; not "look in the drawer", "get
+// back the deposit"); "" otherwise. It is a pure function of raw, safe
+// for concurrent use.
+func OpeningParticle(raw string) string {
+	var ws []string // the words of the request's first clause, after its preamble
+	for _, tok := range strings.Fields(raw) {
+		w := analysis.Words().Analyze(tok)
+		if len(ws) == 0 {
+			_, w = cutPreamble(w)
+		}
+		ws = append(ws, w...)
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") || len(ws) > 4 {
+			break
+		}
+	}
+	return phrasalParticle(ws)
+}
+
+// Particle returns the particle of the phrasal verb that opens the clause
+// (as OpeningParticle reads a request: "... and check me in" → in), or "".
+func (c Clause) Particle() string {
+	if c.First == "" {
+		return ""
+	}
+	return phrasalParticle(append([]string{c.First}, c.Words()...))
+}
+
+// phrasalParticle returns the particle of the phrasal verb that ws, a
+// clause's words from its verb on, open with (see OpeningParticle), or "".
+func phrasalParticle(ws []string) string {
+	i := 1
+	if i < len(ws) && objectPronouns[ws[i]] {
+		i++
+	}
+	if i >= len(ws) || !phrasalParticles[ws[i]] {
+		return ""
+	}
+	if i+1 < len(ws) && !objectEnds[ws[i+1]] && !clauseBreaks[ws[i+1]] {
+		return "" // "look in the drawer": a preposition with its object
+	}
+	return ws[i]
 }
 
 // nounOpening reports whether a request's first word (ws, the words of
@@ -490,6 +747,10 @@ type Clause struct {
 	Preamble bool
 	// Question: First is a question word ("what", "how", "is").
 	Question bool
+	// Chained: a clause break word (clauseBreaks: "and", "then", "also")
+	// opened the clause, inside its sentence ("find the log **and**
+	// delete it"); not after a sentence's end, a comma or a colon alone.
+	Chained bool
 	// rest is the clause's raw text after its first word.
 	rest []string
 }
@@ -573,6 +834,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 				if !flush(false) {
 					return
 				}
+				cur.Chained = true
 				continue
 			}
 			var ws []string

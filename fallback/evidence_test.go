@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolsearch/toolsearch/analysis"
 )
@@ -90,8 +91,10 @@ func TestRequestOpening(t *testing.T) {
 		{"reply that I'm on my way", Opening{Verb: "reply", Text: []string{"i", "m", "on", "my", "way"}}},
 		{"confirm that the fix is deployed", Opening{Verb: "confirm", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"tell bob that", Opening{Verb: "tell", Object: []string{"bob"}}},
-		{"E-file my tax return", Opening{Verb: "file", Object: []string{"my", "tax", "return"}}}, // a prefix joined by a hyphen
-		{"T-Mobile bill for May", Opening{Verb: "mobile", Object: []string{"bill"}}},             // no verb of the search's lists: no rule reads it
+		{"E-file my tax return", Opening{Verb: "file", Object: []string{"my", "tax", "return"}}},       // a prefix joined by a hyphen
+		{"T-Mobile bill for May", Opening{Verb: "mobile", Object: []string{"bill"}}},                   // no verb of the search's lists: no rule reads it
+		{"OPS-12 to review", Opening{Verb: "ops", Object: []string{"12"}, VerbValue: true}},            // the verb's token is a value
+		{"zip up the logs into logs.zip", Opening{Verb: "zip", Object: []string{"up", "the", "logs"}}}, // a later value of the same word
 		{"what's in the downloads folder", Opening{}},
 		{"cast of the movie Inception", Opening{}}, // a noun before "of"
 		{"please, record of my workouts", Opening{}},
@@ -102,6 +105,53 @@ func TestRequestOpening(t *testing.T) {
 	} {
 		if diff := cmp.Diff(c.want, RequestOpening(c.raw)); diff != "" {
 			t.Errorf("RequestOpening(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+// TestOpeningParticle: a light verb, an optional object pronoun and a
+// particle that takes no object of its own open a phrasal verb.
+func TestOpeningParticle(t *testing.T) {
+	for raw, want := range map[string]string{
+		"check me in for my flight":          "in",
+		"please check in for the 9am flight": "in",
+		"take it down.":                      "down",
+		"look in the drawer":                 "",
+		"get back the deposit":               "",
+		"look up OPS-12":                     "", // "up" is no particle here
+		"check the forecast":                 "",
+		"":                                   "",
+	} {
+		if got := OpeningParticle(raw); got != want {
+			t.Errorf("OpeningParticle(%q) = %q, want %q", raw, got, want)
+		}
+	}
+	for c := range RequestClauses("find the booking and check me in") {
+		if c.First == "check" && c.Particle() != "in" {
+			t.Errorf("Clause(%q).Particle() = %q, want in", c.First, c.Particle())
+		}
+	}
+}
+
+// TestValueKinds: a value's form says what kind of thing it is; quoted
+// text, numbers, names, units and domains have no kind.
+func TestValueKinds(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []Value
+	}{
+		{"delete /tmp/old-report.csv", []Value{{"/tmp/old-report.csv", KindPath}}},
+		{"commit ~/src/app and docs/setup.md", []Value{{"~/src/app", KindPath}, {"docs/setup.md", KindPath}}},
+		{"zip the logs into logs.zip.", []Value{{"logs.zip", KindFile}}},
+		{"email bob@example.com the link https://go.dev/doc", []Value{{"bob@example.com", KindEmail}, {"https://go.dev/doc", KindURL}}},
+		{"post in #general, then close OPS-12 in acme/widgets", []Value{{"#general", KindChannel}, {"OPS-12", KindIssue}, {"acme/widgets", KindRepo}}},
+		{"save 'notes.txt' to the drive", nil},                               // quoted text
+		{"buy tacoshack.dev and install Node.js", nil},                       // a domain, a framework
+		{"thrown up at 40 m/s from Washington D.C. in 3/4 of the time", nil}, // a unit, a place, a number
+		{"look up COVID-19 cases and pull request #88", []Value{{"COVID-19", KindIssue}}},
+	} {
+		if diff := cmp.Diff(c.want, ValueKinds(c.raw)); diff != "" {
+			t.Errorf("ValueKinds(%q) (-want +got):\n%s", c.raw, diff)
 		}
 	}
 }
@@ -205,6 +255,14 @@ func TestRequestClauses(t *testing.T) {
 			t.Errorf("RequestClauses(%q) (-want +got):\n%s", c.raw, diff)
 		}
 	}
+	// A clause break word chains a clause; a comma or a colon alone does not.
+	var chained []bool
+	for cl := range RequestClauses("find the log and delete it, then email bob. archive it, add a note: fix it") {
+		chained = append(chained, cl.Chained)
+	}
+	if want := []bool{false, true, true, false, false, false}; !slices.Equal(chained, want) {
+		t.Errorf("RequestClauses: Chained %v, want %v", chained, want)
+	}
 	// The caller may stop early.
 	n := 0
 	for range RequestClauses("book a table, call a cab, and pay the bill") {
@@ -244,6 +302,61 @@ func TestNamedObjects(t *testing.T) {
 	}
 }
 
+func TestValueKind(t *testing.T) {
+	for text, want := range map[string]string{
+		"#general": "channel", "#dev-ops,": "channel", "(#eng)": "channel",
+		"sarah@example.com": "email", "<legal@acme.co.uk>": "email",
+		"https://example.com/x": "url", "www.acme.io": "url",
+		"#42": "", "#": "", "C#": "", "@alice": "", "acme/api": "", "OPS-12": "", "report.txt": "", "general": "",
+	} {
+		if got := valueKind(text); got != want {
+			t.Errorf("valueKind(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestValueKindRanks: a #channel the catalog does not know finds the tools
+// with a channel; the value's kind is no query word of its own (coverage).
+func TestValueKindRanks(t *testing.T) {
+	ix := NewIndex(testDocs)
+	res := ix.Keyword(mustParse(t, "send it to #zorblax"), Options{Limit: 3})
+	var names []string
+	for _, h := range res.Hits {
+		names = append(names, ix.Document(h.ID).Name)
+	}
+	if diff := cmp.Diff([]string{"slack__send_message", "slack__list_channels"}, names); diff != "" {
+		t.Errorf("send it to #zorblax (-want +got):\n%s", diff)
+	}
+	if res.Coverage != 1 {
+		t.Errorf("send it to #zorblax: Coverage %.3f, want 1 (an unknown channel is left out, its kind is no word of the query)", res.Coverage)
+	}
+}
+
+func TestLocativeNames(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"is it going to rain in Seattle this weekend", []string{"seattle"}},
+		{"driving time from Boston to Palo Alto if I leave at 5pm", []string{"boston", "palo", "alto"}},
+		{"what's the weather near Union Square, Portland", []string{"union", "square"}}, // the comma ends the name
+		{"AQI in Delhi today", []string{"delhi"}},
+		{"convert 250 dollars to USD", nil},                     // all capitals
+		{"play it on Spotify", nil},                             // not a locative preposition
+		{"search for 'Blinding Lights' in 'Main Street'", nil},  // quoted
+		{"the forecast in. Denver", nil},                        // starts a sentence
+		{"Forecast In Denver", nil},                             // Title Case
+		{"send the report to Maria and Lee", []string{"maria"}}, // "and" is no name
+		{"move the file to #ops-archive", nil},                  // technical
+	} {
+		got := slices.Sorted(maps.Keys(locativeNames(c.raw)))
+		want := slices.Sorted(slices.Values(c.want))
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("locativeNames(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
 // TestCoverageArguments: an argument value by its form (a path, a URL, a
 // #channel, a number) that the catalog does not know is left out of
 // Result.Coverage; an unknown plain word is not. Result.WordCoverage counts
@@ -258,7 +371,10 @@ func TestCoverageArguments(t *testing.T) {
 		{"send messages to #zorblax", 1, 2.0 / 3},
 		{"send messages to https://zorblax.example/qux", 1, 1.0 / 3}, // https, zorblax, example, qux
 		{"send zorblax messages", 2.0 / 3, 2.0 / 3},
-		{"send Zorblax messages", 2.0 / 3, 2.0 / 3}, // a capitalized name counts: it may be the object
+		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},    // a capitalized name counts: it may be the object
+		{"send messages to Zorblax", 1, 2.0 / 3},       // a name after "to" is an argument value
+		{"send messages on Zorblax", 2.0 / 3, 2.0 / 3}, // after "on" it may be the service asked for
+		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3}, // Title Case: no names
 	} {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WordCoverage-c.everyWord) > 1e-9 {
@@ -267,8 +383,8 @@ func TestCoverageArguments(t *testing.T) {
 	}
 }
 
-// FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion and
-// NamedObjects never panic on any text and give only its words; an
+// FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
+// NamedObjects and locativeNames never panic on any text and give only its words; an
 // opening's verb is neither preamble nor question word; every clause is yielded once, in order, and a caller
 // that stops after k clauses gets k.
 func FuzzRequestClauses(f *testing.F) {
@@ -307,6 +423,11 @@ func FuzzRequestClauses(f *testing.F) {
 		for _, w := range NamedObjects(raw) {
 			if !words[w] {
 				t.Errorf("NamedObjects(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		for w := range locativeNames(raw) {
+			if !words[w] {
+				t.Errorf("locativeNames(%q) has %q, not a word of the text", raw, w)
 			}
 		}
 		var all []Clause

@@ -67,7 +67,10 @@ type Result struct {
 	// with a digit or an inner @ / . : # _: a path, a URL, a #channel, an
 	// issue key) that the catalog does not know are left out: "rename
 	// report.txt to final.txt" has coverage 1 when "rename" is known, since
-	// no catalog is expected to know the file. It is 1 for a query with no
+	// no catalog is expected to know the file. So are the unknown names of
+	// places and people after "in", "from", "to", "near", "around" or
+	// "between" (locativeNames): "is it going to rain in Seattle this
+	// weekend" is about the rain, not Seattle. It is 1 for a query with no
 	// ranking words. Set by Keyword.
 	Coverage float64
 	// WordCoverage is Coverage with every ranking word counted, argument

@@ -15,7 +15,9 @@ import "fmt"
 //
 // coverage is the share of the query's words that occur in the catalog at
 // all (fallback.Result.Coverage; unknown argument values such as paths,
-// URLs and #channels are left out): "turn off the living room lights" against
+// URLs and #channels are left out, and so are unknown names after "in",
+// "from", "to", "near": "is it going to rain in Seattle this weekend" is
+// about the rain): "turn off the living room lights" against
 // a catalog that knows only "light" (from "light rain") and "turn" has
 // coverage 0.4, so its keyword match on the weather tool (raw 0.66) is
 // reported at 0.23, below the threshold. Every hit of one search gets the
@@ -26,10 +28,13 @@ import "fmt"
 // no_confident_match, unless semantic evidence vouches for it: a clear
 // semantic top tool that keyword search does not contradict, its scores
 // then scaled by one factor so that the top scores confidentScore
-// (vouch.go). So does a short request whose action verb none of its best
-// tools mentions, or whose tools with the verb all lack its object, and a
-// longer task none of whose steps they serve, its scores scaled under the
-// line by one factor (nomatch.go).
+// (vouch.go). So does a search whose best tools do not do what was asked,
+// its scores scaled under the line by one factor (nomatch.go and the rule
+// files it names): a short request whose action verb none of them does,
+// or whose tools with the verb all lack its object; a longer task none of
+// whose steps they serve; a named thing no tool knows; a question about
+// the asker's own things whose subject none has; a short two-step request
+// whose second step none serves.
 // Results of select:, of an exact tool name and of a regex are confident
 // by construction (the caller named or matched them) and keep their
 // scores.

@@ -51,7 +51,7 @@ func BenchmarkNoMatchRules(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				x := in[i%len(in)]
 				ws := st.lex.RankingWords(x.p.query)
-				if verb, _ := st.unservedAction(x.p, ws, x.hs); verb == "" {
+				if why := st.unservedAction(x.p, ws, x.hs); why == "" {
 					st.unservedTask(x.p, len(ws), x.hs)
 				}
 			}

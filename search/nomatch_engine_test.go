@@ -38,6 +38,17 @@ func TestUnservedAction(t *testing.T) {
 		{"restore the database from last night's backup", true}, // notes__delete_note: "restored from the trash"
 		{"email the quarterly report to bob", false},            // the verb names the email server
 		{"transition OPS-8 to review", false},                   // the object is an argument value
+		{"zip up the logs folder into logs.zip", true},          // the verb's word in a later value ("logs.zip") is still the verb
+		{"set a vacation auto-reply on my email", true},         // reply_to_email's "Set reply_all to ..." is the caller's verb
+		// A light verb and a particle are one action, which a top tool must name.
+		{"check me in for the 7am train to Boston", true},
+		{"look in my notes for the launch plan", false},
+		// A value's kind must be one that a best tool doing the verb takes.
+		{"delete /var/tmp/build.log", true},                // the delete tools take events and notes, not paths
+		{"close issue 12 in acme/webapp", true},            // the Jira tools take issue keys, not a repository
+		{"make run.sh executable", true},                   // a support verb without an action's noun: a top tool must take the file
+		{"reply to ana@acme.com", false},                   // reply_to_email: "Reply to all recipients"
+		{"move report.pdf into the archive folder", false}, // move_file takes paths
 		{"add a :tada: reaction to the announcement", false},
 		// set is an action verb; un- and re- make action verbs.
 		{"set the thermostat to 20 degrees", true},
@@ -150,6 +161,25 @@ func TestUnservedTask(t *testing.T) {
 		// One step beside a read after context: a served step (create_note) is enough.
 		{"The release went out this morning. Can you find the release notes and create a note with them?", false},
 	}, flaggedBy("the unserved task", "a step of the task"))
+}
+
+// TestUnservedStep: a short request of two steps whose second step, an
+// action, none of its best tools serves is flagged no_confident_match; a
+// served second step, a message after a colon, a read or a second step
+// with a top tool that does it is not.
+func TestUnservedStep(t *testing.T) {
+	searchExample(t, []unservedCase{
+		{"list open pull requests in acme/webapp and merge the oldest one", true}, // create_pull_request opens one "to merge"
+		{"look up OPS-12 and deploy the hotfix to our servers", true},
+		{"commit the staged changes and push them to origin", true},
+		{"find a sushi place near me and order a platter for delivery", true},
+		{"search my email for the invoice and reply to it", false},
+		{"list my open jira issues and move OPS-12 to done", false},
+		{"find the note about the launch and delete it", false},
+		{"find my train booking email and check me in", true},       // a light verb and a particle: one action
+		{"create a branch called hotfix and check it out", false},   // "check" is a light verb: a read
+		{"add a comment to OPS-88: fix deployed to staging", false}, // the message after a colon is no step
+	}, flaggedBy("the unserved step", "second step"))
 }
 
 // flaggedBy returns a searchExample check: the top hit's explanation names

@@ -43,6 +43,13 @@ func TestToolActions(t *testing.T) {
 			[]string{"search", "replace"}, []string{"text", "occurrences"}},
 		{catalog.Tool{Name: "counter__get_count_and_increase_by_one", Description: "get count and increase by one"}, []string{"get", "increase"}, []string{"count"}},
 		{catalog.Tool{Name: "get_current_and_future_temperature", Description: "Gets the temperature."}, []string{"get", "gets"}, []string{"current", "future", "temperature"}},
+		// A sentence that tells the caller how to set a parameter named as code is not what the tool does.
+		{catalog.Tool{Name: "email__reply_to_email", Description: "Reply to an email message. Set reply_all to include every original recipient.",
+			InputSchema: []byte(`{"type":"object","properties":{"message_id":{"type":"string"},"reply_all":{"type":"boolean"}}}`)},
+			[]string{"reply"}, []string{"set"}},
+		{catalog.Tool{Name: "translate", Description: "Translate text from one language to another. Set target_lang to choose.",
+			InputSchema: []byte(`{"type":"object","properties":{"text":{"type":"string"},"target_lang":{"type":"string"}}}`)},
+			[]string{"translate"}, []string{"set"}}, // a plain word ("text") after the verb leaves the sentence
 		// The server of every name form catalog.SplitName reads, and a
 		// dotted API's path before its method, are not what the tool does.
 		{catalog.Tool{Name: "slack/send_message", Description: "Send a message."}, []string{"send", "message"}, []string{"slack"}},

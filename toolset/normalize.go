@@ -26,11 +26,11 @@ import (
 //     bound is dropped.
 //   - local "$ref"s ("#/properties/…", "#/definitions/…", "#/$defs/…") are
 //     inlined (a recursive reference is cut at its second expansion and
-//     replaced by {}, "any value"); references that do not resolve, or point
-//     outside the document, become {}; "definitions"/"$defs" then go
-//     (also when nothing referred to them: OpenAI's strict checks reject
-//     them, and dropping unused ones changes no valid call, so it is not
-//     reported as a change).
+//     replaced by {}, "any value"); references that do not resolve, point
+//     outside the document or are not strings become {}; "definitions" and
+//     "$defs" then go (also when nothing referred to them: OpenAI's strict
+//     checks reject them, and dropping unused ones changes no valid call,
+//     so it is not reported as a change).
 //   - the top level is an object schema: a missing or other "type" becomes
 //     "object", and top-level anyOf/oneOf/allOf/not/enum (which OpenAI and
 //     Anthropic reject there) are removed.
@@ -186,7 +186,12 @@ func (n *normalizer) topLevel(root map[string]any) {
 func (n *normalizer) walk(v any, path string) any {
 	switch x := v.(type) {
 	case map[string]any:
-		if ref, ok := x["$ref"].(string); ok {
+		if r, has := x["$ref"]; has {
+			ref, ok := r.(string)
+			if !ok { // {"$ref": 0} names nothing: as an unresolved reference
+				n.note(ChangeRefUnresolved, "%s$ref %s is not a string; replaced by {}", prefix(path), compactJSON(r))
+				return map[string]any{}
+			}
 			return n.inline(ref, x, path)
 		}
 		if _, ok := x["$schema"]; ok {
