@@ -398,7 +398,9 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 		ix.markQuery(s, p)
 	}
 	var top []candidate
-	if o.Unordered {
+	if o.Unordered && rk.unnamed {
+		top, s.heap = rk.topUnnamed(cs, o.Limit, s.heap)
+	} else if o.Unordered {
 		var ok bool
 		if top, s.raws, ok = topSet(cs, o.Limit, s.raws); !ok {
 			top, s.heap = rk.topUnordered(cs, o.Limit, s.heap)

@@ -155,17 +155,12 @@ const kindWeight = 0.5
 // search matches the value's first word through this word too (at
 // kindWeight), so "post an update in #general" finds the tools with a
 // channel. Forms that name several kinds ("owner/repo" or a branch,
-// "@name" on any network, "ABC-12") are left out.
+// "@name" on any network, "ABC-12") are left out: of formKind's kinds,
+// which the no-match decision reads (ValueKinds), only these three.
 func valueKind(text string) string {
-	core := tokenCore(text)
-	switch {
-	case len(core) > 1 && core[0] == '#' && !strings.ContainsAny(core[1:], "#/@.") && strings.ContainsFunc(core[1:], unicode.IsLetter):
-		return "channel"
-	case strings.HasPrefix(core, "http://") || strings.HasPrefix(core, "https://") || strings.HasPrefix(core, "www."):
-		return "url"
-	}
-	if at := strings.IndexByte(core, '@'); at > 0 && strings.Contains(core[at+1:], ".") && !strings.ContainsAny(core, "/:") {
-		return "email"
+	switch k := formKind(tokenCore(text)); k {
+	case KindChannel, KindURL, KindEmail:
+		return k
 	}
 	return ""
 }
@@ -309,6 +304,126 @@ func tokenCore(tok string) string {
 // addresses, URLs, channels, issue keys, file names).
 func technical(core string) bool {
 	return strings.ContainsFunc(core, unicode.IsDigit) || strings.ContainsAny(strings.Trim(core, ".:"), "@/.:#_")
+}
+
+// Kinds of argument values by their form (ValueKinds): the kind of thing
+// a value names, which a tool can act on only if it takes that kind of
+// argument.
+const (
+	// KindPath: a file system path ("/tmp/old-report.csv", "~/src/app",
+	// "./build", "docs/setup.md").
+	KindPath = "path"
+	// KindFile: a file name with a common extension ("deploy.sh",
+	// "logs.zip", "report.pdf").
+	KindFile = "file"
+	// KindEmail: an e-mail address ("bob@example.com").
+	KindEmail = "email"
+	// KindURL: a web address ("https://go.dev/doc", "www.example.com").
+	KindURL = "url"
+	// KindChannel: a channel or hashtag ("#general", "#old-project").
+	KindChannel = "channel"
+	// KindRepo: an owner/name pair ("acme/widgets", "golang/go"), which
+	// also names branches ("feature/login") and relative paths.
+	KindRepo = "repo"
+	// KindIssue: an issue key ("OPS-12", "PAY-210").
+	KindIssue = "issue"
+)
+
+// Value is an argument value of a request with its kind (ValueKinds). A
+// plain value, safe to copy.
+type Value struct {
+	// Text is the value as written, without its outer punctuation.
+	Text string
+	// Kind is one of the Kind constants.
+	Kind string
+}
+
+// fileExtensions are the extensions that make a name a file's (KindFile):
+// documents, data, code, archives and media. A name with another ending
+// is a domain, a product or a framework ("tacoshack.dev", "Node.js",
+// "D.C.").
+var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx xls xlsx ppt pptx odt " +
+	"sh py go rb java cpp ts html htm css sql log zip tar gz tgz rar 7z png jpg jpeg gif svg webp bmp " +
+	"mp3 mp4 m4a wav mov avi mkv ini cfg conf env")
+
+// ValueKinds returns the argument values of raw whose form says what kind
+// of thing they are (a path, a file, an e-mail address, a URL, a channel,
+// an owner/name pair, an issue key; the Kind constants), in order. Quoted
+// text is a message or a title, not a value of a kind; numbers, dates and
+// names have no kind. It is a pure function of raw, safe for concurrent
+// use.
+func ValueKinds(raw string) []Value {
+	var out []Value
+	var quote bool
+	toks := strings.Fields(raw)
+	for i, tok := range toks {
+		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
+			quote = quoteAfter(tok, quote)
+			continue
+		}
+		core := strings.TrimRight(tokenCore(tok), ".:")
+		if k := formKind(core); k != "" {
+			out = append(out, Value{core, k})
+		}
+	}
+	return out
+}
+
+// formKind returns the kind of a token core by its form (see ValueKinds),
+// or "": the one classifier of values by kind, which keyword search reads
+// too (valueKind).
+func formKind(core string) string {
+	switch at := strings.IndexByte(core, '@'); {
+	case strings.HasPrefix(core, "http://") || strings.HasPrefix(core, "https://") || strings.HasPrefix(core, "www."):
+		return KindURL
+	case at > 0 && strings.Contains(core[at+1:], ".") && !strings.ContainsAny(core, "/:"):
+		return KindEmail
+	case len(core) > 1 && core[0] == '#' && !strings.ContainsAny(core[1:], "#/@.") && strings.ContainsFunc(core[1:], unicode.IsLetter):
+		return KindChannel
+	case strings.HasPrefix(core, "/") || strings.HasPrefix(core, "~/") || strings.HasPrefix(core, "./") || strings.HasPrefix(core, "../"):
+		if strings.ContainsFunc(core, unicode.IsLetter) {
+			return KindPath
+		}
+	case strings.Contains(core, "/"):
+		parts := strings.Split(core, "/")
+		if fileName(parts[len(parts)-1]) {
+			return KindPath
+		}
+		if len(parts) == 2 && namePart(parts[0]) && namePart(parts[1]) {
+			return KindRepo
+		}
+	case fileName(core):
+		return KindFile
+	case issueKey(core):
+		return KindIssue
+	}
+	return ""
+}
+
+// fileName reports whether s is a name with a file extension
+// (fileExtensions), written in lowercase: "deploy.sh", "README.md".
+func fileName(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	return i > 0 && fileExtensions[s[i+1:]] && strings.ContainsFunc(s[:i], unicode.IsLetter)
+}
+
+// namePart reports whether s is one part of an owner/name pair: two or
+// more letters, digits, '.', '-' and '_', with a letter ("m/s" and "w/o"
+// are units and abbreviations).
+func namePart(s string) bool {
+	return len(s) > 1 && strings.ContainsFunc(s, unicode.IsLetter) &&
+		!strings.ContainsFunc(s, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r)
+		})
+}
+
+// issueKey reports whether s is an issue key: capital letters (a project
+// key), a hyphen and a number ("OPS-12").
+func issueKey(s string) bool {
+	key, num, ok := strings.Cut(s, "-")
+	return ok && len(key) >= 2 && num != "" && startsUpper(key) &&
+		!strings.ContainsFunc(key, func(r rune) bool { return !unicode.IsUpper(r) && !unicode.IsDigit(r) }) &&
+		!strings.ContainsFunc(num, func(r rune) bool { return !unicode.IsDigit(r) })
 }
 
 // argumentValue reports whether a token core outside quotes is an argument
@@ -459,6 +574,64 @@ func RequestOpening(raw string) Opening {
 		}
 	}
 	return op
+}
+
+// phrasalParticles are the particles that make a phrasal verb of a verb
+// ("check in", "take down", "put off"); "up" and "out" are left out: with
+// a light verb they mostly still ask to see something ("look up", "find
+// out").
+var phrasalParticles = wordSet("in off away back down over")
+
+// objectPronouns may come between a phrasal verb and its particle: "check
+// me in", "take it down".
+var objectPronouns = wordSet("me it him her them us this that")
+
+// OpeningParticle returns the particle of the phrasal verb that opens the
+// raw request (phrasalParticles): the verb (the first word after a
+// preamble), one object pronoun or none, then the particle, which ends
+// the sentence or the clause or comes before a preposition, so that it
+// takes no object of its own ("check me in for my flight", "check in for
+// my flight tomorrow", "take it down"; not "look in the drawer", "get
+// back the deposit"); "" otherwise. It is a pure function of raw, safe
+// for concurrent use.
+func OpeningParticle(raw string) string {
+	var ws []string // the words of the request's first clause, after its preamble
+	for _, tok := range strings.Fields(raw) {
+		w := analysis.Words().Analyze(tok)
+		if len(ws) == 0 {
+			_, w = cutPreamble(w)
+		}
+		ws = append(ws, w...)
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!;:,") || len(ws) > 4 {
+			break
+		}
+	}
+	return phrasalParticle(ws)
+}
+
+// Particle returns the particle of the phrasal verb that opens the clause
+// (as OpeningParticle reads a request: "... and check me in" → in), or "".
+func (c Clause) Particle() string {
+	if c.First == "" {
+		return ""
+	}
+	return phrasalParticle(append([]string{c.First}, c.Words()...))
+}
+
+// phrasalParticle returns the particle of the phrasal verb that ws, a
+// clause's words from its verb on, open with (see OpeningParticle), or "".
+func phrasalParticle(ws []string) string {
+	i := 1
+	if i < len(ws) && objectPronouns[ws[i]] {
+		i++
+	}
+	if i >= len(ws) || !phrasalParticles[ws[i]] {
+		return ""
+	}
+	if i+1 < len(ws) && !objectEnds[ws[i+1]] && !clauseBreaks[ws[i+1]] {
+		return "" // "look in the drawer": a preposition with its object
+	}
+	return ws[i]
 }
 
 // nounOpening reports whether a request's first word (ws, the words of

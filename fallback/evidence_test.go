@@ -109,6 +109,53 @@ func TestRequestOpening(t *testing.T) {
 	}
 }
 
+// TestOpeningParticle: a light verb, an optional object pronoun and a
+// particle that takes no object of its own open a phrasal verb.
+func TestOpeningParticle(t *testing.T) {
+	for raw, want := range map[string]string{
+		"check me in for my flight":          "in",
+		"please check in for the 9am flight": "in",
+		"take it down.":                      "down",
+		"look in the drawer":                 "",
+		"get back the deposit":               "",
+		"look up OPS-12":                     "", // "up" is no particle here
+		"check the forecast":                 "",
+		"":                                   "",
+	} {
+		if got := OpeningParticle(raw); got != want {
+			t.Errorf("OpeningParticle(%q) = %q, want %q", raw, got, want)
+		}
+	}
+	for c := range RequestClauses("find the booking and check me in") {
+		if c.First == "check" && c.Particle() != "in" {
+			t.Errorf("Clause(%q).Particle() = %q, want in", c.First, c.Particle())
+		}
+	}
+}
+
+// TestValueKinds: a value's form says what kind of thing it is; quoted
+// text, numbers, names, units and domains have no kind.
+func TestValueKinds(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []Value
+	}{
+		{"delete /tmp/old-report.csv", []Value{{"/tmp/old-report.csv", KindPath}}},
+		{"commit ~/src/app and docs/setup.md", []Value{{"~/src/app", KindPath}, {"docs/setup.md", KindPath}}},
+		{"zip the logs into logs.zip.", []Value{{"logs.zip", KindFile}}},
+		{"email bob@example.com the link https://go.dev/doc", []Value{{"bob@example.com", KindEmail}, {"https://go.dev/doc", KindURL}}},
+		{"post in #general, then close OPS-12 in acme/widgets", []Value{{"#general", KindChannel}, {"OPS-12", KindIssue}, {"acme/widgets", KindRepo}}},
+		{"save 'notes.txt' to the drive", nil},                               // quoted text
+		{"buy tacoshack.dev and install Node.js", nil},                       // a domain, a framework
+		{"thrown up at 40 m/s from Washington D.C. in 3/4 of the time", nil}, // a unit, a place, a number
+		{"look up COVID-19 cases and pull request #88", []Value{{"COVID-19", KindIssue}}},
+	} {
+		if diff := cmp.Diff(c.want, ValueKinds(c.raw)); diff != "" {
+			t.Errorf("ValueKinds(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
 func TestToolActions(t *testing.T) {
 	for _, c := range []struct {
 		name, desc string
@@ -337,7 +384,8 @@ func TestCoverageArguments(t *testing.T) {
 }
 
 // FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
-// NamedObjects and locativeNames never panic on any text and give only its words; an
+// NamedObjects, locativeNames, OpeningParticle and ValueKinds never panic
+// on any text and give only its words (its values, of their kind); an
 // opening's verb is neither preamble nor question word; every clause is yielded once, in order, and a caller
 // that stops after k clauses gets k.
 func FuzzRequestClauses(f *testing.F) {
@@ -351,6 +399,8 @@ func FuzzRequestClauses(f *testing.F) {
 		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
 		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
+		"check me in", "check in, and", "please take it down. and check", "delete /tmp/a.csv ~/x ./y a/b x@y.z #c OPS-1 www.q https://z",
+		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1",
 	} {
 		f.Add(s)
 	}
@@ -381,6 +431,14 @@ func FuzzRequestClauses(f *testing.F) {
 		for w := range locativeNames(raw) {
 			if !words[w] {
 				t.Errorf("locativeNames(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		if p := OpeningParticle(raw); p != "" && (!phrasalParticles[p] || !words[p]) {
+			t.Errorf("OpeningParticle(%q) = %q, no particle of the text", raw, p)
+		}
+		for _, v := range ValueKinds(raw) {
+			if v.Text == "" || !strings.Contains(raw, v.Text) || formKind(v.Text) != v.Kind {
+				t.Errorf("ValueKinds(%q) has %+v: not a value of the text of its kind", raw, v)
 			}
 		}
 		var all []Clause

@@ -36,8 +36,10 @@ type Options struct {
 	Explain bool
 	// Unordered tells Keyword that the caller reads Hits as a set: they
 	// may come in any order. They are the same hits as without it (the
-	// best Limit, and at a tie on the cut the same ones), found in linear
-	// time when no tie straddles the cut instead of with a heap.
+	// best Limit, and at a tie on the cut the same ones), found without
+	// ordering them: in linear time when no tie straddles the cut, or, in
+	// an index whose tools have no names (ties are then frequent), with
+	// the heap alone, its comparisons written for scores (topUnnamed).
 	Unordered bool
 }
 
@@ -140,6 +142,58 @@ func (r ranker) topUnordered(cs []candidate, limit int, buf []candidate) (out, s
 	}
 	h := r.best(cs, limit, buf[:0])
 	return h.cs, h.cs
+}
+
+// topUnnamed is topUnordered for an unnamed ranker, whose less compares
+// scores alone: the same heap (best), built with the comparisons written
+// out instead of called, and for every search, without topSet's
+// selection first. It keeps the same candidates as topUnordered, and as
+// topSet when that can tell them: the learned stage's index (package
+// search) ranks a few hundred candidates a search and, half the time,
+// ties straddle its cut, so topSet's pass was often spent for nothing.
+func (r ranker) topUnnamed(cs []candidate, limit int, buf []candidate) (out, scratch []candidate) {
+	if limit <= 0 || limit >= len(cs) {
+		return cs, buf
+	}
+	// h[i] ranks below h[j] (minHeap.less(i, j)) when h[j].raw > h[i].raw.
+	h := buf[:0]
+	for _, c := range cs {
+		if len(h) < limit {
+			// push: up from the new leaf.
+			h = append(h, c)
+			for j := len(h) - 1; ; {
+				i := (j - 1) / 2 // parent
+				if i == j || !(h[i].raw > h[j].raw) {
+					break
+				}
+				h[i], h[j] = h[j], h[i]
+				j = i
+			}
+			continue
+		}
+		if !(c.raw > h[0].raw) {
+			continue
+		}
+		// fix(0): down from the root; up(0) would not move it.
+		h[0] = c
+		n, i := len(h), 0
+		for {
+			j1 := 2*i + 1
+			if j1 >= n || j1 < 0 {
+				break
+			}
+			j := j1
+			if j2 := j1 + 1; j2 < n && h[j1].raw > h[j2].raw {
+				j = j2
+			}
+			if !(h[i].raw > h[j].raw) {
+				break
+			}
+			h[i], h[j] = h[j], h[i]
+			i = j
+		}
+	}
+	return h, h
 }
 
 // best returns a heap of the best limit candidates of cs, the

@@ -3,6 +3,7 @@ package fallback
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -85,6 +86,36 @@ func TestNthLargest(t *testing.T) {
 		for k := range n {
 			if got := nthLargest(slices.Clone(xs), k); got != sorted[k] {
 				t.Fatalf("nthLargest(%v, %d) = %v, want %v", xs, k, got, sorted[k])
+			}
+		}
+	}
+}
+
+// TestTopUnnamedIsBest checks that topUnnamed builds the heap best
+// builds for an unnamed ranker, element for element: on random scores
+// with many ties (and a NaN now and then), for limits below and above the
+// number of candidates.
+func TestTopUnnamedIsBest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 3))
+	r := ranker{unnamed: true}
+	for n := range 300 {
+		cs := make([]candidate, n)
+		for i := range cs {
+			cs[i] = candidate{id: i, raw: float64(rng.IntN(1+n/4)) / 8}
+			if rng.IntN(50) == 0 {
+				cs[i].raw = math.NaN()
+			}
+		}
+		for _, limit := range []int{1, 3, 10, 50, n, n + 1} {
+			want := r.best(cs, limit, nil).cs
+			if limit >= len(cs) {
+				want = cs
+			}
+			got, _ := r.topUnnamed(cs, limit, nil)
+			if !slices.EqualFunc(got, want, func(a, b candidate) bool {
+				return a.id == b.id && math.Float64bits(a.raw) == math.Float64bits(b.raw)
+			}) {
+				t.Fatalf("%d candidates, limit %d: topUnnamed %v, best %v", n, limit, got, want)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 	"sync"
@@ -70,6 +71,12 @@ type learnedScreen struct {
 	// vectorsAbove read the whole of a vector only where the bound lets
 	// it through. nil when there are too few rows to pay.
 	cbound, vbound *axesBound
+	// The rows of vecs that hold the same vector (a request whose use was
+	// credited to several tools: each learned it) are bounded and
+	// screened once: vbound has a row per distinct vector, whose rows of
+	// vecs are occ[occStart[u]:occStart[u+1]], ascending. occ is nil when
+	// no two rows are the same (then distinct vector u is row u).
+	occ, occStart []int32
 	// scratch holds []float32 of one cosine per tool, for the scans.
 	scratch sync.Pool
 }
@@ -232,7 +239,7 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 		}
 		s.rows[i+1] = s.rows[i] + len(vs)
 	}
-	s.vbound = newAxesBound(s.vecs, s.dim, vectorAxes)
+	s.vbound = s.distinctBound()
 	s.reps = make([]float32, len(vecs)*s.dim)
 	s.ballCut, s.rowCut = make([]float32, len(vecs)), make([]float32, s.rows[len(vecs)])
 	for i := range vecs {
@@ -264,6 +271,51 @@ func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
 		s.ballCut[i] = ballCut(c, float64(joinCut))
 	}
 	return s
+}
+
+// distinctBound returns the bound through the axes of the distinct
+// vectors of s.vecs (newAxesBound), setting s.occ and s.occStart when
+// some rows hold the same vector.
+func (s *learnedScreen) distinctBound() *axesBound {
+	n := len(s.vecs) / s.dim
+	first := map[string]int32{} // a vector's bits → its distinct index
+	of := make([]int32, n)      // each row's distinct index
+	var distinct []float32
+	key := make([]byte, 4*s.dim)
+	for r := range n {
+		v := s.vecs[r*s.dim : (r+1)*s.dim]
+		for k, x := range v {
+			binary.LittleEndian.PutUint32(key[4*k:], math.Float32bits(x))
+		}
+		u, ok := first[string(key)]
+		if !ok {
+			u = int32(len(first))
+			first[string(key)] = u
+			distinct = append(distinct, v...)
+		}
+		of[r] = u
+	}
+	if len(first) == n {
+		return newAxesBound(s.vecs, s.dim, vectorAxes)
+	}
+	b := newAxesBound(distinct, s.dim, vectorAxes)
+	if b == nil {
+		return nil
+	}
+	s.occStart = make([]int32, len(first)+1)
+	for _, u := range of {
+		s.occStart[u+1]++
+	}
+	for u := range len(first) {
+		s.occStart[u+1] += s.occStart[u]
+	}
+	s.occ = make([]int32, n)
+	next := slices.Clone(s.occStart[:len(first)])
+	for r, u := range of { // rows in order: each vector's ascending
+		s.occ[next[u]] = int32(r)
+		next[u]++
+	}
+	return b
 }
 
 // joinCut is the screened cosine from which a learned vector may be
@@ -463,6 +515,10 @@ func (s *learnedScreen) vectorsAbove(q []float32, f func(i int, ks []int)) {
 		// out more than the balls, at a quarter of the bytes a row.
 		buf := s.bounds(b, q)
 		defer s.release(buf)
+		if s.occ != nil {
+			s.distinctAbove(q, *buf, f)
+			return
+		}
 		i := 0 // the tool of the rows in ks
 		for r, c := range *buf {
 			if c < cut {
@@ -515,6 +571,43 @@ func (s *learnedScreen) vectorsAbove(q []float32, f func(i int, ks []int)) {
 	}
 }
 
+// distinctAbove is vectorsAbove through the bounds of the distinct
+// vectors (s.occ): each distinct vector the bound lets through gets one
+// fast dot product, and the rows that hold it are passed on, tool by
+// tool, as vectorsAbove passes them.
+func (s *learnedScreen) distinctAbove(q, bounds []float32, f func(i int, ks []int)) {
+	var rowBuf [64]int32
+	rows := rowBuf[:0]
+	for u, c := range bounds {
+		if c < joinCut {
+			continue
+		}
+		occ := s.occ[s.occStart[u]:s.occStart[u+1]]
+		if r := int(occ[0]); vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= joinCut {
+			rows = append(rows, occ...)
+		}
+	}
+	slices.Sort(rows)
+	var ks []int
+	i := 0 // the tool of the rows in ks
+	for _, r32 := range rows {
+		r := int(r32)
+		if r >= s.rows[i+1] {
+			if len(ks) > 0 {
+				f(i, ks)
+				ks = ks[:0]
+			}
+			for r >= s.rows[i+1] {
+				i++
+			}
+		}
+		ks = append(ks, r-s.rows[i])
+	}
+	if len(ks) > 0 {
+		f(i, ks)
+	}
+}
+
 // learnedSim is one learned tool's similarity to a request (applyLearned):
 // the tool's index in learnedIndex.names, the similarity and its signal.
 type learnedSim struct {
@@ -537,34 +630,34 @@ func (s learnedSims) add(i int, sim float64, signal string) learnedSims {
 	return append(s, learnedSim{i, sim, signal})
 }
 
-// best returns each tool of s once, in tool order, with the similarity
-// added first unless a later one is greater (the keyword's, raised by the
-// centroid's where that is above it). s[:split] are the keyword hits (each
-// tool once, in any order, at most fusionDepth) and s[split:] the
-// centroids, in tool order (centroidsAbove): the keyword hits are sorted
-// and the two lists merged, as a stable sort by tool would order them. It
-// overwrites s.
+// best returns each tool of s once, with the similarity added first
+// unless a later one is greater (the keyword's, raised by the centroid's
+// where that is above it): the keyword hits in their order, then the
+// centroids of the other tools in tool order. s[:split] are the keyword
+// hits (each tool once, in any order, at most fusionDepth) and s[split:]
+// the centroids (each tool once, in tool order: centroidsAbove), so each
+// keyword hit finds its tool's centroid, if any, by binary search,
+// instead of the hits being sorted by tool to merge the two lists: the
+// lift (applyLearned) weighs each tool on its own and re-sorts what it
+// moved, so the order it reads them in changes nothing. It overwrites s.
 func (s learnedSims) best(split int) learnedSims {
-	var buf [fusionDepth]learnedSim // the Keyword limit: on the stack
-	kw := append(buf[:0], s[:split]...)
-	slices.SortFunc(kw, func(a, b learnedSim) int { return cmp.Compare(a.i, b.i) })
-	// out never passes the next centroid to read: it holds at most the
-	// hits read so far, and at most split keyword hits.
 	out, cs := s[:0], s[split:]
-	for len(kw) > 0 || len(cs) > 0 {
-		switch {
-		case len(cs) == 0 || (len(kw) > 0 && kw[0].i < cs[0].i):
-			c := kw[0]
-			out, kw = append(out, c), kw[1:]
-		case len(kw) == 0 || cs[0].i < kw[0].i:
-			c := cs[0]
-			out, cs = append(out, c), cs[1:]
-		default: // the same tool
-			c := kw[0]
-			if cs[0].sim > c.sim {
-				c = cs[0]
+	if len(cs) == 0 {
+		return s
+	}
+	for k := range split {
+		c := s[k]
+		if j, ok := slices.BinarySearchFunc(cs, c.i, func(x learnedSim, i int) int { return cmp.Compare(x.i, i) }); ok {
+			if cs[j].sim > c.sim {
+				c = cs[j]
 			}
-			out, kw, cs = append(out, c), kw[1:], cs[1:]
+			cs[j].sim = 0 // taken: similarities are positive (add)
+		}
+		out = append(out, c) // out[k]: s[k] is read
+	}
+	for _, c := range cs { // out never passes the centroid being read
+		if c.sim > 0 {
+			out = append(out, c)
 		}
 	}
 	return out

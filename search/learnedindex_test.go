@@ -86,6 +86,26 @@ func TestLearnedScreenIsExact(t *testing.T) {
 	// through their axes; with the first 100 tools it has too few rows to.
 	t.Run("axes", func(t *testing.T) { checkScreen(t, queries, centroid, vecs, true) })
 	t.Run("balls", func(t *testing.T) { checkScreen(t, queries, centroid[:100], vecs[:100], false) })
+	// Tools that learned the same requests as others (a use credited to
+	// several tools): their rows hold the same vectors, bounded once.
+	shared := slices.Clone(vecs)
+	sharedC := slices.Clone(centroid)
+	for j := range 150 {
+		var vs [][]float32
+		for _, from := range []int{j, (3*j + 1) % len(vecs), (7*j + 2) % len(vecs)} {
+			if len(vecs[from]) > 0 {
+				vs = append(vs, vecs[from][j%len(vecs[from])])
+			}
+		}
+		shared = append(shared, vs)
+		sharedC = append(sharedC, centroid[j])
+	}
+	t.Run("shared", func(t *testing.T) {
+		if s := newLearnedScreen(sharedC, shared); s.occ == nil {
+			t.Fatal("no rows share a vector")
+		}
+		checkScreen(t, queries, sharedC, shared, true)
+	})
 }
 
 // A matrix with a vector that is not finite gets no axes' bound (it would
@@ -160,7 +180,15 @@ func checkScreen(t *testing.T, queries, centroid [][]float32, vecs [][][]float32
 	}
 	if axes {
 		checkAxesBound(t, "centroids", s.cbound, s.centroids, dim, queries, learnCosineFloor-screenMargin)
-		checkAxesBound(t, "vectors", s.vbound, s.vecs, dim, queries, float64(joinCut))
+		distinct := s.vecs // the vectors vbound bounds: one row per distinct vector
+		if s.occ != nil {
+			distinct = nil
+			for u := range len(s.occStart) - 1 {
+				r := int(s.occ[s.occStart[u]])
+				distinct = append(distinct, s.vecs[r*dim:(r+1)*dim]...)
+			}
+		}
+		checkAxesBound(t, "vectors", s.vbound, distinct, dim, queries, float64(joinCut))
 	}
 	for qi, q := range queries {
 		var wantC, gotC, wantV, gotV []float64
@@ -504,9 +532,10 @@ func TestRequestTermsAreTerms(t *testing.T) {
 	})
 }
 
-// best gives what a stable sort by tool gives, keeping a tool's first
-// similarity unless a later one is greater: on random keyword hits
-// (distinct tools, any order) followed by centroids in tool order.
+// best gives the tools a stable sort by tool gives, keeping a tool's
+// first similarity unless a later one is greater, in any order: on random
+// keyword hits (distinct tools, any order) followed by centroids in tool
+// order.
 func TestLearnedSimsBest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 2))
 	for n := range 200 {
@@ -532,7 +561,9 @@ func TestLearnedSimsBest(t *testing.T) {
 			}
 			dedup = append(dedup, c)
 		}
-		if diff := cmp.Diff(dedup, s.best(split), cmp.AllowUnexported(learnedSim{}), cmpopts.EquateEmpty()); diff != "" {
+		got := s.best(split)
+		slices.SortFunc(got, func(a, b learnedSim) int { return a.i - b.i }) // any order
+		if diff := cmp.Diff(dedup, got, cmp.AllowUnexported(learnedSim{}), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("case %d: best (-want +got):\n%s", n, diff)
 		}
 	}

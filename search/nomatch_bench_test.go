@@ -9,8 +9,8 @@ import (
 )
 
 // BenchmarkNoMatchRules measures what the no-match rules (unservedAction,
-// then unservedTask, as result runs them on a confident search) cost one
-// search, alone: each dev set's labelled queries searched once in keyword
+// unservedTask, unservedName, unservedQuestion and unservedStep, as result
+// runs them on a confident search) cost one search, alone: each dev set's labelled queries searched once in keyword
 // mode over its catalog, then the rules run on each query's calibrated
 // hits, one query per op:
 //
@@ -51,8 +51,9 @@ func BenchmarkNoMatchRules(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				x := in[i%len(in)]
 				ws := st.lex.RankingWords(x.p.query)
-				if verb, _ := st.unservedAction(x.p, ws, x.hs); verb == "" {
-					st.unservedTask(x.p, len(ws), x.hs)
+				if why := st.unservedAction(x.p, ws, x.hs); why == "" && st.unservedTask(x.p, len(ws), x.hs) == "" &&
+					st.unservedName(x.p, x.hs) == "" && st.unservedQuestion(x.p, len(ws), x.hs) == "" {
+					st.unservedStep(x.p, len(ws), x.hs)
 				}
 			}
 		})

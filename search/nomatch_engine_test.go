@@ -39,6 +39,16 @@ func TestUnservedAction(t *testing.T) {
 		{"email the quarterly report to bob", false},            // the verb names the email server
 		{"transition OPS-8 to review", false},                   // the object is an argument value
 		{"zip up the logs folder into logs.zip", true},          // the verb's word in a later value ("logs.zip") is still the verb
+		{"set a vacation auto-reply on my email", true},         // reply_to_email's "Set reply_all to ..." is the caller's verb
+		// A light verb and a particle are one action, which a top tool must name.
+		{"check me in for the 7am train to Boston", true},
+		{"look in my notes for the launch plan", false},
+		// A value's kind must be one that a best tool doing the verb takes.
+		{"delete /var/tmp/build.log", true},                // the delete tools take events and notes, not paths
+		{"close issue 12 in acme/webapp", true},            // the Jira tools take issue keys, not a repository
+		{"make run.sh executable", true},                   // a support verb without an action's noun: a top tool must take the file
+		{"reply to ana@acme.com", false},                   // reply_to_email: "Reply to all recipients"
+		{"move report.pdf into the archive folder", false}, // move_file takes paths
 		{"add a :tada: reaction to the announcement", false},
 		// set is an action verb; un- and re- make action verbs.
 		{"set the thermostat to 20 degrees", true},
@@ -169,6 +179,7 @@ func TestUnservedStep(t *testing.T) {
 		{"search my email for the invoice and reply to it", false},
 		{"list my open jira issues and move OPS-12 to done", false},
 		{"find the note about the launch and delete it", false},
+		{"find my train booking email and check me in", true},       // a light verb and a particle: one action
 		{"create a branch called hotfix and check it out", false},   // "check" is a light verb: a read
 		{"add a comment to OPS-88: fix deployed to staging", false}, // the message after a colon is no step
 	}, flaggedBy("the unserved step", "second step"))

@@ -74,10 +74,12 @@ type Metadata struct {
 	// NoConfidentMatch is set when results came back but none of them
 	// clears the calibrated threshold (calibration.go), or a no-match rule
 	// finds that none of the best tools does what was asked (nomatch.go):
-	// the request's action (its verb, or its verb with its object), every
-	// step of a longer task, a named thing the request asks for, or the
-	// subject of a question about the asker's own things. They are the
-	// closest tools, not necessarily ones that do what was asked.
+	// the request's action (its verb, or its verb with its object, or an
+	// argument value of a kind no tool doing the verb takes), every step
+	// of a longer task, the second step of a short two-step request, a
+	// named thing the request asks for, or the subject of a question about
+	// the asker's own things. They are the closest tools, not necessarily
+	// ones that do what was asked.
 	NoConfidentMatch bool
 	// Stages is the time spent in each stage of this search.
 	Stages Stages
@@ -124,8 +126,8 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	}
 	if confident && hasFloor(m.mode) && !(p.exact >= 0 && hits[0].id == p.exact) {
 		ws := st.lex.RankingWords(p.query)
-		if verb, object := st.unservedAction(p, ws, hits); verb != "" {
-			unserve(hits, unservedWhy(verb, object), p.debug)
+		if why := st.unservedAction(p, ws, hits); why != "" {
+			unserve(hits, why, p.debug)
 			confident = false
 		} else if verb := st.unservedTask(p, len(ws), hits); verb != "" {
 			unserve(hits, unservedTaskWhy(verb), p.debug)

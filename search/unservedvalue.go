@@ -1,0 +1,139 @@
+package search
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
+)
+
+// The value's kind, a part of the unserved action (nomatch.go): a short
+// request that names what it acts on by a value whose form says what kind
+// of thing it is — a path, a file, an e-mail address, a URL, a channel,
+// an owner/name pair, an issue key (fallback.ValueKinds, which reads the
+// same forms that fallback leaves out of coverage as unknown argument
+// values) — is served only by a tool that takes that kind of argument.
+// "delete /tmp/old-report.csv" finds calendar__delete_event and
+// notes__delete_note: they delete, and the path, left out of coverage,
+// says nothing against them, so the unserved action found its object
+// served ("nothing but argument values follow the verb"); neither takes
+// a file. "close issue 77 in acme/widgets" finds the Jira tools, which
+// close issues by key and take no repository. A tool takes a kind when a
+// top-level parameter of its input schema names it (kindWords, in the
+// parameter's name or description: "path", "file", "directory" for a
+// path) or takes data of any kind (anyKind: "value", "text", "input"); a
+// tool without parameters in its schema says nothing and takes any. The
+// rule, where the unserved action found a top tool that does the verb
+// and its object served: when no tool among the valueDepth best that
+// does the verb (actsVerb) takes the kind of one of the request's values
+// (valueUntaken), the object is unserved after all. A support verb whose
+// short object ends with no action's noun ("make deploy.sh executable")
+// has no verb to check: there one of the unservedDepth best tools must
+// take the value's kind (valueUntakenByAny).
+//
+// Measured (docs/benchmarks.md, "Argument values of a kind"), answerable
+// / no-answer flagged before → after, default mode: example held-out-8
+// no-answer 82 → 88 % (the path, the repository, the support verb),
+// held-out-4 85 → 90 % ("convert report.docx to pdf" and the geocoders),
+// held-out-6 87.5 → 90 %, the tuning set's no-answer 86 → 87 % and the
+// fixture's 90 → 92 %; the tuning set's answerable 17.8 → 18.8 % ("save
+// 'hello world' to greeting.txt": email__create_draft saves drafts,
+// filesystem__write_file is not among the 10 best); keyword mode the same
+// moves (held-out-8 84 → 90 %, held-out-4 90 → 95 %, fixture 94 → 96 %).
+// bfcl, livemcpbench, stabletoolbench and their held-out sets do not
+// move. Checking any of the 3 best tools, whatever they do, for every
+// short request flagged 7 answerable example requests whose best tools
+// miss the right one ("read notes.txt" and the notes tools, "show the
+// latest messages in #incidents" and git__log) and a bfcl one ("40 m/s"
+// read as owner/name); checking only the 3 best tools that do the verb
+// flagged 2 more ("create a file todo.md ...", "move DATA-17 to In
+// Review": filesystem__move_file moves files, jira__transition_issue is
+// fifth). Without anyKind, livemcpbench held-out-5's "Fill in the email
+// field on the signup page with test@example.com" (playwright_fill takes
+// a selector and a value).
+
+// kindWords are the words a parameter's name or description uses for the
+// things of a value kind (fallback.Kind*): a tool with such a parameter
+// takes values of that kind.
+var kindWords = map[string][]string{
+	fallback.KindPath:    {"path", "file", "filename", "directory", "folder", "dir"},
+	fallback.KindFile:    {"path", "file", "filename", "directory", "folder", "attachment", "document", "url"},
+	fallback.KindEmail:   {"email", "mail", "recipient", "address"},
+	fallback.KindURL:     {"url", "uri", "link", "website", "site", "page", "domain", "endpoint"},
+	fallback.KindChannel: {"channel", "hashtag", "tag", "topic", "room"},
+	fallback.KindRepo:    {"repo", "repository", "path", "directory", "folder", "branch", "ref", "package", "model", "dataset"},
+	fallback.KindIssue:   {"issue", "ticket", "key"},
+}
+
+// anyKind are parameter names that take a value of any kind: the data a
+// tool writes or fills in ("fill out an input field" with selector and
+// value takes an e-mail address as well as a name).
+var anyKind = wordSet("value text input")
+
+// takesKind reports whether tool id has a parameter for values of kind
+// (kindWords), or no parameters to tell (see above).
+func (st *state) takesKind(id int, kind string) bool {
+	params := st.snap.Tool(id).Parameters()
+	if len(params) == 0 {
+		return true
+	}
+	for _, p := range params {
+		if anyKind[strings.ToLower(p.Name)] {
+			return true // "value": what the tool writes, of any kind
+		}
+		for _, w := range fallback.Words(p.Name + " " + p.Description) {
+			w = strings.TrimSuffix(w, "s")
+			for _, k := range kindWords[kind] {
+				if w == k {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// valueUntaken returns the first value of the request whose kind no tool
+// among the valueDepth best hits that does the action base takes, or a
+// zero Value (see above).
+func (st *state) valueUntaken(req query.Query, base string, hs []hit) fallback.Value {
+	values := fallback.ValueKinds(req.Raw)
+	if len(values) == 0 {
+		return fallback.Value{}
+	}
+	var doers []int
+	for _, h := range hs[:min(len(hs), valueDepth)] {
+		if st.actsVerb(h.id, base) {
+			doers = append(doers, h.id)
+		}
+	}
+	for _, v := range values {
+		if !slices.ContainsFunc(doers, func(id int) bool { return st.takesKind(id, v.Kind) }) {
+			return v
+		}
+	}
+	return fallback.Value{}
+}
+
+// valueDepth is how many of the best hits may do the verb on the value's
+// kind.
+const valueDepth = 10
+
+// valueUntakenByAny returns the first value of the request whose kind no
+// tool of top takes, or a zero Value.
+func (st *state) valueUntakenByAny(req query.Query, top []hit) fallback.Value {
+	for _, v := range fallback.ValueKinds(req.Raw) {
+		if !slices.ContainsFunc(top, func(h hit) bool { return st.takesKind(h.id, v.Kind) }) {
+			return v
+		}
+	}
+	return fallback.Value{}
+}
+
+// unservedValueWhy says why a request's value flagged a search: verb is
+// its action (or support) verb.
+func unservedValueWhy(verb string, v fallback.Value) string {
+	return fmt.Sprintf("no tool among the best for %q takes a %s such as %q", verb, v.Kind, v.Text)
+}
