@@ -517,6 +517,11 @@ var objectEnds = wordSet("to into onto from in on for with at as by about of und
 // "reply saying ...".
 var textStarts = wordSet("that saying")
 
+// TextStart reports whether w (a word as analysis.Words gives it)
+// introduces a message's text ("that", "saying"; Opening.Text holds the
+// words after it): no word of the request's object. A pure function.
+func TextStart(w string) bool { return textStarts[w] }
+
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {

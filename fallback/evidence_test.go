@@ -384,7 +384,8 @@ func TestCoverageArguments(t *testing.T) {
 }
 
 // FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
-// NamedObjects and locativeNames never panic on any text and give only its words; an
+// NamedObjects, locativeNames, OpeningParticle and ValueKinds never panic
+// on any text and give only its words (its values, of their kind); an
 // opening's verb is neither preamble nor question word; every clause is yielded once, in order, and a caller
 // that stops after k clauses gets k.
 func FuzzRequestClauses(f *testing.F) {
@@ -398,6 +399,8 @@ func FuzzRequestClauses(f *testing.F) {
 		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
 		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
+		"check me in", "check in, and", "please take it down. and check", "delete /tmp/a.csv ~/x ./y a/b x@y.z #c OPS-1 www.q https://z",
+		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1",
 	} {
 		f.Add(s)
 	}
@@ -428,6 +431,14 @@ func FuzzRequestClauses(f *testing.F) {
 		for w := range locativeNames(raw) {
 			if !words[w] {
 				t.Errorf("locativeNames(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		if p := OpeningParticle(raw); p != "" && (!phrasalParticles[p] || !words[p]) {
+			t.Errorf("OpeningParticle(%q) = %q, no particle of the text", raw, p)
+		}
+		for _, v := range ValueKinds(raw) {
+			if v.Text == "" || !strings.Contains(raw, v.Text) || formKind(v.Text) != v.Kind {
+				t.Errorf("ValueKinds(%q) has %+v: not a value of the text of its kind", raw, v)
 			}
 		}
 		var all []Clause

@@ -267,7 +267,7 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 	var objects []fallback.WordMatch
 	inPhrase := false
 	for _, w := range words[verb+1:] {
-		if w.Arg || slices.Contains(op.Text, w.Word) && !slices.Contains(op.Object, w.Word) {
+		if w.Arg || slices.Contains(op.Text, w.Word) && !slices.Contains(op.Object, w.Word) || len(op.Text) > 0 && fallback.TextStart(w.Word) && !slices.Contains(op.Object, w.Word) {
 			continue
 		}
 		objects = append(objects, w)

@@ -28,7 +28,7 @@ func TestUnservedAction(t *testing.T) {
 		{"-github archive the #old-project channel", true},
 		{"server:notes write down the meeting notes", false}, // "notes" is the object, no argument value
 		{"server:calendar delete the standup meeting from my calendar", false},
-		{"reply to alice's email", false},
+		{"reply to Alice saying the issue is fixed", false},
 		{"delete the standup meeting from my calendar", false},
 		{"write down the meeting notes", false}, // write → create
 		{"show the latest messages in the #support channel", false},
@@ -91,6 +91,9 @@ func TestUnservedAction(t *testing.T) {
 		// One imperative sentence is read whatever its length.
 		{"forward the email from alice about the quarterly budget review to my accountant bob", true},
 		{"send a message to the #general channel saying the deploy is done and the dashboards look fine", false},
+		// "saying" opens a message's text: no word of the object (it was
+		// the only one left, and no tool has it).
+		{"reply to Alice saying the issue is fixed", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		top := res.References[0]
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -80,11 +81,23 @@ func FuzzToolActions(f *testing.F) {
 		{"mcp__slack__", ""}, {"a.b.c", "X"}, {"slack/", "/"}, {"__", "__ __"}, {"get_and", "and or"}, {"get_or_and", "Use"},
 		{"查询", strings.Repeat("删除", 400)}, {"x", "\xff\xfe INSERT\xff"}, {"Make", "Make"}, {"x", "use it to"},
 		{"AuditApi.get_x", "x Get CREATE_TABLE, HTTP/2. Use it to"},
+		{"email__reply_to_email", "Reply to an email. Set reply_all to include everyone."}, {"x", "Set dryRun."}, {"x", "Set a_b"},
 	} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, name, desc string) {
-		for _, w := range toolActions(catalog.Tool{Name: name, Description: desc}) {
+		// A schema whose parameter names are the description's second and
+		// third words, so that withoutParamSentences drops sentences.
+		var props []string
+		for i, w := range strings.Fields(desc) {
+			if i == 1 || i == 2 {
+				if b, err := json.Marshal(strings.Trim(w, ".,;:()[]\"'`")); err == nil {
+					props = append(props, string(b)+":{}")
+				}
+			}
+		}
+		schema := []byte(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`)
+		for _, w := range toolActions(catalog.Tool{Name: name, Description: desc, InputSchema: schema}) {
 			if w == "" || w != strings.ToLower(w) {
 				t.Errorf("toolActions(%q, %q) has %q: want lowercase words", name, desc, w)
 			}
