@@ -59,6 +59,7 @@ func build(docs []Document, o buildOptions) *Index {
 	ix.sortWords()
 	ix.grams = <-grams
 	ix.finish()
+	ix.expansionLists()
 	return ix
 }
 

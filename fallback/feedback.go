@@ -2,6 +2,7 @@ package fallback
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -50,40 +51,33 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 	} else {
 		top = append(top, rk.top(slices.Clone(cs), prfDocs)...)
 	}
-	// s.termPos marks the query's terms with a positive number (see plan)
-	// and the expansion terms with minus their position in ets + 1; the
-	// latter are zero again on return.
-	ets := s.expansions[:0]
-	for _, c := range top {
-		r := c.raw / top[0].raw
-		d := ix.docs.At(c.id)
-		total := 0.0
-		for f := range numFields {
-			total += fieldWeight[f] * float64(len(d.terms[f]))
-		}
-		if total == 0 {
-			continue
-		}
-		for f := range numFields {
-			for _, t := range d.terms[f] {
-				pos := s.termPos[t]
-				if pos > 0 {
-					continue // a query term
-				}
-				if pos == 0 {
-					ets = append(ets, expansion{id: t})
-					pos = -int32(len(ets))
-					s.termPos[t] = pos
-				}
-				ets[-pos-1].w += r * fieldWeight[f] / total * ix.termIdf(t)
+	var ets []expansion
+	if l, ok := ix.expansionList(top[0]); ok && prfDocs == 1 {
+		// The best tool's terms in expansionOrder, weighed for r = 1
+		// (its own raw over itself), made when the index was built: the
+		// first prfTerms that are not query terms are those
+		// topExpansions keeps of what the loop below collects.
+		ets = s.expansions[:0]
+		for _, x := range l {
+			if s.termPos[x.id] > 0 {
+				continue // a query term
+			}
+			if ets = append(ets, x); len(ets) == prfTerms {
+				break
 			}
 		}
+		s.expansions = ets
+	} else {
+		ets = s.expansions[:0]
+		for _, c := range top {
+			ets = ix.collectExpansions(s.termPos, ets, c.id, c.raw/top[0].raw)
+		}
+		for _, x := range ets {
+			s.termPos[x.id] = 0
+		}
+		s.expansions = ets
+		ets = topExpansions(ets, prfTerms)
 	}
-	for _, x := range ets {
-		s.termPos[x.id] = 0
-	}
-	s.expansions = ets
-	ets = topExpansions(ets, prfTerms)
 	if len(ets) == 0 {
 		return
 	}
@@ -118,6 +112,74 @@ func (ix *Index) feedback(s *scratch, p plan, cs []candidate) {
 		for _, post := range ix.termData.At(int(x.id)).postings {
 			fb[post.doc] = 0
 		}
+	}
+}
+
+// collectExpansions appends to ets the feedback terms of tool id, weighed
+// r (its raw score over the best's), and returns it: each term of the
+// tool that is not a query term (termPos > 0, see plan), with its field
+// share × IDF summed over the tool's fields. termPos marks the terms in
+// ets with minus their position + 1; the caller zeroes those marks.
+func (ix *Index) collectExpansions(termPos []int32, ets []expansion, id int, r float64) []expansion {
+	d := ix.docs.At(id)
+	total := 0.0
+	for f := range numFields {
+		total += fieldWeight[f] * float64(len(d.terms[f]))
+	}
+	if total == 0 {
+		return ets
+	}
+	for f := range numFields {
+		for _, t := range d.terms[f] {
+			pos := termPos[t]
+			if pos > 0 {
+				continue // a query term
+			}
+			if pos == 0 {
+				ets = append(ets, expansion{id: t})
+				pos = -int32(len(ets))
+				termPos[t] = pos
+			}
+			ets[-pos-1].w += r * fieldWeight[f] / total * ix.termIdf(t)
+		}
+	}
+	return ets
+}
+
+// expansionList returns the feedback terms of best, the best candidate,
+// made when the index was built (expansionLists), and whether there are
+// such lists and best's raw score divides by itself to 1 (the weight
+// feedback gives the best tool's terms).
+func (ix *Index) expansionList(best candidate) ([]expansion, bool) {
+	if ix.prfStart == nil || !(best.raw > 0) || math.IsInf(best.raw, 0) || best.id+1 >= len(ix.prfStart) {
+		return nil, false
+	}
+	return ix.prfList[ix.prfStart[best.id]:ix.prfStart[best.id+1]], true
+}
+
+// expansionLists sets, for an index whose tools have no names (the
+// learned stage's of package search: rebuilt whole, never updated by
+// Apply, each tool's document holding every request it learned, hundreds
+// of terms), each tool's feedback terms as feedback weighs them when it
+// is the best candidate (collectExpansions with r = 1 and no query term),
+// in expansionOrder: feedback then reads the first prfTerms that are not
+// query terms, instead of weighing every term of the tool, reading each
+// term's postings for its IDF, and keeping the best. An index that Apply
+// updates has none (its IDFs change).
+func (ix *Index) expansionLists() {
+	if ix.maxName != 0 || ix.Len() == 0 {
+		return
+	}
+	termPos := make([]int32, ix.termData.Len())
+	ix.prfStart = make([]int32, ix.Len()+1)
+	for id := range ix.Len() {
+		ets := ix.collectExpansions(termPos, nil, id, 1)
+		for _, x := range ets {
+			termPos[x.id] = 0
+		}
+		slices.SortFunc(ets, expansionOrder)
+		ix.prfList = append(ix.prfList, ets...)
+		ix.prfStart[id+1] = int32(len(ix.prfList))
 	}
 }
 

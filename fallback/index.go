@@ -62,6 +62,13 @@ type Index struct {
 	// parameter names) by trigram (see trigram.go).
 	grams *trigramIndex
 
+	// prfList holds, for an index whose tools have no names, each tool's
+	// feedback terms weighed as the best candidate, in expansionOrder:
+	// tool id's are prfList[prfStart[id]:prfStart[id+1]]
+	// (expansionLists). nil otherwise, and in an index Apply updated.
+	prfList  []expansion
+	prfStart []int32
+
 	st      *stats // the statistics frozen at the last full build
 	changed int    // tools written by Apply since the last full build
 

@@ -120,3 +120,57 @@ func TestTopUnnamedIsBest(t *testing.T) {
 		}
 	}
 }
+
+// TestExpansionListsAreFeedback checks that an index without names, whose
+// feedback reads the best tool's feedback terms made at build
+// (expansionLists), scores every hit bit for bit as feedback weighing the
+// tool's terms at search time does.
+func TestExpansionListsAreFeedback(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 4))
+	vocab := strings.Fields("weather forecast city send message channel slack issue repo create close order pet user list file read write search query report data stock price today tomorrow week email calendar event meeting")
+	text := func(n int) string {
+		ws := make([]string, n)
+		for i := range ws {
+			ws[i] = vocab[rng.IntN(len(vocab))]
+		}
+		return strings.Join(ws, " ")
+	}
+	var docs []Document
+	for range 300 {
+		var qs []string
+		for range 1 + rng.IntN(6) { // a tool's learned requests
+			qs = append(qs, text(3+rng.IntN(10)))
+		}
+		docs = append(docs, Document{Description: strings.Join(qs, ". ")})
+	}
+	ix := NewIndex(docs)
+	if ix.prfStart == nil {
+		t.Fatal("an index without names has no expansion lists")
+	}
+	if named := NewIndex([]Document{{Name: "a", Description: "x"}}); named.prfStart != nil {
+		t.Fatal("an index with names has expansion lists")
+	}
+	var queries []string
+	for range 300 {
+		queries = append(queries, text(1+rng.IntN(12)))
+	}
+	search := func() [][]Hit {
+		var out [][]Hit
+		for _, q := range queries {
+			for _, o := range []Options{{Limit: 50, Unordered: true}, {}} {
+				out = append(out, ix.Keyword(mustParse(t, q), o).Hits)
+			}
+		}
+		return out
+	}
+	with := search()
+	ix.prfList, ix.prfStart = nil, nil
+	without := search()
+	for i := range with {
+		if !slices.EqualFunc(with[i], without[i], func(a, b Hit) bool {
+			return a.ID == b.ID && math.Float64bits(a.Score) == math.Float64bits(b.Score)
+		}) {
+			t.Fatalf("query %q: with the lists %v, without %v", queries[i/2], with[i], without[i])
+		}
+	}
+}
