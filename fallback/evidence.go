@@ -336,7 +336,16 @@ type Value struct {
 	Text string
 	// Kind is one of the Kind constants.
 	Kind string
+	// Topic: the value is in a phrase opened by "about" or "for"
+	// (topicPrepositions), the request's subject or purpose rather than
+	// a thing it acts on: "add a note about the SHA-256 checksum",
+	// "create a branch for OPS-12".
+	Topic bool
 }
+
+// topicPrepositions open the phrase of a request's subject or purpose
+// (Value.Topic), up to the next preposition (objectEnds) or comma.
+var topicPrepositions = wordSet("about for regarding")
 
 // fileExtensions are the extensions that make a name a file's (KindFile):
 // documents, data, code, archives and media. A name with another ending
@@ -348,13 +357,14 @@ var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx
 
 // ValueKinds returns the argument values of raw whose form says what kind
 // of thing they are (a path, a file, an e-mail address, a URL, a channel,
-// an owner/name pair, an issue key; the Kind constants), in order. Quoted
-// text is a message or a title, not a value of a kind; numbers, dates and
-// names have no kind. It is a pure function of raw, safe for concurrent
-// use.
+// an owner/name pair, an issue key; the Kind constants), in order, each
+// marked when it is the request's subject or purpose (Value.Topic).
+// Quoted text is a message or a title, not a value of a kind; numbers,
+// dates, names and words joined by a slash ("and/or", "TCP/IP") have no
+// kind. It is a pure function of raw, safe for concurrent use.
 func ValueKinds(raw string) []Value {
 	var out []Value
-	var quote bool
+	var quote, topic bool
 	toks := strings.Fields(raw)
 	for i, tok := range toks {
 		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
@@ -362,8 +372,13 @@ func ValueKinds(raw string) []Value {
 			continue
 		}
 		core := strings.TrimRight(tokenCore(tok), ".:")
-		if k := formKind(core); k != "" {
-			out = append(out, Value{core, k})
+		if w := strings.ToLower(core); objectEnds[w] {
+			topic = topicPrepositions[w]
+		} else if k := formKind(core); k != "" {
+			out = append(out, Value{core, k, topic})
+		}
+		if strings.ContainsAny(tok[len(tok)-1:], ".,;:!?") {
+			topic = false
 		}
 	}
 	return out
@@ -389,7 +404,7 @@ func formKind(core string) string {
 		if fileName(parts[len(parts)-1]) {
 			return KindPath
 		}
-		if len(parts) == 2 && namePart(parts[0]) && namePart(parts[1]) {
+		if len(parts) == 2 && namePart(parts[0]) && namePart(parts[1]) && !pairOfWords(parts[0], parts[1]) {
 			return KindRepo
 		}
 	case fileName(core):
@@ -415,6 +430,16 @@ func namePart(s string) bool {
 		!strings.ContainsFunc(s, func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r)
 		})
+}
+
+// pairOfWords reports whether an owner/name pair's parts a and b are
+// rather two words or codes joined by a slash: both without a lowercase
+// letter ("TCP/IP", "USD/EUR", "Q1/Q2") or one a stop word ("and/or",
+// "his/her").
+func pairOfWords(a, b string) bool {
+	lower := func(s string) bool { return strings.ContainsFunc(s, unicode.IsLower) }
+	return !lower(a) && !lower(b) ||
+		analysis.English.Contains(strings.ToLower(a)) || analysis.English.Contains(strings.ToLower(b))
 }
 
 // issueKey reports whether s is an issue key: capital letters (a project

@@ -140,15 +140,22 @@ func TestValueKinds(t *testing.T) {
 		raw  string
 		want []Value
 	}{
-		{"delete /tmp/old-report.csv", []Value{{"/tmp/old-report.csv", KindPath}}},
-		{"commit ~/src/app and docs/setup.md", []Value{{"~/src/app", KindPath}, {"docs/setup.md", KindPath}}},
-		{"zip the logs into logs.zip.", []Value{{"logs.zip", KindFile}}},
-		{"email bob@example.com the link https://go.dev/doc", []Value{{"bob@example.com", KindEmail}, {"https://go.dev/doc", KindURL}}},
-		{"post in #general, then close OPS-12 in acme/widgets", []Value{{"#general", KindChannel}, {"OPS-12", KindIssue}, {"acme/widgets", KindRepo}}},
+		{"delete /tmp/old-report.csv", []Value{{"/tmp/old-report.csv", KindPath, false}}},
+		{"commit ~/src/app and docs/setup.md", []Value{{"~/src/app", KindPath, false}, {"docs/setup.md", KindPath, false}}},
+		{"zip the logs into logs.zip.", []Value{{"logs.zip", KindFile, false}}},
+		{"email bob@example.com the link https://go.dev/doc", []Value{{"bob@example.com", KindEmail, false}, {"https://go.dev/doc", KindURL, false}}},
+		{"post in #general, then close OPS-12 in acme/widgets", []Value{{"#general", KindChannel, false}, {"OPS-12", KindIssue, false}, {"acme/widgets", KindRepo, false}}},
 		{"save 'notes.txt' to the drive", nil},                               // quoted text
 		{"buy tacoshack.dev and install Node.js", nil},                       // a domain, a framework
 		{"thrown up at 40 m/s from Washington D.C. in 3/4 of the time", nil}, // a unit, a place, a number
-		{"look up COVID-19 cases and pull request #88", []Value{{"COVID-19", KindIssue}}},
+		{"look up COVID-19 cases and pull request #88", []Value{{"COVID-19", KindIssue, false}}},
+		// Words or codes joined by a slash are no owner/name pair.
+		{"email the Q1/Q2 report and the TCP/IP notes to bob and/or alice", nil},
+		{"clone Microsoft/TypeScript", []Value{{"Microsoft/TypeScript", KindRepo, false}}},
+		// A value after "about" or "for" is the request's topic, up to the
+		// next preposition or comma.
+		{"add a note about the SHA-256 checksum to #ops", []Value{{"SHA-256", KindIssue, true}, {"#ops", KindChannel, false}}},
+		{"create a branch for OPS-12, then push it to acme/api", []Value{{"OPS-12", KindIssue, true}, {"acme/api", KindRepo, false}}},
 	} {
 		if diff := cmp.Diff(c.want, ValueKinds(c.raw)); diff != "" {
 			t.Errorf("ValueKinds(%q) (-want +got):\n%s", c.raw, diff)

@@ -50,6 +50,10 @@ func TestUnservedAction(t *testing.T) {
 		{"reply to ana@acme.com", false},                   // reply_to_email: "Reply to all recipients"
 		{"move report.pdf into the archive folder", false}, // move_file takes paths
 		{"add a :tada: reaction to the announcement", false},
+		{"email the Q1/Q2 report to alice", false},                           // codes joined by a slash are no repository
+		{"send an email to bob and/or alice about the outage", false},        // nor are words
+		{"add a note about the SHA-256 checksum", false},                     // a value after "about" is what the note says
+		{"create a calendar event for my COVID-19 booster on Friday", false}, // after "for", the event's purpose
 		// set is an action verb; un- and re- make action verbs.
 		{"set the thermostat to 20 degrees", true},
 		{"unassign me from OPS-31", true},

@@ -95,7 +95,9 @@ func (st *state) takesKind(id int, kind string) bool {
 	return false
 }
 
-// valueUntaken returns the first value of the request whose kind no tool
+// valueUntaken returns the first value of the request, not its topic
+// (fallback.Value.Topic: the subject of a note or a message, the purpose
+// of a branch, which the tool need not take), whose kind no tool
 // among the valueDepth best hits that does the action base takes, or a
 // zero Value (see above).
 func (st *state) valueUntaken(req query.Query, base string, hs []hit) fallback.Value {
@@ -110,6 +112,9 @@ func (st *state) valueUntaken(req query.Query, base string, hs []hit) fallback.V
 		}
 	}
 	for _, v := range values {
+		if v.Topic {
+			continue // "add a note about the SHA-256 checksum": what the note says
+		}
 		if !slices.ContainsFunc(doers, func(id int) bool { return st.takesKind(id, v.Kind) }) {
 			return v
 		}
@@ -121,10 +126,13 @@ func (st *state) valueUntaken(req query.Query, base string, hs []hit) fallback.V
 // kind.
 const valueDepth = 10
 
-// valueUntakenByAny returns the first value of the request whose kind no
-// tool of top takes, or a zero Value.
+// valueUntakenByAny returns the first value of the request, not its
+// topic, whose kind no tool of top takes, or a zero Value.
 func (st *state) valueUntakenByAny(req query.Query, top []hit) fallback.Value {
 	for _, v := range fallback.ValueKinds(req.Raw) {
+		if v.Topic {
+			continue
+		}
 		if !slices.ContainsFunc(top, func(h hit) bool { return st.takesKind(h.id, v.Kind) }) {
 			return v
 		}
