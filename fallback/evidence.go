@@ -817,6 +817,27 @@ func (c Clause) Object() []string {
 // "freeze my card **and** order a new one", "**then** book a table".
 var clauseBreaks = wordSet("and then also")
 
+// HasClauseBreak reports whether raw has a clause break word
+// (clauseBreaks: "and", "then", "also", in any case, with a comma or
+// semicolon around it), without allocating for a request in lowercase:
+// without one, RequestClauses yields one clause a sentence. A pure
+// function, safe for concurrent use.
+func HasClauseBreak(raw string) bool {
+	for tok := range strings.FieldsSeq(raw) {
+		if clauseBreak(tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseBreak reports whether a raw token is a clause break word
+// (clauseBreaks), as RequestClauses reads it: "and", "Then,", ";also".
+func clauseBreak(tok string) bool {
+	t := strings.Trim(tok, ",;")
+	return len(t) <= len("then") && clauseBreaks[strings.ToLower(t)]
+}
+
 // subjects open a statement rather than a request ("I took a photo",
 // "we are moving") unless a wish follows them ("I need to", "we'd like
 // to": wishes).
@@ -860,7 +881,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 			if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 				quote = quoteAfter(tok, quote)
 			}
-			if !quoted && clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
+			if !quoted && clauseBreak(tok) {
 				if !flush(false) {
 					return
 				}
