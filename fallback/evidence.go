@@ -602,10 +602,12 @@ func RequestOpening(raw string) Opening {
 }
 
 // phrasalParticles are the particles that make a phrasal verb of a verb
-// ("check in", "take down", "put off"); "up" and "out" are left out: with
-// a light verb they mostly still ask to see something ("look up", "find
-// out").
-var phrasalParticles = wordSet("in off away back down over")
+// ("check in", "take down", "put off"); "up", "out", "back" and "over"
+// are left out: with a light verb they mostly still ask to see something
+// ("look up", "find out", "look back at last week's commits", "check
+// over the diff"), and the verbs they make an action of ("give back",
+// "take over") are support verbs, read by their object.
+var phrasalParticles = wordSet("in off away down")
 
 // objectPronouns may come between a phrasal verb and its particle: "check
 // me in", "take it down".

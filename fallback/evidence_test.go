@@ -119,6 +119,8 @@ func TestOpeningParticle(t *testing.T) {
 		"look in the drawer":                 "",
 		"get back the deposit":               "",
 		"look up OPS-12":                     "", // "up" is no particle here
+		"look back at last week's commits":   "", // nor "back" and "over": a light verb with them still reads
+		"check over the diff":                "",
 		"check the forecast":                 "",
 		"":                                   "",
 	} {

@@ -482,8 +482,9 @@ func (st *state) unservedCausative(p *plan, lead string, hs []hit) string {
 // example held-out 96.7 → 100 %, livemcpbench held-out 90 → 95 %; no
 // answerable request of any set moves. "check in" is the only phrasal
 // verb of a light verb that opens a request in any measured set (a scan
-// of every set), so the particles beyond "in" are unmeasured; "up" and
-// "out" are left out because "look up" and "find out" ask to see.
+// of every set), so the particles beyond "in" are unmeasured; "up",
+// "out", "back" and "over" are left out because "look up", "find out",
+// "look back at ..." and "check over ..." ask to see.
 func (st *state) unservedPhrasal(verb, particle string, hs []hit) string {
 	for _, h := range hs[:min(len(hs), unservedDepth)] {
 		t := st.snap.Tool(h.id)

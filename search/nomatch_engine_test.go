@@ -45,6 +45,8 @@ func TestUnservedAction(t *testing.T) {
 		// A light verb and a particle are one action, which a top tool must name.
 		{"check me in for the 7am train to Boston", true},
 		{"look in my notes for the launch plan", false},
+		{"look back at last week's commits", false}, // "back" and "over" leave a light verb a read
+		{"look back through my emails from alice", false},
 		// A value's kind must be one that a best tool doing the verb takes.
 		{"delete /var/tmp/build.log", true},                // the delete tools take events and notes, not paths
 		{"close issue 12 in acme/webapp", true},            // the Jira tools take issue keys, not a repository
