@@ -602,10 +602,12 @@ func RequestOpening(raw string) Opening {
 }
 
 // phrasalParticles are the particles that make a phrasal verb of a verb
-// ("check in", "take down", "put off"); "up" and "out" are left out: with
-// a light verb they mostly still ask to see something ("look up", "find
-// out").
-var phrasalParticles = wordSet("in off away back down over")
+// ("check in", "take down", "put off"); "up", "out", "back" and "over"
+// are left out: with a light verb they mostly still ask to see something
+// ("look up", "find out", "look back at last week's commits", "check
+// over the diff"), and the verbs they make an action of ("give back",
+// "take over") are support verbs, read by their object.
+var phrasalParticles = wordSet("in off away down")
 
 // objectPronouns may come between a phrasal verb and its particle: "check
 // me in", "take it down".
@@ -817,6 +819,27 @@ func (c Clause) Object() []string {
 // "freeze my card **and** order a new one", "**then** book a table".
 var clauseBreaks = wordSet("and then also")
 
+// HasClauseBreak reports whether raw has a clause break word
+// (clauseBreaks: "and", "then", "also", in any case, with a comma or
+// semicolon around it), without allocating for a request in lowercase:
+// without one, RequestClauses yields one clause a sentence. A pure
+// function, safe for concurrent use.
+func HasClauseBreak(raw string) bool {
+	for tok := range strings.FieldsSeq(raw) {
+		if clauseBreak(tok) {
+			return true
+		}
+	}
+	return false
+}
+
+// clauseBreak reports whether a raw token is a clause break word
+// (clauseBreaks), as RequestClauses reads it: "and", "Then,", ";also".
+func clauseBreak(tok string) bool {
+	t := strings.Trim(tok, ",;")
+	return len(t) <= len("then") && clauseBreaks[strings.ToLower(t)]
+}
+
 // subjects open a statement rather than a request ("I took a photo",
 // "we are moving") unless a wish follows them ("I need to", "we'd like
 // to": wishes).
@@ -860,7 +883,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 			if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 				quote = quoteAfter(tok, quote)
 			}
-			if !quoted && clauseBreaks[strings.ToLower(strings.Trim(tok, ",;"))] {
+			if !quoted && clauseBreak(tok) {
 				if !flush(false) {
 					return
 				}

@@ -119,6 +119,8 @@ func TestOpeningParticle(t *testing.T) {
 		"look in the drawer":                 "",
 		"get back the deposit":               "",
 		"look up OPS-12":                     "", // "up" is no particle here
+		"look back at last week's commits":   "", // nor "back" and "over": a light verb with them still reads
+		"check over the diff":                "",
 		"check the forecast":                 "",
 		"":                                   "",
 	} {
@@ -393,8 +395,9 @@ func TestCoverageArguments(t *testing.T) {
 // FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
 // NamedObjects, locativeNames, OpeningParticle and ValueKinds never panic
 // on any text and give only its words (its values, of their kind); an
-// opening's verb is neither preamble nor question word; every clause is yielded once, in order, and a caller
-// that stops after k clauses gets k.
+// opening's verb is neither preamble nor question word; every clause is
+// yielded once, in order, and a caller that stops after k clauses gets k;
+// HasClauseBreak is true of every text with a chained clause.
 func FuzzRequestClauses(f *testing.F) {
 	for _, s := range []string{
 		"I'm moving to Denver next month. Forward my mail, transfer my electricity account and cancel my internet.",
@@ -460,6 +463,9 @@ func FuzzRequestClauses(f *testing.F) {
 			}
 			if c.Question && !questionWords[c.First] {
 				t.Errorf("RequestClauses(%q): %q is no question word", raw, c.First)
+			}
+			if c.Chained && !HasClauseBreak(raw) {
+				t.Errorf("RequestClauses(%q): a chained clause, but HasClauseBreak is false", raw)
 			}
 			c.Words()
 			all = append(all, c)
@@ -534,6 +540,19 @@ func TestOwnQuestion(t *testing.T) {
 	} {
 		if diff := cmp.Diff(c.want, OwnQuestion(c.raw)); diff != "" {
 			t.Errorf("OwnQuestion(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+// TestHasClauseBreak: a clause break word in any case, with a comma or
+// semicolon around it; not inside another word or in other punctuation.
+func TestHasClauseBreak(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"find the log and delete it": true, "find the log, Then, delete it": true, "post it ;also ping bob": true,
+		"find the android logs": false, "band then-and-now": false, "": false, "and.": false,
+	} {
+		if got := HasClauseBreak(raw); got != want {
+			t.Errorf("HasClauseBreak(%q) = %v, want %v", raw, got, want)
 		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/learn"
@@ -43,6 +45,8 @@ func TestUnservedAction(t *testing.T) {
 		// A light verb and a particle are one action, which a top tool must name.
 		{"check me in for the 7am train to Boston", true},
 		{"look in my notes for the launch plan", false},
+		{"look back at last week's commits", false}, // "back" and "over" leave a light verb a read
+		{"look back through my emails from alice", false},
 		// A value's kind must be one that a best tool doing the verb takes.
 		{"delete /var/tmp/build.log", true},                // the delete tools take events and notes, not paths
 		{"close issue 12 in acme/webapp", true},            // the Jira tools take issue keys, not a repository
@@ -336,5 +340,44 @@ func TestUnservedActionLearned(t *testing.T) {
 	}
 	if top := res.References[0]; top.Name != "calendar__create_event" || top.Learned == nil || unserved(res) || res.Metadata.NoConfidentMatch {
 		t.Errorf("after learning: top %s %.3f (learned %v), explanation %q: want calendar__create_event lifted, confident", top.Name, top.Score, top.Learned, top.Explanation)
+	}
+}
+
+// TestUnservedPhrasal: a top tool serves a light verb and its particle
+// ("check in") only when it has them as words, together or joined
+// ("check_in", "check-in", "checkin"); "check inbox" and "checking" are
+// other words.
+func TestUnservedPhrasal(t *testing.T) {
+	tools := []catalog.Tool{
+		{Name: "mail__check_inbox", Description: "Check inbox for new messages, checking every folder."},
+		{Name: "travel__search_flights", Description: "Search for flights between two airports on a date."},
+		{Name: "travel__get_flight_status", Description: "Get the status of a flight by its number."},
+		{Name: "weather__get_forecast", Description: "Get the weather forecast for a city."},
+	}
+	for _, c := range []struct {
+		checkin string // the fourth tool's description
+		flagged bool
+	}{
+		{"Cancel a booked flight.", true},
+		{"Check in for a booked flight and get the boarding pass.", false},
+		{"Online check-in for a booked flight.", false},
+		{"Do the checkin for a booked flight.", false},
+	} {
+		snap, err := catalog.NewSnapshot(append(slices.Clone(tools), catalog.Tool{Name: "travel__flight_desk", Description: c.checkin}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEngine(t, snap, search.Config{})
+		q := "check me in for my flight"
+		res, err := e.Search(context.Background(), search.Request{Query: q, Mode: search.ModeKeyword, MaxResults: 5, Debug: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.References) == 0 {
+			t.Fatalf("%q: no results", q)
+		}
+		if got := strings.Contains(res.References[0].Explanation, `does "check in"`); got != c.flagged {
+			t.Errorf("flight desk %q: %q unserved as \"check in\" = %v, want %v (top %s: %s)", c.checkin, q, got, c.flagged, res.References[0].Name, res.References[0].Explanation)
+		}
 	}
 }

@@ -203,10 +203,12 @@ func codeName(name string) bool {
 	if strings.Contains(name, "_") {
 		return true
 	}
-	for i := 1; i < len(name); i++ {
-		if unicode.IsUpper(rune(name[i])) && unicode.IsLower(rune(name[i-1])) {
+	var prev rune
+	for _, r := range name { // by letter: a byte of "á" is no capital
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
 			return true
 		}
+		prev = r
 	}
 	return false
 }

@@ -104,3 +104,17 @@ func FuzzToolActions(f *testing.F) {
 		}
 	})
 }
+
+// TestCodeName: a parameter name is code with an underscore or a capital
+// after a lowercase letter, read as letters, not bytes ("página" is a
+// word: its "á" is no capital after "p").
+func TestCodeName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"reply_all": true, "dryRun": true, "páginaNueva": true,
+		"query": false, "URL": false, "página": false, "día": false, "Ünïcode": false, "": false,
+	} {
+		if got := codeName(name); got != want {
+			t.Errorf("codeName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

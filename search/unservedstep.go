@@ -2,7 +2,6 @@ package search
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/toolsearch/toolsearch/fallback"
 )
@@ -74,7 +73,7 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 		return ""
 	}
 	req := request(p.query)
-	if !chains(req.Raw) {
+	if !fallback.HasClauseBreak(req.Raw) {
 		return "" // no "and", "then" or "also": one step (most requests; the clauses are not parsed)
 	}
 	var clauses []fallback.Clause
@@ -128,9 +127,10 @@ func unservedStepWhy(verb string) string {
 	return fmt.Sprintf("none of the top %d tools serves the request's second step (%q ...)", unservedDepth, verb)
 }
 
-// Its cost: a request without "and", "then" or "also" (chains, no
-// allocation) is not parsed; BenchmarkNoMatchRules, which now runs every
-// rule in result's order, counts 50 → 54 allocations per bfcl search with
+// Its cost: a request without "and", "then" or "also"
+// (fallback.HasClauseBreak, no allocation) is not parsed;
+// BenchmarkNoMatchRules, which now runs every rule in result's order,
+// counts 50 → 54 allocations per bfcl search with
 // the unserved step (59 before the chains check; the machine was too
 // loaded to time it).
 
@@ -138,17 +138,3 @@ func unservedStepWhy(verb string) string {
 // step reads: the two-step no-answer requests measured have 5–9, the
 // answerable requests a longer limit flagged 13 and 23 (see above).
 const stepMaxWords = 12
-
-// chains reports whether raw has a word that may chain a second step
-// ("and", "then", "also", fallback.RequestClauses' clause breaks, with a
-// comma or semicolon around it), without allocating: most requests have
-// none, and the unserved step needs one.
-func chains(raw string) bool {
-	for tok := range strings.FieldsSeq(raw) {
-		switch t := strings.Trim(tok, ",;"); {
-		case strings.EqualFold(t, "and"), strings.EqualFold(t, "then"), strings.EqualFold(t, "also"):
-			return true
-		}
-	}
-	return false
-}
