@@ -320,7 +320,8 @@ const (
 	KindEmail = "email"
 	// KindURL: a web address ("https://go.dev/doc", "www.example.com").
 	KindURL = "url"
-	// KindChannel: a channel or hashtag ("#general", "#old-project").
+	// KindChannel: a channel or hashtag ("#general", "#old-project"),
+	// not a colour's hex code ("#00ff00").
 	KindChannel = "channel"
 	// KindRepo: an owner/name pair ("acme/widgets", "golang/go"), which
 	// also names branches ("feature/login") and relative paths.
@@ -394,6 +395,9 @@ func formKind(core string) string {
 	case at > 0 && strings.Contains(core[at+1:], ".") && !strings.ContainsAny(core, "/:"):
 		return KindEmail
 	case len(core) > 1 && core[0] == '#' && !strings.ContainsAny(core[1:], "#/@.") && strings.ContainsFunc(core[1:], unicode.IsLetter):
+		if hexColor(core[1:]) {
+			return "" // "#00ff00": a colour, no channel
+		}
 		return KindChannel
 	case strings.HasPrefix(core, "/") || strings.HasPrefix(core, "~/") || strings.HasPrefix(core, "./") || strings.HasPrefix(core, "../"):
 		if strings.ContainsFunc(core, unicode.IsLetter) {
@@ -430,6 +434,22 @@ func namePart(s string) bool {
 		!strings.ContainsFunc(s, func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r)
 		})
+}
+
+// hexColor reports whether s, a token after '#', is a colour's hex code:
+// 6 or 8 hex digits ("00ff00", "abcdef"), or 3 or 4 with a decimal digit
+// ("f00"; "#cafe" and "#add" stay channels).
+func hexColor(s string) bool {
+	if strings.ContainsFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) }) {
+		return false
+	}
+	switch len(s) {
+	case 6, 8:
+		return true
+	case 3, 4:
+		return strings.ContainsFunc(s, unicode.IsDigit)
+	}
+	return false
 }
 
 // pairOfWords reports whether an owner/name pair's parts a and b are
