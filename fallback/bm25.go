@@ -120,8 +120,10 @@ type seqWord struct {
 }
 
 // plan resolves q's terms to index terms. It marks the plan's terms in
-// s.termPos and keeps its buffers in s (putScratch releases them).
-func (ix *Index) plan(s *scratch, q query.Query) plan {
+// s.termPos and keeps its buffers in s (putScratch releases them). Without
+// coverage its known and weight (Result.Coverage) leave out no place's or
+// person's name (locativeNames): the caller does not read them.
+func (ix *Index) plan(s *scratch, q query.Query, coverage bool) plan {
 	p := plan{terms: s.terms[:0], seq: s.seq[:0]}
 	s.chunks = ix.termWords(s.chunks, q.Terms)
 	slot := 0
@@ -151,7 +153,7 @@ func (ix *Index) plan(s *scratch, q query.Query) plan {
 					p.knownAll += qw.weight
 				}
 			}
-			if qw.unmatched && !qw.value && names == nil {
+			if qw.unmatched && !qw.value && names == nil && coverage {
 				names = locativeNames(q.Raw)
 			}
 			if qw.hasTerms && !(qw.unmatched && (qw.value || names[qw.word])) {
@@ -326,7 +328,11 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	}
 	s := ix.getScratch()
 	defer ix.putScratch(s)
-	p := ix.plan(s, q)
+	p := ix.plan(s, q, !o.NoCoverage)
+	coverage := p.coverage()
+	if o.NoCoverage {
+		coverage = 0
+	}
 	// filtered: some tools may fail ok (otherwise every tool passes).
 	filtered := o.Allow != nil || len(q.Servers) > 0 || len(q.Categories) > 0 || len(p.required) > 0 || len(p.excluded) > 0
 	ok := func(id int) bool {
@@ -348,12 +354,12 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	rk := newRanker(ix)
 
 	if p.impossible {
-		return Result{Unmatched: p.unmatched, Coverage: p.coverage(), WordCoverage: p.wordCoverage()}
+		return Result{Unmatched: p.unmatched, Coverage: coverage, WordCoverage: p.wordCoverage()}
 	}
 	// No ranking terms: list the tools that pass the filters.
 	if len(p.terms) == 0 {
 		if len(p.unmatched) > 0 {
-			return Result{Unmatched: p.unmatched, Coverage: p.coverage(), WordCoverage: p.wordCoverage()}
+			return Result{Unmatched: p.unmatched, Coverage: coverage, WordCoverage: p.wordCoverage()}
 		}
 		var cs []candidate
 		for id := range ix.Len() {
@@ -361,7 +367,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 				cs = append(cs, candidate{id: id, raw: 1})
 			}
 		}
-		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: p.coverage(), WordCoverage: p.wordCoverage()}
+		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WordCoverage: p.wordCoverage()}
 		for _, c := range rk.top(cs, o.Limit) {
 			h := Hit{ID: c.id, Score: 1}
 			if o.Explain {
@@ -393,7 +399,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 		ix.smoothByServer(s, p, cs)
 		ix.feedback(s, p, cs)
 	}
-	res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: p.coverage(), WordCoverage: p.wordCoverage()}
+	res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WordCoverage: p.wordCoverage()}
 	if o.Explain {
 		ix.markQuery(s, p)
 	}

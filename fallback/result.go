@@ -41,6 +41,12 @@ type Options struct {
 	// an index whose tools have no names (ties are then frequent), with
 	// the heap alone, its comparisons written for scores (topUnnamed).
 	Unordered bool
+	// NoCoverage tells Keyword that the caller does not read
+	// Result.Coverage (it reads WordCoverage, or neither): Keyword then
+	// leaves Coverage 0 and need not tell the names of places and people
+	// (locativeNames) from the other words the catalog does not know,
+	// which only Coverage leaves out. Everything else is the same.
+	NoCoverage bool
 }
 
 func (o Options) allowed(id int) bool { return o.Allow == nil || o.Allow(id) }

@@ -174,3 +174,37 @@ func TestExpansionListsAreFeedback(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCoverageIsKeyword checks that Options.NoCoverage changes nothing
+// but Result.Coverage (left 0), on requests whose unknown names after
+// "in", "from", "to" Coverage leaves out, with and without names in the
+// index.
+func TestNoCoverageIsKeyword(t *testing.T) {
+	docs := []Document{
+		{Name: "weather__forecast", Description: "Get the weather forecast for a city"},
+		{Name: "flights__search", Description: "Search flights between two airports"},
+		{Name: "slack__post", Description: "Post a message to a Slack channel"},
+		{Description: "weather in paris tomorrow. forecast for the week"},
+	}
+	for _, d := range [][]Document{docs, {{Description: "weather in paris tomorrow"}, {Description: "flights from boston"}}} {
+		ix := NewIndex(d)
+		for _, raw := range []string{
+			"what is the weather in Delhi tomorrow", "flights from Boston to Providence next week",
+			"post to #general that the build is green", "forecast near Union Square", "Weather In Delhi",
+		} {
+			q := mustParse(t, raw)
+			for _, o := range []Options{{Limit: 2}, {Limit: 10, Unordered: true}, {}} {
+				want := ix.Keyword(q, o)
+				o.NoCoverage = true
+				got := ix.Keyword(q, o)
+				if got.Coverage != 0 {
+					t.Errorf("%q: Coverage %v with NoCoverage, want 0", raw, got.Coverage)
+				}
+				got.Coverage = want.Coverage
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%q %+v: NoCoverage %+v, want %+v", raw, o, got, want)
+				}
+			}
+		}
+	}
+}

@@ -492,7 +492,9 @@ func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) lea
 	var w learnedWords
 	w.termIDs, w.nTerms = ix.terms.requestOf(c, q)
 	if rq, err := q.RankingQuery(text); err == nil {
-		r := ix.kw.Keyword(rq, fallback.Options{Limit: fusionDepth, Unordered: true}) // learnedSims.best orders them
+		// learnedSims.best reads the hits as a set; the stage reads
+		// WordCoverage, not Coverage.
+		r := ix.kw.Keyword(rq, fallback.Options{Limit: fusionDepth, Unordered: true, NoCoverage: true})
 		w.hits, w.coverage = r.Hits, r.WordCoverage
 	}
 	return w
