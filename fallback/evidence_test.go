@@ -156,8 +156,10 @@ func TestValueKinds(t *testing.T) {
 		// Words or codes joined by a slash are no owner/name pair.
 		{"email the Q1/Q2 report and the TCP/IP notes to bob and/or alice", nil},
 		{"clone Microsoft/TypeScript", []Value{{"Microsoft/TypeScript", KindRepo, false}}},
-		// A value after "about" or "for" is the request's topic, up to the
-		// next preposition or comma.
+		// A value after "about", "for", "as" or "with" is the request's
+		// topic, purpose, format or instrument, up to the next preposition
+		// or comma.
+		{"encode the text as UTF-8 and hash it with SHA-256", []Value{{"UTF-8", KindIssue, true}, {"SHA-256", KindIssue, true}}},
 		{"add a note about the SHA-256 checksum to #ops", []Value{{"SHA-256", KindIssue, true}, {"#ops", KindChannel, false}}},
 		{"create a branch for OPS-12, then push it to acme/api", []Value{{"OPS-12", KindIssue, true}, {"acme/api", KindRepo, false}}},
 	} {
