@@ -320,7 +320,8 @@ const (
 	KindEmail = "email"
 	// KindURL: a web address ("https://go.dev/doc", "www.example.com").
 	KindURL = "url"
-	// KindChannel: a channel or hashtag ("#general", "#old-project").
+	// KindChannel: a channel or hashtag ("#general", "#old-project"),
+	// not a colour's hex code ("#00ff00").
 	KindChannel = "channel"
 	// KindRepo: an owner/name pair ("acme/widgets", "golang/go"), which
 	// also names branches ("feature/login") and relative paths.
@@ -336,16 +337,18 @@ type Value struct {
 	Text string
 	// Kind is one of the Kind constants.
 	Kind string
-	// Topic: the value is in a phrase opened by "about" or "for"
-	// (topicPrepositions), the request's subject or purpose rather than
-	// a thing it acts on: "add a note about the SHA-256 checksum",
-	// "create a branch for OPS-12".
-	Topic bool
+	// Adjunct: the value is in a phrase opened by "about", "for",
+	// "regarding", "as" or "with" (adjunctPrepositions): the request's
+	// subject, purpose, format or instrument rather than a thing it acts
+	// on: "add a note about the SHA-256 checksum", "create a branch for
+	// OPS-12", "encode the text as UTF-8", "hash it with SHA-256".
+	Adjunct bool
 }
 
-// topicPrepositions open the phrase of a request's subject or purpose
-// (Value.Topic), up to the next preposition (objectEnds) or comma.
-var topicPrepositions = wordSet("about for regarding")
+// adjunctPrepositions open the phrase of a request's subject, purpose,
+// format or instrument (Value.Adjunct), up to the next preposition
+// (objectEnds) or comma.
+var adjunctPrepositions = wordSet("about for regarding as with")
 
 // fileExtensions are the extensions that make a name a file's (KindFile):
 // documents, data, code, archives and media. A name with another ending
@@ -358,13 +361,14 @@ var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx
 // ValueKinds returns the argument values of raw whose form says what kind
 // of thing they are (a path, a file, an e-mail address, a URL, a channel,
 // an owner/name pair, an issue key; the Kind constants), in order, each
-// marked when it is the request's subject or purpose (Value.Topic).
+// marked when it is the request's subject, purpose, format or
+// instrument (Value.Adjunct).
 // Quoted text is a message or a title, not a value of a kind; numbers,
 // dates, names and words joined by a slash ("and/or", "TCP/IP") have no
 // kind. It is a pure function of raw, safe for concurrent use.
 func ValueKinds(raw string) []Value {
 	var out []Value
-	var quote, topic bool
+	var quote, adjunct bool
 	toks := strings.Fields(raw)
 	for i, tok := range toks {
 		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
@@ -373,12 +377,12 @@ func ValueKinds(raw string) []Value {
 		}
 		core := strings.TrimRight(tokenCore(tok), ".:")
 		if w := strings.ToLower(core); objectEnds[w] {
-			topic = topicPrepositions[w]
+			adjunct = adjunctPrepositions[w]
 		} else if k := formKind(core); k != "" {
-			out = append(out, Value{core, k, topic})
+			out = append(out, Value{core, k, adjunct})
 		}
 		if strings.ContainsAny(tok[len(tok)-1:], ".,;:!?") {
-			topic = false
+			adjunct = false
 		}
 	}
 	return out
@@ -394,6 +398,9 @@ func formKind(core string) string {
 	case at > 0 && strings.Contains(core[at+1:], ".") && !strings.ContainsAny(core, "/:"):
 		return KindEmail
 	case len(core) > 1 && core[0] == '#' && !strings.ContainsAny(core[1:], "#/@.") && strings.ContainsFunc(core[1:], unicode.IsLetter):
+		if hexColor(core[1:]) {
+			return "" // "#00ff00": a colour, no channel
+		}
 		return KindChannel
 	case strings.HasPrefix(core, "/") || strings.HasPrefix(core, "~/") || strings.HasPrefix(core, "./") || strings.HasPrefix(core, "../"):
 		if strings.ContainsFunc(core, unicode.IsLetter) {
@@ -430,6 +437,22 @@ func namePart(s string) bool {
 		!strings.ContainsFunc(s, func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r)
 		})
+}
+
+// hexColor reports whether s, a token after '#', is a colour's hex code:
+// 6 or 8 hex digits ("00ff00", "abcdef"), or 3 or 4 with a decimal digit
+// ("f00"; "#cafe" and "#add" stay channels).
+func hexColor(s string) bool {
+	if strings.ContainsFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) }) {
+		return false
+	}
+	switch len(s) {
+	case 6, 8:
+		return true
+	case 3, 4:
+		return strings.ContainsFunc(s, unicode.IsDigit)
+	}
+	return false
 }
 
 // pairOfWords reports whether an owner/name pair's parts a and b are

@@ -151,11 +151,15 @@ func TestValueKinds(t *testing.T) {
 		{"buy tacoshack.dev and install Node.js", nil},                       // a domain, a framework
 		{"thrown up at 40 m/s from Washington D.C. in 3/4 of the time", nil}, // a unit, a place, a number
 		{"look up COVID-19 cases and pull request #88", []Value{{"COVID-19", KindIssue, false}}},
+		// A colour's hex code is no channel.
+		{"convert the color #00ff00 to rgb, then #abcdef and #f00, and post in #cafe", []Value{{"#cafe", KindChannel, false}}},
 		// Words or codes joined by a slash are no owner/name pair.
 		{"email the Q1/Q2 report and the TCP/IP notes to bob and/or alice", nil},
 		{"clone Microsoft/TypeScript", []Value{{"Microsoft/TypeScript", KindRepo, false}}},
-		// A value after "about" or "for" is the request's topic, up to the
-		// next preposition or comma.
+		// A value after "about", "for", "as" or "with" is the request's
+		// topic, purpose, format or instrument, up to the next preposition
+		// or comma.
+		{"encode the text as UTF-8 and hash it with SHA-256", []Value{{"UTF-8", KindIssue, true}, {"SHA-256", KindIssue, true}}},
 		{"add a note about the SHA-256 checksum to #ops", []Value{{"SHA-256", KindIssue, true}, {"#ops", KindChannel, false}}},
 		{"create a branch for OPS-12, then push it to acme/api", []Value{{"OPS-12", KindIssue, true}, {"acme/api", KindRepo, false}}},
 	} {

@@ -95,11 +95,11 @@ func (st *state) takesKind(id int, kind string) bool {
 	return false
 }
 
-// valueUntaken returns the first value of the request, not its topic
-// (fallback.Value.Topic: the subject of a note or a message, the purpose
-// of a branch, which the tool need not take), whose kind no tool
-// among the valueDepth best hits that does the action base takes, or a
-// zero Value (see above).
+// valueUntaken returns the first value of the request that it acts on
+// (not a fallback.Value.Adjunct: the subject of a note or a message, the
+// purpose of a branch, a format, which the tool need not take) whose
+// kind no tool among the valueDepth best hits that does the action base
+// takes, or a zero Value (see above).
 func (st *state) valueUntaken(req query.Query, base string, hs []hit) fallback.Value {
 	values := fallback.ValueKinds(req.Raw)
 	if len(values) == 0 {
@@ -112,7 +112,7 @@ func (st *state) valueUntaken(req query.Query, base string, hs []hit) fallback.V
 		}
 	}
 	for _, v := range values {
-		if v.Topic {
+		if v.Adjunct {
 			continue // "add a note about the SHA-256 checksum": what the note says
 		}
 		if !slices.ContainsFunc(doers, func(id int) bool { return st.takesKind(id, v.Kind) }) {
@@ -126,11 +126,11 @@ func (st *state) valueUntaken(req query.Query, base string, hs []hit) fallback.V
 // kind.
 const valueDepth = 10
 
-// valueUntakenByAny returns the first value of the request, not its
-// topic, whose kind no tool of top takes, or a zero Value.
+// valueUntakenByAny returns the first value of the request that it acts
+// on (not an adjunct), whose kind no tool of top takes, or a zero Value.
 func (st *state) valueUntakenByAny(req query.Query, top []hit) fallback.Value {
 	for _, v := range fallback.ValueKinds(req.Raw) {
-		if v.Topic {
+		if v.Adjunct {
 			continue
 		}
 		if !slices.ContainsFunc(top, func(h hit) bool { return st.takesKind(h.id, v.Kind) }) {
