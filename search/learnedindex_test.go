@@ -621,3 +621,37 @@ func randomTerms(rng *rand.Rand, n, vocab int) []string {
 	slices.Sort(ws)
 	return slices.Compact(ws)
 }
+
+// below and nextNotBelow find the bounds !(c < cut) finds, one at a
+// time: every length around vek32's blocks of 32, with NaNs, infinities
+// and bounds equal to the cut.
+func TestBelowIsComparison(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 2))
+	s := &learnedScreen{}
+	const cut = float32(0.7)
+	special := []float32{cut, math.Nextafter32(cut, 0), float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))}
+	for n := range 200 {
+		bounds := make([]float32, n)
+		for i := range bounds {
+			if rng.IntN(4) == 0 {
+				bounds[i] = special[rng.IntN(len(special))]
+			} else {
+				bounds[i] = rng.Float32()
+			}
+		}
+		var want, got []int
+		for i, c := range bounds {
+			if !(c < cut) {
+				want = append(want, i)
+			}
+		}
+		below := s.below(bounds, cut)
+		for i := nextNotBelow(*below, 0); i >= 0; i = nextNotBelow(*below, i+1) {
+			got = append(got, i)
+		}
+		s.passes.Put(below)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d bounds: got %v, want %v", n, got, want)
+		}
+	}
+}
