@@ -194,19 +194,15 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage bool) plan {
 				p.terms = append(p.terms, qterm{id: id, weight: weight * variantWeight, slot: slot})
 				s.termPos[id] = int32(len(p.terms))
 			}
-			if i == 0 {
-				// An argument value also matches through its kind, as a
-				// parameter's name or description would say it
-				// (valueKind): "#general" a channel.
-				if kind := valueKind(t.Text); kind != "" {
-					for _, id := range ix.resolveWord(kind).ids {
-						if s.termPos[id] > 0 {
-							continue
-						}
-						p.terms = append(p.terms, qterm{id: id, weight: weight * kindWeight, slot: slot})
-						s.termPos[id] = int32(len(p.terms))
-					}
+			// An argument value also matches through its kind, as a
+			// parameter's name or description would say it (valueKind,
+			// on the chunk's first word): "#general" a channel.
+			for _, id := range qw.kind {
+				if s.termPos[id] > 0 {
+					continue
 				}
+				p.terms = append(p.terms, qterm{id: id, weight: weight * kindWeight, slot: slot})
+				s.termPos[id] = int32(len(p.terms))
 			}
 			if t.Prefix && i == len(qws)-1 {
 				for _, id := range ix.completions(qw.word) {

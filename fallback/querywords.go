@@ -38,6 +38,12 @@ type queryWord struct {
 	// form (argumentToken of the chunk, as written), kept with the
 	// chunk's words so that a search does not test each chunk again.
 	value bool
+	// kind: on the chunk's first word, the index terms of the chunk's
+	// kind (valueKind: "#general" a channel), through which plan matches
+	// it too; kept with the chunk's words, as value is, so that a search
+	// does not test each chunk's form again (≈ 1.4 µs a bfcl request, in
+	// the catalog's keyword search and again in the learned one).
+	kind []int32
 }
 
 // wordCache memoizes the analysis of query chunks (see termWords). It is
@@ -76,6 +82,11 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 		for j, w := range ws {
 			qws[j] = ix.resolveWord(w)
 			qws[j].value = value
+		}
+		if len(ws) > 0 {
+			if kind := valueKind(t.Text); kind != "" {
+				qws[0].kind = ix.resolveWord(kind).ids
+			}
 		}
 		dst[i] = qws
 		if len(t.Text) <= maxCachedChunkLen {
