@@ -493,8 +493,9 @@ func (s *learnedScreen) below(bounds []float32, cut float32) *[]bool {
 // nextNotBelow returns the index of the first flag of below not set from
 // i on, or −1.
 func nextNotBelow(below []bool, i int) int {
-	// A bool is one byte, 0 when false (the Go spec's representation,
-	// which vek32 writes).
+	// A bool is one byte, 0 when false: the gc compiler's layout (the
+	// spec leaves it open), which vek32 writes and TestBelowIsComparison
+	// checks through this function.
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(below))), len(below))
 	if k := bytes.IndexByte(b[i:], 0); k >= 0 {
 		return i + k
