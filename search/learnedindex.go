@@ -559,24 +559,13 @@ func (s *learnedScreen) vectorsAbove(q []float32, f func(i int, ks []int)) {
 		}
 		below := s.below(*buf, cut)
 		defer s.passes.Put(below)
-		i := 0 // the tool of the rows in ks
+		g := rowsByTool{rows: s.rows, f: f}
 		for r := nextNotBelow(*below, 0); r >= 0; r = nextNotBelow(*below, r+1) {
-			if r >= s.rows[i+1] {
-				if len(ks) > 0 {
-					f(i, ks)
-					ks = ks[:0]
-				}
-				for r >= s.rows[i+1] {
-					i++
-				}
-			}
 			if vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
-				ks = append(ks, r-s.rows[i])
+				g.add(r)
 			}
 		}
-		if len(ks) > 0 {
-			f(i, ks)
-		}
+		g.flush()
 		return
 	}
 	buf := s.cosines(s.reps, q)
@@ -624,23 +613,40 @@ func (s *learnedScreen) distinctAbove(q, bounds []float32, f func(i int, ks []in
 	}
 	s.passes.Put(below)
 	slices.Sort(rows)
-	var ks []int
-	i := 0 // the tool of the rows in ks
-	for _, r32 := range rows {
-		r := int(r32)
-		if r >= s.rows[i+1] {
-			if len(ks) > 0 {
-				f(i, ks)
-				ks = ks[:0]
-			}
-			for r >= s.rows[i+1] {
-				i++
-			}
-		}
-		ks = append(ks, r-s.rows[i])
+	g := rowsByTool{rows: s.rows, f: f}
+	for _, r := range rows {
+		g.add(int(r))
 	}
-	if len(ks) > 0 {
-		f(i, ks)
+	g.flush()
+}
+
+// rowsByTool passes rows given in increasing order on to f tool by tool,
+// as vectorsAbove passes them: each tool with rows once, in tool order,
+// with its rows as indexes among its own vectors. rows is the screen's
+// row offsets (learnedScreen.rows). It belongs to one scan.
+type rowsByTool struct {
+	rows []int
+	f    func(i int, ks []int)
+	i    int   // the tool of the rows in ks
+	ks   []int // its rows so far
+}
+
+// add takes row r, which follows every row added before it.
+func (g *rowsByTool) add(r int) {
+	if r >= g.rows[g.i+1] {
+		g.flush()
+		g.ks = g.ks[:0]
+		for r >= g.rows[g.i+1] {
+			g.i++
+		}
+	}
+	g.ks = append(g.ks, r-g.rows[g.i])
+}
+
+// flush passes the current tool's rows on, if it has any.
+func (g *rowsByTool) flush() {
+	if len(g.ks) > 0 {
+		g.f(g.i, g.ks)
 	}
 }
 
