@@ -27,9 +27,10 @@ import "fmt"
 //
 // A search whose top result calibrates below confidentScore carries
 // no_confident_match, unless semantic evidence vouches for it: a clear
-// semantic top tool that keyword search does not contradict, its scores
-// then scaled by one factor so that the top scores confidentScore
-// (vouch.go). So does a search whose best tools do not do what was asked,
+// semantic top tool that keyword search does not contradict, or, when the
+// gate rejected the semantic candidates, a semantic ranking whose first
+// tool is the keyword or fuzzy answer's, its scores then scaled by one
+// factor so that the top scores confidentScore (vouch.go). So does a search whose best tools do not do what was asked,
 // its scores scaled under the line by one factor (nomatch.go and the rule
 // files it names): a short request whose action verb none of them does,
 // or whose tools with the verb all lack its object; a longer task none of
