@@ -154,8 +154,8 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool) plan {
 		verbs = requestExpansions(s.planWords, s.verbs[:0])
 		s.verbs = verbs
 	}
-	at := 0                   // the word's position among the words of s.planWords
-	var names map[string]bool // locativeNames of q.Raw, once a word is unknown
+	at := 0                         // the word's position among the words of s.planWords
+	var names, text map[string]bool // locativeNames and freeTextWords of q.Raw, once a word is unknown
 	for k, t := range q.Terms {
 		qws := s.chunks[k]
 		if t.Excluded {
@@ -182,13 +182,14 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool) plan {
 				}
 			}
 			if qw.unmatched && !qw.value && names == nil && coverage {
-				names = locativeNames(q.Raw)
+				names, text = locativeNames(q.Raw), freeTextWords(q.Raw)
 			}
-			if qw.hasTerms && !(qw.unmatched && (qw.value || names[qw.word])) {
+			if qw.hasTerms && !(qw.unmatched && (qw.value || names[qw.word] || text[qw.word])) {
 				// An argument value the catalog does not know says nothing
 				// about whether it serves the request (coverageValues),
 				// nor does a place or a person's name after "in", "from",
-				// "to" (locativeNames).
+				// "to" (locativeNames), nor a word of a message's text
+				// (freeTextWords).
 				p.weight += qw.weight
 				if !qw.unmatched {
 					p.known += qw.weight

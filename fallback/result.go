@@ -80,8 +80,10 @@ type Result struct {
 	// no catalog is expected to know the file. So are the unknown names of
 	// places and people after "in", "from", "to", "near", "around" or
 	// "between" (locativeNames): "is it going to rain in Seattle this
-	// weekend" is about the rain, not Seattle. It is 1 for a query with no
-	// ranking words. Set by Keyword.
+	// weekend" is about the rain, not Seattle. So are the unknown words of
+	// a message's text after the request's verb (freeTextWords: "message
+	// #frontend that the build is broken" has coverage 1 when "message" is
+	// known). It is 1 for a query with no ranking words. Set by Keyword.
 	Coverage float64
 	// WordCoverage is Coverage with every ranking word counted, argument
 	// values too: the share of the query's words the index knows. The
