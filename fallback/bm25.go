@@ -202,6 +202,11 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool) plan {
 				}
 			}
 			weight := qw.weight
+			for _, v := range verbs {
+				if v.at == at && v.own > 0 {
+					weight *= v.own
+				}
+			}
 			if len(qw.ids) > 0 {
 				p.seq = append(p.seq, seqWord{ids: qw.ids, weight: weight})
 			}
