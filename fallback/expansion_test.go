@@ -26,6 +26,7 @@ var everydayDocs = []Document{
 	{Name: "files__move_file", Server: "files", Description: "Move a file to another folder."},
 	{Name: "calendar__update_event", Server: "calendar", Description: "Change the time or title of a calendar event."},
 	{Name: "calendar__delete_event", Server: "calendar", Description: "Delete a calendar event."},
+	{Name: "calendar__list_events", Server: "calendar", Description: "List the events of a calendar between two dates, with their titles, times and places."},
 }
 
 func TestKeywordExpandsEverydayVerbs(t *testing.T) {
@@ -42,6 +43,7 @@ func TestKeywordExpandsEverydayVerbs(t *testing.T) {
 		{"how long does it take to cycle from Kreuzberg to Tempelhof", "maps__get_directions"},
 		{"move my 2pm meeting to 4pm", "calendar__update_event"},
 		{"push the standup an hour later tomorrow", "calendar__update_event"},
+		{"show me my calendar events", "calendar__list_events"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -93,9 +95,10 @@ func TestRequestExpansions(t *testing.T) {
 		{"move my 2pm meeting to 4pm", []string{"move _ time@move", "time@2pm"}},
 		{"please push the standup to Friday", []string{"move _ time@push", "time@friday"}},
 		{"move report.pdf into the archive folder", nil}, // no time: a file moves
-		{"add carol to the sync", nil},                   // a plain verb matches itself
-		{"set a timer", nil},                             // likewise
-		{"send the draft and bin it", nil},               // a single verb only opening the request
+		{"show me the contents of notes.txt", []string{"show@show"}},
+		{"add carol to the sync", nil},     // a plain verb matches itself
+		{"set a timer", nil},               // likewise
+		{"send the draft and bin it", nil}, // a single verb only opening the request
 		{"what does bin mean", nil},
 	}
 	for _, tt := range tests {
