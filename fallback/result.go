@@ -47,6 +47,10 @@ type Options struct {
 	// (locativeNames) from the other words the catalog does not know,
 	// which only Coverage leaves out. Everything else is the same.
 	NoCoverage bool
+	// Expand tells Keyword to match a request's colloquial verb also by
+	// its plain verbs (VerbSynonyms: "bin the draft" also as delete,
+	// remove), at expansionWeight; see requestExpansions for which verbs.
+	Expand bool
 	// CoverageVerbs, when non-nil, gives the plain verbs a tool's text may
 	// use for a request's word ("remove" → delete, "ping" → send): a word
 	// the catalog does not know counts as known in Result.Coverage when
