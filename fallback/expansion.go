@@ -18,7 +18,9 @@ package fallback
 // tool that has the request's own word keeps its score, and one that has
 // only a synonym gets a part of it. They count neither in coverage (a
 // synonym the catalog knows says nothing of whether the request's own
-// words are served) nor in the phrase bonus (addPairScores).
+// words are served; the caller may count a request's word the catalog
+// knows only by a synonym, Options.CoverageVerbs) nor in the phrase bonus
+// (addPairScores).
 
 // expansionWeight is the query-side weight of a plain verb that keyword
 // search adds for a request's colloquial one (Options.Expand), relative
