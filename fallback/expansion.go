@@ -63,8 +63,8 @@ var phrases = func() map[string]map[string]string {
 	m := map[string]map[string]string{}
 	for k := range verbSynonyms {
 		first, second, ok := cutSpace(k)
-		if !ok || first == "let" || first == "tell" {
-			continue // the frames "let _ know", "tell _" (requestExpansions)
+		if !ok || frameKey(k) {
+			continue // "let _ know", "move _ time"... (requestExpansions)
 		}
 		if m[first] == nil {
 			m[first] = map[string]string{}
@@ -73,6 +73,18 @@ var phrases = func() map[string]map[string]string {
 	}
 	return m
 }()
+
+// frameKey reports whether k is a frame's key of verbSynonyms ("let _
+// know", "tell _", "move _ time", "_ time"): its "_" stands for words
+// between, so it is no phrase of two words.
+func frameKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] == '_' {
+			return true
+		}
+	}
+	return false
+}
 
 func cutSpace(s string) (string, string, bool) {
 	for i := 0; i < len(s); i++ {
@@ -121,7 +133,7 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 		switch k, at, ok := phraseAt(ws, i); {
 		case rescheduleVerbs[w] && timeAfter(ws[i+1:]) >= 0:
 			dst = append(dst, verbExpansion{at: i, key: "move _ time", own: expansionWeight},
-				verbExpansion{at: i + 1 + timeAfter(ws[i+1:]), key: "time"})
+				verbExpansion{at: i + 1 + timeAfter(ws[i+1:]), key: "_ time"})
 		case w == "tell" && i+1 < n && !openingPreamble[ws[i+1].word]: // not "tell me"
 			dst = append(dst, verbExpansion{at: i, key: "tell _"})
 		case ok:

@@ -92,8 +92,8 @@ func TestRequestExpansions(t *testing.T) {
 		{"call off the offsite", []string{"call off@call"}},
 		{"how do I get to the museum by bike", []string{"by bike@bike"}},
 		{"jot down the idea and cycle to work", []string{"jot down@jot", "cycle to@cycle"}},
-		{"move my 2pm meeting to 4pm", []string{"move _ time@move", "time@2pm"}},
-		{"please push the standup to Friday", []string{"move _ time@push", "time@friday"}},
+		{"move my 2pm meeting to 4pm", []string{"move _ time@move", "_ time@2pm"}},
+		{"please push the standup to Friday", []string{"move _ time@push", "_ time@friday"}},
 		{"move report.pdf into the archive folder", nil}, // no time: a file moves
 		{"show me the contents of notes.txt", []string{"show@show"}},
 		{"add carol to the sync", nil},     // a plain verb matches itself
