@@ -495,7 +495,7 @@ func (ls *learnedStage) queryVector(c *queryCache) ([]float32, bool) {
 
 // end waits for the stage's goroutine, if it started one, and raises its
 // panic if the search never joined it; a nil stage has none. It hands the
-// request's term set back (learnedTerms.release): the stage is over.
+// lexical half's buffers back (releaseWords): the stage is over.
 func (ls *learnedStage) end() {
 	if ls == nil {
 		return
@@ -504,9 +504,20 @@ func (ls *learnedStage) end() {
 		<-ls.done
 		defer ls.rethrow()
 	}
-	if ls.words.termIDs != nil {
-		ls.ix.terms.release(ls.words.termIDs)
-		ls.words.termIDs = nil
+	ls.ix.releaseWords(&ls.words)
+}
+
+// releaseWords hands back the buffers of w (wordsOf), which nothing reads
+// any longer, and clears them from w.
+func (ix *learnedIndex) releaseWords(w *learnedWords) {
+	if w.termIDs != nil {
+		ix.terms.release(w.termIDs)
+		w.termIDs = nil
+	}
+	if w.hits != nil {
+		b := w.hits[:0]
+		ix.hitBufs.Put(&b)
+		w.hits = nil
 	}
 }
 
@@ -518,7 +529,13 @@ func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) lea
 	if rq, err := q.RankingQuery(text); err == nil {
 		// learnedSims.best reads the hits as a set; the stage reads
 		// WordCoverage, not Coverage.
-		r := ix.kw.Keyword(rq, fallback.Options{Limit: fusionDepth, Unordered: true, NoCoverage: true})
+		var buf []fallback.Hit
+		if b, _ := ix.hitBufs.Get().(*[]fallback.Hit); b != nil {
+			buf = *b
+		} else {
+			buf = make([]fallback.Hit, 0, fusionDepth)
+		}
+		r := ix.kw.Keyword(rq, fallback.Options{Limit: fusionDepth, Unordered: true, NoCoverage: true, Hits: buf})
 		w.hits, w.coverage = r.Hits, r.WordCoverage
 	}
 	return w
@@ -626,9 +643,10 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	defer func() { e.learner.positions.put(pos, hits) }()
 	var movedBuf [fusionDepth]int
 	moved := movedBuf[:0] // the positions in hits of the hits lifted or joined
-	var learned []Learned // their provenance, one allocation for all
+	var provBuf [fusionDepth]Learned
+	prov := provBuf[:0] // their provenance, moved[k]'s prov[k]
 	cands := sims.best(split)
-	for n, c := range cands {
+	for _, c := range cands {
 		i, sim, signal := c.i, c.sim, c.signal
 		// The evidence resembling the request is at most the tool's
 		// (localEvidence), and the boost and canJoin grow with it: a tool
@@ -663,11 +681,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 		h := &hits[j]
 		before := h.score
 		h.score = before + b*(1-before)
-		if learned == nil {
-			learned = make([]Learned, 0, len(cands)-n) // at most one for each candidate left
-		}
-		learned = append(learned, Learned{Signal: signal.String(), Boost: h.score - before, Similarity: sim, Evidence: local})
-		h.learned = &learned[len(learned)-1]
+		prov = append(prov, Learned{Signal: signal.String(), Boost: h.score - before, Similarity: sim, Evidence: local})
 		if p.debug {
 			h.explain += fmt.Sprintf("; learned: %s similarity %.3f × evidence %.3f (weight %.2f of %.2f resembling the request) × %.2f = boost %.3f → %.3f",
 				signal, sim, ev, local, ix.evidence[i], w, b, h.score)
@@ -676,6 +690,10 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	}
 	if len(moved) == 0 {
 		return m
+	}
+	learned := slices.Clone(prov) // one allocation for all, as many as lifted
+	for k, j := range moved {
+		hits[j].learned = &learned[k]
 	}
 	resortHits(hits, moved, st.name) // m.hits are sorted
 	m.hits = hits
