@@ -32,6 +32,13 @@ type scratch struct {
 	seq        []seqWord     // plan.seq's buffer
 	bits       []uint64      // explain's matched-term bitset
 	expansions []expansion   // feedback terms
+	// The verb expansion's buffers (plan, with Options.Expand): the
+	// query's words, their expansions, and the lookup of a synonym's
+	// terms (synonymTerms).
+	planWords []planWord
+	verbs     []verbExpansion
+	synTerm   [1]query.Term
+	synWords  [][]queryWord
 
 	// servers holds the score per server (see serverWeight), normalized by
 	// scoreServers.
@@ -66,6 +73,13 @@ func (ix *Index) putScratch(s *scratch) {
 	s.seq = s.seq[:0]
 	clear(s.chunks)
 	s.chunks = s.chunks[:0]
+	clear(s.planWords)
+	s.planWords = s.planWords[:0]
+	clear(s.verbs)
+	s.verbs = s.verbs[:0]
+	clear(s.synWords)
+	s.synWords = s.synWords[:0]
+	s.synTerm[0] = query.Term{}
 	for _, d := range s.servers.touched {
 		s.servers.acc[d] = 0
 	}
@@ -123,11 +137,25 @@ type seqWord struct {
 // s.termPos and keeps its buffers in s (putScratch releases them). Without
 // coverage its known and weight (Result.Coverage) leave out no place's or
 // person's name (locativeNames): the caller does not read them.
-func (ix *Index) plan(s *scratch, q query.Query, coverage bool) plan {
+func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool) plan {
 	p := plan{terms: s.terms[:0], seq: s.seq[:0]}
 	s.chunks = ix.termWords(s.chunks, q.Terms)
 	slot := 0
-	var names map[string]bool // locativeNames of q.Raw, once a word is unknown
+	var verbs []verbExpansion // the request's verbs to expand (Options.Expand)
+	if expand {
+		s.planWords = s.planWords[:0]
+		for k, t := range q.Terms {
+			if !t.Excluded {
+				for _, qw := range s.chunks[k] {
+					s.planWords = append(s.planWords, planWord{word: qw.word, hasTerms: qw.hasTerms})
+				}
+			}
+		}
+		verbs = requestExpansions(s.planWords, s.verbs[:0])
+		s.verbs = verbs
+	}
+	at := 0                         // the word's position among the words of s.planWords
+	var names, text map[string]bool // locativeNames and freeTextWords of q.Raw, once a word is unknown
 	for k, t := range q.Terms {
 		qws := s.chunks[k]
 		if t.Excluded {
@@ -154,13 +182,14 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage bool) plan {
 				}
 			}
 			if qw.unmatched && !qw.value && names == nil && coverage {
-				names = locativeNames(q.Raw)
+				names, text = locativeNames(q.Raw), freeTextWords(q.Raw)
 			}
-			if qw.hasTerms && !(qw.unmatched && (qw.value || names[qw.word])) {
+			if qw.hasTerms && !(qw.unmatched && (qw.value || names[qw.word] || text[qw.word])) {
 				// An argument value the catalog does not know says nothing
 				// about whether it serves the request (coverageValues),
 				// nor does a place or a person's name after "in", "from",
-				// "to" (locativeNames).
+				// "to" (locativeNames), nor a word of a message's text
+				// (freeTextWords).
 				p.weight += qw.weight
 				if !qw.unmatched {
 					p.known += qw.weight
@@ -213,6 +242,23 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage bool) plan {
 					s.termPos[id] = int32(len(p.terms))
 				}
 			}
+			// A colloquial verb also matches its plain verbs, in its
+			// slot (expansion.go): "bin" as delete, remove.
+			for _, v := range verbs {
+				if v.at != at {
+					continue
+				}
+				for _, syn := range verbSynonyms[v.key] {
+					for _, id := range ix.synonymTerms(s, syn) {
+						if s.termPos[id] > 0 {
+							continue
+						}
+						p.terms = append(p.terms, qterm{id: id, weight: expansionWeight, slot: slot})
+						s.termPos[id] = int32(len(p.terms))
+					}
+				}
+			}
+			at++
 			slot++
 		}
 		if t.Required && len(req) > 0 {
@@ -289,8 +335,10 @@ func (ix *Index) ExactName(raw string) (int, bool) {
 // weight of the word (see queryWordWeight). A word may match through itself,
 // a stem variant (variantWeight), for the first word of an argument value
 // of a known kind ("#general", an e-mail address, a URL) the kind's word
-// (valueKind, kindWeight) or, for the last word, a completion
-// (prefixWeight); it counts once, by its best match. The tool's raw score is
+// (valueKind, kindWeight), for the last word a completion (prefixWeight)
+// or, with Options.Expand, for a request's colloquial verb the plain verbs
+// tools use for it (expansion.go, expansionWeight: "bin" as delete,
+// remove); it counts once, by its best match. The tool's raw score is
 // the sum over query words, plus a phrase bonus for every two adjacent query
 // words that are also adjacent in the tool's name, server or description
 // (see pairWeight).
@@ -324,7 +372,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	}
 	s := ix.getScratch()
 	defer ix.putScratch(s)
-	p := ix.plan(s, q, !o.NoCoverage)
+	p := ix.plan(s, q, !o.NoCoverage, o.Expand)
 	coverage := p.coverage()
 	if o.NoCoverage {
 		coverage = 0

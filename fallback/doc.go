@@ -8,7 +8,10 @@
 // of single words (evidence.go): each query word checked against one tool
 // (Index.WordMatches, Index.HasWord), and how a raw request opens and what
 // clauses it has (RequestOpening, RequestClauses: pure functions of the
-// text, safe for concurrent use).
+// text, safe for concurrent use). The verbs' synonyms (verbs.go,
+// VerbSynonyms) serve both: keyword search reads a request's colloquial
+// verb as its plain verbs (Options.Expand), and the no-match decision asks
+// whether a tool does a request's verb through them.
 //
 // An Index never changes once built; Index.Apply derives an updated one in
 // time proportional to the change (see update.go), sharing the rest.

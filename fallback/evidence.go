@@ -209,6 +209,55 @@ func locativeNames(raw string) map[string]bool {
 	return names
 }
 
+// freeTextWords returns the analysed words of a raw request's free text:
+// the message after "that", "saying" (and that word) or a colon that
+// follows the request's verb (RequestOpening's Opening.Text: "message #frontend that the build
+// is broken", "take a note: wifi password is on the fridge") up to the end
+// of its sentence or a clause after a comma (", and forward anything
+// urgent to my manager" is the next ask). Such words are what the request
+// carries, not what it asks a tool to do, like an argument value: Keyword
+// leaves them out of Result.Coverage when the catalog does not know them
+// (the known ones still count: leaving them out too lowers coverage where
+// "that" opens no message, "Naviagte to that first analysis ...", and
+// flagged 0.3 points more of bfcl's answerable queries). Quoted text is
+// not read as free text here: fuzzy search quotes its corrections ("apply
+// s"), which then left coverage. A pure function of raw, safe for
+// concurrent use.
+func freeTextWords(raw string) map[string]bool {
+	if lower := strings.ToLower(raw); !strings.Contains(raw, ":") && !strings.Contains(lower, "that") && !strings.Contains(lower, "saying") {
+		return nil // no text can start (RequestOpening would cost ≈ 3 µs)
+	}
+	words := map[string]bool{}
+	toks := strings.Fields(raw)
+	if text := len(RequestOpening(raw).Text); text > 0 {
+		// Opening.Text runs to the request's end: its first token is the
+		// one where the last text words begin, or "saying" before it.
+		start, n := len(toks), 0
+		for start > 0 && n < text {
+			start--
+			n += len(analysis.Words().Analyze(toks[start]))
+		}
+		if start > 0 && n == text {
+			if ws := analysis.Words().Analyze(toks[start-1]); len(ws) == 1 && textStarts[ws[0]] {
+				start-- // "saying"
+			}
+		}
+		for i := start; i < len(toks); i++ {
+			tok := toks[i]
+			if i > start && strings.HasSuffix(toks[i-1], ",") && clauseBreaks[strings.ToLower(tokenCore(tok))] {
+				break
+			}
+			for _, w := range analysis.Words().Analyze(tok) {
+				words[w] = true
+			}
+			if strings.ContainsAny(tok[len(tok)-1:], ".?!;") {
+				break
+			}
+		}
+	}
+	return words
+}
+
 // locativePrepositions come before a place or a person that is an
 // argument value (locativeNames).
 var locativePrepositions = wordSet("in from to near around between")

@@ -370,6 +370,28 @@ func TestLocativeNames(t *testing.T) {
 	}
 }
 
+func TestFreeTextWords(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"message #frontend that the build is broken", []string{"that", "the", "build", "is", "broken"}},
+		{"take a note: wifi password is on the fridge", []string{"wifi", "password", "is", "on", "the", "fridge"}},
+		{"reply to Tom saying sounds good. Then archive it", []string{"saying", "sounds", "good"}},                                           // up to the sentence's end
+		{"reply saying I'm back on the 14th, and forward anything urgent to Lee", []string{"saying", "i", "m", "back", "on", "the", "14th"}}, // a clause after a comma is the next ask
+		{"delete that message", nil},                   // "that" a determiner
+		{"what's the weather in Denver that day", nil}, // a question
+		{"post 'standup in 5' in #eng", nil},           // quoted text is left alone (fuzzy quotes its corrections)
+		{"note:", nil},
+	} {
+		got := slices.Sorted(maps.Keys(freeTextWords(c.raw)))
+		want := slices.Sorted(slices.Values(c.want))
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("freeTextWords(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
 // TestCoverageArguments: an argument value by its form (a path, a URL, a
 // #channel, a number) that the catalog does not know is left out of
 // Result.Coverage; an unknown plain word is not. Result.WordCoverage counts
@@ -394,10 +416,26 @@ func TestCoverageArguments(t *testing.T) {
 			t.Errorf("%q: Coverage %.3f, WordCoverage %.3f; want %.3f, %.3f", c.q, res.Coverage, res.WordCoverage, c.coverage, c.everyWord)
 		}
 	}
+	// The unknown words of a message's text (freeTextWords) are left out
+	// of Coverage, not of WordCoverage.
+	for _, c := range []struct {
+		q        string
+		coverage float64
+	}{
+		{"send messages saying zorblax qux", 1},
+		{"send messages: zorblax qux", 1},
+		{"send messages saying hi. zorblax qux", 0.5}, // the text ends with its sentence
+		{"send messages with zorblax qux", 0.5},
+	} {
+		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
+		if math.Abs(res.Coverage-c.coverage) > 1e-9 || res.WordCoverage > c.coverage {
+			t.Errorf("%q: Coverage %.3f, WordCoverage %.3f; want %.3f and no more", c.q, res.Coverage, res.WordCoverage, c.coverage)
+		}
+	}
 }
 
 // FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
-// NamedObjects, locativeNames, OpeningParticle and ValueKinds never panic
+// NamedObjects, locativeNames, freeTextWords, OpeningParticle and ValueKinds never panic
 // on any text and give only its words (its values, of their kind); an
 // opening's verb is neither preamble nor question word; every clause is
 // yielded once, in order, and a caller that stops after k clauses gets k;
@@ -445,6 +483,11 @@ func FuzzRequestClauses(f *testing.F) {
 		for w := range locativeNames(raw) {
 			if !words[w] {
 				t.Errorf("locativeNames(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		for w := range freeTextWords(raw) {
+			if !words[w] {
+				t.Errorf("freeTextWords(%q) has %q, not a word of the text", raw, w)
 			}
 		}
 		if p := OpeningParticle(raw); p != "" && (!phrasalParticles[p] || !words[p]) {

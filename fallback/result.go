@@ -53,6 +53,10 @@ type Options struct {
 	// reuses one; nil: a new slice, as when it is nil. Its contents are
 	// overwritten. The hits are the same either way.
 	Hits []Hit
+	// Expand tells Keyword to match a request's colloquial verb also by
+	// its plain verbs (VerbSynonyms: "bin the draft" also as delete,
+	// remove), at expansionWeight; see requestExpansions for which verbs.
+	Expand bool
 }
 
 func (o Options) allowed(id int) bool { return o.Allow == nil || o.Allow(id) }
@@ -82,8 +86,10 @@ type Result struct {
 	// no catalog is expected to know the file. So are the unknown names of
 	// places and people after "in", "from", "to", "near", "around" or
 	// "between" (locativeNames): "is it going to rain in Seattle this
-	// weekend" is about the rain, not Seattle. It is 1 for a query with no
-	// ranking words. Set by Keyword.
+	// weekend" is about the rain, not Seattle. So are the unknown words of
+	// a message's text after the request's verb (freeTextWords: "message
+	// #frontend that the build is broken" has coverage 1 when "message" is
+	// known). It is 1 for a query with no ranking words. Set by Keyword.
 	Coverage float64
 	// WordCoverage is Coverage with every ranking word counted, argument
 	// values too: the share of the query's words the index knows. The

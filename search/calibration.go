@@ -17,7 +17,8 @@ import "fmt"
 // all (fallback.Result.Coverage; unknown argument values such as paths,
 // URLs and #channels are left out, and so are unknown names after "in",
 // "from", "to", "near": "is it going to rain in Seattle this weekend" is
-// about the rain): "turn off the living room lights" against
+// about the rain, and unknown words of a message's text: "message
+// #frontend that the build is broken"): "turn off the living room lights" against
 // a catalog that knows only "light" (from "light rain") and "turn" has
 // coverage 0.4, so its keyword match on the weather tool (raw 0.66) is
 // reported at 0.23, below the threshold. Every hit of one search gets the
@@ -26,9 +27,10 @@ import "fmt"
 //
 // A search whose top result calibrates below confidentScore carries
 // no_confident_match, unless semantic evidence vouches for it: a clear
-// semantic top tool that keyword search does not contradict, its scores
-// then scaled by one factor so that the top scores confidentScore
-// (vouch.go). So does a search whose best tools do not do what was asked,
+// semantic top tool that keyword search does not contradict, or, when the
+// gate rejected the semantic candidates, a semantic ranking whose first
+// tool is the keyword or fuzzy answer's, its scores then scaled by one
+// factor so that the top scores confidentScore (vouch.go). So does a search whose best tools do not do what was asked,
 // its scores scaled under the line by one factor (nomatch.go and the rule
 // files it names): a short request whose action verb none of them does,
 // or whose tools with the verb all lack its object; a longer task none of

@@ -51,9 +51,12 @@ type matches struct {
 	// unknown are the names of a select: that name no tool in scope.
 	unknown []string
 	// agreed: the semantic path's best candidate, agreedID, is also the
-	// keyword path's best (or keyword search found nothing); with the
-	// confidence, it decides whether semantic evidence vouches for a
-	// search (vouch.go). Set by the hybrid stage only.
+	// keyword path's best (or, in a fused search, keyword search found
+	// nothing); with the mode and the confidence, it decides whether
+	// semantic evidence vouches for a search (vouch.go). Set by the
+	// default and semantic modes' stage only (semanticMatches), also when
+	// the gate rejected the semantic candidates and keyword or fuzzy
+	// search answers.
 	agreed   bool
 	agreedID int
 }

@@ -16,7 +16,7 @@ import (
 func TestLearnedVectors(t *testing.T) {
 	const (
 		tool  = "notion__append_block"
-		query = "save my meeting minutes"
+		query = "keep my meeting minutes" // no word of any tool: "save" would find docs__write_page by "write" (fallback.VerbSynonyms)
 	)
 	tools := []Tool{
 		{Name: tool, Server: "notion", Description: "Interact with the Notion API."},

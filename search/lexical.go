@@ -34,7 +34,7 @@ func (st *state) selected(p *plan) matches {
 // keywordMatches runs keyword search and, when it finds nothing, fuzzy
 // matching (reason ReasonNoKeywordMatch). depth is how many hits to return.
 func (st *state) keywordMatches(p *plan, depth int) matches {
-	opts := fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug}
+	opts := fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug, Expand: true}
 	r := st.lex.Keyword(p.query, opts)
 	m := matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeKeyword, unmatched: r.Unmatched, coverage: r.Coverage}
 	if len(r.Hits) > 0 {

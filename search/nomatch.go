@@ -56,7 +56,7 @@ import (
 //     folder into logs.zip": WordMatch.Arg, which is by word, is true of
 //     "zip" there);
 //   - either none of the unservedDepth best tools does it (actsVerb: it,
-//     or one of its verbSynonyms, "write" → "create", is one of the tool's
+//     or one of its synonyms (fallback.VerbSynonyms), "write" → "create", is one of the tool's
 //     own actions, toolActions — its name's words, the leading verbs of
 //     its description's sentences; a word the tool has elsewhere is about
 //     something else: "merge pull request #88" and

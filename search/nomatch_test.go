@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/query"
 )
 
@@ -50,14 +51,16 @@ func TestActionVerb(t *testing.T) {
 			t.Errorf("phrasalVerbs has %q, whose verb is not an action verb", p)
 		}
 	}
-	for v, syns := range verbSynonyms {
-		if _, ok := actionVerb(v); !ok && !phrasal[v] {
-			t.Errorf("verbSynonyms has %q, which is not an action verb", v)
+	for v := range phrasal {
+		if len(fallback.VerbSynonyms(v)) == 0 {
+			t.Errorf("phrasalVerbs gives %q, which has no synonyms", v)
 		}
+	}
+	fallback.EachVerbSynonyms(func(v string, syns []string) {
 		if len(syns) == 0 {
 			t.Errorf("verbSynonyms[%q] is empty", v)
 		}
-	}
+	})
 }
 
 // TestRequest: the no-match rules read the query without its filters and

@@ -121,7 +121,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	var confident bool
 	hits, confident = calibrate(hits, m, p.exact)
 	if !confident && vouched(m, hits) {
-		vouch(hits, p.debug)
+		vouch(m, hits, p.debug)
 		confident = true
 	}
 	if confident && hasFloor(m.mode) && !(p.exact >= 0 && hits[0].id == p.exact) {

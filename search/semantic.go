@@ -36,7 +36,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	if e.cfg.SemanticOnly {
 		return matches{hits: vec, total: len(vec), mode: ModeSemantic, stages: stages, coverage: 1}, nil
 	}
-	kw := st.lex.Keyword(p.query, fallback.Options{Limit: fusionDepth, Allow: p.allow, Explain: p.debug})
+	kw := st.lex.Keyword(p.query, fallback.Options{Limit: fusionDepth, Allow: p.allow, Explain: p.debug, Expand: true})
 	conf := st.sem.gate.confidence(vec)
 	cosine := 0.0
 	if len(vec) > 0 {
@@ -44,12 +44,15 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	}
 	if conf < st.sem.gate.Threshold {
 		if len(kw.Hits) > 0 {
-			return matches{hits: fromFallback(kw.Hits), total: kw.Total, mode: ModeKeyword, reason: ReasonLowConfidence,
-				confidence: conf, cosine: cosine, unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages}, nil
+			m := matches{hits: fromFallback(kw.Hits), total: kw.Total, mode: ModeKeyword, reason: ReasonLowConfidence,
+				confidence: conf, cosine: cosine, unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages}
+			m.agreed, m.agreedID = rankedFirst(vec, m.hits)
+			return m, nil
 		}
 		if fm, ok := st.fuzzyMatches(p, fusionDepth); ok {
 			fm.cosine = cosine
 			fm.reason, fm.confidence, fm.unmatched, fm.stages = ReasonLowConfidence, conf, kw.Unmatched, stages
+			fm.agreed, fm.agreedID = rankedFirst(vec, fm.hits)
 			return fm, nil
 		}
 	}
@@ -68,6 +71,17 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	sortHits(fused, st.name)
 	return matches{hits: fused, total: max(len(fused), kw.Total), mode: ModeHybrid, confidence: conf, cosine: cosine,
 		unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages, agreed: agreed, agreedID: agreedID}, nil
+}
+
+// rankedFirst reports whether the semantic candidates vec and the lexical
+// hits hs rank the same tool first, and which (-1 if not): the agreement
+// that lets semantic evidence vouch for a lexical answer after the gate
+// rejected the candidates (vouch.go).
+func rankedFirst(vec, hs []hit) (bool, int) {
+	if len(vec) == 0 || len(hs) == 0 || vec[0].id != hs[0].id {
+		return false, -1
+	}
+	return true, vec[0].id
 }
 
 // vectorCandidates embeds the query's ranking words and returns the

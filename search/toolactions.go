@@ -10,14 +10,14 @@ import (
 )
 
 // hasVerb reports whether tool id has a request's verb (word as written, or
-// a stem variant of it) or one of the verbSynonyms of its base form
+// a stem variant of it) or one of the synonyms of its base form (fallback.VerbSynonyms)
 // anywhere in its text: what actsVerb reads of a tool without a
 // description.
 func (st *state) hasVerb(id int, word, base string) bool {
 	if st.lex.HasWord(id, word) {
 		return true
 	}
-	for _, syn := range verbSynonyms[base] {
+	for _, syn := range fallback.VerbSynonyms(base) {
 		if st.lex.HasWord(id, syn) {
 			return true
 		}
@@ -26,7 +26,7 @@ func (st *state) hasVerb(id int, word, base string) bool {
 }
 
 // actsVerb reports whether tool id does the action base (a verb's base
-// form, actionVerb): base or one of its verbSynonyms is one of the tool's
+// form, actionVerb): base or one of its synonyms (fallback.VerbSynonyms) is one of the tool's
 // own actions (toolActions), or begins a word of its name ("rotate" and
 // rotateflipimage). A tool without a description has only its name and
 // parameters to say what it does: any of its words counts (hasVerb).
@@ -35,7 +35,7 @@ func (st *state) actsVerb(id int, base string) bool {
 	if strings.TrimSpace(t.Description) == "" {
 		return st.hasVerb(id, base, base)
 	}
-	want := append([]string{base}, verbSynonyms[base]...)
+	want := append([]string{base}, fallback.VerbSynonyms(base)...)
 	for _, a := range st.toolActions(id) {
 		b, _ := actionVerb(a)
 		for _, w := range want {

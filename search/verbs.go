@@ -121,61 +121,13 @@ func verbForm(w string) (string, bool) {
 	return "", false
 }
 
-// verbSynonyms are the words a tool's text may use for an action verb of
-// a request, beside the verb itself: "write down the meeting notes" is
-// served by notes__create_note, "mark the ticket as done" by a tool that
-// changes an issue's status. One direction only: a tool that can "add"
-// does not create.
-var verbSynonyms = map[string][]string{
-	"add":        {"create", "insert", "append"},
-	"insert":     {"add"},
-	"write":      {"create", "save"},
-	"jot":        {"create", "write"},
-	"compose":    {"create", "write", "draft"},
-	"file":       {"create"},
-	"post":       {"send", "publish"},
-	"dm":         {"send", "message"},
-	"ping":       {"send", "message"},
-	"message":    {"send"},
-	"mail":       {"send", "email", "post"},
-	"mark":       {"status", "transition"},
-	"close":      {"status", "transition"},
-	"remove":     {"delete"},
-	"erase":      {"delete"},
-	"cancel":     {"delete"},
-	"edit":       {"update", "replace", "modify"},
-	"modify":     {"update", "edit", "replace"},
-	"change":     {"update", "edit", "modify"},
-	"run":        {"execute"},
-	"execute":    {"run"},
-	"book":       {"reserve"},
-	"download":   {"fetch"},
-	"set":        {"update", "change", "create", "configure"},
-	"save":       {"write", "create", "store"},
-	"answer":     {"reply", "respond"},
-	"setup":      {"create", "schedule", "configure", "add", "set"},
-	"replace":    {"edit", "update", "modify"},
-	"lower":      {"set", "adjust", "decrease", "reduce"},
-	"raise":      {"set", "adjust", "increase"},
-	"increase":   {"set", "adjust", "raise"},
-	"revoke":     {"cancel", "delete", "remove"},
-	"arrange":    {"schedule", "book", "create", "organize"},
-	"stream":     {"play"},
-	"broadcast":  {"post", "send", "publish"},
-	"print":      {"read", "show", "display"},
-	"respond":    {"reply", "answer"},
-	"move":       {"update", "change"},
-	"reschedule": {"update", "change"},
-	"postpone":   {"update", "change"},
-}
-
 // askVerbs are an action verb and the word after it that ask for an
 // answer, not an action: "inform me about the weather", "update us on the
 // release".
 var askVerbs = wordSet("inform_me inform_us update_me update_us brief_me brief_us", "_")
 
 // phrasalVerbs map an action verb and the particle after it to the verb
-// of verbSynonyms they mean: "set up a call with Sam" creates an event.
+// of fallback.VerbSynonyms they mean: "set up a call with Sam" creates an event.
 var phrasalVerbs = map[string]string{"set up": "setup"}
 
 // answerVerbs are action verbs that ask for an answer computed from data

@@ -52,3 +52,51 @@ func TestVouched(t *testing.T) {
 		}
 	}
 }
+
+// TestVouchedLexicalPath: when the gate rejects the semantic candidates and
+// keyword or fuzzy search answers, a semantic ranking whose first tool is
+// the lexical answer's vouches for it (its top at exactly 0.5); the
+// no-match rules still flag a request no tool serves ("turn off the living
+// room lights": the weather tool's "light rain"). The keyword mode a
+// caller asks for has no semantic ranking and flags them all.
+func TestVouchedLexicalPath(t *testing.T) {
+	cases := []struct {
+		query   string
+		mode    search.Mode // what answers in the default mode
+		top     string
+		flagged bool // in the default mode
+	}{
+		{"find a hardware store open near 5th Ave and 23rd St", search.ModeKeyword, "maps__search_places", false},
+		{"anywhere decent for ramen near Shibuya station?", search.ModeKeyword, "maps__search_places", false},
+		{"how hot is it in Phoenix right now", search.ModeFuzzy, "weather__get_current_weather", false},
+		{"turn off the living room lights", search.ModeKeyword, "weather__get_current_weather", true},
+		{"is the air safe to breathe today in Delhi", search.ModeKeyword, "weather__get_air_quality", true}, // the semantic top is get_current_weather
+	}
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, c := range cases {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 {
+				t.Errorf("%s %q: no results", m.name, c.query)
+				continue
+			}
+			top := res.References[0]
+			if top.Name != c.top || res.Metadata.SearchType != c.mode {
+				t.Errorf("%s %q: top %s by %s, want %s by %s", m.name, c.query, top.Name, res.Metadata.SearchType, c.top, c.mode)
+			}
+			agree := m.mode == search.ModeDefault && c.top != "weather__get_air_quality"
+			want := c.flagged || m.mode != search.ModeDefault
+			if res.Metadata.NoConfidentMatch != want || strings.Contains(top.Explanation, "vouched") != agree {
+				t.Errorf("%s %q: no_confident_match %v, explanation %q: want flagged %v, vouched %v",
+					m.name, c.query, res.Metadata.NoConfidentMatch, top.Explanation, want, agree)
+			}
+			if agree && !c.flagged && math.Abs(top.Score-0.5) > 1e-9 {
+				t.Errorf("%s %q: top %.3f, want 0.5", m.name, c.query, top.Score)
+			}
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package fallback
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/toolsearch/toolsearch/analysis"
+)
+
+// everydayDocs are tools whose text says the plain verb of an everyday
+// request, beside tools that share the request's other words.
+var everydayDocs = []Document{
+	{Name: "notes__get_note", Server: "notes", Description: "Read a note by its title.", ParamNames: []string{"title"}, ParamDescs: []string{"what the note is called"}},
+	{Name: "notes__update_note", Server: "notes", Description: "Replace the content of a note, or change its title."},
+	{Name: "notes__delete_note", Server: "notes", Description: "Delete a note by its title."},
+	{Name: "slack__send_message", Server: "slack", Description: "Send a message to a Slack channel."},
+	{Name: "slack__get_channel_history", Server: "slack", Description: "Get the recent messages of a Slack channel."},
+	{Name: "slack__list_channels", Server: "slack", Description: "List the channels of a Slack workspace."},
+	{Name: "git__checkout", Server: "git", Description: "Switch the working tree to another branch."},
+	{Name: "git__create_branch", Server: "git", Description: "Create a new branch."},
+	{Name: "git__log", Server: "git", Description: "Show the commit history of a branch."},
+	{Name: "maps__get_directions", Server: "maps", Description: "Get directions and the route between two places."},
+	{Name: "maps__search_places", Server: "maps", Description: "Search for places near a location."},
+}
+
+func TestKeywordExpandsEverydayVerbs(t *testing.T) {
+	ix := NewIndex(everydayDocs)
+	tests := []struct {
+		query string
+		want  string // the top hit with Options.Expand
+	}{
+		{"bin the note called 'old wifi passwords'", "notes__delete_note"},
+		{"please trash the note called groceries", "notes__delete_note"},
+		{"let everyone in the releases channel know v2.8 is live", "slack__send_message"},
+		{"tell the ops channel the deploy is done", "slack__send_message"},
+		{"hop over to the develop branch", "git__checkout"},
+		{"how long does it take to cycle from Kreuzberg to Tempelhof", "maps__get_directions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			q := mustParse(t, tt.query)
+			plain := ix.Keyword(q, Options{Limit: 3})
+			res := ix.Keyword(q, Options{Limit: 3, Expand: true})
+			if got := names(ix, res); len(got) == 0 || got[0] != tt.want {
+				t.Errorf("Keyword(%q, Expand) = %v, want %s first", tt.query, got, tt.want)
+			}
+			if got := names(ix, plain); len(got) > 0 && got[0] == tt.want {
+				t.Errorf("Keyword(%q) without Expand = %v: the test does not need the expansion", tt.query, got)
+			}
+			checkScores(t, ix, res)
+			if res.Coverage != plain.Coverage || res.WordCoverage != plain.WordCoverage {
+				t.Errorf("Keyword(%q): coverage %v/%v with Expand, %v/%v without: synonyms must not count",
+					tt.query, res.Coverage, res.WordCoverage, plain.Coverage, plain.WordCoverage)
+			}
+		})
+	}
+}
+
+// TestKeywordExpandKeepsOwnWord: a tool that has the request's own verb
+// outranks one that has only its synonym.
+func TestKeywordExpandKeepsOwnWord(t *testing.T) {
+	docs := append([]Document{{Name: "recycle__bin_note", Server: "recycle", Description: "Put a note in the recycle bin."}}, everydayDocs...)
+	ix := NewIndex(docs)
+	res := ix.Keyword(mustParse(t, "bin the groceries note"), Options{Limit: 2, Expand: true})
+	if diff := cmp.Diff([]string{"recycle__bin_note", "notes__delete_note"}, names(ix, res)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestRequestExpansions(t *testing.T) {
+	tests := []struct {
+		request string
+		want    []string // keys of verbSynonyms, with the word they join
+	}{
+		{"bin the draft", []string{"bin@bin"}},
+		{"could you please bin the draft", []string{"bin@bin"}},
+		{"let the team in design know the mockups are ready", []string{"let _ know@know"}},
+		{"let me know the weather in Oslo", nil},
+		{"let's bin the draft", []string{"bin@bin"}},
+		{"tell the team the build is green", []string{"tell _@tell"}},
+		{"tell me the weather", nil},
+		{"look it up online", []string{"look up@look"}},
+		{"call off the offsite", []string{"call off@call"}},
+		{"how do I get to the museum by bike", []string{"by bike@bike"}},
+		{"jot down the idea and cycle to work", []string{"jot down@jot", "cycle to@cycle"}},
+		{"add carol to the sync", nil},     // a plain verb matches itself
+		{"set a timer", nil},               // likewise
+		{"send the draft and bin it", nil}, // a single verb only opening the request
+		{"what does bin mean", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			var ws []planWord
+			for _, w := range analysis.Words().Analyze(tt.request) {
+				ws = append(ws, planWord{word: w, hasTerms: !analysis.English.Contains(w)})
+			}
+			var got []string
+			for _, v := range requestExpansions(ws, nil) {
+				got = append(got, v.key+"@"+ws[v.at].word)
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("requestExpansions(%q) (-want +got):\n%s", tt.request, diff)
+			}
+		})
+	}
+}
+
+func TestVerbSynonymsTable(t *testing.T) {
+	for v, syns := range verbSynonyms {
+		if len(syns) == 0 {
+			t.Errorf("verbSynonyms[%q] is empty", v)
+		}
+	}
+	for v := range expandVerbs {
+		if verbSynonyms[v] == nil {
+			t.Errorf("expandVerbs has %q, which verbSynonyms lacks", v)
+		}
+	}
+}
