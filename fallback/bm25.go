@@ -137,7 +137,7 @@ type seqWord struct {
 // s.termPos and keeps its buffers in s (putScratch releases them). Without
 // coverage its known and weight (Result.Coverage) leave out no place's or
 // person's name (locativeNames): the caller does not read them.
-func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool) plan {
+func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms func(string) []string) plan {
 	p := plan{terms: s.terms[:0], seq: s.seq[:0]}
 	s.chunks = ix.termWords(s.chunks, q.Terms)
 	slot := 0
@@ -191,8 +191,8 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool) plan {
 				// "to" (locativeNames), nor a word of a message's text
 				// (freeTextWords).
 				p.weight += qw.weight
-				if !qw.unmatched {
-					p.known += qw.weight
+				if !qw.unmatched || coverage && synonyms != nil && ix.knowsAny(synonyms(qw.word)) {
+					p.known += qw.weight // known, or said otherwise (Options.CoverageVerbs)
 				}
 			}
 			if qw.unmatched {
@@ -202,6 +202,11 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool) plan {
 				}
 			}
 			weight := qw.weight
+			for _, v := range verbs {
+				if v.at == at && v.own > 0 {
+					weight *= v.own
+				}
+			}
 			if len(qw.ids) > 0 {
 				p.seq = append(p.seq, seqWord{ids: qw.ids, weight: weight})
 			}
@@ -267,6 +272,17 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool) plan {
 	}
 	s.terms, s.seq = p.terms, p.seq
 	return p
+}
+
+// knowsAny reports whether the catalog knows one of ws (plain words, such
+// as a verb's synonyms), itself or a stem variant.
+func (ix *Index) knowsAny(ws []string) bool {
+	for _, w := range ws {
+		if qw := ix.resolveWord(w); len(qw.ids) > 0 || len(qw.vars) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // has reports whether tool id contains term t.
@@ -372,7 +388,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	}
 	s := ix.getScratch()
 	defer ix.putScratch(s)
-	p := ix.plan(s, q, !o.NoCoverage, o.Expand)
+	p := ix.plan(s, q, !o.NoCoverage, o.Expand, o.CoverageVerbs)
 	coverage := p.coverage()
 	if o.NoCoverage {
 		coverage = 0

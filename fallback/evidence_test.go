@@ -603,3 +603,37 @@ func TestHasClauseBreak(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageVerbs: a word the catalog does not know counts as known in
+// Result.Coverage when Options.CoverageVerbs gives a plain verb for it
+// that the catalog knows; the hits do not change.
+func TestCoverageVerbs(t *testing.T) {
+	ix := NewIndex(testDocs)
+	verbs := func(w string) []string {
+		switch w {
+		case "zorblax":
+			return []string{"qux", "send"} // "send" is known
+		case "quxify":
+			return []string{"qux"} // unknown too
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		q        string
+		coverage float64 // with CoverageVerbs; without it 0.5
+	}{
+		{"zorblax messages", 1},
+		{"quxify messages", 0.5},
+		{"messages zorblax", 1}, // any word, not only the first
+	} {
+		q := mustParse(t, c.q)
+		plain := ix.Keyword(q, Options{Limit: 5})
+		res := ix.Keyword(q, Options{Limit: 5, CoverageVerbs: verbs})
+		if math.Abs(plain.Coverage-0.5) > 1e-9 || math.Abs(res.Coverage-c.coverage) > 1e-9 {
+			t.Errorf("%q: Coverage %.3f without CoverageVerbs, %.3f with; want 0.5, %.3f", c.q, plain.Coverage, res.Coverage, c.coverage)
+		}
+		if !slices.Equal(plain.Hits, res.Hits) || res.WordCoverage != plain.WordCoverage {
+			t.Errorf("%q: CoverageVerbs changed the hits or WordCoverage", c.q)
+		}
+	}
+}

@@ -57,6 +57,14 @@ type Options struct {
 	// its plain verbs (VerbSynonyms: "bin the draft" also as delete,
 	// remove), at expansionWeight; see requestExpansions for which verbs.
 	Expand bool
+	// CoverageVerbs, when non-nil, gives the plain verbs a tool's text may
+	// use for a request's word ("remove" → delete, "ping" → send): a word
+	// the catalog does not know counts as known in Result.Coverage when
+	// the catalog knows one of them (the words a request says otherwise,
+	// not what it asks for). Rankings do not read it. It must be safe to
+	// call from the searching goroutine; it is never retained, nor are the
+	// slices it returns.
+	CoverageVerbs func(word string) []string
 }
 
 func (o Options) allowed(id int) bool { return o.Allow == nil || o.Allow(id) }
@@ -89,7 +97,10 @@ type Result struct {
 	// weekend" is about the rain, not Seattle. So are the unknown words of
 	// a message's text after the request's verb (freeTextWords: "message
 	// #frontend that the build is broken" has coverage 1 when "message" is
-	// known). It is 1 for a query with no ranking words. Set by Keyword.
+	// known). A word the catalog does not know counts as known when
+	// Options.CoverageVerbs gives a plain verb for it that the catalog
+	// knows ("remove the team lunch from my calendar" and "delete"). It is
+	// 1 for a query with no ranking words. Set by Keyword.
 	Coverage float64
 	// WordCoverage is Coverage with every ranking word counted, argument
 	// values too: the share of the query's words the index knows. The

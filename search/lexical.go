@@ -34,7 +34,7 @@ func (st *state) selected(p *plan) matches {
 // keywordMatches runs keyword search and, when it finds nothing, fuzzy
 // matching (reason ReasonNoKeywordMatch). depth is how many hits to return.
 func (st *state) keywordMatches(p *plan, depth int) matches {
-	opts := fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug, Expand: true}
+	opts := fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs}
 	r := st.lex.Keyword(p.query, opts)
 	m := matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeKeyword, unmatched: r.Unmatched, coverage: r.Coverage}
 	if len(r.Hits) > 0 {
@@ -55,7 +55,7 @@ func (st *state) keywordMatches(p *plan, depth int) matches {
 // fuzzyDiscount; a match of the whole query to a misspelt tool name alone
 // counts as full coverage.
 func (st *state) fuzzyMatches(p *plan, depth int) (matches, bool) {
-	r, suggestion := st.lex.Fuzzy(p.query, fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug})
+	r, suggestion := st.lex.Fuzzy(p.query, fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug, CoverageVerbs: coverageVerbs})
 	if len(r.Hits) == 0 {
 		return matches{}, false
 	}

@@ -381,3 +381,35 @@ func TestUnservedPhrasal(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageVerbs: a request's verb that the example catalog says
+// otherwise ("remove" → delete, "ping" → send: verbSynonyms) counts as a
+// word the catalog knows in the calibrated score's coverage, so a right
+// first tool is confident; a light synonym does not count ("print" →
+// read), and a near miss said in a synonym is still flagged by the
+// no-match rules ("cancel my flight": the calendar tools delete events).
+func TestCoverageVerbs(t *testing.T) {
+	cases := []struct {
+		query   string
+		top     string // "" when any
+		flagged bool
+	}{
+		{"remove the team lunch from my calendar", "calendar__delete_event", false},
+		{"ping the team on slack about the outage", "slack__send_message", false},
+		{"print the quarterly report pdf", "", true},
+		{"cancel my flight to Denver", "", true},
+	}
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, c := range cases {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || c.top != "" && res.References[0].Name != c.top || res.Metadata.NoConfidentMatch != c.flagged {
+				t.Errorf("%s %q: %+v, no_confident_match %v; want top %q, flagged %v", m.name, c.query, res.References, res.Metadata.NoConfidentMatch, c.top, c.flagged)
+			}
+		}
+	}
+}
