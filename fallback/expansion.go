@@ -10,7 +10,8 @@ package fallback
 // you") when it is one of expandVerbs, a phrasal verb of the table
 // ("look up", "call off", "cycle to"), "let ... know" and "tell ..." with
 // another object than "me" or "us" ("let me know ...", "tell me ..." ask
-// a question).
+// a question), and a verb that moves a thing in time (rescheduleVerbs:
+// "move my 2pm meeting to 4pm").
 //
 // The plain verbs join the slot of the word they expand (accumulate: a
 // word counts once per tool, by its best match), at expansionWeight: a
@@ -37,7 +38,7 @@ const expansionWeight = 0.5
 
 // maxExpansions is the most verbs of one request that keyword search
 // expands: the opening one and one phrase after it.
-const maxExpansions = 2
+const maxExpansions = 3
 
 // letWindow is how many words may come between "let" and "know" in "let
 // the whole team in #design know ...".
@@ -49,6 +50,10 @@ const letWindow = 6
 type verbExpansion struct {
 	at  int
 	key string
+	// own scales the query-side weight of the word's own terms: below 1
+	// when the frame says the word is not meant as the catalog uses it
+	// ("move" of "move my 2pm meeting to 4pm" moves no file).
+	own float64
 }
 
 // phrases maps the first word of every phrasal key of verbSynonyms to its
@@ -58,8 +63,8 @@ var phrases = func() map[string]map[string]string {
 	m := map[string]map[string]string{}
 	for k := range verbSynonyms {
 		first, second, ok := cutSpace(k)
-		if !ok || first == "let" || first == "tell" {
-			continue // the frames "let _ know", "tell _" (requestExpansions)
+		if !ok || frameKey(k) {
+			continue // "let _ know", "move _ time"... (requestExpansions)
 		}
 		if m[first] == nil {
 			m[first] = map[string]string{}
@@ -68,6 +73,18 @@ var phrases = func() map[string]map[string]string {
 	}
 	return m
 }()
+
+// frameKey reports whether k is a frame's key of verbSynonyms ("let _
+// know", "tell _", "move _ time", "_ time"): its "_" stands for words
+// between, so it is no phrase of two words.
+func frameKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] == '_' {
+			return true
+		}
+	}
+	return false
+}
 
 func cutSpace(s string) (string, string, bool) {
 	for i := 0; i < len(s); i++ {
@@ -114,6 +131,9 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 		}
 		opened = true
 		switch k, at, ok := phraseAt(ws, i); {
+		case rescheduleVerbs[w] && timeAfter(ws[i+1:]) >= 0:
+			dst = append(dst, verbExpansion{at: i, key: "move _ time", own: expansionWeight},
+				verbExpansion{at: i + 1 + timeAfter(ws[i+1:]), key: "_ time"})
 		case w == "tell" && i+1 < n && !openingPreamble[ws[i+1].word]: // not "tell me"
 			dst = append(dst, verbExpansion{at: i, key: "tell _"})
 		case ok:
@@ -154,6 +174,41 @@ func phraseAt(ws []planWord, i int) (string, int, bool) {
 
 // synonymTerms returns the index terms of syn, a word of verbSynonyms,
 // through the query-word cache (termWords).
+// rescheduleVerbs move a thing in time when they open a request that
+// names a time after them ("move my 2pm meeting to 4pm", "push the
+// standup an hour later", "bump the review to Friday"): the request
+// reschedules an event, and the verb moves no file. Keyword search then
+// reads the verb as reschedule, update, change, with its own word at
+// expansionWeight too ("move" of filesystem__move_file no more than
+// "update" of calendar__update_event), and the time as event or calendar,
+// in the time's slot.
+var rescheduleVerbs = wordSet("move push shift bump")
+
+// timeWords say when: days, parts of a day, and words of a shift in time.
+var timeWords = wordSet("monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight " +
+	"noon midnight morning afternoon evening later earlier hour hours week weekend")
+
+// timeAfter returns the position of the first time in ws (timeWords, or
+// a number with am or pm: "4pm", "10am"), or -1.
+func timeAfter(ws []planWord) int {
+	for i, w := range ws {
+		if timeWords[w.word] || clockTime(w.word) {
+			return i
+		}
+	}
+	return -1
+}
+
+// clockTime reports whether w is a clock time such as "4pm" or "10am"
+// (digits and a trailing am or pm).
+func clockTime(w string) bool {
+	n := len(w)
+	if n < 3 || (w[n-2:] != "am" && w[n-2:] != "pm") {
+		return false
+	}
+	return isNumber(w[:n-2])
+}
+
 func (ix *Index) synonymTerms(s *scratch, syn string) []int32 {
 	s.synTerm[0].Text = syn
 	s.synWords = ix.termWords(s.synWords[:0], s.synTerm[:])

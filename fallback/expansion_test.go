@@ -23,6 +23,10 @@ var everydayDocs = []Document{
 	{Name: "git__log", Server: "git", Description: "Show the commit history of a branch."},
 	{Name: "maps__get_directions", Server: "maps", Description: "Get directions and the route between two places."},
 	{Name: "maps__search_places", Server: "maps", Description: "Search for places near a location."},
+	{Name: "files__move_file", Server: "files", Description: "Move a file to another folder."},
+	{Name: "calendar__update_event", Server: "calendar", Description: "Change the time or title of a calendar event."},
+	{Name: "calendar__delete_event", Server: "calendar", Description: "Delete a calendar event."},
+	{Name: "calendar__list_events", Server: "calendar", Description: "List the events of a calendar between two dates, with their titles, times and places."},
 }
 
 func TestKeywordExpandsEverydayVerbs(t *testing.T) {
@@ -37,6 +41,9 @@ func TestKeywordExpandsEverydayVerbs(t *testing.T) {
 		{"tell the ops channel the deploy is done", "slack__send_message"},
 		{"hop over to the develop branch", "git__checkout"},
 		{"how long does it take to cycle from Kreuzberg to Tempelhof", "maps__get_directions"},
+		{"move my 2pm meeting to 4pm", "calendar__update_event"},
+		{"push the standup an hour later tomorrow", "calendar__update_event"},
+		{"show me my calendar events", "calendar__list_events"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -85,6 +92,10 @@ func TestRequestExpansions(t *testing.T) {
 		{"call off the offsite", []string{"call off@call"}},
 		{"how do I get to the museum by bike", []string{"by bike@bike"}},
 		{"jot down the idea and cycle to work", []string{"jot down@jot", "cycle to@cycle"}},
+		{"move my 2pm meeting to 4pm", []string{"move _ time@move", "_ time@2pm"}},
+		{"please push the standup to Friday", []string{"move _ time@push", "_ time@friday"}},
+		{"move report.pdf into the archive folder", nil}, // no time: a file moves
+		{"show me the contents of notes.txt", []string{"show@show"}},
 		{"add carol to the sync", nil},     // a plain verb matches itself
 		{"set a timer", nil},               // likewise
 		{"send the draft and bin it", nil}, // a single verb only opening the request
