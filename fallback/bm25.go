@@ -428,7 +428,11 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 			}
 		}
 		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WordCoverage: p.wordCoverage()}
-		for _, c := range rk.top(cs, o.Limit) {
+		top := rk.top(cs, o.Limit)
+		if len(top) > 0 {
+			res.Hits = o.Hits[:0]
+		}
+		for _, c := range top {
 			h := Hit{ID: c.id, Score: 1}
 			if o.Explain {
 				h.Explain = "matches all filters"
@@ -475,7 +479,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 		top = rk.top(cs, o.Limit)
 	}
 	if len(top) > 0 {
-		res.Hits = slices.Grow(res.Hits, len(top))
+		res.Hits = slices.Grow(o.Hits[:0], len(top))
 	}
 	for _, c := range top {
 		score := c.raw

@@ -211,24 +211,35 @@ func locativeNames(raw string) map[string]bool {
 
 // freeTextWords returns the analysed words of a raw request's free text:
 // the message after "that", "saying" (and that word) or a colon that
-// follows the request's verb (RequestOpening's Opening.Text: "message #frontend that the build
-// is broken", "take a note: wifi password is on the fridge") up to the end
-// of its sentence or a clause after a comma (", and forward anything
-// urgent to my manager" is the next ask). Such words are what the request
-// carries, not what it asks a tool to do, like an argument value: Keyword
-// leaves them out of Result.Coverage when the catalog does not know them
-// (the known ones still count: leaving them out too lowers coverage where
-// "that" opens no message, "Naviagte to that first analysis ...", and
-// flagged 0.3 points more of bfcl's answerable queries). Quoted text is
-// not read as free text here: fuzzy search quotes its corrections ("apply
-// s"), which then left coverage. A pure function of raw, safe for
-// concurrent use.
+// follows the request's verb (RequestOpening's Opening.Text: "message
+// #frontend that the build is broken", "take a note: wifi password is on
+// the fridge"), or after "know" in a request framed "let X know ..."
+// (letKnow; the frame's words and X, whom to tell, too: "let everyone in
+// #releases know v2.8 is live"), up to the end of its sentence or a clause
+// after a comma (", and forward anything urgent to my manager" is the next
+// ask). Such words are what the request carries, not what it asks a tool
+// to do, like an argument value: Keyword leaves them out of
+// Result.Coverage when the catalog does not know them (the known ones
+// still count: leaving them out too lowers coverage where "that" opens no
+// message, "Naviagte to that first analysis ...", and flagged 0.3 points
+// more of bfcl's answerable queries). Quoted text is not read as free text
+// here: fuzzy search quotes its corrections ("apply s"), which then left
+// coverage. A pure function of raw, safe for concurrent use.
 func freeTextWords(raw string) map[string]bool {
-	if lower := strings.ToLower(raw); !strings.Contains(raw, ":") && !strings.Contains(lower, "that") && !strings.Contains(lower, "saying") {
+	if lower := strings.ToLower(raw); !strings.Contains(raw, ":") && !strings.Contains(lower, "that") && !strings.Contains(lower, "saying") && !strings.Contains(lower, "know") {
 		return nil // no text can start (RequestOpening would cost ≈ 3 µs)
 	}
 	words := map[string]bool{}
 	toks := strings.Fields(raw)
+	if let, know := letKnow(toks); know > 0 {
+		for _, tok := range toks[let:know] { // the frame and the one told
+			for _, w := range analysis.Words().Analyze(tok) {
+				words[w] = true
+			}
+		}
+		textFrom(words, toks, know)
+		return words
+	}
 	if text := len(RequestOpening(raw).Text); text > 0 {
 		// Opening.Text runs to the request's end: its first token is the
 		// one where the last text words begin, or "saying" before it.
@@ -242,20 +253,59 @@ func freeTextWords(raw string) map[string]bool {
 				start-- // "saying"
 			}
 		}
-		for i := start; i < len(toks); i++ {
-			tok := toks[i]
-			if i > start && strings.HasSuffix(toks[i-1], ",") && clauseBreaks[strings.ToLower(tokenCore(tok))] {
-				break
-			}
-			for _, w := range analysis.Words().Analyze(tok) {
-				words[w] = true
-			}
-			if strings.ContainsAny(tok[len(tok)-1:], ".?!;") {
-				break
-			}
-		}
+		textFrom(words, toks, start)
 	}
 	return words
+}
+
+// textFrom adds to words the words of toks from start to the end of their
+// sentence or a clause after a comma (freeTextWords).
+func textFrom(words map[string]bool, toks []string, start int) {
+	for i := start; i < len(toks); i++ {
+		tok := toks[i]
+		if i > start && strings.HasSuffix(toks[i-1], ",") && clauseBreaks[strings.ToLower(tokenCore(tok))] {
+			break
+		}
+		for _, w := range analysis.Words().Analyze(tok) {
+			words[w] = true
+		}
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!;") {
+			break
+		}
+	}
+}
+
+// letKnow returns the indexes of "let" and "know" in a request framed
+// "let X know ..." ("let the team in #design know the mockups are ready";
+// not "let me know", "let's"), "let" opening it after a preamble, "know"
+// within letWindow words of it; 0, 0 when it is not so framed. X is whom
+// to tell, the words after "know" the message.
+func letKnow(toks []string) (int, int) {
+	for i, tok := range toks {
+		ws := analysis.Words().Analyze(tok)
+		if len(ws) == 0 {
+			continue
+		}
+		if ws[0] != "let" {
+			if _, rest := cutPreamble(ws); len(rest) == 0 {
+				continue // "please", "can you"
+			}
+			return 0, 0
+		}
+		if len(ws) > 1 || i+1 >= len(toks) {
+			return 0, 0 // "let's"
+		}
+		if next := analysis.Words().Analyze(toks[i+1]); len(next) == 0 || openingPreamble[next[0]] {
+			return 0, 0 // "let me know"
+		}
+		for j := i + 2; j < len(toks) && j <= i+1+letWindow; j++ {
+			if kw := analysis.Words().Analyze(toks[j]); len(kw) == 1 && kw[0] == "know" {
+				return i, j
+			}
+		}
+		return 0, 0
+	}
+	return 0, 0
 }
 
 // locativePrepositions come before a place or a person that is an

@@ -383,6 +383,10 @@ func TestFreeTextWords(t *testing.T) {
 		{"what's the weather in Denver that day", nil}, // a question
 		{"post 'standup in 5' in #eng", nil},           // quoted text is left alone (fuzzy quotes its corrections)
 		{"note:", nil},
+		{"let everyone in #releases know v2.8 is live. Thanks", []string{"let", "everyone", "in", "releases", "know", "v2", "8", "is", "live"}},
+		{"please let the team know the build is green", []string{"let", "the", "team", "know", "build", "is", "green"}},
+		{"let me know the forecast", nil}, // a question
+		{"let's ship it, I know", nil},
 	} {
 		got := slices.Sorted(maps.Keys(freeTextWords(c.raw)))
 		want := slices.Sorted(slices.Values(c.want))

@@ -47,6 +47,12 @@ type Options struct {
 	// (locativeNames) from the other words the catalog does not know,
 	// which only Coverage leaves out. Everything else is the same.
 	NoCoverage bool
+	// Hits, when not nil, is a buffer that Keyword returns Result.Hits in
+	// (from its start, grown if it is too short), so that a caller that
+	// searches often, and is done with a result before the next search,
+	// reuses one; nil: a new slice, as when it is nil. Its contents are
+	// overwritten. The hits are the same either way.
+	Hits []Hit
 	// Expand tells Keyword to match a request's colloquial verb also by
 	// its plain verbs (VerbSynonyms: "bin the draft" also as delete,
 	// remove), at expansionWeight; see requestExpansions for which verbs.

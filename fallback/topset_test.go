@@ -208,3 +208,32 @@ func TestNoCoverageIsKeyword(t *testing.T) {
 		}
 	}
 }
+
+// TestHitsBufferIsKeyword: Keyword with a buffer (Options.Hits) returns
+// the hits it returns without one, in the buffer when it is long enough.
+func TestHitsBufferIsKeyword(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "weather__forecast", Description: "Get the weather forecast for a city"},
+		{Name: "flights__search", Description: "Search flights between two airports"},
+		{Name: "slack__post", Description: "Post a message to a Slack channel"},
+		{Description: "weather in paris tomorrow. forecast for the week"},
+	})
+	buf := make([]Hit, 1, 8)
+	buf[0] = Hit{ID: 99, Score: 7, Explain: "stale"}
+	for _, raw := range []string{"weather forecast for paris", "post to slack", "nothing matches zzz", "server:slack"} {
+		q := mustParse(t, raw)
+		for _, o := range []Options{{Limit: 2}, {Limit: 10, Unordered: true, Explain: true}, {}} {
+			want := ix.Keyword(q, o)
+			for _, b := range [][]Hit{buf, buf[:0:0]} {
+				o.Hits = b
+				got := ix.Keyword(q, o)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("%q %+v: with a buffer %+v, want %+v", raw, o, got, want)
+				}
+				if len(got.Hits) > 0 && len(got.Hits) <= cap(b) && &got.Hits[0] != &b[:1][0] {
+					t.Errorf("%q %+v: hits not in the buffer", raw, o)
+				}
+			}
+		}
+	}
+}

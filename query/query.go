@@ -250,21 +250,36 @@ func (q Query) RankingText() string {
 // ranking word would parse back as itself (no space, quote, operator or
 // key in it) it builds that query without parsing text again: plain terms,
 // the last one a prefix if it ends in a letter or digit, as Parse makes
-// them.
+// them; and when q's terms are those already (no operator, the prefix
+// where Parse puts it), it shares them instead of copying them (callers
+// must not modify a query's terms).
 func (q Query) RankingQuery(text string) (Query, error) {
 	var n int
+	same := true // q.Terms are the query's terms as they are
 	for _, t := range q.Terms {
 		if t.Excluded {
+			same = false
 			continue
 		}
 		if !plainWord(t.Text) {
 			return Parse(text)
 		}
+		same = same && !t.Required
 		n++
 	}
 	out := Query{Raw: text}
 	if n == 0 {
 		return out, nil
+	}
+	if same {
+		last := q.Terms[n-1]
+		for _, t := range q.Terms[:n-1] {
+			same = same && !t.Prefix
+		}
+		if same && last.Prefix == prefixWord(last.Text) {
+			out.Terms = q.Terms[:n:n]
+			return out, nil
+		}
 	}
 	out.Terms = make([]Term, 0, n)
 	for _, t := range q.Terms {
@@ -273,9 +288,15 @@ func (q Query) RankingQuery(text string) (Query, error) {
 		}
 	}
 	last := &out.Terms[n-1]
-	r, _ := utf8.DecodeLastRuneInString(last.Text)
-	last.Prefix = unicode.IsLetter(r) || unicode.IsDigit(r)
+	last.Prefix = prefixWord(last.Text)
 	return out, nil
+}
+
+// prefixWord reports whether the last word of a query, s, is a prefix
+// (Term.Prefix) when nothing follows it: it ends in a letter or a digit.
+func prefixWord(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // plainWord reports whether Parse reads s, followed by a space or the end

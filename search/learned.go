@@ -264,6 +264,11 @@ type learnedStage struct {
 	// on the goroutine when the request's vector was in the query cache
 	// as the search began; nil otherwise.
 	sights *learnedSights
+	// raw is the request's vector as vectorCandidates read it from the
+	// query cache, or put it there, for text (nil until it has): the
+	// stage reads it there instead of asking the cache again
+	// (queryVector).
+	raw []float32
 	// panicked is what the goroutine panicked with (nil if it did not),
 	// set before done is closed; join and end panic with it again on the
 	// search's goroutine (rethrow).
@@ -477,12 +482,42 @@ func (ls *learnedStage) sighted() *learnedSights {
 	return ls.sights
 }
 
+// queryVector returns the request's vector from the query cache c, as
+// c.get(ls.text) would: the one vectorCandidates read or put there during
+// this search, without a second lookup (a lock and the hash of the whole
+// text), else c's.
+func (ls *learnedStage) queryVector(c *queryCache) ([]float32, bool) {
+	if ls.raw != nil {
+		return ls.raw, true
+	}
+	return c.get(ls.text)
+}
+
 // end waits for the stage's goroutine, if it started one, and raises its
-// panic if the search never joined it; a nil stage has none.
+// panic if the search never joined it; a nil stage has none. It hands the
+// lexical half's buffers back (releaseWords): the stage is over.
 func (ls *learnedStage) end() {
-	if ls != nil && ls.done != nil {
+	if ls == nil {
+		return
+	}
+	if ls.done != nil {
 		<-ls.done
-		ls.rethrow()
+		defer ls.rethrow()
+	}
+	ls.ix.releaseWords(&ls.words)
+}
+
+// releaseWords hands back the buffers of w (wordsOf), which nothing reads
+// any longer, and clears them from w.
+func (ix *learnedIndex) releaseWords(w *learnedWords) {
+	if w.termIDs != nil {
+		ix.terms.release(w.termIDs)
+		w.termIDs = nil
+	}
+	if w.hits != nil {
+		b := w.hits[:0]
+		ix.hitBufs.Put(&b)
+		w.hits = nil
 	}
 }
 
@@ -494,7 +529,13 @@ func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) lea
 	if rq, err := q.RankingQuery(text); err == nil {
 		// learnedSims.best reads the hits as a set; the stage reads
 		// WordCoverage, not Coverage.
-		r := ix.kw.Keyword(rq, fallback.Options{Limit: fusionDepth, Unordered: true, NoCoverage: true})
+		var buf []fallback.Hit
+		if b, _ := ix.hitBufs.Get().(*[]fallback.Hit); b != nil {
+			buf = *b
+		} else {
+			buf = make([]fallback.Hit, 0, fusionDepth)
+		}
+		r := ix.kw.Keyword(rq, fallback.Options{Limit: fusionDepth, Unordered: true, NoCoverage: true, Hits: buf})
 		w.hits, w.coverage = r.Hits, r.WordCoverage
 	}
 	return w
@@ -536,12 +577,14 @@ func (ix *learnedIndex) centroidSims(st *state, raw []float32, sims learnedSims)
 	qv := slices.Clone(raw) // the query cache's own
 	embed.Normalize(qv)
 	if ix.vecs != nil && samePC(ix.pc, st.sem.pc) {
-		pv = slices.Clone(project(qv, ix.pc))
+		if pv = project(qv, ix.pc); sameSlice(pv, qv) { // else a new slice
+			pv = slices.Clone(pv)
+		}
 		embed.Normalize(pv)
 	}
 	ix.screen.centroidsAbove(qv, learnCosineFloor, func(i int) { // the others' s is 0
 		s := clamp01((dot(qv, ix.centroid[i]) - learnCosineFloor) / (1 - learnCosineFloor))
-		sims = sims.add(i, s, SignalLearnedCentroid) // counts where above the keyword's
+		sims = sims.add(i, s, simCentroid) // counts where above the keyword's
 	})
 	return sims, pv
 }
@@ -574,17 +617,20 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	if ls == nil || m.mode == ModeFuzzy || ls.text == "" {
 		return m
 	}
-	ix, text := ls.ix, ls.text
-	sims := make(learnedSims, 0, fusionDepth)
+	ix := ls.ix
+	// The keyword hits (at most fusionDepth) and the few centroids above
+	// the floor: on the stack, as a rule.
+	var simsBuf [fusionDepth + 8]learnedSim
+	sims := learnedSims(simsBuf[:0])
 	w := ls.lexical(&e.learner.terms, p.query)
 	termIDs, nTerms := w.termIDs, w.nTerms
 	var pv []float32 // the query's unit vector without the common component, for localEvidence
 	for _, h := range w.hits {
-		sims = sims.add(h.ID, h.Score*w.coverage, SignalLearnedQueries)
+		sims = sims.add(h.ID, h.Score*w.coverage, simQueries)
 	}
 	split := len(sims) // the keyword hits; the centroids follow, in tool order
 	if ix.centroid != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {
-		if raw, ok := e.queries.get(text); ok {
+		if raw, ok := ls.queryVector(e.queries); ok {
 			if a := ls.sighted(); a != nil && a.centred && sameSlice(a.raw, raw) {
 				sims, pv = append(sims, a.centroids...), a.pv
 			} else {
@@ -597,9 +643,10 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	defer func() { e.learner.positions.put(pos, hits) }()
 	var movedBuf [fusionDepth]int
 	moved := movedBuf[:0] // the positions in hits of the hits lifted or joined
-	var learned []Learned // their provenance, one allocation for all
+	var provBuf [fusionDepth]Learned
+	prov := provBuf[:0] // their provenance, moved[k]'s prov[k]
 	cands := sims.best(split)
-	for n, c := range cands {
+	for _, c := range cands {
 		i, sim, signal := c.i, c.sim, c.signal
 		// The evidence resembling the request is at most the tool's
 		// (localEvidence), and the boost and canJoin grow with it: a tool
@@ -634,11 +681,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 		h := &hits[j]
 		before := h.score
 		h.score = before + b*(1-before)
-		if learned == nil {
-			learned = make([]Learned, 0, len(cands)-n) // at most one for each candidate left
-		}
-		learned = append(learned, Learned{Signal: signal, Boost: h.score - before, Similarity: sim, Evidence: local})
-		h.learned = &learned[len(learned)-1]
+		prov = append(prov, Learned{Signal: signal.String(), Boost: h.score - before, Similarity: sim, Evidence: local})
 		if p.debug {
 			h.explain += fmt.Sprintf("; learned: %s similarity %.3f × evidence %.3f (weight %.2f of %.2f resembling the request) × %.2f = boost %.3f → %.3f",
 				signal, sim, ev, local, ix.evidence[i], w, b, h.score)
@@ -647,6 +690,10 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	}
 	if len(moved) == 0 {
 		return m
+	}
+	learned := slices.Clone(prov) // one allocation for all, as many as lifted
+	for k, j := range moved {
+		hits[j].learned = &learned[k]
 	}
 	resortHits(hits, moved, st.name) // m.hits are sorted
 	m.hits = hits

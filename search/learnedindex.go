@@ -652,10 +652,30 @@ func (g *rowsByTool) flush() {
 
 // learnedSim is one learned tool's similarity to a request (applyLearned):
 // the tool's index in learnedIndex.names, the similarity and its signal.
+// It holds no pointer (the signal is a number, simSignal), so a search's
+// list of them is not scanned by the garbage collector and fits on its
+// stack (applyLearned).
 type learnedSim struct {
 	i      int
 	sim    float64
-	signal string
+	signal simSignal
+}
+
+// simSignal is the signal of a learnedSim: SignalLearnedQueries or
+// SignalLearnedCentroid (String).
+type simSignal uint8
+
+const (
+	simQueries simSignal = iota
+	simCentroid
+)
+
+// String returns the signal's name in Learned.Signal.
+func (s simSignal) String() string {
+	if s == simCentroid {
+		return SignalLearnedCentroid
+	}
+	return SignalLearnedQueries
 }
 
 // learnedSims collects the learned tools a request resembles, without a
@@ -665,7 +685,7 @@ type learnedSims []learnedSim
 
 // add returns s with tool i's similarity sim by signal, if positive (a
 // tool at 0 gets no boost).
-func (s learnedSims) add(i int, sim float64, signal string) learnedSims {
+func (s learnedSims) add(i int, sim float64, signal simSignal) learnedSims {
 	if sim <= 0 {
 		return s
 	}
@@ -785,9 +805,12 @@ type learnedTerms struct {
 	rec   []int32
 	start []int32
 	// chunks memoizes the terms of request chunks in this numbering
-	// (requestOf); the only state that changes.
+	// (requestOf); the only state that changes, with sets.
 	chunksMu sync.RWMutex
 	chunks   map[string]chunkTerms
+	// sets holds *termSet of one bit per term, all zero, for requestOf
+	// (release hands them back).
+	sets sync.Pool
 }
 
 // chunkTerms are the ranking terms of one request chunk in a learnedTerms'
@@ -843,7 +866,11 @@ func nextQuery(rec []int32) (weight float64, ids, rest []int32) {
 // chunks' terms together are the text's (requestTerms); the cache only
 // memoizes and is bounded as requestTerms is.
 func (t *learnedTerms) requestOf(c *requestTerms, q query.Query) (set termSet, n int) {
-	set = make(termSet, (len(t.ids)+63)/64)
+	if p, _ := t.sets.Get().(*termSet); p != nil {
+		set = *p
+	} else {
+		set = make(termSet, (len(t.ids)+63)/64)
+	}
 	var otherBuf [16]string
 	other := otherBuf[:0]
 	type chunk struct {
@@ -896,6 +923,14 @@ func (t *learnedTerms) requestOf(c *requestTerms, q query.Query) (set termSet, n
 		other = slices.Compact(other)
 	}
 	return set, n + len(other)
+}
+
+// release hands back a set requestOf returned, which its caller no
+// longer reads: the learned stage's, when it ends (learnedStage.end).
+// Safe for concurrent use.
+func (t *learnedTerms) release(set termSet) {
+	clear(set)
+	t.sets.Put(&set)
 }
 
 // termSet is a set of term IDs of a learnedTerms, one bit each.

@@ -541,12 +541,12 @@ func TestLearnedSimsBest(t *testing.T) {
 	for n := range 200 {
 		var s learnedSims
 		for _, i := range rng.Perm(60)[:rng.IntN(50)] {
-			s = s.add(i, float64(rng.IntN(5))/4, SignalLearnedQueries)
+			s = s.add(i, float64(rng.IntN(5))/4, simQueries)
 		}
 		split := len(s)
 		for i := range 60 {
 			if rng.IntN(3) == 0 {
-				s = s.add(i, float64(rng.IntN(5))/4, SignalLearnedCentroid)
+				s = s.add(i, float64(rng.IntN(5))/4, simCentroid)
 			}
 		}
 		want := slices.Clone(s)

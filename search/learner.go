@@ -103,6 +103,11 @@ type learnedIndex struct {
 	// nonNegative: no learned query has a negative weight (so
 	// localEvidence may stop once its sum reaches the tool's evidence).
 	nonNegative bool
+	// hitBufs holds *[]fallback.Hit for the learned keyword search's
+	// hits (wordsOf), handed back when the stage ends (releaseWords); with
+	// terms' caches, the only state that changes (safe for concurrent
+	// use).
+	hitBufs sync.Pool
 }
 
 // learnRebuildInterval is the least time between two background rebuilds:

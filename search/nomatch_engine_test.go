@@ -413,3 +413,23 @@ func TestCoverageVerbs(t *testing.T) {
 		}
 	}
 }
+
+// TestLetKnowCoverage: in a request framed "let X know ...", the frame,
+// whom to tell and the message are no words the example catalog must
+// know (fallback.freeTextWords), so a right first tool is confident in
+// both modes.
+func TestLetKnowCoverage(t *testing.T) {
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, q := range []string{"let everyone in #releases know v2.8 is live", "let the team in #design know the mockups are ready"} {
+			res, err := e.Search(context.Background(), search.Request{Query: q, Mode: m.mode, MaxResults: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || res.References[0].Name != "slack__send_message" || res.Metadata.NoConfidentMatch {
+				t.Errorf("%s %q: %+v, no_confident_match %v; want slack__send_message, confident", m.name, q, res.References, res.Metadata.NoConfidentMatch)
+			}
+		}
+	}
+}

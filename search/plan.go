@@ -67,6 +67,16 @@ type plan struct {
 	learned *learnedStage
 }
 
+// rankingText returns p.query.RankingText(), which the learned stage, if
+// p has one, holds already (learnedStage.text): a search joins the words
+// once.
+func (p *plan) rankingText() string {
+	if p.learned != nil {
+		return p.learned.text
+	}
+	return p.query.RankingText()
+}
+
 // kind is what answers a plan.
 type kind int
 

@@ -107,7 +107,7 @@ func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hi
 		}
 		return nil, nil, stages, ReasonIndexWarming, nil
 	}
-	text := p.query.RankingText()
+	text := p.rankingText()
 	embedStart := time.Now()
 	raw, ok := e.queries.get(text)
 	if !ok {
@@ -138,6 +138,9 @@ func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hi
 				e.nudge()
 			}
 		}
+	}
+	if p.learned != nil && e.queries != nil {
+		p.learned.raw = raw // as the cache holds it now, for applyLearned
 	}
 	qv := project(raw, st.sem.pc)
 	stages.QueryEmbedding = time.Since(embedStart)
