@@ -108,7 +108,7 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 	opened := false // the opening verb is read
 	for i := 0; i < n && len(dst) < maxExpansions; i++ {
 		w := ws[i].word
-		if j, ok := letKnow(ws, i); ok { // anywhere: "I'm late. Can you let #standup know?"
+		if j, ok := letKnowWord(ws, i); ok { // anywhere: "I'm late. Can you let #standup know?"
 			dst = append(dst, verbExpansion{at: j, key: "let _ know"})
 			opened, i = true, j
 			continue
@@ -147,11 +147,11 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 	return dst
 }
 
-// letKnow returns the position of "know" in "let ... know" opening at
+// letKnowWord returns the position of "know" in "let ... know" opening at
 // ws[i], with another object than a preamble word ("let me know", "let
 // us know", "let's": questions and suggestions) and at most letWindow
 // words between.
-func letKnow(ws []planWord, i int) (int, bool) {
+func letKnowWord(ws []planWord, i int) (int, bool) {
 	if ws[i].word != "let" || i+1 >= len(ws) || openingPreamble[ws[i+1].word] {
 		return 0, false
 	}
