@@ -189,8 +189,6 @@ func phraseAt(ws []planWord, i int) (string, int, bool) {
 	return "", 0, false
 }
 
-// synonymTerms returns the index terms of syn, a word of verbSynonyms,
-// through the query-word cache (termWords).
 // rescheduleVerbs move a thing in time when they open a request that
 // names a time after them ("move my 2pm meeting to 4pm", "push the
 // standup an hour later", "bump the review to Friday"): the request
@@ -236,6 +234,8 @@ func clockTime(w string) bool {
 	return isNumber(w[:n-2])
 }
 
+// synonymTerms returns the index terms of syn, a word of verbSynonyms,
+// through the query-word cache (termWords).
 func (ix *Index) synonymTerms(s *scratch, syn string) []int32 {
 	s.synTerm[0].Text = syn
 	s.synWords = ix.termWords(s.synWords[:0], s.synTerm[:])
