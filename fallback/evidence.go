@@ -214,10 +214,11 @@ func locativeNames(raw string) map[string]bool {
 // follows the request's verb (RequestOpening's Opening.Text: "message
 // #frontend that the build is broken", "take a note: wifi password is on
 // the fridge"), or after "know" in a request framed "let X know ..."
-// (letKnow; the frame's words and X, whom to tell, too: "let everyone in
-// #releases know v2.8 is live"), up to the end of its sentence or a clause
-// after a comma (", and forward anything urgent to my manager" is the next
-// ask). Such words are what the request carries, not what it asks a tool
+// (letKnow, anywhere in the request; the frame's words and X, whom to
+// tell, too: "let everyone in #releases know v2.8 is live"), up to the
+// end of its sentence or a clause after a comma (", and forward anything
+// urgent to my manager" is the next ask; the message of "let X know" up
+// to a comma). Such words are what the request carries, not what it asks a tool
 // to do, like an argument value: Keyword leaves them out of
 // Result.Coverage when the catalog does not know them (the known ones
 // still count: leaving them out too lowers coverage where "that" opens no
@@ -237,7 +238,7 @@ func freeTextWords(raw string) map[string]bool {
 				words[w] = true
 			}
 		}
-		textFrom(words, toks, know)
+		textFrom(words, toks, know, true)
 		return words
 	}
 	if text := len(RequestOpening(raw).Text); text > 0 {
@@ -253,17 +254,19 @@ func freeTextWords(raw string) map[string]bool {
 				start-- // "saying"
 			}
 		}
-		textFrom(words, toks, start)
+		textFrom(words, toks, start, false)
 	}
 	return words
 }
 
 // textFrom adds to words the words of toks from start to the end of their
-// sentence or a clause after a comma (freeTextWords).
-func textFrom(words map[string]bool, toks []string, start int) {
+// sentence or a clause after a comma (freeTextWords); with atComma, to the
+// first comma: the message of "let X know" ends there ("let my manager
+// know on Slack, decline my three meetings and ..." asks more after it).
+func textFrom(words map[string]bool, toks []string, start int, atComma bool) {
 	for i := start; i < len(toks); i++ {
 		tok := toks[i]
-		if i > start && strings.HasSuffix(toks[i-1], ",") && clauseBreaks[strings.ToLower(tokenCore(tok))] {
+		if i > start && strings.HasSuffix(toks[i-1], ",") && (atComma || clauseBreaks[strings.ToLower(tokenCore(tok))]) {
 			break
 		}
 		for _, w := range analysis.Words().Analyze(tok) {
@@ -275,35 +278,25 @@ func textFrom(words map[string]bool, toks []string, start int) {
 	}
 }
 
-// letKnow returns the indexes of "let" and "know" in a request framed
-// "let X know ..." ("let the team in #design know the mockups are ready";
-// not "let me know", "let's"), "let" opening it after a preamble, "know"
-// within letWindow words of it; 0, 0 when it is not so framed. X is whom
-// to tell, the words after "know" the message.
+// letKnow returns the indexes in toks of "let" and "know" where the
+// request's words frame "let X know ..." (letKnowWord, the rule the verb
+// expansion reads too: "let the team in #design know the mockups are
+// ready", anywhere in the request, "I'm late. Can you let #standup know?";
+// not "let me know", "let's"), the first such frame; 0, 0 when there is
+// none. X is whom to tell, the words after "know" the message.
 func letKnow(toks []string) (int, int) {
+	var ws []planWord
+	var tokOf []int // ws[k] is a word of toks[tokOf[k]]
 	for i, tok := range toks {
-		ws := analysis.Words().Analyze(tok)
-		if len(ws) == 0 {
-			continue
+		for _, w := range analysis.Words().Analyze(tok) {
+			ws = append(ws, planWord{word: w})
+			tokOf = append(tokOf, i)
 		}
-		if ws[0] != "let" {
-			if _, rest := cutPreamble(ws); len(rest) == 0 {
-				continue // "please", "can you"
-			}
-			return 0, 0
+	}
+	for i := range ws {
+		if j, ok := letKnowWord(ws, i); ok {
+			return tokOf[i], tokOf[j]
 		}
-		if len(ws) > 1 || i+1 >= len(toks) {
-			return 0, 0 // "let's"
-		}
-		if next := analysis.Words().Analyze(toks[i+1]); len(next) == 0 || openingPreamble[next[0]] {
-			return 0, 0 // "let me know"
-		}
-		for j := i + 2; j < len(toks) && j <= i+1+letWindow; j++ {
-			if kw := analysis.Words().Analyze(toks[j]); len(kw) == 1 && kw[0] == "know" {
-				return i, j
-			}
-		}
-		return 0, 0
 	}
 	return 0, 0
 }

@@ -150,7 +150,9 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 // letKnowWord returns the position of "know" in "let ... know" opening at
 // ws[i], with another object than a preamble word ("let me know", "let
 // us know", "let's": questions and suggestions) and at most letWindow
-// words between.
+// words between. The one "let X know" rule: the verb expansion reads it
+// over a query's planned words (requestExpansions), the coverage over a
+// raw request's words (letKnow, freeTextWords); only ws[k].word is read.
 func letKnowWord(ws []planWord, i int) (int, bool) {
 	if ws[i].word != "let" || i+1 >= len(ws) || openingPreamble[ws[i+1].word] {
 		return 0, false
