@@ -132,12 +132,18 @@ func argumentWords(raw string) map[string]bool {
 			start = false
 			continue
 		}
-		if core := tokenCore(tok); argumentValue(core, start) {
+		if core := tokenCore(tok); argumentValue(core, start) && !acronym(core) {
 			add(core)
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
 	}
 	return args
+}
+
+// acronym reports whether a token core is a word in capitals ("SMS",
+// "PDF", "VPN"): the thing a request asks for as often as a name.
+func acronym(core string) bool {
+	return len(core) >= 2 && !strings.ContainsFunc(core, func(r rune) bool { return !unicode.IsUpper(r) })
 }
 
 // kindWeight weighs the kind of an argument value (valueKind) against

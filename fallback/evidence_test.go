@@ -63,6 +63,8 @@ func TestArgumentWords(t *testing.T) {
 		{"send “build is green” to #deploys", []string{"build", "deploys", "green", "is"}},
 		{"reply ‘on my way’ to Sam", []string{"my", "on", "sam", "way"}},
 		{"find songs from '19. I hear the album Reincarnation is nice", []string{"19", "reincarnation"}}, // an elision, no quote
+		{"Send an SMS to Sam", []string{"sam"}},                                                          // a word in capitals is the thing asked for as often as a name
+		{"move it into the DATA project", nil},
 		{"", nil},
 	} {
 		got := slices.Sorted(maps.Keys(argumentWords(c.raw)))

@@ -433,3 +433,15 @@ func TestLetKnowCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestAcronymObject: a word in capitals after the verb ("an SMS") is the
+// request's object, not an argument value, so the unserved object reads
+// it: an e-mail tool that sends does not send an SMS. Requests whose
+// acronym the catalog serves stay confident.
+func TestAcronymObject(t *testing.T) {
+	searchExample(t, []unservedCase{
+		{"Send an SMS to +1 415 555 0134 saying I'm running ten minutes late.", true},
+		{"email the PDF report to bob@example.com", false},
+		{"send a DM to alice on slack saying hi", false},
+	}, flaggedBy("the unserved object", "lack its object"))
+}
