@@ -8,10 +8,12 @@ package fallback
 // switch and checkout. Only where the colloquial reading is clear: the
 // verb that opens the request (after a preamble such as "please" or "can
 // you") when it is one of expandVerbs, a phrasal verb of the table
-// ("look up", "call off", "cycle to"), "let ... know" and "tell ..." with
+// ("look up", "call off", "cycle to"), "let ... know" (anywhere in the
+// request: "I'm late. Can you let #standup know?") and "tell ..." with
 // another object than "me" or "us" ("let me know ...", "tell me ..." ask
-// a question), and a verb that moves a thing in time (rescheduleVerbs:
-// "move my 2pm meeting to 4pm").
+// a question), and a verb that moves a thing in time or books one at a
+// time (rescheduleVerbs: "move my 2pm meeting to 4pm"; bookVerbs: "book a
+// sync with Priya tomorrow at 10"), the time read too.
 //
 // The plain verbs join the slot of the word they expand (accumulate: a
 // word counts once per tool, by its best match), at expansionWeight: a
@@ -36,8 +38,10 @@ package fallback
 // dev sets do not move at any of them.
 const expansionWeight = 0.5
 
-// maxExpansions is the most verbs of one request that keyword search
-// expands: the opening one and one phrase after it.
+// maxExpansions is the most expansions of one request that keyword
+// search makes (requestExpansions' entries): the opening verb, and its
+// time as a second when it moves or books a thing in time, then a phrase
+// or "let ... know" after it.
 const maxExpansions = 3
 
 // letWindow is how many words may come between "let" and "know" in "let

@@ -383,7 +383,7 @@ func TestUnservedPhrasal(t *testing.T) {
 }
 
 // TestCoverageVerbs: a request's verb that the example catalog says
-// otherwise ("remove" → delete, "ping" → send: verbSynonyms) counts as a
+// otherwise ("remove" → delete, "ping" → send: fallback.VerbSynonyms) counts as a
 // word the catalog knows in the calibrated score's coverage, so a right
 // first tool is confident; a light synonym does not count ("print" →
 // read), and a near miss said in a synonym is still flagged by the
