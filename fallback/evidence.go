@@ -132,12 +132,18 @@ func argumentWords(raw string) map[string]bool {
 			start = false
 			continue
 		}
-		if core := tokenCore(tok); argumentValue(core, start) {
+		if core := tokenCore(tok); argumentValue(core, start) && !acronym(core) {
 			add(core)
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
 	}
 	return args
+}
+
+// acronym reports whether a token core is a word in capitals ("SMS",
+// "PDF", "VPN"): the thing a request asks for as often as a name.
+func acronym(core string) bool {
+	return len(core) >= 2 && !strings.ContainsFunc(core, func(r rune) bool { return !unicode.IsUpper(r) })
 }
 
 // kindWeight weighs the kind of an argument value (valueKind) against
@@ -211,24 +217,36 @@ func locativeNames(raw string) map[string]bool {
 
 // freeTextWords returns the analysed words of a raw request's free text:
 // the message after "that", "saying" (and that word) or a colon that
-// follows the request's verb (RequestOpening's Opening.Text: "message #frontend that the build
-// is broken", "take a note: wifi password is on the fridge") up to the end
-// of its sentence or a clause after a comma (", and forward anything
-// urgent to my manager" is the next ask). Such words are what the request
-// carries, not what it asks a tool to do, like an argument value: Keyword
-// leaves them out of Result.Coverage when the catalog does not know them
-// (the known ones still count: leaving them out too lowers coverage where
-// "that" opens no message, "Naviagte to that first analysis ...", and
-// flagged 0.3 points more of bfcl's answerable queries). Quoted text is
-// not read as free text here: fuzzy search quotes its corrections ("apply
-// s"), which then left coverage. A pure function of raw, safe for
-// concurrent use.
+// follows the request's verb (RequestOpening's Opening.Text: "message
+// #frontend that the build is broken", "take a note: wifi password is on
+// the fridge"), or after "know" in a request framed "let X know ..."
+// (letKnow, anywhere in the request; the frame's words and X, whom to
+// tell, too: "let everyone in #releases know v2.8 is live"), up to the
+// end of its sentence or a clause after a comma (", and forward anything
+// urgent to my manager" is the next ask; the message of "let X know" up
+// to a comma). Such words are what the request carries, not what it asks a tool
+// to do, like an argument value: Keyword leaves them out of
+// Result.Coverage when the catalog does not know them (the known ones
+// still count: leaving them out too lowers coverage where "that" opens no
+// message, "Naviagte to that first analysis ...", and flagged 0.3 points
+// more of bfcl's answerable queries). Quoted text is not read as free text
+// here: fuzzy search quotes its corrections ("apply s"), which then left
+// coverage. A pure function of raw, safe for concurrent use.
 func freeTextWords(raw string) map[string]bool {
-	if lower := strings.ToLower(raw); !strings.Contains(raw, ":") && !strings.Contains(lower, "that") && !strings.Contains(lower, "saying") {
+	if lower := strings.ToLower(raw); !strings.Contains(raw, ":") && !strings.Contains(lower, "that") && !strings.Contains(lower, "saying") && !strings.Contains(lower, "know") {
 		return nil // no text can start (RequestOpening would cost ≈ 3 µs)
 	}
 	words := map[string]bool{}
 	toks := strings.Fields(raw)
+	if let, know := letKnow(toks); know > 0 {
+		for _, tok := range toks[let:know] { // the frame and the one told
+			for _, w := range analysis.Words().Analyze(tok) {
+				words[w] = true
+			}
+		}
+		textFrom(words, toks, know, true)
+		return words
+	}
 	if text := len(RequestOpening(raw).Text); text > 0 {
 		// Opening.Text runs to the request's end: its first token is the
 		// one where the last text words begin, or "saying" before it.
@@ -242,20 +260,51 @@ func freeTextWords(raw string) map[string]bool {
 				start-- // "saying"
 			}
 		}
-		for i := start; i < len(toks); i++ {
-			tok := toks[i]
-			if i > start && strings.HasSuffix(toks[i-1], ",") && clauseBreaks[strings.ToLower(tokenCore(tok))] {
-				break
-			}
-			for _, w := range analysis.Words().Analyze(tok) {
-				words[w] = true
-			}
-			if strings.ContainsAny(tok[len(tok)-1:], ".?!;") {
-				break
-			}
-		}
+		textFrom(words, toks, start, false)
 	}
 	return words
+}
+
+// textFrom adds to words the words of toks from start to the end of their
+// sentence or a clause after a comma (freeTextWords); with atComma, to the
+// first comma: the message of "let X know" ends there ("let my manager
+// know on Slack, decline my three meetings and ..." asks more after it).
+func textFrom(words map[string]bool, toks []string, start int, atComma bool) {
+	for i := start; i < len(toks); i++ {
+		tok := toks[i]
+		if i > start && strings.HasSuffix(toks[i-1], ",") && (atComma || clauseBreaks[strings.ToLower(tokenCore(tok))]) {
+			break
+		}
+		for _, w := range analysis.Words().Analyze(tok) {
+			words[w] = true
+		}
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!;") {
+			break
+		}
+	}
+}
+
+// letKnow returns the indexes in toks of "let" and "know" where the
+// request's words frame "let X know ..." (letKnowWord, the rule the verb
+// expansion reads too: "let the team in #design know the mockups are
+// ready", anywhere in the request, "I'm late. Can you let #standup know?";
+// not "let me know", "let's"), the first such frame; 0, 0 when there is
+// none. X is whom to tell, the words after "know" the message.
+func letKnow(toks []string) (int, int) {
+	var ws []planWord
+	var tokOf []int // ws[k] is a word of toks[tokOf[k]]
+	for i, tok := range toks {
+		for _, w := range analysis.Words().Analyze(tok) {
+			ws = append(ws, planWord{word: w})
+			tokOf = append(tokOf, i)
+		}
+	}
+	for i := range ws {
+		if j, ok := letKnowWord(ws, i); ok {
+			return tokOf[i], tokOf[j]
+		}
+	}
+	return 0, 0
 }
 
 // locativePrepositions come before a place or a person that is an

@@ -63,6 +63,8 @@ func TestArgumentWords(t *testing.T) {
 		{"send “build is green” to #deploys", []string{"build", "deploys", "green", "is"}},
 		{"reply ‘on my way’ to Sam", []string{"my", "on", "sam", "way"}},
 		{"find songs from '19. I hear the album Reincarnation is nice", []string{"19", "reincarnation"}}, // an elision, no quote
+		{"Send an SMS to Sam", []string{"sam"}},                                                          // a word in capitals is the thing asked for as often as a name
+		{"move it into the DATA project", nil},
 		{"", nil},
 	} {
 		got := slices.Sorted(maps.Keys(argumentWords(c.raw)))
@@ -383,6 +385,12 @@ func TestFreeTextWords(t *testing.T) {
 		{"what's the weather in Denver that day", nil}, // a question
 		{"post 'standup in 5' in #eng", nil},           // quoted text is left alone (fuzzy quotes its corrections)
 		{"note:", nil},
+		{"let everyone in #releases know v2.8 is live. Thanks", []string{"let", "everyone", "in", "releases", "know", "v2", "8", "is", "live"}},
+		{"please let the team know the build is green", []string{"let", "the", "team", "know", "build", "is", "green"}},
+		{"let me know the forecast", nil}, // a question
+		{"let's ship it, I know", nil},
+		{"I'm running late. Can you let #standup know I'll join soon? Thanks", []string{"let", "standup", "know", "i", "ll", "join", "soon"}}, // anywhere, as the expansion reads it
+		{"I'm off sick. Let my manager know on Slack, decline my meetings", []string{"let", "my", "manager", "know", "on", "slack"}},          // the message ends at a comma
 	} {
 		got := slices.Sorted(maps.Keys(freeTextWords(c.raw)))
 		want := slices.Sorted(slices.Values(c.want))
@@ -634,6 +642,35 @@ func TestCoverageVerbs(t *testing.T) {
 		}
 		if !slices.Equal(plain.Hits, res.Hits) || res.WordCoverage != plain.WordCoverage {
 			t.Errorf("%q: CoverageVerbs changed the hits or WordCoverage", c.q)
+		}
+	}
+}
+
+// TestLetKnowOneRule: the coverage (letKnow, over a raw request's tokens)
+// and the verb expansion (requestExpansions, over its words) read the same
+// "let X know" frames.
+func TestLetKnowOneRule(t *testing.T) {
+	for _, raw := range []string{
+		"let the team in #design know the mockups are ready",
+		"please let everyone in #releases know v2.8 is live",
+		"I'm running late. Can you let #standup know I'll join soon?",
+		"could you let the whole of the platform team over there know",
+		"let the whole of the platform team over there now know",
+		"let me know the forecast",
+		"let us know",
+		"let's ship it, I know",
+		"let the team decide",
+		"let",
+		"know let",
+	} {
+		let, know := letKnow(strings.Fields(raw))
+		var ws []planWord
+		for _, w := range analysis.Words().Analyze(raw) {
+			ws = append(ws, planWord{word: w, hasTerms: true})
+		}
+		expanded := slices.ContainsFunc(requestExpansions(ws, nil), func(v verbExpansion) bool { return v.key == "let _ know" })
+		if framed := know > let; framed != expanded {
+			t.Errorf("%q: letKnow framed %v (%d, %d), the expansion %v", raw, framed, let, know, expanded)
 		}
 	}
 }

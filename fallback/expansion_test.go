@@ -26,6 +26,7 @@ var everydayDocs = []Document{
 	{Name: "files__move_file", Server: "files", Description: "Move a file to another folder."},
 	{Name: "calendar__update_event", Server: "calendar", Description: "Change the time or title of a calendar event."},
 	{Name: "calendar__delete_event", Server: "calendar", Description: "Delete a calendar event."},
+	{Name: "calendar__create_event", Server: "calendar", Description: "Create a calendar event with a title and a start and end time, and invite attendees."},
 	{Name: "calendar__list_events", Server: "calendar", Description: "List the events of a calendar between two dates, with their titles, times and places."},
 }
 
@@ -44,6 +45,8 @@ func TestKeywordExpandsEverydayVerbs(t *testing.T) {
 		{"move my 2pm meeting to 4pm", "calendar__update_event"},
 		{"push the standup an hour later tomorrow", "calendar__update_event"},
 		{"show me my calendar events", "calendar__list_events"},
+		{"book a sync with Priya tomorrow at 10", "calendar__create_event"},
+		{"I'm running late. Can you let the standup channel know I'll join soon?", "slack__send_message"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -96,6 +99,9 @@ func TestRequestExpansions(t *testing.T) {
 		{"please push the standup to Friday", []string{"move _ time@push", "_ time@friday"}},
 		{"move report.pdf into the archive folder", nil}, // no time: a file moves
 		{"show me the contents of notes.txt", []string{"show@show"}},
+		{"book a sync with Priya tomorrow at 10", []string{"book _ time@book", "_ time@tomorrow"}},
+		{"I'm late. Can you let the standup channel know?", []string{"let _ know@know"}},
+		{"let the team decide", nil},
 		{"add carol to the sync", nil},     // a plain verb matches itself
 		{"set a timer", nil},               // likewise
 		{"send the draft and bin it", nil}, // a single verb only opening the request

@@ -320,6 +320,8 @@ func FuzzKeyword(f *testing.F) {
 	for _, s := range []string{
 		"send slack", `+crypto -"nft art" price`, "server:github issue", "select:a,b", "select:",
 		"`slack__send_message`", `"unterminated`, "a = 3, b = -11", "category:\"x y\" +", "-", "+\"", "搜索 sla",
+		"bin the note", "I'm late. Can you let #standup know?", "move my 2pm meeting to 4pm", "call it off", "let", "tell",
+		"push 4pm", "by bike", "look it", "-move my meeting to 4pm", "let me -know", "book +friday",
 	} {
 		f.Add(s)
 	}
@@ -331,6 +333,15 @@ func FuzzKeyword(f *testing.F) {
 		}
 		res := ix.Keyword(q, Options{Limit: 5})
 		checkScores(t, ix, res)
+		// The verb expansion and the synonyms' coverage (Options.Expand,
+		// CoverageVerbs), into a buffer with stale hits (Options.Hits):
+		// scores as ever, WordCoverage unchanged, Coverage no lower.
+		buf := []Hit{{ID: -1, Score: 9, Explain: "stale"}, {ID: 1 << 30}}
+		ex := ix.Keyword(q, Options{Limit: 5, Expand: true, CoverageVerbs: VerbSynonyms, Hits: buf})
+		checkScores(t, ix, ex)
+		if ex.WordCoverage != res.WordCoverage || ex.Coverage < res.Coverage-1e-9 {
+			t.Errorf("Keyword(%q) with Expand and CoverageVerbs: coverage %v/%v, without %v/%v", s, ex.Coverage, ex.WordCoverage, res.Coverage, res.WordCoverage)
+		}
 		fres, _ := ix.Fuzzy(q, Options{Limit: 5})
 		checkScores(t, ix, fres)
 		ix.Regex(s, Options{Limit: 5})

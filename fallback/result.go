@@ -50,8 +50,10 @@ type Options struct {
 	// Hits, when not nil, is a buffer that Keyword returns Result.Hits in
 	// (from its start, grown if it is too short), so that a caller that
 	// searches often, and is done with a result before the next search,
-	// reuses one; nil: a new slice, as when it is nil. Its contents are
-	// overwritten. The hits are the same either way.
+	// reuses one; nil: a new slice. Its contents are overwritten, so one
+	// buffer serves one search at a time: two concurrent searches (or a
+	// result still read) must not share it. The hits are the same either
+	// way.
 	Hits []Hit
 	// Expand tells Keyword to match a request's colloquial verb also by
 	// its plain verbs (VerbSynonyms: "bin the draft" also as delete,

@@ -84,8 +84,9 @@ var verbSynonyms = map[string][]string{
 	"let _ know":  {"send", "message", "notify", "tell"}, // "let the team know the build is green"
 	"tell _":      {"send", "message", "notify"},         // "tell the #ops channel the deploy is done"
 	"move _ time": {"reschedule", "update", "change"},    // "move my 2pm meeting to 4pm", "push the standup an hour later"
-	"_ time":      {"event", "calendar"},                 // the time of "move my 2pm meeting to 4pm": a slot of its own
-	"show":        {"list", "get", "read"},               // a light verb: the words of read tools (keyword search only)
+	"book _ time": {"create", "schedule"},
+	"_ time":      {"event", "calendar"},   // the time of "move my 2pm meeting to 4pm": a slot of its own
+	"show":        {"list", "get", "read"}, // a light verb: the words of read tools (keyword search only)
 	"display":     {"list", "get", "read"},
 	"view":        {"list", "get", "read"},
 	"cycle to":    {"directions", "route"},

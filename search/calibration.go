@@ -18,8 +18,8 @@ import "fmt"
 // URLs and #channels are left out, and so are unknown names after "in",
 // "from", "to", "near": "is it going to rain in Seattle this weekend" is
 // about the rain, and unknown words of a message's text: "message
-// #frontend that the build is broken"): "turn off the living room lights" against
-// a catalog that knows only "light" (from "light rain") and "turn" has
+// #frontend that the build is broken"): "turn off the living room lights"
+// against a catalog that knows only "light" (from "light rain") and "turn" has
 // coverage 0.4, so its keyword match on the weather tool (raw 0.66) is
 // reported at 0.23, below the threshold. Every hit of one search gets the
 // same factor and the map is increasing, so calibration never changes the
@@ -30,8 +30,9 @@ import "fmt"
 // semantic top tool that keyword search does not contradict, or, when the
 // gate rejected the semantic candidates, a semantic ranking whose first
 // tool is the keyword or fuzzy answer's, its scores then scaled by one
-// factor so that the top scores confidentScore (vouch.go). So does a search whose best tools do not do what was asked,
-// its scores scaled under the line by one factor (nomatch.go and the rule
+// factor so that the top scores confidentScore (vouch.go). So does a
+// search whose best tools do not do what was asked, its scores scaled
+// under the line by one factor (nomatch.go and the rule
 // files it names): a short request whose action verb none of them does,
 // or whose tools with the verb all lack its object; a longer task none of
 // whose steps they serve; a named thing no tool knows; a question about

@@ -383,7 +383,7 @@ func TestUnservedPhrasal(t *testing.T) {
 }
 
 // TestCoverageVerbs: a request's verb that the example catalog says
-// otherwise ("remove" → delete, "ping" → send: verbSynonyms) counts as a
+// otherwise ("remove" → delete, "ping" → send: fallback.VerbSynonyms) counts as a
 // word the catalog knows in the calibrated score's coverage, so a right
 // first tool is confident; a light synonym does not count ("print" →
 // read), and a near miss said in a synonym is still flagged by the
@@ -412,4 +412,36 @@ func TestCoverageVerbs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLetKnowCoverage: in a request framed "let X know ...", the frame,
+// whom to tell and the message are no words the example catalog must
+// know (fallback.freeTextWords), so a right first tool is confident in
+// both modes.
+func TestLetKnowCoverage(t *testing.T) {
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, q := range []string{"let everyone in #releases know v2.8 is live", "let the team in #design know the mockups are ready"} {
+			res, err := e.Search(context.Background(), search.Request{Query: q, Mode: m.mode, MaxResults: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || res.References[0].Name != "slack__send_message" || res.Metadata.NoConfidentMatch {
+				t.Errorf("%s %q: %+v, no_confident_match %v; want slack__send_message, confident", m.name, q, res.References, res.Metadata.NoConfidentMatch)
+			}
+		}
+	}
+}
+
+// TestAcronymObject: a word in capitals after the verb ("an SMS") is the
+// request's object, not an argument value, so the unserved object reads
+// it: an e-mail tool that sends does not send an SMS. Requests whose
+// acronym the catalog serves stay confident.
+func TestAcronymObject(t *testing.T) {
+	searchExample(t, []unservedCase{
+		{"Send an SMS to +1 415 555 0134 saying I'm running ten minutes late.", true},
+		{"email the PDF report to bob@example.com", false},
+		{"send a DM to alice on slack saying hi", false},
+	}, flaggedBy("the unserved object", "lack its object"))
 }
