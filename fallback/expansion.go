@@ -1,5 +1,7 @@
 package fallback
 
+import "strings"
+
 // Keyword search's verb expansion (Options.Expand): a request's
 // colloquial verb also matches the plain verbs that tools' text uses for
 // it (verbSynonyms): "bin the note called 'old wifi passwords'" also as
@@ -66,7 +68,7 @@ type verbExpansion struct {
 var phrases = func() map[string]map[string]string {
 	m := map[string]map[string]string{}
 	for k := range verbSynonyms {
-		first, second, ok := cutSpace(k)
+		first, second, ok := strings.Cut(k, " ")
 		if !ok || frameKey(k) {
 			continue // "let _ know", "move _ time"... (requestExpansions)
 		}
@@ -81,23 +83,7 @@ var phrases = func() map[string]map[string]string {
 // frameKey reports whether k is a frame's key of verbSynonyms ("let _
 // know", "tell _", "move _ time", "_ time"): its "_" stands for words
 // between, so it is no phrase of two words.
-func frameKey(k string) bool {
-	for i := 0; i < len(k); i++ {
-		if k[i] == '_' {
-			return true
-		}
-	}
-	return false
-}
-
-func cutSpace(s string) (string, string, bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == ' ' {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
-}
+func frameKey(k string) bool { return strings.Contains(k, "_") }
 
 // planWord is what requestExpansions reads of a query word.
 type planWord struct {

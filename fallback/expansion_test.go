@@ -1,6 +1,7 @@
 package fallback
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -128,6 +129,11 @@ func TestVerbSynonymsTable(t *testing.T) {
 	for v, syns := range verbSynonyms {
 		if len(syns) == 0 {
 			t.Errorf("verbSynonyms[%q] is empty", v)
+		}
+	}
+	for v := range verbSynonyms {
+		if n := len(strings.Fields(v)); n > 2 && !frameKey(v) || n == 2 && phrases[strings.Fields(v)[0]][strings.Fields(v)[1]] != v && !frameKey(v) {
+			t.Errorf("verbSynonyms[%q]: a key of more than two words must be a frame (\"let _ know\"), of two a phrase (phrases)", v)
 		}
 	}
 	for v := range expandVerbs {
