@@ -5,8 +5,10 @@ package fallback
 // notes__create_note, "mark the ticket as done" by a tool that changes an
 // issue's status, "bin the old draft" by a tool that deletes. One
 // direction only: a tool that can "add" does not create. A key of two
-// words is a phrasal verb ("look up", "call off"), of three a verb, its
-// object and its particle written "let _ know".
+// words is a phrase ("look up", "call off", "by bike"); a key with "_" is
+// a frame (frameKey), the "_" standing for the words between: "let _
+// know", "tell _", "move _ time", "book _ time", and "_ time", the time
+// such a frame names (requestExpansions).
 //
 // The one table both readers share: package search's no-match rules ask
 // whether a tool does a request's verb through it (VerbSynonyms), and
