@@ -123,25 +123,39 @@ type unservedCase struct {
 	flagged bool
 }
 
-// searchExample searches each case's query in the keyword and default
-// modes (rankingModes) of the example catalog, with explanations, and
-// hands check each result, which has at least one reference.
-func searchExample(t *testing.T, cases []unservedCase, check func(t *testing.T, mode string, c unservedCase, res search.Result)) {
+// searchEachExample searches each query in the keyword and default modes
+// (rankingModes) of the example catalog, 5 results with explanations, and
+// hands do each result with the mode (its name, as goldens name it) and
+// the query's index.
+func searchEachExample(t *testing.T, queries []string, do func(mode search.Mode, name string, i int, res search.Result)) {
 	t.Helper()
 	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
 	for _, m := range rankingModes(t) {
 		e := m.engine(snap)
-		for _, c := range cases {
-			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
+		for i, q := range queries {
+			res, err := e.Search(context.Background(), search.Request{Query: q, Mode: m.mode, MaxResults: 5, Debug: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.References) == 0 {
-				t.Fatalf("%s %q: no results", m.name, c.query)
-			}
-			check(t, m.name, c, res)
+			do(m.mode, m.name, i, res)
 		}
 	}
+}
+
+// searchExample is searchEachExample over unserved cases, each result
+// having at least one reference.
+func searchExample(t *testing.T, cases []unservedCase, check func(t *testing.T, mode string, c unservedCase, res search.Result)) {
+	t.Helper()
+	queries := make([]string, len(cases))
+	for i, c := range cases {
+		queries[i] = c.query
+	}
+	searchEachExample(t, queries, func(_ search.Mode, name string, i int, res search.Result) {
+		if len(res.References) == 0 {
+			t.Fatalf("%s %q: no results", name, cases[i].query)
+		}
+		check(t, name, cases[i], res)
+	})
 }
 
 // TestUnservedTask: a longer request none of whose steps (two or more

@@ -1,7 +1,6 @@
 package search_test
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
@@ -25,32 +24,29 @@ func TestVouched(t *testing.T) {
 		{"will it be sunny this weekend in Barcelona", false}, // 0.51
 		{"preheat the oven to 400 degrees", false},            // 0.59, and no tool serves it
 	}
-	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
-	for _, m := range rankingModes(t) {
-		e := m.engine(snap)
-		for _, c := range cases {
-			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := c.vouched && m.mode == search.ModeDefault
-			if len(res.References) == 0 {
-				if want {
-					t.Errorf("%s %q: no results", m.name, c.query)
-				}
-				continue
-			}
-			top := res.References[0]
-			vouched := strings.Contains(top.Explanation, "vouched")
-			if res.Metadata.NoConfidentMatch == want || vouched != want {
-				t.Errorf("%s %q: no_confident_match %v, top %s %.3f, explanation %q: want vouched %v",
-					m.name, c.query, res.Metadata.NoConfidentMatch, top.Name, top.Score, top.Explanation, want)
-			}
-			if want && (math.Abs(top.Score-0.5) > 1e-9 || top.Name != "weather__get_alerts") {
-				t.Errorf("%s %q: top %s %.3f, want weather__get_alerts at 0.5", m.name, c.query, top.Name, top.Score)
-			}
-		}
+	queries := make([]string, len(cases))
+	for i, c := range cases {
+		queries[i] = c.query
 	}
+	searchEachExample(t, queries, func(mode search.Mode, name string, i int, res search.Result) {
+		c := cases[i]
+		want := c.vouched && mode == search.ModeDefault
+		if len(res.References) == 0 {
+			if want {
+				t.Errorf("%s %q: no results", name, c.query)
+			}
+			return
+		}
+		top := res.References[0]
+		vouched := strings.Contains(top.Explanation, "vouched")
+		if res.Metadata.NoConfidentMatch == want || vouched != want {
+			t.Errorf("%s %q: no_confident_match %v, top %s %.3f, explanation %q: want vouched %v",
+				name, c.query, res.Metadata.NoConfidentMatch, top.Name, top.Score, top.Explanation, want)
+		}
+		if want && (math.Abs(top.Score-0.5) > 1e-9 || top.Name != "weather__get_alerts") {
+			t.Errorf("%s %q: top %s %.3f, want weather__get_alerts at 0.5", name, c.query, top.Name, top.Score)
+		}
+	})
 }
 
 // TestVouchedLexicalPath: when the gate rejects the semantic candidates and
@@ -72,31 +68,28 @@ func TestVouchedLexicalPath(t *testing.T) {
 		{"turn off the living room lights", search.ModeKeyword, "weather__get_current_weather", true},
 		{"is the air safe to breathe today in Delhi", search.ModeKeyword, "weather__get_air_quality", true}, // the semantic top is get_current_weather
 	}
-	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
-	for _, m := range rankingModes(t) {
-		e := m.engine(snap)
-		for _, c := range cases {
-			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.References) == 0 {
-				t.Errorf("%s %q: no results", m.name, c.query)
-				continue
-			}
-			top := res.References[0]
-			if top.Name != c.top || res.Metadata.SearchType != c.mode {
-				t.Errorf("%s %q: top %s by %s, want %s by %s", m.name, c.query, top.Name, res.Metadata.SearchType, c.top, c.mode)
-			}
-			agree := m.mode == search.ModeDefault && c.top != "weather__get_air_quality"
-			want := c.flagged || m.mode != search.ModeDefault
-			if res.Metadata.NoConfidentMatch != want || strings.Contains(top.Explanation, "vouched") != agree {
-				t.Errorf("%s %q: no_confident_match %v, explanation %q: want flagged %v, vouched %v",
-					m.name, c.query, res.Metadata.NoConfidentMatch, top.Explanation, want, agree)
-			}
-			if agree && !c.flagged && math.Abs(top.Score-0.5) > 1e-9 {
-				t.Errorf("%s %q: top %.3f, want 0.5", m.name, c.query, top.Score)
-			}
-		}
+	queries := make([]string, len(cases))
+	for i, c := range cases {
+		queries[i] = c.query
 	}
+	searchEachExample(t, queries, func(mode search.Mode, name string, i int, res search.Result) {
+		c := cases[i]
+		if len(res.References) == 0 {
+			t.Errorf("%s %q: no results", name, c.query)
+			return
+		}
+		top := res.References[0]
+		if top.Name != c.top || res.Metadata.SearchType != c.mode {
+			t.Errorf("%s %q: top %s by %s, want %s by %s", name, c.query, top.Name, res.Metadata.SearchType, c.top, c.mode)
+		}
+		agree := mode == search.ModeDefault && c.top != "weather__get_air_quality"
+		want := c.flagged || mode != search.ModeDefault
+		if res.Metadata.NoConfidentMatch != want || strings.Contains(top.Explanation, "vouched") != agree {
+			t.Errorf("%s %q: no_confident_match %v, explanation %q: want flagged %v, vouched %v",
+				name, c.query, res.Metadata.NoConfidentMatch, top.Explanation, want, agree)
+		}
+		if agree && !c.flagged && math.Abs(top.Score-0.5) > 1e-9 {
+			t.Errorf("%s %q: top %.3f, want 0.5", name, c.query, top.Score)
+		}
+	})
 }
