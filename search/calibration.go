@@ -36,8 +36,8 @@ import "fmt"
 // files it names): a short request whose action verb none of them does,
 // or whose tools with the verb all lack its object; a longer task none of
 // whose steps they serve; a named thing no tool knows; a question about
-// the asker's own things whose subject none has; a short two-step request
-// whose second step none serves.
+// the asker's own things whose subject none has; a short request of
+// several steps a later step of which none serves.
 // Results of select:, of an exact tool name and of a regex are confident
 // by construction (the caller named or matched them) and keep their
 // scores.
