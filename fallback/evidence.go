@@ -320,9 +320,11 @@ var locativePrepositions = wordSet("in from to near around between")
 // before punctuation, a preposition or a clause break: "get me a Lyft
 // from the Ferry Building" → lyft, "my heart rate from my Fitbit for the
 // past week" → fitbit; not "a Fender guitar" (the name qualifies a noun)
-// nor "my Zeta Corp order". The no-match decision of package search reads
-// such a name that no tool knows as a service the catalog does not have.
-// It is a pure function of raw, safe for concurrent use.
+// nor "my Zeta Corp order", nor a common noun for a person that a writer
+// capitalizes as a name ("text my Mom", "email my Boss": personNouns).
+// The no-match decision of package search reads such a name that no tool
+// knows as a service the catalog does not have. It is a pure function of
+// raw, safe for concurrent use.
 func NamedObjects(raw string) []string {
 	var out []string
 	var quote bool
@@ -341,7 +343,7 @@ func NamedObjects(raw string) []string {
 		}
 		core := tokenCore(tok)
 		if after && argumentValue(core, start) && !technical(core) &&
-			strings.ToUpper(core) != core && endsPhrase(tok, toks[i+1:]) {
+			strings.ToUpper(core) != core && !personNouns[strings.ToLower(core)] && endsPhrase(tok, toks[i+1:]) {
 			out = append(out, analysis.Words().Analyze(core)...)
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
@@ -352,6 +354,19 @@ func NamedObjects(raw string) []string {
 // namedDeterminers come before a name that is the thing a request is
 // about (NamedObjects).
 var namedDeterminers = wordSet("a an my our your")
+
+// personNouns are common nouns for a person by kinship or role, which a
+// writer may capitalize as the person's name after "my" or "our" ("text
+// my Mom", "email my Boss", "call our Landlord"): a person to reach, an
+// argument value, no service a catalog lacks (NamedObjects). General
+// English, written from general knowledge, not from any query set.
+var personNouns = wordSet("mom mum mommy mummy mama ma dad daddy papa pa mother father parents " +
+	"sister brother sis bro sibling wife husband hubby spouse partner boyfriend girlfriend fiance fiancee " +
+	"son daughter kid kids child children baby aunt auntie uncle cousin niece nephew grandma grandpa " +
+	"granny grandmother grandfather nana nan gran grandson granddaughter family " +
+	"boss manager supervisor colleague coworker teammate team assistant secretary landlord landlady " +
+	"tenant roommate flatmate neighbor neighbour friend bestie doctor doc dentist therapist nurse " +
+	"lawyer attorney accountant teacher tutor coach trainer babysitter nanny")
 
 // endsPhrase reports whether raw token tok ends its noun phrase: it ends
 // with punctuation, or no token follows, or the next one opens with a

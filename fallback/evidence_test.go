@@ -300,13 +300,15 @@ func TestNamedObjects(t *testing.T) {
 		{"Can you get me a Lyft from the Ferry Building to Oakland airport?", []string{"lyft"}},
 		{"show me my resting heart rate from my Fitbit for the past week", []string{"fitbit"}},
 		{"call an Uber", []string{"uber"}},
-		{"sync my Garmin watch", nil},       // qualifies a noun
-		{"find me a Fender guitar", nil},    // qualifies a noun
-		{"create a PR from feature-x", nil}, // all capitals
-		{"search for a 'Mockingbird'", nil}, // quoted
-		{"email Maria the agenda", nil},     // no determiner
-		{"My Fitbit died. Sync it.", nil},   // starts the sentence
-		{"text my Mom, then call a Didi.", []string{"mom", "didi"}},
+		{"sync my Garmin watch", nil},                        // qualifies a noun
+		{"find me a Fender guitar", nil},                     // qualifies a noun
+		{"create a PR from feature-x", nil},                  // all capitals
+		{"search for a 'Mockingbird'", nil},                  // quoted
+		{"email Maria the agenda", nil},                      // no determiner
+		{"My Fitbit died. Sync it.", nil},                    // starts the sentence
+		{"text my Mom, then call a Didi.", []string{"didi"}}, // a person by kinship: no service
+		{"email my Boss the slides", nil},
+		{"call our Landlord", nil},
 		{"Create A Calendar Event For My Dentist", nil}, // Title Case: every word is capitalized
 		{"My Fitbit died. Call A Lyft.", nil},
 		{"Fitbit died. My Garmin? A Lyft", []string{"garmin", "lyft"}}, // a determiner that starts a sentence
