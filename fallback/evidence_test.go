@@ -164,6 +164,12 @@ func TestValueKinds(t *testing.T) {
 		{"encode the text as UTF-8 and hash it with SHA-256", []Value{{"UTF-8", KindIssue, true}, {"SHA-256", KindIssue, true}}},
 		{"add a note about the SHA-256 checksum to #ops", []Value{{"SHA-256", KindIssue, true}, {"#ops", KindChannel, false}}},
 		{"create a branch for OPS-12, then push it to acme/api", []Value{{"OPS-12", KindIssue, true}, {"acme/api", KindRepo, false}}},
+		// A phone number, over several tokens; a date, a range or a
+		// number alone is none.
+		{"text +49 170 1234567 that i'm on my way", []Value{{"+49 170 1234567", KindPhone, false}}},
+		{"send a text to +1 555 0100, then call 555-0199 or (415) 555-0100.", []Value{{"+1 555 0100", KindPhone, false}, {"555-0199", KindPhone, false}, {"(415) 555-0100", KindPhone, false}}},
+		{"call +14155550100 about OPS-3", []Value{{"+14155550100", KindPhone, false}, {"OPS-3", KindIssue, true}}},
+		{"events on 2019-07-14 for 10-20 people, +5 points, 1234567", nil},
 	} {
 		if diff := cmp.Diff(c.want, ValueKinds(c.raw)); diff != "" {
 			t.Errorf("ValueKinds(%q) (-want +got):\n%s", c.raw, diff)
