@@ -320,9 +320,11 @@ var locativePrepositions = wordSet("in from to near around between")
 // before punctuation, a preposition or a clause break: "get me a Lyft
 // from the Ferry Building" → lyft, "my heart rate from my Fitbit for the
 // past week" → fitbit; not "a Fender guitar" (the name qualifies a noun)
-// nor "my Zeta Corp order". The no-match decision of package search reads
-// such a name that no tool knows as a service the catalog does not have.
-// It is a pure function of raw, safe for concurrent use.
+// nor "my Zeta Corp order", nor a common noun for a person that a writer
+// capitalizes as a name ("text my Mom", "email my Boss": personNouns).
+// The no-match decision of package search reads such a name that no tool
+// knows as a service the catalog does not have. It is a pure function of
+// raw, safe for concurrent use.
 func NamedObjects(raw string) []string {
 	var out []string
 	var quote bool
@@ -341,7 +343,7 @@ func NamedObjects(raw string) []string {
 		}
 		core := tokenCore(tok)
 		if after && argumentValue(core, start) && !technical(core) &&
-			strings.ToUpper(core) != core && endsPhrase(tok, toks[i+1:]) {
+			strings.ToUpper(core) != core && !personNouns[strings.ToLower(core)] && endsPhrase(tok, toks[i+1:]) {
 			out = append(out, analysis.Words().Analyze(core)...)
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
@@ -352,6 +354,19 @@ func NamedObjects(raw string) []string {
 // namedDeterminers come before a name that is the thing a request is
 // about (NamedObjects).
 var namedDeterminers = wordSet("a an my our your")
+
+// personNouns are common nouns for a person by kinship or role, which a
+// writer may capitalize as the person's name after "my" or "our" ("text
+// my Mom", "email my Boss", "call our Landlord"): a person to reach, an
+// argument value, no service a catalog lacks (NamedObjects). General
+// English, written from general knowledge, not from any query set.
+var personNouns = wordSet("mom mum mommy mummy mama ma dad daddy papa pa mother father parents " +
+	"sister brother sis bro sibling wife husband hubby spouse partner boyfriend girlfriend fiance fiancee " +
+	"son daughter kid kids child children baby aunt auntie uncle cousin niece nephew grandma grandpa " +
+	"granny grandmother grandfather nana nan gran grandson granddaughter family " +
+	"boss manager supervisor colleague coworker teammate team assistant secretary landlord landlady " +
+	"tenant roommate flatmate neighbor neighbour friend bestie doctor doc dentist therapist nurse " +
+	"lawyer attorney accountant teacher tutor coach trainer babysitter nanny")
 
 // endsPhrase reports whether raw token tok ends its noun phrase: it ends
 // with punctuation, or no token follows, or the next one opens with a
@@ -426,6 +441,9 @@ const (
 	KindRepo = "repo"
 	// KindIssue: an issue key ("OPS-12", "PAY-210").
 	KindIssue = "issue"
+	// KindPhone: a telephone number ("+49 170 1234567", "555-0199",
+	// "(415) 555-0100"; phoneLength).
+	KindPhone = "phone"
 )
 
 // Value is an argument value of a request with its kind (ValueKinds). A
@@ -458,7 +476,8 @@ var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx
 
 // ValueKinds returns the argument values of raw whose form says what kind
 // of thing they are (a path, a file, an e-mail address, a URL, a channel,
-// an owner/name pair, an issue key; the Kind constants), in order, each
+// an owner/name pair, an issue key, a phone number, which may span
+// several tokens; the Kind constants), in order, each
 // marked when it is the request's subject, purpose, format or
 // instrument (Value.Adjunct).
 // Quoted text is a message or a title, not a value of a kind; numbers,
@@ -467,13 +486,26 @@ var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx
 func ValueKinds(raw string) []Value {
 	var out []Value
 	var quote, adjunct bool
+	skip := -1 // the last token of a phone number read
 	toks := strings.Fields(raw)
 	for i, tok := range toks {
+		if i <= skip {
+			continue
+		}
 		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 			quote = quoteAfter(tok, quote)
 			continue
 		}
 		core := strings.TrimRight(tokenCore(tok), ".:")
+		if n := phoneLength(toks[i:]); n > 0 {
+			skip = i + n - 1
+			text := strings.Join(toks[i:i+n], " ")
+			out = append(out, Value{strings.TrimRight(text, ".,;:!?"), KindPhone, adjunct})
+			if strings.ContainsAny(text[len(text)-1:], ".,;:!?") {
+				adjunct = false
+			}
+			continue
+		}
 		if w := strings.ToLower(core); objectEnds[w] {
 			adjunct = adjunctPrepositions[w]
 		} else if k := formKind(core); k != "" {
@@ -520,6 +552,61 @@ func formKind(core string) string {
 	return ""
 }
 
+// phoneLength returns how many of toks, from the first, make a telephone
+// number (KindPhone), or 0: an international number, "+" and its country
+// code, with the groups of digits after it ("+49 170 1234567", "+1 555
+// 0100", "+14155550100"), or a national one of three digits and four,
+// perhaps after three more ("555-0199", "415-555-0100", "(415)
+// 555-0100"). A number of digits alone, a date ("2019-07-14") or a range
+// ("10-20") is none.
+func phoneLength(toks []string) int {
+	core := strings.TrimRight(tokenCore(toks[0]), ".,")
+	if rest, ok := strings.CutPrefix(core, "+"); ok && rest != "" && allDigits(rest) {
+		n, digits := 1, len(rest)
+		for ; n < len(toks) && digits < maxPhoneDigits; n++ {
+			g := strings.Trim(toks[n], "().,;:!?")
+			if g == "" || !allDigits(strings.ReplaceAll(g, "-", "")) || strings.ContainsAny(toks[n][:len(toks[n])-1], ",;:!?") {
+				break
+			}
+			digits += len(strings.ReplaceAll(g, "-", ""))
+			if strings.ContainsAny(toks[n][len(toks[n])-1:], ".,;:!?") {
+				n++
+				break
+			}
+		}
+		if digits >= minPhoneDigits && digits <= maxPhoneDigits {
+			return n
+		}
+		return 0
+	}
+	if strings.HasPrefix(toks[0], "(") && len(core) == 3 && allDigits(core) && len(toks) > 1 {
+		if g := strings.Split(strings.TrimRight(toks[1], ".,;:!?"), "-"); len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && allDigits(g[0]+g[1]) {
+			return 2 // "(415) 555-0100"
+		}
+	}
+	g := strings.Split(core, "-")
+	if len(g) == 3 && len(g[0]) == 3 && allDigits(g[0]) {
+		g = g[1:]
+	}
+	if len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && allDigits(g[0]+g[1]) {
+		return 1
+	}
+	return 0
+}
+
+// minPhoneDigits and maxPhoneDigits bound the digits of an international
+// telephone number, its country code included (E.164 allows at most 15;
+// "+1 555 0100" has 8).
+const (
+	minPhoneDigits = 7
+	maxPhoneDigits = 15
+)
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
+}
+
 // fileName reports whether s is a name with a file extension
 // (fileExtensions), written in lowercase: "deploy.sh", "README.md".
 func fileName(s string) bool {
@@ -555,12 +642,15 @@ func hexColor(s string) bool {
 
 // pairOfWords reports whether an owner/name pair's parts a and b are
 // rather two words or codes joined by a slash: both without a lowercase
-// letter ("TCP/IP", "USD/EUR", "Q1/Q2") or one a stop word ("and/or",
-// "his/her").
+// letter ("TCP/IP", "USD/EUR", "Q1/Q2"), one a stop word ("and/or",
+// "his/her"), or a pair of short forms ("lat/long", "lat/lng":
+// shortForms).
 func pairOfWords(a, b string) bool {
 	lower := func(s string) bool { return strings.ContainsFunc(s, unicode.IsLower) }
+	la, lb := strings.ToLower(a), strings.ToLower(b)
 	return !lower(a) && !lower(b) ||
-		analysis.English.Contains(strings.ToLower(a)) || analysis.English.Contains(strings.ToLower(b))
+		analysis.English.Contains(la) || analysis.English.Contains(lb) ||
+		shortForms[la+" "+lb] != nil || shortFormOf(la) != nil && shortFormOf(lb) != nil
 }
 
 // issueKey reports whether s is an issue key: capital letters (a project

@@ -158,12 +158,19 @@ func TestValueKinds(t *testing.T) {
 		// Words or codes joined by a slash are no owner/name pair.
 		{"email the Q1/Q2 report and the TCP/IP notes to bob and/or alice", nil},
 		{"clone Microsoft/TypeScript", []Value{{"Microsoft/TypeScript", KindRepo, false}}},
+		{"lat/long and lat/lng of the Eiffel Tower", nil}, // short forms joined by a slash
 		// A value after "about", "for", "as" or "with" is the request's
 		// topic, purpose, format or instrument, up to the next preposition
 		// or comma.
 		{"encode the text as UTF-8 and hash it with SHA-256", []Value{{"UTF-8", KindIssue, true}, {"SHA-256", KindIssue, true}}},
 		{"add a note about the SHA-256 checksum to #ops", []Value{{"SHA-256", KindIssue, true}, {"#ops", KindChannel, false}}},
 		{"create a branch for OPS-12, then push it to acme/api", []Value{{"OPS-12", KindIssue, true}, {"acme/api", KindRepo, false}}},
+		// A phone number, over several tokens; a date, a range or a
+		// number alone is none.
+		{"text +49 170 1234567 that i'm on my way", []Value{{"+49 170 1234567", KindPhone, false}}},
+		{"send a text to +1 555 0100, then call 555-0199 or (415) 555-0100.", []Value{{"+1 555 0100", KindPhone, false}, {"555-0199", KindPhone, false}, {"(415) 555-0100", KindPhone, false}}},
+		{"call +14155550100 about OPS-3", []Value{{"+14155550100", KindPhone, false}, {"OPS-3", KindIssue, true}}},
+		{"events on 2019-07-14 for 10-20 people, +5 points, 1234567", nil},
 	} {
 		if diff := cmp.Diff(c.want, ValueKinds(c.raw)); diff != "" {
 			t.Errorf("ValueKinds(%q) (-want +got):\n%s", c.raw, diff)
@@ -304,13 +311,15 @@ func TestNamedObjects(t *testing.T) {
 		{"Can you get me a Lyft from the Ferry Building to Oakland airport?", []string{"lyft"}},
 		{"show me my resting heart rate from my Fitbit for the past week", []string{"fitbit"}},
 		{"call an Uber", []string{"uber"}},
-		{"sync my Garmin watch", nil},       // qualifies a noun
-		{"find me a Fender guitar", nil},    // qualifies a noun
-		{"create a PR from feature-x", nil}, // all capitals
-		{"search for a 'Mockingbird'", nil}, // quoted
-		{"email Maria the agenda", nil},     // no determiner
-		{"My Fitbit died. Sync it.", nil},   // starts the sentence
-		{"text my Mom, then call a Didi.", []string{"mom", "didi"}},
+		{"sync my Garmin watch", nil},                        // qualifies a noun
+		{"find me a Fender guitar", nil},                     // qualifies a noun
+		{"create a PR from feature-x", nil},                  // all capitals
+		{"search for a 'Mockingbird'", nil},                  // quoted
+		{"email Maria the agenda", nil},                      // no determiner
+		{"My Fitbit died. Sync it.", nil},                    // starts the sentence
+		{"text my Mom, then call a Didi.", []string{"didi"}}, // a person by kinship: no service
+		{"email my Boss the slides", nil},
+		{"call our Landlord", nil},
 		{"Create A Calendar Event For My Dentist", nil}, // Title Case: every word is capitalized
 		{"My Fitbit died. Call A Lyft.", nil},
 		{"Fitbit died. My Garmin? A Lyft", []string{"garmin", "lyft"}}, // a determiner that starts a sentence

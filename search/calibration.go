@@ -46,14 +46,16 @@ import "fmt"
 // in evaluation/testdata/noanswer (50 queries per catalog, written so that
 // no tool of the catalog serves them): each knee is the 5th percentile of
 // the answerable queries' top x on the dev set where it is lowest, so at
-// most 5 % of answerable queries are flagged on every dev set. Measured
-// (docs/benchmarks.md, "Scores"): default mode flags 2.1 % of the 1,534
-// answerable dev queries and 31 % of the 200 no-answer queries; keyword
-// mode 2.4 % and 31 %. The 80 % goal for no-answer queries is not reached
-// with these signals: many no-answer queries share most of their words
-// with a real tool ("forward this email to my accountant" meets an email
-// tool that cannot forward), which lexical coverage and static word vectors
-// cannot tell from a real match.
+// most 5 % of answerable queries are flagged on every dev set. When they
+// were set, the calibrated score alone flagged (default mode) 2.1 % of the
+// 1,534 answerable dev queries and 31 % of the 200 no-answer queries
+// (keyword mode 2.4 % and 31 %): many no-answer queries share most of
+// their words with a real tool ("forward this email to my accountant"
+// meets an email tool that cannot forward), which lexical coverage and
+// static word vectors cannot tell from a real match. The no-match rules
+// (nomatch.go) read what the request asks a tool to do and bring the dev
+// no-answer sets to 82 / 86 / 82 % flagged (docs/benchmarks.md, "Scores
+// and no_confident_match" has the current figures).
 const (
 	// confidentScore is the calibrated relevance_score a search's top
 	// result must reach for the search to count as a confident match.

@@ -52,6 +52,7 @@ func TestUnservedAction(t *testing.T) {
 		{"close issue 12 in acme/webapp", true},            // the Jira tools take issue keys, not a repository
 		{"make run.sh executable", true},                   // a support verb without an action's noun: a top tool must take the file
 		{"reply to ana@acme.com", false},                   // reply_to_email: "Reply to all recipients"
+		{"text +49 170 1234567 that I'm on my way", true},  // send_message's text takes the message, not a phone number
 		{"move report.pdf into the archive folder", false}, // move_file takes paths
 		{"add a :tada: reaction to the announcement", false},
 		{"email the Q1/Q2 report to alice", false},                           // codes joined by a slash are no repository
@@ -249,6 +250,7 @@ func TestUnservedName(t *testing.T) {
 		{"create a calendar event for lunch with a Fender guitar rep", false},
 		{"create a calendar event for lunch with Maria", false},
 		{"Create A Calendar Event For My Dentist", false}, // Title Case: no name
+		{"send an email to my Boss", false},               // a person by role, capitalized: no name
 	}, flaggedBy("the unserved name", "the named thing"))
 }
 
