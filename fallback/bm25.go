@@ -146,7 +146,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 		s.planWords = s.planWords[:0]
 		for k, t := range q.Terms {
 			if !t.Excluded {
-				for _, qw := range s.chunks[k] {
+				for _, qw := range chunkWords(s.chunks[k], expand) {
 					s.planWords = append(s.planWords, planWord{word: qw.word, hasTerms: qw.hasTerms})
 				}
 			}
@@ -173,6 +173,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			continue
 		}
 		var req []int32
+		qws = chunkWords(qws, expand)
 		for i := range qws {
 			qw := &qws[i]
 			if qw.hasTerms {
@@ -191,8 +192,8 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 				// "to" (locativeNames), nor a word of a message's text
 				// (freeTextWords).
 				p.weight += qw.weight
-				if !qw.unmatched || coverage && synonyms != nil && ix.knowsAny(synonyms(qw.word)) {
-					p.known += qw.weight // known, or said otherwise (Options.CoverageVerbs)
+				if !qw.unmatched || expand && qw.shortKnown || coverage && synonyms != nil && ix.knowsAny(synonyms(qw.word)) {
+					p.known += qw.weight // known, in full (shortForms) or said otherwise (Options.CoverageVerbs)
 				}
 			}
 			if qw.unmatched {
@@ -247,6 +248,12 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 					s.termPos[id] = int32(len(p.terms))
 				}
 			}
+			// A short form also matches its full words, in its slot
+			// (shortforms.go): "repo" as repository; a later word of
+			// a full form of several gets its slot after the verbs'.
+			if expand {
+				p.terms = ix.shortTerms(s, p.terms, qw.short, weight, slot, 0)
+			}
 			// A colloquial verb also matches its plain verbs, in its
 			// slot (expansion.go): "bin" as delete, remove.
 			for _, v := range verbs {
@@ -263,6 +270,12 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 					}
 				}
 			}
+			if expand {
+				for k := 1; k <= lastSlot(qw.short); k++ {
+					slot++
+					p.terms = ix.shortTerms(s, p.terms, qw.short, weight, slot, k)
+				}
+			}
 			at++
 			slot++
 		}
@@ -272,6 +285,16 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 	}
 	s.terms, s.seq = p.terms, p.seq
 	return p
+}
+
+// chunkWords returns the words of a query chunk that plan reads: with
+// Options.Expand, an acronym's plural as one lowercase word (queryWord.alt:
+// "PRs" → prs), else the chunk's words as analysed.
+func chunkWords(qws []queryWord, expand bool) []queryWord {
+	if expand && len(qws) > 0 && qws[0].alt != nil {
+		return qws[0].alt
+	}
+	return qws
 }
 
 // knowsAny reports whether the catalog knows one of ws (plain words, such
@@ -354,7 +377,9 @@ func (ix *Index) ExactName(raw string) (int, bool) {
 // (valueKind, kindWeight), for the last word a completion (prefixWeight)
 // or, with Options.Expand, for a request's colloquial verb the plain verbs
 // tools use for it (expansion.go, expansionWeight: "bin" as delete,
-// remove); it counts once, by its best match. The tool's raw score is
+// remove) and for a short form its full words (shortforms.go,
+// shortFormWeight: "repo" as repository); it counts once, by its best
+// match. The tool's raw score is
 // the sum over query words, plus a phrase bonus for every two adjacent query
 // words that are also adjacent in the tool's name, server or description
 // (see pairWeight).

@@ -642,12 +642,15 @@ func hexColor(s string) bool {
 
 // pairOfWords reports whether an owner/name pair's parts a and b are
 // rather two words or codes joined by a slash: both without a lowercase
-// letter ("TCP/IP", "USD/EUR", "Q1/Q2") or one a stop word ("and/or",
-// "his/her").
+// letter ("TCP/IP", "USD/EUR", "Q1/Q2"), one a stop word ("and/or",
+// "his/her"), or a pair of short forms ("lat/long", "lat/lng":
+// shortForms).
 func pairOfWords(a, b string) bool {
 	lower := func(s string) bool { return strings.ContainsFunc(s, unicode.IsLower) }
+	la, lb := strings.ToLower(a), strings.ToLower(b)
 	return !lower(a) && !lower(b) ||
-		analysis.English.Contains(strings.ToLower(a)) || analysis.English.Contains(strings.ToLower(b))
+		analysis.English.Contains(la) || analysis.English.Contains(lb) ||
+		shortForms[la+" "+lb] != nil || shortFormOf(la) != nil && shortFormOf(lb) != nil
 }
 
 // issueKey reports whether s is an issue key: capital letters (a project

@@ -158,6 +158,7 @@ func TestValueKinds(t *testing.T) {
 		// Words or codes joined by a slash are no owner/name pair.
 		{"email the Q1/Q2 report and the TCP/IP notes to bob and/or alice", nil},
 		{"clone Microsoft/TypeScript", []Value{{"Microsoft/TypeScript", KindRepo, false}}},
+		{"lat/long and lat/lng of the Eiffel Tower", nil}, // short forms joined by a slash
 		// A value after "about", "for", "as" or "with" is the request's
 		// topic, purpose, format or instrument, up to the next preposition
 		// or comma.

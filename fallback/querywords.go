@@ -1,6 +1,7 @@
 package fallback
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/toolsearch/toolsearch/analysis"
@@ -44,6 +45,17 @@ type queryWord struct {
 	// does not test each chunk's form again (≈ 1.4 µs a bfcl request, in
 	// the catalog's keyword search and again in the learned one).
 	kind []int32
+	// short: the index terms of the word's full forms when it is a short
+	// form (shortForms: "repo" → repository), and shortKnown: the catalog
+	// knows every word of one of them (resolveShort).
+	short      []shortTerm
+	shortKnown bool
+	// alt: on the chunk's first word, the chunk's words read as one
+	// lowercase word when it is an acronym's plural ("PRs" → prs;
+	// acronymPlural) or a word with a one-letter prefix that the catalog
+	// knows written solid ("e-mail" → email; letterPrefixed), which plan
+	// reads with Options.Expand; nil otherwise.
+	alt []queryWord
 }
 
 // wordCache memoizes the analysis of query chunks (see termWords). It is
@@ -87,6 +99,27 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 			if kind := valueKind(t.Text); kind != "" {
 				qws[0].kind = ix.resolveWord(kind).ids
 			}
+			if value && formKind(tokenCore(t.Text)) != "" {
+				// A path's, a file's, an address's words name it, not
+				// what a tool does: no short forms ("~/docs").
+				for j := range qws {
+					qws[j].short, qws[j].shortKnown = nil, false
+				}
+			} else {
+				ix.shortPairs(ws, qws)
+			}
+			if acronymPlural(t.Text) {
+				for _, w := range analysis.Words().Analyze(strings.ToLower(t.Text)) {
+					aw := ix.resolveWord(w)
+					aw.value = value
+					qws[0].alt = append(qws[0].alt, aw)
+				}
+			} else if w := letterPrefixed(t.Text); w != "" {
+				if aw := ix.resolveWord(w); len(aw.ids) > 0 {
+					aw.value = value
+					qws[0].alt = []queryWord{aw} // "e-mail" as the catalog's "email"
+				}
+			}
 		}
 		dst[i] = qws
 		if len(t.Text) <= maxCachedChunkLen {
@@ -128,6 +161,9 @@ func (ix *Index) resolveWord(w string) queryWord {
 	} else if len(analyzed) > 0 {
 		qw.vars = ix.variantsOf(analyzed)
 		qw.unmatched = len(qw.vars) == 0
+	}
+	if forms := shortFormOf(w); forms != nil {
+		qw.short, qw.shortKnown = ix.resolveShort(forms)
 	}
 	return qw
 }
