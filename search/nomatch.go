@@ -182,7 +182,12 @@ import (
 // model-written pair) no-answer flagged 80 → 88 % and 82 → 90 % (the three
 // requests above and "take a screenshot of a web page"), answerable 4.0 %
 // unchanged; no other set moves (every example set, the dev sets and their
-// held-out sets, answerable and no-answer, nDCG@10 in every mode).
+// held-out sets, answerable and no-answer, nDCG@10 in every mode). The
+// object's end at a later clause's verb (nextVerb, objectServed) then
+// flags "run a python script and return its output": held-out-14 88 →
+// 90 % default, 90 → 92 % keyword, nothing else moves; cut whatever its
+// words, held-out-6's answerable 22.5 → 25.0 % ("stage everything in the
+// docs folder and commit it ...").
 const (
 	// unservedMaxWords is the longest query, in ranking words, the rule
 	// reads (6 and 8 measured, see above); longer queries are the
@@ -276,7 +281,7 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	if !anyServed {
 		return unservedWhy(word, false)
 	}
-	if commandVerbs[base] || st.objectServed(words, verb, op, top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	if commandVerbs[base] || st.objectServed(words, verb, op, nextVerb(afterServer(req.Raw, server)), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(req, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}
@@ -288,11 +293,22 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 // objectServed reports whether a tool of top that has the request's verb
 // (served[k]) also has a word of its object — a word after the verb that
 // the catalog knows and that is no argument value — or whether the
-// object is nothing to check (see unservedObject).
-func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.Opening, top []hit, served []bool) bool {
+// object is nothing to check (see unservedObject). When the words up to
+// the verb of a later clause (stop, nextVerb) hold no word the catalog
+// knows, the object ends there: "run a python script and return its
+// output" runs a script, which no tool knows, whatever "return" and
+// "output" match ("stage everything in the docs folder and commit it"
+// goes on: the catalog knows "docs" and "folder", and a tool that stages
+// may say "file" for them).
+func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.Opening, stop string, top []hit, served []bool) bool {
 	var objects []fallback.WordMatch
 	inPhrase := false
+	known := false // a word of the object before stop is known to the catalog
 	for _, w := range words[verb+1:] {
+		if w.Word == stop && !known {
+			break
+		}
+		known = known || w.Known && !w.Arg
 		if w.Arg || slices.Contains(op.Text, w.Word) && !slices.Contains(op.Object, w.Word) || len(op.Text) > 0 && fallback.TextStart(w.Word) && !slices.Contains(op.Object, w.Word) {
 			continue
 		}
@@ -336,6 +352,26 @@ func unservedWhy(verb string, object bool) string {
 		return fmt.Sprintf("the top %d tools that do %q lack its object", unservedDepth, verb)
 	}
 	return fmt.Sprintf("none of the top %d tools does %q", unservedDepth, verb)
+}
+
+// nextVerb returns the first word of the first clause after the request's
+// first (fallback.RequestClauses) that opens with a verb in its base form
+// (actionVerb: "run a python script **and return** its output", "create
+// the branch, then switch to it"), where the first clause's object ends;
+// "" when none does ("transfer my contacts and WhatsApp chats", "merge
+// the PDFs and images into one file": a clause of nouns goes on with the
+// object).
+func nextVerb(raw string) string {
+	n := 0
+	for c := range fallback.RequestClauses(raw) {
+		if n++; n == 1 || c.First == "" || c.Question {
+			continue
+		}
+		if base, _ := actionVerb(c.First); base == c.First {
+			return c.First
+		}
+	}
+	return ""
 }
 
 // leadingServer reports whether w, a request's first word, names a server

@@ -70,6 +70,9 @@ func TestUnservedAction(t *testing.T) {
 		{"mkdir ~/projects/new", true},
 		{"chmod 755 deploy.sh", true},
 		{"take a screenshot of a web page", true},
+		// The object ends at a later clause's verb when the catalog knows none of its words.
+		{"run a python script and return its output", true},
+		{"stage everything in the docs folder and commit it with the message 'fix typos'", false},
 		// The verb opens the request, or there is none.
 		{"what's in the downloads folder", false},
 		{"walking directions from Times Square to Central Park", false}, // a gerund opens a noun phrase
