@@ -996,6 +996,11 @@ var stateQuestions = wordSet("is are was were has have had")
 var whenWords = wordSet("today tomorrow tonight yesterday now yet still already anymore this next last " +
 	"morning afternoon evening night week weekend month year")
 
+// TimeWord reports whether w (a word as analysis.Words gives it) is one of
+// a time phrase ("tomorrow", "next", "week"; whenWords): no thing a
+// request acts on. A pure function.
+func TimeWord(w string) bool { return whenWords[w] }
+
 // OwnQuestion returns the subject of a yes/no question about the asker's
 // own things, as analysis.Words gives its words: the words after "my" or
 // "our" up to an auxiliary, a preposition, an argument value by its form
