@@ -90,6 +90,21 @@ var verbSynonyms = map[string][]string{
 	"remit":        {"pay", "send"},
 	"rsvp":         {"reply", "respond", "accept"},
 	"summon":       {"call", "request"},
+	// software commands (package search's commandVerbs): the words a tool
+	// doing one names, of several words when its action is said with its
+	// object (mkdir: "create directory"; package search reads each word
+	// among the tool's actions, keyword search does not read them)
+	"mkdir":      {"create directory", "create folder", "make directory", "make folder"},
+	"chmod":      {"set permission", "change permission", "update permission"},
+	"chown":      {"set owner", "change owner", "update owner"},
+	"gzip":       {"compress", "zip"},
+	"gunzip":     {"decompress", "extract", "unzip"},
+	"untar":      {"decompress", "extract", "unzip"},
+	"rsync":      {"sync", "copy", "transfer"},
+	"scp":        {"copy", "transfer", "upload"},
+	"ssh":        {"connect"},
+	"symlink":    {"create link", "create symlink"},
+	"screenshot": {"capture", "snapshot"},
 	// colloquial
 	"bin":         {"delete", "remove"},
 	"trash":       {"delete", "remove"},

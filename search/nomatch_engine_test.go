@@ -62,6 +62,17 @@ func TestUnservedAction(t *testing.T) {
 		// set is an action verb; un- and re- make action verbs.
 		{"set the thermostat to 20 degrees", true},
 		{"unassign me from OPS-31", true},
+		// A server's name first (a model's query): the verb is the word after it,
+		// when a thing of the server follows it.
+		{"git push branch to origin", true},
+		{"weather report Boston tomorrow", false}, // a verb's noun before names and times
+		// Software commands are action verbs.
+		{"mkdir ~/projects/new", true},
+		{"chmod 755 deploy.sh", true},
+		{"take a screenshot of a web page", true},
+		// The object ends at a later clause's verb when the catalog knows none of its words.
+		{"run a python script and return its output", true},
+		{"stage everything in the docs folder and commit it with the message 'fix typos'", false},
 		// The verb opens the request, or there is none.
 		{"what's in the downloads folder", false},
 		{"walking directions from Times Square to Central Park", false}, // a gerund opens a noun phrase
@@ -411,6 +422,47 @@ func TestUnservedPhrasal(t *testing.T) {
 		}
 		if got := strings.Contains(res.References[0].Explanation, `does "check in"`); got != c.flagged {
 			t.Errorf("flight desk %q: %q unserved as \"check in\" = %v, want %v (top %s: %s)", c.checkin, q, got, c.flagged, res.References[0].Name, res.References[0].Explanation)
+		}
+	}
+}
+
+// TestCommandVerbs: a software command used as a verb ("mkdir",
+// "screenshot") is served by a tool that names what it does — its action
+// or its object ("directory" for mkdir: fallback.VerbSynonyms), also
+// after a support verb in its name ("take_screenshot") — whatever the
+// request's object; a tool that only reads or makes other things does
+// not serve it.
+func TestCommandVerbs(t *testing.T) {
+	tools := []catalog.Tool{
+		{Name: "notes__create_note", Description: "Create a note with a title and tags."},
+		{Name: "web__fetch_url", Description: "Fetch a web page and return its text."},
+		{Name: "weather__get_forecast", Description: "Get the weather forecast for a city."},
+	}
+	for _, c := range []struct {
+		tool    catalog.Tool // the fourth tool
+		query   string
+		flagged bool
+	}{
+		{catalog.Tool{Name: "browser__take_screenshot", Description: "Take a screenshot of the current page."}, "take a screenshot of the website example.org", false},
+		{catalog.Tool{Name: "browser__navigate", Description: "Navigate to a URL in the browser."}, "take a screenshot of the web page example.org", true},
+		{catalog.Tool{Name: "fs__create_directory", Description: "Create a new directory."}, "mkdir a new logs directory for the notes", false},
+		{catalog.Tool{Name: "fs__create_file", Description: "Create a new file."}, "mkdir a new logs directory for the notes", true},
+	} {
+		snap, err := catalog.NewSnapshot(append(slices.Clone(tools), c.tool))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEngine(t, snap, search.Config{})
+		res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: search.ModeKeyword, MaxResults: 5, Debug: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.References) == 0 {
+			t.Fatalf("%q: no results", c.query)
+		}
+		top := res.References[0]
+		if got := strings.Contains(top.Explanation, "unserved action"); got != c.flagged {
+			t.Errorf("with %s, %q: unserved = %v, want %v (top %s: %s)", c.tool.Name, c.query, got, c.flagged, top.Name, top.Explanation)
 		}
 	}
 }

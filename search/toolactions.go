@@ -28,20 +28,31 @@ func (st *state) hasVerb(id int, word, base string) bool {
 // actsVerb reports whether tool id does the action base (a verb's base
 // form, actionVerb): base or one of its synonyms (fallback.VerbSynonyms) is one of the tool's
 // own actions (toolActions), or begins a word of its name ("rotate" and
-// rotateflipimage). A tool without a description has only its name and
+// rotateflipimage); a synonym of several words when each of them is
+// ("mkdir" and create_directory's "create directory": not
+// directory_tree). A tool without a description has only its name and
 // parameters to say what it does: any of its words counts (hasVerb).
 func (st *state) actsVerb(id int, base string) bool {
 	t := st.snap.Tool(id)
 	if strings.TrimSpace(t.Description) == "" {
 		return st.hasVerb(id, base, base)
 	}
-	want := append([]string{base}, fallback.VerbSynonyms(base)...)
-	for _, a := range st.toolActions(id) {
-		b, _ := actionVerb(a)
-		for _, w := range want {
+	acts := st.toolActions(id)
+	does := func(w string) bool {
+		for _, a := range acts {
+			b, _ := actionVerb(a)
 			if b == w || a == w || len(w) >= minVerbPrefix && strings.HasPrefix(a, w) {
 				return true
 			}
+		}
+		return false
+	}
+	if does(base) {
+		return true
+	}
+	for _, syn := range fallback.VerbSynonyms(base) {
+		if words := strings.Fields(syn); len(words) > 1 && !slices.ContainsFunc(words, func(w string) bool { return !does(w) }) || len(words) == 1 && does(syn) {
+			return true // a synonym of several words is done when each of them is ("mkdir": "create directory")
 		}
 	}
 	return false
@@ -138,8 +149,8 @@ func readByDescription(fromName []string, desc string) []string {
 	if len(ws) == 0 {
 		return fromName
 	}
-	if base, action := actionVerb(ws[0]); base == "" || action {
-		return fromName
+	if base, action := actionVerb(ws[0]); base == "" || action || supportVerbs[base] {
+		return fromName // "Take a screenshot of the current page": a support verb's object is its action
 	}
 	read := ws[1:]
 	if j := slices.IndexFunc(read, func(w string) bool { return readEnds[w] }); j >= 0 {
@@ -199,8 +210,8 @@ func toolActions(t catalog.Tool) []string {
 			continue
 		}
 		out = append(out, w)
-		if base, action := actionVerb(w); base != "" && !action {
-			reads = true
+		if base, action := actionVerb(w); base != "" && !action && !supportVerbs[base] {
+			reads = true // not after a support verb: take_screenshot screenshots, make_call calls
 		}
 	}
 	return append(out, acts...)

@@ -36,6 +36,9 @@ func TestToolActions(t *testing.T) {
 		{catalog.Tool{Name: "binance_smart_chain__block", Description: "Get full data from a specific block on the Binance Smart Chain!"},
 			[]string{"get"}, []string{"block", "data"}},
 		{catalog.Tool{Name: "jira__block_issue", Description: "Block an issue until another is done."}, []string{"block", "issue"}, nil},
+		// A support verb's object is what the tool does: it takes screenshots, it makes calls.
+		{catalog.Tool{Name: "browser__take_screenshot", Description: "Take a screenshot of the current page."}, []string{"take", "screenshot"}, []string{"page"}},
+		{catalog.Tool{Name: "playwright__playwright_screenshot", Description: "Take a screenshot of the current page."}, []string{"take", "screenshot"}, []string{"page"}},
 		// What the light verb reads ends at a comma or a word that chains another verb.
 		{catalog.Tool{Name: "fs__delete_file", Description: "Locate a file and delete it."}, []string{"delete", "locate"}, []string{"file"}},
 		{catalog.Tool{Name: "email__send_draft", Description: "Get a draft, then send it."}, []string{"send", "get"}, []string{"draft"}},

@@ -66,6 +66,18 @@ var actionVerbs = wordSet(
 		"unmute unpin unsubscribe unzip update upgrade upload upvote vacuum validate verify visit vote wake " +
 		"walk watch water watermark whitelist wipe withdraw write zip zoom")
 
+// commandVerbs are the names of software commands that a model's query
+// uses as its verb ("mkdir create new folder", "chmod 755 deploy.sh",
+// "ssh into the staging box", "take a screenshot of a web page"): shell
+// commands that change things (reads such as "ls", "cat", "grep" and
+// "curl" are left out, as light verbs would be), written from general
+// knowledge of them, not from any catalog or query set. They are action
+// verbs in every other way; fallback.VerbSynonyms gives the words a tool
+// doing one names (mkdir: "directory", "folder"; chmod: "permission"), so
+// that filesystem__create_directory serves "mkdir", and a tool that
+// creates notes does not.
+var commandVerbs = wordSet("chmod chown gunzip gzip mkdir rsync scp screenshot ssh symlink untar")
+
 // lightVerbs are verbs that ask to see or reach something ("show",
 // "find", "open", "get", "list", "check"...) rather than name an
 // action: every read tool serves them, whatever its wording, so they
@@ -130,7 +142,7 @@ func verbForm(w string) (string, bool) {
 			if lightVerbs[f] {
 				return f, false
 			}
-			if actionVerbs[f] {
+			if actionVerbs[f] || commandVerbs[f] {
 				return f, true
 			}
 		}
