@@ -232,11 +232,15 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			// An argument value also matches through its kind, as a
 			// parameter's name or description would say it (valueKind,
 			// on the chunk's first word): "#general" a channel.
+			kw := weight
+			if qw.kindOwn {
+				kw = 1 // coordinates: a place, not a number
+			}
 			for _, id := range qw.kind {
 				if s.termPos[id] > 0 {
 					continue
 				}
-				p.terms = append(p.terms, qterm{id: id, weight: weight * kindWeight, slot: slot})
+				p.terms = append(p.terms, qterm{id: id, weight: kw * kindWeight, slot: slot})
 				s.termPos[id] = int32(len(p.terms))
 			}
 			if t.Prefix && i == len(qws)-1 {
@@ -373,8 +377,8 @@ func (ix *Index) ExactName(raw string) (int, bool) {
 // fields (see fieldWeight, fieldB, bm25K1) and weight is the query-side
 // weight of the word (see queryWordWeight). A word may match through itself,
 // a stem variant (variantWeight), for the first word of an argument value
-// of a known kind ("#general", an e-mail address, a URL) the kind's word
-// (valueKind, kindWeight), for the last word a completion (prefixWeight)
+// of a known kind ("#general", an e-mail address, a URL, coordinates) the
+// kind's word (valueKind, coordinatesKind, kindWeight), for the last word a completion (prefixWeight)
 // or, with Options.Expand, for a request's colloquial verb the plain verbs
 // tools use for it (expansion.go, expansionWeight: "bin" as delete,
 // remove) and for a short form its full words (shortforms.go,

@@ -45,6 +45,10 @@ type queryWord struct {
 	// does not test each chunk's form again (≈ 1.4 µs a bfcl request, in
 	// the catalog's keyword search and again in the learned one).
 	kind []int32
+	// kindOwn: the kind's query-side weight does not follow the word's
+	// (a number's, numberWeight) but is a content word's: coordinates
+	// say what the request is about, a place (coordinatesKind).
+	kindOwn bool
 	// short: the index terms of the word's full forms when it is a short
 	// form (shortForms: "repo" → repository), and shortKnown: the catalog
 	// knows every word of one of them (resolveShort).
@@ -98,6 +102,16 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 		if len(ws) > 0 {
 			if kind := valueKind(t.Text); kind != "" {
 				qws[0].kind = ix.resolveWord(kind).ids
+			} else if next := ""; value {
+				if i+1 < len(terms) {
+					next = terms[i+1].Text
+				}
+				if coordinatesLength([]string{t.Text, next}) > 0 {
+					for _, w := range coordinatesKind {
+						qws[0].kind = append(qws[0].kind, ix.resolveWord(w).ids...)
+					}
+					qws[0].kindOwn = true
+				}
 			}
 			if value && formKind(tokenCore(t.Text)) != "" {
 				// A path's, a file's, an address's words name it, not
@@ -122,7 +136,7 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 			}
 		}
 		dst[i] = qws
-		if len(t.Text) <= maxCachedChunkLen {
+		if len(t.Text) <= maxCachedChunkLen && !coordinatesHead(t.Text) {
 			fresh = append(fresh, i)
 		}
 	}

@@ -12,6 +12,7 @@ var shortFormDocs = []Document{
 	{Name: "slack__send_message", Server: "slack", Description: "Send a message to a channel or a direct message to a user."},
 	{Name: "maps__get_directions", Server: "maps", Description: "Get directions between two places."},
 	{Name: "maps__geocode", Server: "maps", Description: "Convert an address into geographic coordinates (latitude and longitude)."},
+	{Name: "maps__reverse_geocode", Server: "maps", Description: "Convert geographic coordinates into a human-readable address.", ParamNames: []string{"latitude", "longitude"}, ParamDescs: []string{"Latitude in degrees.", "Longitude in degrees."}},
 	{Name: "fetch__fetch_url", Server: "fetch", Description: "Fetch a URL, however long the page."},
 	{Name: "postgres__query", Server: "postgres", Description: "Run a read-only SQL query against the database."},
 	{Name: "notes__create_note", Server: "notes", Description: "Create a note with a title and a body."},
@@ -50,6 +51,17 @@ func TestKeywordShortForms(t *testing.T) {
 				t.Errorf("Keyword(%q): coverage %v with Expand, %v without: the short form must count as known", c.query, res.Coverage, plain.Coverage)
 			}
 		})
+	}
+	// Coordinates match the tools that take them, as a value of a kind;
+	// a price does not.
+	for _, c := range []struct {
+		raw  string
+		maps bool
+	}{{"what street is at 48.8584, 2.2945", true}, {"what street is at 40.7484,-73.9857", true}, {"what street is at 12.50", false}} {
+		got := names(ix, ix.Keyword(mustParse(t, c.raw), Options{Limit: 3}))
+		if maps := len(got) > 0 && strings.HasPrefix(got[0], "maps__") && strings.HasSuffix(got[0], "geocode"); maps != c.maps {
+			t.Errorf("Keyword(%q) = %v, want a geocoder first: %v", c.raw, got, c.maps)
+		}
 	}
 	// A path's words name it: "~/docs" is no documentation.
 	q := mustParse(t, "create a note in ~/docs")

@@ -14,8 +14,8 @@ import (
 // of thing it is — a path, a file, an e-mail address, a URL, a channel,
 // an owner/name pair, an issue key (fallback.ValueKinds, which reads the
 // same forms that fallback leaves out of coverage as unknown argument
-// values), or a phone number — is served only by a tool that takes that
-// kind of argument.
+// values), or a phone number or coordinates — is served only by a tool
+// that takes that kind of argument.
 // "delete /tmp/old-report.csv" finds calendar__delete_event and
 // notes__delete_note: they delete, and the path, left out of coverage,
 // says nothing against them, so the unserved action found its object
@@ -68,6 +68,8 @@ var kindWords = map[string][]string{
 	fallback.KindRepo:    {"repo", "repository", "path", "directory", "folder", "branch", "ref", "package", "model", "dataset"},
 	fallback.KindIssue:   {"issue", "ticket", "key"},
 	fallback.KindPhone:   {"phone", "telephone", "mobile", "cell", "sms", "msisdn"},
+	fallback.KindCoordinates: {"latitude", "longitude", "coordinate", "coordinates", "lat", "lng", "lon",
+		"location", "position", "origin", "destination"},
 }
 
 // anyKind are parameter names that take a value of any kind: the data a
