@@ -18,7 +18,9 @@ import "fmt"
 // URLs and #channels are left out, and so are unknown names after "in",
 // "from", "to", "near": "is it going to rain in Seattle this weekend" is
 // about the rain, and unknown words of a message's text: "message
-// #frontend that the build is broken"): "turn off the living room lights"
+// #frontend that the build is broken"), nor, when the request opens with
+// the top tool's own action, its unknown names and values ("geocode 221B
+// Baker Street London": ownaction.go): "turn off the living room lights"
 // against a catalog that knows only "light" (from "light rain") and "turn" has
 // coverage 0.4, so its keyword match on the weather tool (raw 0.66) is
 // reported at 0.23, below the threshold. Every hit of one search gets the

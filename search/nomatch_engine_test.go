@@ -467,6 +467,39 @@ func TestCommandVerbs(t *testing.T) {
 	}
 }
 
+// TestOwnActionCoverage: a request that opens with the top tool's own
+// action and names what it acts on is not discounted for the names
+// ("geocode 221B Baker Street London"); a verb that is only a word of the
+// top tool's name ("email" in email__read_email, which reads) is no own
+// action, and its names still count against the search in keyword mode.
+func TestOwnActionCoverage(t *testing.T) {
+	cases := []struct {
+		query, top string
+		mode       string // "" for both modes
+		flagged    bool
+	}{
+		{"geocode 221B Baker Street London", "maps__geocode", "", false},
+		{"email Maria the agenda for Monday", "email__read_email", "keyword", true},
+	}
+	queries := make([]string, len(cases))
+	for i, c := range cases {
+		queries[i] = c.query
+	}
+	searchEachExample(t, queries, func(_ search.Mode, name string, i int, res search.Result) {
+		c := cases[i]
+		if c.mode != "" && c.mode != name {
+			return
+		}
+		if len(res.References) == 0 {
+			t.Fatalf("%s %q: no results", name, c.query)
+		}
+		top := res.References[0]
+		if top.Name != c.top || res.Metadata.NoConfidentMatch != c.flagged {
+			t.Errorf("%s %q: top %s %.3f, no_confident_match %v; want %s, %v (%s)", name, c.query, top.Name, top.Score, res.Metadata.NoConfidentMatch, c.top, c.flagged, top.Explanation)
+		}
+	})
+}
+
 // TestCoverageVerbs: a request's verb that the example catalog says
 // otherwise ("remove" → delete, "ping" → send: fallback.VerbSynonyms) counts as a
 // word the catalog knows in the calibrated score's coverage, so a right

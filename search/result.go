@@ -119,6 +119,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		hits, total = exactFirst(hits, total, p.exact)
 	}
 	var confident bool
+	m.coverage = st.ownActionCoverage(p, m, hits)
 	hits, confident = calibrate(hits, m, p.exact)
 	if !confident && vouched(m, hits) {
 		vouch(m, hits, p.debug)
