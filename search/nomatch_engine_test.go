@@ -200,10 +200,13 @@ func TestUnservedTask(t *testing.T) {
 	}, flaggedBy("the unserved task", "a step of the task"))
 }
 
-// TestUnservedStep: a short request of two steps whose second step, an
-// action, none of its best tools serves is flagged no_confident_match; a
-// served second step, a message after a colon, a read or a second step
-// with a top tool that does it is not.
+// TestUnservedStep: a short request of several steps a later step of
+// which, an action, none of its best tools serves is flagged
+// no_confident_match; a served later step (its verb, a parameter named by
+// its noun, its object; a message's text is none), a message after a
+// colon, a read or a later step with a top tool that does it is not.
+// Context before the steps and a condition between them do not hide a
+// step.
 func TestUnservedStep(t *testing.T) {
 	searchExample(t, []unservedCase{
 		{"list open pull requests in acme/webapp and merge the oldest one", true}, // create_pull_request opens one "to merge"
@@ -216,7 +219,21 @@ func TestUnservedStep(t *testing.T) {
 		{"find my train booking email and check me in", true},       // a light verb and a particle: one action
 		{"create a branch called hotfix and check it out", false},   // "check" is a light verb: a read
 		{"add a comment to OPS-88: fix deployed to staging", false}, // the message after a colon is no step
-	}, flaggedBy("the unserved step", "second step"))
+		// A message's text after "that" or "saying" is no object of the step.
+		{"find alice's last email and reply saying the invoice is paid", false},
+		// A parameter named by the verb's noun: create_issue takes assignees;
+		// the unknown word after "to" is a name, no object to check.
+		{"create an issue in acme/api titled 'Login fails' and assign it to mkoh", false},
+		{"find a ramen place near Shinjuku and reserve a table for four at 8", true},                          // describe_table reads tables: it reserves none
+		{"create a jira task for the flaky login test in project WEB and add it to the current sprint", true}, // search_issues reads "currentUser()"
+		{"find a pizza place near the office and order delivery for four people", true},                       // no top tool has the delivery, whatever tool has "people"
+		{"find a curry place near Union Square and order delivery from it for two people", true},
+		{"find the contract message from legal in slack and e-sign it", true},              // a verb after a hyphen's prefix
+		{"find the latest email from Dana, read it and forward it to my accountant", true}, // any step after the first
+		// Context before the steps, and a condition between them.
+		{"I'm in Paris tomorrow. Check the weather forecast for there and, if it's sunny, book me a bike tour.", true},
+		{"get tomorrow's weather forecast for Seattle and if it's dry book a table on a terrace", true},
+	}, flaggedBy("the unserved step", "a later step"))
 }
 
 // flaggedBy returns a searchExample check: the top hit's explanation names
@@ -448,6 +465,39 @@ func TestCommandVerbs(t *testing.T) {
 			t.Errorf("with %s, %q: unserved = %v, want %v (top %s: %s)", c.tool.Name, c.query, got, c.flagged, top.Name, top.Explanation)
 		}
 	}
+}
+
+// TestOwnActionCoverage: a request that opens with the top tool's own
+// action and names what it acts on is not discounted for the names
+// ("geocode 221B Baker Street London"); a verb that is only a word of the
+// top tool's name ("email" in email__read_email, which reads) is no own
+// action, and its names still count against the search in keyword mode.
+func TestOwnActionCoverage(t *testing.T) {
+	cases := []struct {
+		query, top string
+		mode       string // "" for both modes
+		flagged    bool
+	}{
+		{"geocode 221B Baker Street London", "maps__geocode", "", false},
+		{"email Maria the agenda for Monday", "email__read_email", "keyword", true},
+	}
+	queries := make([]string, len(cases))
+	for i, c := range cases {
+		queries[i] = c.query
+	}
+	searchEachExample(t, queries, func(_ search.Mode, name string, i int, res search.Result) {
+		c := cases[i]
+		if c.mode != "" && c.mode != name {
+			return
+		}
+		if len(res.References) == 0 {
+			t.Fatalf("%s %q: no results", name, c.query)
+		}
+		top := res.References[0]
+		if top.Name != c.top || res.Metadata.NoConfidentMatch != c.flagged {
+			t.Errorf("%s %q: top %s %.3f, no_confident_match %v; want %s, %v (%s)", name, c.query, top.Name, top.Score, res.Metadata.NoConfidentMatch, c.top, c.flagged, top.Explanation)
+		}
+	})
 }
 
 // TestCoverageVerbs: a request's verb that the example catalog says
