@@ -1092,6 +1092,60 @@ func (c Clause) Object() []string {
 	return ws
 }
 
+// Phrase returns the clause's words after First up to the text of a
+// message (textStarts): "saying", or a "that" that opens a clause of its
+// own, not one that points at the object ("delete that message"; see
+// determiner): "reply that we accept the terms" → nothing; "comment on
+// OPS-12 saying it shipped" → on, ops, 12. The text says nothing for or
+// against a tool that does the clause's action, as Opening.Text does for
+// a request; a colon, which also opens one, ends the clause.
+func (c Clause) Phrase() []string {
+	var ws []string
+	for i, tok := range c.rest {
+		w := analysis.Words().Analyze(tok)
+		if len(w) > 0 && textStarts[w[0]] && (w[0] != "that" || !determiner(w, c.rest[i+1:])) {
+			break
+		}
+		ws = append(ws, w...)
+	}
+	return ws
+}
+
+// conditionWords open a condition rather than a step: "..., if it's
+// sunny, book me a surf lesson", "... and once it's merged deploy it".
+var conditionWords = wordSet("if unless once when whenever")
+
+// Condition reports whether the clause opens with a condition word
+// (conditionWords: "if", "unless", "once", "when", "whenever"), which
+// governs the step after it, in the same clause or the next one. As the
+// first clause of a request "when" asks a question: the caller reads
+// conditions only after a step.
+func (c Clause) Condition() bool {
+	return conditionWords[c.First]
+}
+
+// Governed returns the step that a condition clause holds after its
+// condition, when no comma parts them ("... and if it's dry book a tee
+// time" → book: a, tee, time): the clause from the first word after the
+// condition's own first word that opens a token and for which verb holds,
+// chained as the condition is; false when there is none (the step is the
+// next clause, or there is no step).
+func (c Clause) Governed(verb func(string) bool) (Clause, bool) {
+	for i, tok := range c.rest {
+		w := analysis.Words().Analyze(tok)
+		if i == 0 || len(w) == 0 || !verb(w[0]) {
+			continue
+		}
+		g := Clause{First: w[0], Chained: c.Chained}
+		if len(w) > 1 {
+			g.rest = append(g.rest, strings.Join(w[1:], " "))
+		}
+		g.rest = append(g.rest, c.rest[i+1:]...)
+		return g, true
+	}
+	return Clause{}, false
+}
+
 // clauseBreaks are the words that start a new clause of a request:
 // "freeze my card **and** order a new one", "**then** book a table".
 var clauseBreaks = wordSet("and then also")
@@ -1184,6 +1238,9 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 				pre = pre || len(lead) > 0
 				if ws = rest; len(ws) == 0 {
 					continue
+				}
+				if len(ws) == 2 && len(ws[0]) <= prefixLetters && strings.Contains(tok, "-") && !openingPreamble[ws[1]] && !questionWords[ws[1]] {
+					ws = ws[1:] // a prefix joined by a hyphen, as RequestOpening reads it: "... and e-sign it"
 				}
 				open, started = true, true
 				name := argumentValue(tokenCore(tok), sentence) || opensQuote(tok)

@@ -270,6 +270,10 @@ func TestRequestClauses(t *testing.T) {
 			{First: "provide", Preamble: true, Words: []string{"the", "latest", "versions", "of", "go"}}, // "Additionally," opens it
 			{First: "fetch", Preamble: true, Words: []string{"the", "trailers"}},
 		}},
+		{"find the contract in slack and e-sign it", []clause{ // a prefix joined by a hyphen, as RequestOpening reads it
+			{First: "find", Words: []string{"the", "contract", "in", "slack"}},
+			{First: "sign", Words: []string{"it"}},
+		}},
 		{"please", nil},
 		{"", nil},
 	} {
@@ -455,6 +459,61 @@ func TestCoverageArguments(t *testing.T) {
 	}
 }
 
+// TestClausePhrase: a clause's phrase ends where a message's text starts
+// ("that" opening a clause, "saying"), not at a "that" that points at the
+// object.
+func TestClausePhrase(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"find the email and reply that we accept the terms", nil},
+		{"find the email and reply saying the invoice is paid", nil},
+		{"find the thread and comment on OPS-12 saying it shipped", []string{"on", "ops", "12"}},
+		{"find the note and delete that note from my workspace", []string{"that", "note", "from", "my", "workspace"}},
+		{"find the log and delete it", []string{"it"}},
+	} {
+		var got []string
+		for cl := range RequestClauses(c.raw) {
+			got = cl.Phrase() // the last clause's
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("Phrase of %q's last clause (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+// TestClauseGoverned: a condition clause governs the step after it, in
+// the next clause or, without a comma, at its first later word that is a
+// step's verb, chained as the condition is.
+func TestClauseGoverned(t *testing.T) {
+	verb := func(w string) bool { return w == "book" || w == "deploy" }
+	for _, c := range []struct {
+		raw   string
+		first string // "" when the condition holds no step
+		words []string
+	}{
+		{"get the forecast and if it's dry book a tee time", "book", []string{"a", "tee", "time"}},
+		{"run the tests and once they pass deploy it", "deploy", []string{"it"}},
+		{"check the forecast and, if it's sunny, book me a lesson", "", nil}, // the step is the next clause
+		{"get the forecast and if book is cheap", "", nil},                   // the condition's own first word is no step
+	} {
+		var cond []Clause
+		for cl := range RequestClauses(c.raw) {
+			if cl.Condition() {
+				cond = append(cond, cl)
+			}
+		}
+		if len(cond) != 1 || !cond[0].Chained {
+			t.Fatalf("RequestClauses(%q): %d chained conditions, want 1", c.raw, len(cond))
+		}
+		g, ok := cond[0].Governed(verb)
+		if ok != (c.first != "") || g.First != c.first || !slices.Equal(g.Words(), c.words) || ok && !g.Chained {
+			t.Errorf("Governed of %q = %q %q chained %v, %v; want %q %q", c.raw, g.First, g.Words(), g.Chained, ok, c.first, c.words)
+		}
+	}
+}
+
 // FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
 // NamedObjects, locativeNames, freeTextWords, OpeningParticle and ValueKinds never panic
 // on any text and give only its words (its values, of their kind); an
@@ -474,6 +533,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
 		"check me in", "check in, and", "please take it down. and check", "delete /tmp/a.csv ~/x ./y a/b x@y.z #c OPS-1 www.q https://z",
 		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1",
+		"find it and e-sign it", "get x and if it's dry book a y", "x, if y, z", "reply that that", "and if",
 	} {
 		f.Add(s)
 	}
@@ -535,7 +595,13 @@ func FuzzRequestClauses(f *testing.F) {
 			if c.Chained && !HasClauseBreak(raw) {
 				t.Errorf("RequestClauses(%q): a chained clause, but HasClauseBreak is false", raw)
 			}
-			c.Words()
+			ws := c.Words()
+			if p := c.Phrase(); len(p) > len(ws) || !slices.Equal(p, ws[:len(p)]) {
+				t.Errorf("RequestClauses(%q): Phrase %q is no prefix of Words %q", raw, p, ws)
+			}
+			if g, ok := c.Governed(func(w string) bool { return w != "" }); ok && (g.Chained != c.Chained || !words[g.First]) {
+				t.Errorf("RequestClauses(%q): Governed %q (chained %v) of %q (chained %v)", raw, g.First, g.Chained, c.First, c.Chained)
+			}
 			all = append(all, c)
 		}
 		if len(all) > len(strings.Fields(raw)) {

@@ -38,9 +38,9 @@ import "fmt"
 // files it names): a short request whose action verb none of them does,
 // or whose tools with the verb all lack its object; a longer task none of
 // whose steps they serve; a named thing no tool knows; a question about
-// the asker's own things whose subject none has; a short two-step request
-// whose second step none serves; a request about the past that they
-// answer only for the present or the future.
+// the asker's own things whose subject none has; a short request of
+// several steps a later step of which none serves; a request about the
+// past that they answer only for the present or the future.
 // Results of select:, of an exact tool name and of a regex are confident
 // by construction (the caller named or matched them) and keep their
 // scores.

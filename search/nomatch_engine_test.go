@@ -200,10 +200,13 @@ func TestUnservedTask(t *testing.T) {
 	}, flaggedBy("the unserved task", "a step of the task"))
 }
 
-// TestUnservedStep: a short request of two steps whose second step, an
-// action, none of its best tools serves is flagged no_confident_match; a
-// served second step, a message after a colon, a read or a second step
-// with a top tool that does it is not.
+// TestUnservedStep: a short request of several steps a later step of
+// which, an action, none of its best tools serves is flagged
+// no_confident_match; a served later step (its verb, a parameter named by
+// its noun, its object; a message's text is none), a message after a
+// colon, a read or a later step with a top tool that does it is not.
+// Context before the steps and a condition between them do not hide a
+// step.
 func TestUnservedStep(t *testing.T) {
 	searchExample(t, []unservedCase{
 		{"list open pull requests in acme/webapp and merge the oldest one", true}, // create_pull_request opens one "to merge"
@@ -216,7 +219,21 @@ func TestUnservedStep(t *testing.T) {
 		{"find my train booking email and check me in", true},       // a light verb and a particle: one action
 		{"create a branch called hotfix and check it out", false},   // "check" is a light verb: a read
 		{"add a comment to OPS-88: fix deployed to staging", false}, // the message after a colon is no step
-	}, flaggedBy("the unserved step", "second step"))
+		// A message's text after "that" or "saying" is no object of the step.
+		{"find alice's last email and reply saying the invoice is paid", false},
+		// A parameter named by the verb's noun: create_issue takes assignees;
+		// the unknown word after "to" is a name, no object to check.
+		{"create an issue in acme/api titled 'Login fails' and assign it to mkoh", false},
+		{"find a ramen place near Shinjuku and reserve a table for four at 8", true},                          // describe_table reads tables: it reserves none
+		{"create a jira task for the flaky login test in project WEB and add it to the current sprint", true}, // search_issues reads "currentUser()"
+		{"find a pizza place near the office and order delivery for four people", true},                       // no top tool has the delivery, whatever tool has "people"
+		{"find a curry place near Union Square and order delivery from it for two people", true},
+		{"find the contract message from legal in slack and e-sign it", true},              // a verb after a hyphen's prefix
+		{"find the latest email from Dana, read it and forward it to my accountant", true}, // any step after the first
+		// Context before the steps, and a condition between them.
+		{"I'm in Paris tomorrow. Check the weather forecast for there and, if it's sunny, book me a bike tour.", true},
+		{"get tomorrow's weather forecast for Seattle and if it's dry book a table on a terrace", true},
+	}, flaggedBy("the unserved step", "a later step"))
 }
 
 // flaggedBy returns a searchExample check: the top hit's explanation names

@@ -76,10 +76,10 @@ type Metadata struct {
 	// finds that none of the best tools does what was asked (nomatch.go):
 	// the request's action (its verb, or its verb with its object, or an
 	// argument value of a kind no tool doing the verb takes), every step
-	// of a longer task, the second step of a short two-step request, a
+	// of a longer task, a later step of a short request of several, a
 	// named thing the request asks for, the subject of a question about
-	// the asker's own things, or the past the request asks about. They are the closest tools, not necessarily
-	// ones that do what was asked.
+	// the asker's own things, or the past the request asks about. They
+	// are the closest tools, not necessarily ones that do what was asked.
 	NoConfidentMatch bool
 	// Stages is the time spent in each stage of this search.
 	Stages Stages

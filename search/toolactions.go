@@ -63,17 +63,68 @@ func (st *state) actsVerb(id int, base string) bool {
 // "getaway").
 const minVerbPrefix = 4
 
-// toolActions returns tool id's own actions (toolActions of its tool),
-// derived on first use and kept with the state. Safe for concurrent use:
-// two searches that derive the same tool's actions at once store equal
-// values.
-func (st *state) toolActions(id int) []string {
-	if a, ok := st.actions.Load(id); ok {
-		return a.([]string)
+// toolFacts is what the no-match rules read of a tool besides its words:
+// its own actions (toolActions) and its parameters' names' words
+// (fallback.Words: "assignees", "reply", "all").
+type toolFacts struct {
+	actions, params []string
+}
+
+// facts returns tool id's toolFacts, derived on first use and kept with
+// the state. Safe for concurrent use: two searches that derive the same
+// tool's facts at once store equal values.
+func (st *state) facts(id int) toolFacts {
+	if f, ok := st.actions.Load(id); ok {
+		return f.(toolFacts)
 	}
-	a := toolActions(st.snap.Tool(id))
-	st.actions.Store(id, a)
-	return a
+	t := st.snap.Tool(id)
+	f := toolFacts{actions: toolActions(t)}
+	for _, p := range t.Parameters() {
+		f.params = append(f.params, fallback.Words(p.Name)...)
+	}
+	st.actions.Store(id, f)
+	return f
+}
+
+// toolActions returns tool id's own actions (toolActions of its tool),
+// derived once per state (facts).
+func (st *state) toolActions(id int) []string { return st.facts(id).actions }
+
+// takesVerb reports whether a parameter of tool id is named by a noun of
+// the action base (a verb's base form): what the verb acts on or for, the
+// verb with -s, -es, -ee or -ment ("assignees" of "assign", "labels" of
+// "label", "invitees" of "invite", "attachments" of "attach", "replies"
+// of "reply"). The tool does that action as part of its call: "open an
+// issue in acme/widgets titled '...' and assign it to jdoe" and
+// github__create_issue, which takes assignees. The verb's bare form is no
+// such noun: a parameter named "order", "format" or "filter" is a sort
+// order, a file format, a search filter (see unservedStep for what was
+// measured).
+func (st *state) takesVerb(id int, base string) bool {
+	stem := strings.TrimSuffix(base, "e")
+	ies := ""
+	if y, ok := strings.CutSuffix(base, "y"); ok {
+		ies = y + "ies"
+	}
+	for _, w := range st.facts(id).params {
+		if w != base && (w == ies || nounOf(w, base) || stem != base && nounOf(w, stem)) {
+			return true
+		}
+	}
+	return false
+}
+
+// nounOf reports whether w is stem with a noun ending of takesVerb.
+func nounOf(w, stem string) bool {
+	rest, ok := strings.CutPrefix(w, stem)
+	if !ok {
+		return false
+	}
+	switch rest {
+	case "s", "es", "ee", "ees", "ment", "ments":
+		return true
+	}
+	return false
 }
 
 // readByDescription returns a tool name's words (fromName) without those

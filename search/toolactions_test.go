@@ -121,3 +121,50 @@ func TestCodeName(t *testing.T) {
 		}
 	}
 }
+
+// TestTakesVerb: a tool takes a verb when a parameter is named by the
+// verb's noun (-s, -es, -ee, -ment, y → -ies), not by its bare form (a
+// sort order, a file format) nor by a word that only starts with it.
+func TestTakesVerb(t *testing.T) {
+	schema := func(params ...string) json.RawMessage {
+		props := map[string]any{}
+		for _, p := range params {
+			props[p] = map[string]string{"type": "string"}
+		}
+		b, err := json.Marshal(map[string]any{"type": "object", "properties": props})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	st := newState(mustSnapshot(t, []catalog.Tool{
+		{Name: "create_issue", Description: "Create an issue.", InputSchema: schema("title", "assignees", "labels")},
+		{Name: "list_orders", Description: "List orders.", InputSchema: schema("order", "format", "startTime")},
+		{Name: "send_invite", Description: "Send an invite.", InputSchema: schema("invitees", "attachments", "replies")},
+	}), nil)
+	for _, c := range []struct {
+		tool, verb string
+		want       bool
+	}{
+		{"create_issue", "assign", true},
+		{"create_issue", "label", true},
+		{"create_issue", "title", false}, // the bare form
+		{"create_issue", "close", false},
+		{"list_orders", "order", false}, // the bare form: a sort order
+		{"list_orders", "format", false},
+		{"list_orders", "start", false}, // startTime: a word that starts with it
+		{"send_invite", "invite", true},
+		{"send_invite", "attach", true},
+		{"send_invite", "reply", true},
+	} {
+		id := -1
+		for i, tl := range st.snap.All() {
+			if tl.Name == c.tool {
+				id = i
+			}
+		}
+		if got := st.takesVerb(id, c.verb); got != c.want {
+			t.Errorf("takesVerb(%s, %q) = %v, want %v", c.tool, c.verb, got, c.want)
+		}
+	}
+}
