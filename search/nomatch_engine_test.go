@@ -70,6 +70,9 @@ func TestUnservedAction(t *testing.T) {
 		{"mkdir ~/projects/new", true},
 		{"chmod 755 deploy.sh", true},
 		{"take a screenshot of a web page", true},
+		// A word that opens software requests as a noun as often is no verb.
+		{"ssh config file in ~/.ssh", false},
+		{"hash values in the users table", false},
 		// The object ends at a later clause's verb when the catalog knows none of its words.
 		{"run a python script and return its output", true},
 		{"stage everything in the docs folder and commit it with the message 'fix typos'", false},
