@@ -1,7 +1,6 @@
 package fallback
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/toolsearch/toolsearch/analysis"
@@ -55,10 +54,11 @@ type queryWord struct {
 	short      []shortTerm
 	shortKnown bool
 	// alt: on the chunk's first word, the chunk's words read as one
-	// lowercase word when it is an acronym's plural ("PRs" → prs;
-	// acronymPlural) or a word with a one-letter prefix that the catalog
-	// knows written solid ("e-mail" → email; letterPrefixed), which plan
-	// reads with Options.Expand; nil otherwise.
+	// lowercase word (solidWord) when it is an acronym's plural ("PRs" →
+	// prs; acronymPlural) or a word with a one-letter prefix written solid
+	// ("e-mail" → email; letterPrefixed), and the catalog knows that word
+	// or, for a short form, its full words; plan reads it with
+	// Options.Expand; nil otherwise.
 	alt []queryWord
 }
 
@@ -122,16 +122,13 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 			} else {
 				ix.shortPairs(ws, qws)
 			}
-			if acronymPlural(t.Text) {
-				for _, w := range analysis.Words().Analyze(strings.ToLower(t.Text)) {
-					aw := ix.resolveWord(w)
+			if w := solidWord(t.Text); w != "" {
+				// Only a word the catalog knows, itself or in full: read
+				// as one unknown word, "AAs" would count where "a" and
+				// "as" were stop words, and Expand lower the coverage.
+				if aw := ix.resolveWord(w); len(aw.ids) > 0 || aw.shortKnown {
 					aw.value = value
-					qws[0].alt = append(qws[0].alt, aw)
-				}
-			} else if w := letterPrefixed(t.Text); w != "" {
-				if aw := ix.resolveWord(w); len(aw.ids) > 0 {
-					aw.value = value
-					qws[0].alt = []queryWord{aw} // "e-mail" as the catalog's "email"
+					qws[0].alt = []queryWord{aw} // "PRs" as pr, "e-mail" as the catalog's "email"
 				}
 			}
 		}

@@ -131,9 +131,10 @@ func shortFormOf(w string) []string {
 // acronymPlural reports whether a query chunk's core is the plural of an
 // acronym, capitals and a final "s" ("PRs", "DMs", "URLs", "IDs"): the
 // analysis splits it at the case change ("p", "rs"), so with
-// Options.Expand a request's chunk of this form reads as its lowercase
-// analysis, one word ("prs", stemmed "pr", as the catalog's "PR" is;
-// queryWord.alt). The index's own text keeps the analysis it has.
+// Options.Expand a request's chunk of this form reads as one lowercase
+// word ("prs", stemmed "pr", as the catalog's "PR" is; queryWord.alt)
+// when the catalog knows it or its full words, and as its parts otherwise.
+// The index's own text keeps the analysis it has.
 func acronymPlural(text string) bool {
 	core := tokenCore(text)
 	n := len(core)
@@ -146,6 +147,18 @@ func acronymPlural(text string) bool {
 		}
 	}
 	return true
+}
+
+// solidWord returns the one lowercase word a query chunk reads as with
+// Options.Expand where the analysis splits it (queryWord.alt): an
+// acronym's plural ("PRs" → prs; acronymPlural) or a word with a
+// one-letter prefix written solid ("e-mail" → email; letterPrefixed); ""
+// otherwise.
+func solidWord(text string) string {
+	if acronymPlural(text) {
+		return strings.ToLower(tokenCore(text))
+	}
+	return letterPrefixed(text)
 }
 
 // shortTerm is an index term of a short form's full form (resolveShort),

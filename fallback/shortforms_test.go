@@ -102,3 +102,19 @@ func TestShortFormsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordSolidWordUnknown: an acronym's plural or a prefixed word
+// whose one-word reading the catalog does not know reads as its parts,
+// so Options.Expand lowers neither coverage (FuzzKeyword found "AAs":
+// "a" and "as" are stop words, "aas" an unknown word).
+func TestKeywordSolidWordUnknown(t *testing.T) {
+	ix := NewIndex(shortFormDocs)
+	for _, raw := range []string{"AAs", "send the AAs", "list the OKRs", "x-rays of the repository"} {
+		q := mustParse(t, raw)
+		plain := ix.Keyword(q, Options{Limit: 3})
+		ex := ix.Keyword(q, Options{Limit: 3, Expand: true})
+		if ex.Coverage < plain.Coverage || ex.WordCoverage != plain.WordCoverage {
+			t.Errorf("Keyword(%q): coverage %v/%v with Expand, %v/%v without", raw, ex.Coverage, ex.WordCoverage, plain.Coverage, plain.WordCoverage)
+		}
+	}
+}

@@ -39,7 +39,8 @@ import "fmt"
 // or whose tools with the verb all lack its object; a longer task none of
 // whose steps they serve; a named thing no tool knows; a question about
 // the asker's own things whose subject none has; a short request of
-// several steps a later step of which none serves.
+// several steps a later step of which none serves; a request about the
+// past that they answer only for the present or the future.
 // Results of select:, of an exact tool name and of a regex are confident
 // by construction (the caller named or matched them) and keep their
 // scores.

@@ -12,8 +12,8 @@ import (
 // The no-match rules flag a confident search whose best tools do not do
 // what was asked (result: unserve, in this order): the unserved action
 // (this file), the unserved task (unservedtask.go), the unserved name
-// (unservedname.go), the unserved question (unservedquestion.go) and the
-// unserved step (unservedstep.go).
+// (unservedname.go), the unserved question (unservedquestion.go), the
+// unserved step (unservedstep.go) and the unserved past (unservedpast.go).
 // What a tool does, its own actions, is read in toolactions.go; the verb
 // lists are in verbs.go.
 

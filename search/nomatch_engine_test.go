@@ -467,6 +467,31 @@ func TestCommandVerbs(t *testing.T) {
 	}
 }
 
+// TestUnservedPast: a request about the past (a past question, or
+// "historical") is not served by tools that report the present or the
+// future; it is by a tool that keeps the past (slack__get_channel_history,
+// git__log's "most recent commits"), and a request in the present is not
+// about the past.
+func TestUnservedPast(t *testing.T) {
+	searchExample(t, []unservedCase{
+		{"what was the temperature in London last July", true},
+		{"historical weather Chicago July 4 2019", true},
+		{"did it rain in Paris on 14 July 2019", true},
+		{"what is the temperature in London right now", false},
+		{"what did alice post in #general this morning", false},
+		{"what were the last five commits on main", false},
+		{"what was the weather in Paris on 14 July 2019 and what is the current forecast", false}, // it asks for the present too
+	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		top := res.References[0]
+		if got := strings.Contains(top.Explanation, "asks about the past"); got != c.flagged {
+			t.Errorf("%s %q: unserved past = %v, want %v (top %s %.3f: %s)", mode, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
+		}
+		if c.flagged && !res.Metadata.NoConfidentMatch {
+			t.Errorf("%s %q: not flagged no_confident_match", mode, c.query)
+		}
+	})
+}
+
 // TestOwnActionCoverage: a request that opens with the top tool's own
 // action and names what it acts on is not discounted for the names
 // ("geocode 221B Baker Street London"); a verb that is only a word of the
