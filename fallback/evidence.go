@@ -802,6 +802,17 @@ func PreambleWord(w string) bool { return openingPreamble[w] }
 // invite"): the verb is the word after it.
 const prefixLetters = 2
 
+// cutVerbPrefix returns ws, the words of raw token tok, without a prefix
+// that a hyphen joins to a verb (prefixLetters: "e-file", "co-sign",
+// "re-send" → file, sign, send), which RequestOpening and RequestClauses
+// both read as the verb's; ws itself otherwise.
+func cutVerbPrefix(tok string, ws []string) []string {
+	if len(ws) == 2 && len(ws[0]) <= prefixLetters && strings.Contains(tok, "-") && !openingPreamble[ws[1]] && !questionWords[ws[1]] {
+		return ws[1:]
+	}
+	return ws
+}
+
 // questionWords open a question rather than a request.
 var questionWords = wordSet("what where when how which who whom whose why is are am was were do does did")
 
@@ -850,9 +861,7 @@ func RequestOpening(raw string) Opening {
 			if questionWords[ws[0]] || nounOpening(tok, ws, toks[i+1:]) {
 				return Opening{}
 			}
-			if len(ws) == 2 && len(ws[0]) <= prefixLetters && strings.Contains(tok, "-") && !openingPreamble[ws[1]] && !questionWords[ws[1]] {
-				ws = ws[1:] // a prefix joined by a hyphen: "e-file", "co-sign", "re-send"
-			}
+			ws = cutVerbPrefix(tok, ws)
 			op.Verb, object = ws[0], true
 			op.VerbValue = technical(tokenCore(tok)) || opensQuote(tok)
 			op.Object = append(op.Object, ws[1:]...)
@@ -1239,9 +1248,7 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 				if ws = rest; len(ws) == 0 {
 					continue
 				}
-				if len(ws) == 2 && len(ws[0]) <= prefixLetters && strings.Contains(tok, "-") && !openingPreamble[ws[1]] && !questionWords[ws[1]] {
-					ws = ws[1:] // a prefix joined by a hyphen, as RequestOpening reads it: "... and e-sign it"
-				}
+				ws = cutVerbPrefix(tok, ws) // "... and e-sign it"
 				open, started = true, true
 				name := argumentValue(tokenCore(tok), sentence) || opensQuote(tok)
 				noun := !questionWords[ws[0]] && nounOpening(tok, ws, toks[i+1:])

@@ -753,3 +753,26 @@ func TestLetKnowOneRule(t *testing.T) {
 		}
 	}
 }
+
+// TestCutVerbPrefix: a prefix a hyphen joins to a verb is cut in one
+// place, and the request's opening and its first clause read the same
+// verb after it.
+func TestCutVerbPrefix(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"e-file my tax return", "file"}, {"co-sign the lease", "sign"}, {"re-send the invite", "send"},
+		{"e-please do it", "e"}, {"x-ray my arm", "ray"}, {"follow-up with bob", "follow"},
+	} {
+		tok := strings.Fields(c.raw)[0]
+		if got := cutVerbPrefix(tok, analysis.Words().Analyze(tok)); got[0] != c.want {
+			t.Errorf("cutVerbPrefix(%q) = %q, want %q first", tok, got, c.want)
+		}
+		var first string
+		for cl := range RequestClauses(c.raw) {
+			first = cl.First
+			break
+		}
+		if op := RequestOpening(c.raw); op.Verb != first {
+			t.Errorf("%q: RequestOpening's verb %q, RequestClauses' first %q", c.raw, op.Verb, first)
+		}
+	}
+}
