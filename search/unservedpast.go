@@ -75,6 +75,9 @@ func (st *state) unservedPast(p *plan, hs []hit) bool {
 
 // pastRequest reports whether raw asks about the past (see above).
 func pastRequest(raw string) bool {
+	if !pastMarker(raw) {
+		return false // most requests: no word to read, nothing allocated
+	}
 	ws := fallback.Words(raw)
 	if slices.ContainsFunc(ws, func(w string) bool { return presentWords[w] }) {
 		return false // "... historical events ...? After that, tell me the current market value of ..."
@@ -91,6 +94,19 @@ func pastRequest(raw string) bool {
 		}
 		ws := c.Words()
 		if slices.ContainsFunc(ws[:min(len(ws), pastAuxReach)], func(w string) bool { return pastAuxiliaries[w] }) {
+			return true
+		}
+	}
+	return false
+}
+
+// pastMarker reports whether a token of raw, without its punctuation, is
+// "historical" or a past auxiliary in any case: a cheap first look that
+// allocates nothing.
+func pastMarker(raw string) bool {
+	for tok := range strings.FieldsSeq(raw) {
+		tok = strings.Trim(tok, ".,;:!?\"'()")
+		if strings.EqualFold(tok, "historical") || strings.EqualFold(tok, "was") || strings.EqualFold(tok, "were") || strings.EqualFold(tok, "did") {
 			return true
 		}
 	}
