@@ -519,7 +519,7 @@ func ValueKinds(raw string) []Value {
 		if n > 0 {
 			skip = i + n - 1
 			text := strings.Join(toks[i:i+n], " ")
-			out = append(out, Value{strings.TrimRight(text, ".,;:!?"), kind, adjunct})
+			out = append(out, Value{spanCore(text), kind, adjunct})
 			if strings.ContainsAny(text[len(text)-1:], ".,;:!?") {
 				adjunct = false
 			}
@@ -569,6 +569,19 @@ func formKind(core string) string {
 		return KindIssue
 	}
 	return ""
+}
+
+// spanCore returns a value of several tokens (a phone number, coordinates)
+// without its outer punctuation, as tokenCore gives a value of one token:
+// "[40.7484,-73.9857]" → 40.7484,-73.9857, "(+49 170 1234567)," → +49 170
+// 1234567; a national number's area code keeps its parentheses ("(415)
+// 555-0100"), and "+" and "-" their place.
+func spanCore(text string) string {
+	text = strings.TrimLeft(strings.TrimRight(text, ".,;:!?)]"), "[")
+	if strings.HasPrefix(text, "(") && !strings.Contains(text, ")") {
+		text = text[1:]
+	}
+	return text
 }
 
 // phoneLength returns how many of toks, from the first, make a telephone
