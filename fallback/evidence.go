@@ -590,7 +590,7 @@ func spanCore(text string) string {
 // 0100", "+14155550100"), or a national one of three digits and four,
 // perhaps after three more ("555-0199", "415-555-0100", "(415)
 // 555-0100"). A number of digits alone, a date ("2019-07-14") or a range
-// ("10-20") is none.
+// ("10-20", "300-1000": numberRange) is none.
 func phoneLength(toks []string) int {
 	core := strings.TrimRight(tokenCore(toks[0]), ".,")
 	if rest, ok := strings.CutPrefix(core, "+"); ok && rest != "" && allDigits(rest) {
@@ -617,13 +617,23 @@ func phoneLength(toks []string) int {
 		}
 	}
 	g := strings.Split(core, "-")
-	if len(g) == 3 && len(g[0]) == 3 && allDigits(g[0]) {
+	area := len(g) == 3 && len(g[0]) == 3 && allDigits(g[0])
+	if area {
 		g = g[1:]
 	}
-	if len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && allDigits(g[0]+g[1]) {
+	if len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && allDigits(g[0]+g[1]) && (area || !numberRange(g[0], g[1])) {
 		return 1
 	}
 	return 0
+}
+
+// numberRange reports whether a and b, the groups of "ddd-dddd" without an
+// area code, are rather a range of numbers than a local telephone number:
+// the first opens with 0 or 1, as no exchange does ("100-2000",
+// "150-1200 dollars"), or both are round ("300-1000 a night", "500-1000
+// per person"); "555-0199", "555-0100" and "212-5551" are numbers.
+func numberRange(a, b string) bool {
+	return a[0] == '0' || a[0] == '1' || a[len(a)-1] == '0' && b[len(b)-1] == '0'
 }
 
 // coordinatesLength returns how many of toks, from the first, make a

@@ -171,6 +171,8 @@ func TestValueKinds(t *testing.T) {
 		{"send a text to +1 555 0100, then call 555-0199 or (415) 555-0100.", []Value{{"+1 555 0100", KindPhone, false}, {"555-0199", KindPhone, false}, {"(415) 555-0100", KindPhone, false}}},
 		{"call +14155550100 about OPS-3", []Value{{"+14155550100", KindPhone, false}, {"OPS-3", KindIssue, true}}},
 		{"events on 2019-07-14 for 10-20 people, +5 points, 1234567", nil},
+		{"hotels priced 300-1000 a night, 150-1200 dollars or 100-2000 ms", nil}, // ranges, not local numbers
+		{"call 212-5551 or 555-0100", []Value{{"212-5551", KindPhone, false}, {"555-0100", KindPhone, false}}},
 		// Coordinates, in one token or two; a price or a version alone is none.
 		{"my phone says 48.8584, 2.2945 - what street is that", []Value{{"48.8584, 2.2945", KindCoordinates, false}}},
 		{"Which street is 40.7484,-73.9857 on?", []Value{{"40.7484,-73.9857", KindCoordinates, false}}},
