@@ -472,7 +472,10 @@ type Value struct {
 	// "regarding", "as" or "with" (adjunctPrepositions): the request's
 	// subject, purpose, format or instrument rather than a thing it acts
 	// on: "add a note about the SHA-256 checksum", "create a branch for
-	// OPS-12", "encode the text as UTF-8", "hash it with SHA-256".
+	// OPS-12", "encode the text as UTF-8", "hash it with SHA-256"; or it
+	// is in a message's text, after "that" or "saying" (textStarts) up to
+	// a clause break or the sentence's end: "send a message to #ops saying
+	// call me at +1 415 555 0100".
 	Adjunct bool
 }
 
@@ -500,8 +503,8 @@ var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx
 // kind. It is a pure function of raw, safe for concurrent use.
 func ValueKinds(raw string) []Value {
 	var out []Value
-	var quote, adjunct bool
-	skip := -1 // the last token of a phone number read
+	var quote, adjunct, text bool // text: in a message's text (Value.Adjunct)
+	skip := -1                    // the last token of a phone number read
 	toks := strings.Fields(raw)
 	for i, tok := range toks {
 		if i <= skip {
@@ -511,6 +514,9 @@ func ValueKinds(raw string) []Value {
 			quote = quoteAfter(tok, quote)
 			continue
 		}
+		if clauseBreak(tok) {
+			text = false
+		}
 		core := strings.TrimRight(tokenCore(tok), ".:")
 		kind, n := KindPhone, phoneLength(toks[i:])
 		if n == 0 {
@@ -518,20 +524,27 @@ func ValueKinds(raw string) []Value {
 		}
 		if n > 0 {
 			skip = i + n - 1
-			text := strings.Join(toks[i:i+n], " ")
-			out = append(out, Value{spanCore(text), kind, adjunct})
-			if strings.ContainsAny(text[len(text)-1:], ".,;:!?") {
+			span := strings.Join(toks[i:i+n], " ")
+			out = append(out, Value{spanCore(span), kind, adjunct || text})
+			if strings.ContainsAny(span[len(span)-1:], ".,;:!?") {
 				adjunct = false
+			}
+			if strings.ContainsAny(span[len(span)-1:], ".?!") {
+				text = false
 			}
 			continue
 		}
 		if w := strings.ToLower(core); objectEnds[w] {
 			adjunct = adjunctPrepositions[w]
+			text = text || textStarts[w] && !determiner([]string{w}, toks[i+1:])
 		} else if k := formKind(core); k != "" {
-			out = append(out, Value{core, k, adjunct})
+			out = append(out, Value{core, k, adjunct || text})
 		}
 		if strings.ContainsAny(tok[len(tok)-1:], ".,;:!?") {
 			adjunct = false
+		}
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!") {
+			text = false
 		}
 	}
 	return out

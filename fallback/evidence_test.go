@@ -173,6 +173,11 @@ func TestValueKinds(t *testing.T) {
 		{"events on 2019-07-14 for 10-20 people, +5 points, 1234567", nil},
 		{"hotels priced 300-1000 a night, 150-1200 dollars or 100-2000 ms", nil}, // ranges, not local numbers
 		{"call 212-5551 or 555-0100", []Value{{"212-5551", KindPhone, false}, {"555-0100", KindPhone, false}}},
+		// A message's text says the values it holds, up to a clause break
+		// or the sentence's end; "that" before a noun points at the object.
+		{"send a message to #ops saying call me at +1 415 555 0100", []Value{{"#ops", KindChannel, false}, {"+1 415 555 0100", KindPhone, true}}},
+		{"reply that the repo acme/api is archived, then close OPS-12", []Value{{"acme/api", KindRepo, true}, {"OPS-12", KindIssue, false}}},
+		{"delete that file /tmp/old.csv", []Value{{"/tmp/old.csv", KindPath, false}}},
 		// Coordinates, in one token or two; a price or a version alone is none.
 		{"my phone says 48.8584, 2.2945 - what street is that", []Value{{"48.8584, 2.2945", KindCoordinates, false}}},
 		{"Which street is 40.7484,-73.9857 on?", []Value{{"40.7484,-73.9857", KindCoordinates, false}}},
