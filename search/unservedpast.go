@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -126,5 +127,5 @@ func (st *state) leadWords(id int) []string {
 
 // unservedPastWhy says why unservedPast flagged a search.
 func unservedPastWhy() string {
-	return "the request asks about the past, the top tool reports the present or the future and none of the top 3 keeps the past"
+	return fmt.Sprintf("the request asks about the past, the top tool reports the present or the future and none of the top %d keeps the past", unservedDepth)
 }
