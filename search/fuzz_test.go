@@ -94,6 +94,11 @@ func FuzzSearch(f *testing.F) {
 		// one's own things, a causative, a support verb, a hyphen's prefix.
 		{22, "get me a Lyft from the Ferry Building"}, {23, "Has my jira issue been archived yet?"},
 		{24, "get my slack message forwarded"}, {25, "make a call"}, {26, "e-file it"}, {27, "Additionally, dm"},
+		// The seventh round's: a server's name first, a command, short
+		// forms, a phone number, coordinates, several steps, the past.
+		{28, "slack push branch to origin"}, {29, "mkdir ~/x and chmod 755 it"}, {30, "list PRs in the repo, e-mail the AAs"},
+		{31, "text +49 170 1234567 that 555-0199 or (415) 555-0100"}, {32, "what is at 48.8584, 2.2945? lat/long"},
+		{33, "I'm in Lisbon. check x and, if it's sunny, book y and then e-sign it"}, {34, "what was the historical jira issue"},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}
