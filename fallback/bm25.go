@@ -146,7 +146,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 		s.planWords = s.planWords[:0]
 		for k, t := range q.Terms {
 			if !t.Excluded {
-				for _, qw := range s.chunks[k] {
+				for _, qw := range chunkWords(s.chunks[k], expand) {
 					s.planWords = append(s.planWords, planWord{word: qw.word, hasTerms: qw.hasTerms})
 				}
 			}
@@ -173,6 +173,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			continue
 		}
 		var req []int32
+		qws = chunkWords(qws, expand)
 		for i := range qws {
 			qw := &qws[i]
 			if qw.hasTerms {
@@ -191,8 +192,8 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 				// "to" (locativeNames), nor a word of a message's text
 				// (freeTextWords).
 				p.weight += qw.weight
-				if !qw.unmatched || coverage && synonyms != nil && ix.knowsAny(synonyms(qw.word)) {
-					p.known += qw.weight // known, or said otherwise (Options.CoverageVerbs)
+				if !qw.unmatched || expand && qw.shortKnown || coverage && synonyms != nil && ix.knowsAny(synonyms(qw.word)) {
+					p.known += qw.weight // known, in full (shortForms) or said otherwise (Options.CoverageVerbs)
 				}
 			}
 			if qw.unmatched {
@@ -231,11 +232,15 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			// An argument value also matches through its kind, as a
 			// parameter's name or description would say it (valueKind,
 			// on the chunk's first word): "#general" a channel.
+			kw := weight
+			if qw.kindOwn {
+				kw = 1 // coordinates: a place, not a number
+			}
 			for _, id := range qw.kind {
 				if s.termPos[id] > 0 {
 					continue
 				}
-				p.terms = append(p.terms, qterm{id: id, weight: weight * kindWeight, slot: slot})
+				p.terms = append(p.terms, qterm{id: id, weight: kw * kindWeight, slot: slot})
 				s.termPos[id] = int32(len(p.terms))
 			}
 			if t.Prefix && i == len(qws)-1 {
@@ -246,6 +251,12 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 					p.terms = append(p.terms, qterm{id: id, weight: weight * prefixWeight, slot: slot})
 					s.termPos[id] = int32(len(p.terms))
 				}
+			}
+			// A short form also matches its full words, in its slot
+			// (shortforms.go): "repo" as repository; a later word of
+			// a full form of several gets its slot after the verbs'.
+			if expand {
+				p.terms = ix.shortTerms(s, p.terms, qw.short, weight, slot, 0)
 			}
 			// A colloquial verb also matches its plain verbs, in its
 			// slot (expansion.go): "bin" as delete, remove.
@@ -263,6 +274,12 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 					}
 				}
 			}
+			if expand {
+				for k := 1; k <= lastSlot(qw.short); k++ {
+					slot++
+					p.terms = ix.shortTerms(s, p.terms, qw.short, weight, slot, k)
+				}
+			}
 			at++
 			slot++
 		}
@@ -272,6 +289,16 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 	}
 	s.terms, s.seq = p.terms, p.seq
 	return p
+}
+
+// chunkWords returns the words of a query chunk that plan reads: with
+// Options.Expand, an acronym's plural as one lowercase word (queryWord.alt:
+// "PRs" → prs), else the chunk's words as analysed.
+func chunkWords(qws []queryWord, expand bool) []queryWord {
+	if expand && len(qws) > 0 && qws[0].alt != nil {
+		return qws[0].alt
+	}
+	return qws
 }
 
 // knowsAny reports whether the catalog knows one of ws (plain words, such
@@ -350,11 +377,13 @@ func (ix *Index) ExactName(raw string) (int, bool) {
 // fields (see fieldWeight, fieldB, bm25K1) and weight is the query-side
 // weight of the word (see queryWordWeight). A word may match through itself,
 // a stem variant (variantWeight), for the first word of an argument value
-// of a known kind ("#general", an e-mail address, a URL) the kind's word
-// (valueKind, kindWeight), for the last word a completion (prefixWeight)
+// of a known kind ("#general", an e-mail address, a URL, coordinates) the
+// kind's word (valueKind, coordinatesKind, kindWeight), for the last word a completion (prefixWeight)
 // or, with Options.Expand, for a request's colloquial verb the plain verbs
 // tools use for it (expansion.go, expansionWeight: "bin" as delete,
-// remove); it counts once, by its best match. The tool's raw score is
+// remove) and for a short form its full words (shortforms.go,
+// shortFormWeight: "repo" as repository); it counts once, by its best
+// match. The tool's raw score is
 // the sum over query words, plus a phrase bonus for every two adjacent query
 // words that are also adjacent in the tool's name, server or description
 // (see pairWeight).

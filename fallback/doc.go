@@ -11,7 +11,9 @@
 // text, safe for concurrent use). The verbs' synonyms (verbs.go,
 // VerbSynonyms) serve both: keyword search reads a request's colloquial
 // verb as its plain verbs (Options.Expand), and the no-match decision asks
-// whether a tool does a request's verb through them.
+// whether a tool does a request's verb through them. With Options.Expand
+// keyword search also reads a short form as its full words (shortforms.go:
+// "repo" as repository, "PRs" as pull request), in ranking and coverage.
 //
 // An Index never changes once built; Index.Apply derives an updated one in
 // time proportional to the change (see update.go), sharing the rest.

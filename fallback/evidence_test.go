@@ -158,12 +158,23 @@ func TestValueKinds(t *testing.T) {
 		// Words or codes joined by a slash are no owner/name pair.
 		{"email the Q1/Q2 report and the TCP/IP notes to bob and/or alice", nil},
 		{"clone Microsoft/TypeScript", []Value{{"Microsoft/TypeScript", KindRepo, false}}},
+		{"lat/long and lat/lng of the Eiffel Tower", nil}, // short forms joined by a slash
 		// A value after "about", "for", "as" or "with" is the request's
 		// topic, purpose, format or instrument, up to the next preposition
 		// or comma.
 		{"encode the text as UTF-8 and hash it with SHA-256", []Value{{"UTF-8", KindIssue, true}, {"SHA-256", KindIssue, true}}},
 		{"add a note about the SHA-256 checksum to #ops", []Value{{"SHA-256", KindIssue, true}, {"#ops", KindChannel, false}}},
 		{"create a branch for OPS-12, then push it to acme/api", []Value{{"OPS-12", KindIssue, true}, {"acme/api", KindRepo, false}}},
+		// A phone number, over several tokens; a date, a range or a
+		// number alone is none.
+		{"text +49 170 1234567 that i'm on my way", []Value{{"+49 170 1234567", KindPhone, false}}},
+		{"send a text to +1 555 0100, then call 555-0199 or (415) 555-0100.", []Value{{"+1 555 0100", KindPhone, false}, {"555-0199", KindPhone, false}, {"(415) 555-0100", KindPhone, false}}},
+		{"call +14155550100 about OPS-3", []Value{{"+14155550100", KindPhone, false}, {"OPS-3", KindIssue, true}}},
+		{"events on 2019-07-14 for 10-20 people, +5 points, 1234567", nil},
+		// Coordinates, in one token or two; a price or a version alone is none.
+		{"my phone says 48.8584, 2.2945 - what street is that", []Value{{"48.8584, 2.2945", KindCoordinates, false}}},
+		{"Which street is 40.7484,-73.9857 on?", []Value{{"40.7484,-73.9857", KindCoordinates, false}}},
+		{"pay 12.50, then upgrade to 1.2.3 or 95.5, 200.1", nil},
 	} {
 		if diff := cmp.Diff(c.want, ValueKinds(c.raw)); diff != "" {
 			t.Errorf("ValueKinds(%q) (-want +got):\n%s", c.raw, diff)
@@ -259,6 +270,10 @@ func TestRequestClauses(t *testing.T) {
 			{First: "provide", Preamble: true, Words: []string{"the", "latest", "versions", "of", "go"}}, // "Additionally," opens it
 			{First: "fetch", Preamble: true, Words: []string{"the", "trailers"}},
 		}},
+		{"find the contract in slack and e-sign it", []clause{ // a prefix joined by a hyphen, as RequestOpening reads it
+			{First: "find", Words: []string{"the", "contract", "in", "slack"}},
+			{First: "sign", Words: []string{"it"}},
+		}},
 		{"please", nil},
 		{"", nil},
 	} {
@@ -300,13 +315,15 @@ func TestNamedObjects(t *testing.T) {
 		{"Can you get me a Lyft from the Ferry Building to Oakland airport?", []string{"lyft"}},
 		{"show me my resting heart rate from my Fitbit for the past week", []string{"fitbit"}},
 		{"call an Uber", []string{"uber"}},
-		{"sync my Garmin watch", nil},       // qualifies a noun
-		{"find me a Fender guitar", nil},    // qualifies a noun
-		{"create a PR from feature-x", nil}, // all capitals
-		{"search for a 'Mockingbird'", nil}, // quoted
-		{"email Maria the agenda", nil},     // no determiner
-		{"My Fitbit died. Sync it.", nil},   // starts the sentence
-		{"text my Mom, then call a Didi.", []string{"mom", "didi"}},
+		{"sync my Garmin watch", nil},                        // qualifies a noun
+		{"find me a Fender guitar", nil},                     // qualifies a noun
+		{"create a PR from feature-x", nil},                  // all capitals
+		{"search for a 'Mockingbird'", nil},                  // quoted
+		{"email Maria the agenda", nil},                      // no determiner
+		{"My Fitbit died. Sync it.", nil},                    // starts the sentence
+		{"text my Mom, then call a Didi.", []string{"didi"}}, // a person by kinship: no service
+		{"email my Boss the slides", nil},
+		{"call our Landlord", nil},
 		{"Create A Calendar Event For My Dentist", nil}, // Title Case: every word is capitalized
 		{"My Fitbit died. Call A Lyft.", nil},
 		{"Fitbit died. My Garmin? A Lyft", []string{"garmin", "lyft"}}, // a determiner that starts a sentence
@@ -442,6 +459,61 @@ func TestCoverageArguments(t *testing.T) {
 	}
 }
 
+// TestClausePhrase: a clause's phrase ends where a message's text starts
+// ("that" opening a clause, "saying"), not at a "that" that points at the
+// object.
+func TestClausePhrase(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string
+	}{
+		{"find the email and reply that we accept the terms", nil},
+		{"find the email and reply saying the invoice is paid", nil},
+		{"find the thread and comment on OPS-12 saying it shipped", []string{"on", "ops", "12"}},
+		{"find the note and delete that note from my workspace", []string{"that", "note", "from", "my", "workspace"}},
+		{"find the log and delete it", []string{"it"}},
+	} {
+		var got []string
+		for cl := range RequestClauses(c.raw) {
+			got = cl.Phrase() // the last clause's
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("Phrase of %q's last clause (-want +got):\n%s", c.raw, diff)
+		}
+	}
+}
+
+// TestClauseGoverned: a condition clause governs the step after it, in
+// the next clause or, without a comma, at its first later word that is a
+// step's verb, chained as the condition is.
+func TestClauseGoverned(t *testing.T) {
+	verb := func(w string) bool { return w == "book" || w == "deploy" }
+	for _, c := range []struct {
+		raw   string
+		first string // "" when the condition holds no step
+		words []string
+	}{
+		{"get the forecast and if it's dry book a tee time", "book", []string{"a", "tee", "time"}},
+		{"run the tests and once they pass deploy it", "deploy", []string{"it"}},
+		{"check the forecast and, if it's sunny, book me a lesson", "", nil}, // the step is the next clause
+		{"get the forecast and if book is cheap", "", nil},                   // the condition's own first word is no step
+	} {
+		var cond []Clause
+		for cl := range RequestClauses(c.raw) {
+			if cl.Condition() {
+				cond = append(cond, cl)
+			}
+		}
+		if len(cond) != 1 || !cond[0].Chained {
+			t.Fatalf("RequestClauses(%q): %d chained conditions, want 1", c.raw, len(cond))
+		}
+		g, ok := cond[0].Governed(verb)
+		if ok != (c.first != "") || g.First != c.first || !slices.Equal(g.Words(), c.words) || ok && !g.Chained {
+			t.Errorf("Governed of %q = %q %q chained %v, %v; want %q %q", c.raw, g.First, g.Words(), g.Chained, ok, c.first, c.words)
+		}
+	}
+}
+
 // FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
 // NamedObjects, locativeNames, freeTextWords, OpeningParticle and ValueKinds never panic
 // on any text and give only its words (its values, of their kind); an
@@ -461,6 +533,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
 		"check me in", "check in, and", "please take it down. and check", "delete /tmp/a.csv ~/x ./y a/b x@y.z #c OPS-1 www.q https://z",
 		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1",
+		"find it and e-sign it", "get x and if it's dry book a y", "x, if y, z", "reply that that", "and if",
 	} {
 		f.Add(s)
 	}
@@ -522,7 +595,13 @@ func FuzzRequestClauses(f *testing.F) {
 			if c.Chained && !HasClauseBreak(raw) {
 				t.Errorf("RequestClauses(%q): a chained clause, but HasClauseBreak is false", raw)
 			}
-			c.Words()
+			ws := c.Words()
+			if p := c.Phrase(); len(p) > len(ws) || !slices.Equal(p, ws[:len(p)]) {
+				t.Errorf("RequestClauses(%q): Phrase %q is no prefix of Words %q", raw, p, ws)
+			}
+			if g, ok := c.Governed(func(w string) bool { return w != "" }); ok && (g.Chained != c.Chained || !words[g.First]) {
+				t.Errorf("RequestClauses(%q): Governed %q (chained %v) of %q (chained %v)", raw, g.First, g.Chained, c.First, c.Chained)
+			}
 			all = append(all, c)
 		}
 		if len(all) > len(strings.Fields(raw)) {
@@ -671,6 +750,29 @@ func TestLetKnowOneRule(t *testing.T) {
 		expanded := slices.ContainsFunc(requestExpansions(ws, nil), func(v verbExpansion) bool { return v.key == "let _ know" })
 		if framed := know > let; framed != expanded {
 			t.Errorf("%q: letKnow framed %v (%d, %d), the expansion %v", raw, framed, let, know, expanded)
+		}
+	}
+}
+
+// TestCutVerbPrefix: a prefix a hyphen joins to a verb is cut in one
+// place, and the request's opening and its first clause read the same
+// verb after it.
+func TestCutVerbPrefix(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"e-file my tax return", "file"}, {"co-sign the lease", "sign"}, {"re-send the invite", "send"},
+		{"e-please do it", "e"}, {"x-ray my arm", "ray"}, {"follow-up with bob", "follow"},
+	} {
+		tok := strings.Fields(c.raw)[0]
+		if got := cutVerbPrefix(tok, analysis.Words().Analyze(tok)); got[0] != c.want {
+			t.Errorf("cutVerbPrefix(%q) = %q, want %q first", tok, got, c.want)
+		}
+		var first string
+		for cl := range RequestClauses(c.raw) {
+			first = cl.First
+			break
+		}
+		if op := RequestOpening(c.raw); op.Verb != first {
+			t.Errorf("%q: RequestOpening's verb %q, RequestClauses' first %q", c.raw, op.Verb, first)
 		}
 	}
 }

@@ -322,6 +322,7 @@ func FuzzKeyword(f *testing.F) {
 		"`slack__send_message`", `"unterminated`, "a = 3, b = -11", "category:\"x y\" +", "-", "+\"", "搜索 sla",
 		"bin the note", "I'm late. Can you let #standup know?", "move my 2pm meeting to 4pm", "call it off", "let", "tell",
 		"push 4pm", "by bike", "look it", "-move my meeting to 4pm", "let me -know", "book +friday",
+		"AAs ", "list PRs in the repo", "e-mail my cfg", "lat/long 48.8584, 2.2945", "call +49 170 1234567",
 	} {
 		f.Add(s)
 	}

@@ -44,6 +44,22 @@ type queryWord struct {
 	// does not test each chunk's form again (≈ 1.4 µs a bfcl request, in
 	// the catalog's keyword search and again in the learned one).
 	kind []int32
+	// kindOwn: the kind's query-side weight does not follow the word's
+	// (a number's, numberWeight) but is a content word's: coordinates
+	// say what the request is about, a place (coordinatesKind).
+	kindOwn bool
+	// short: the index terms of the word's full forms when it is a short
+	// form (shortForms: "repo" → repository), and shortKnown: the catalog
+	// knows every word of one of them (resolveShort).
+	short      []shortTerm
+	shortKnown bool
+	// alt: on the chunk's first word, the chunk's words read as one
+	// lowercase word (solidWord) when it is an acronym's plural ("PRs" →
+	// prs; acronymPlural) or a word with a one-letter prefix written solid
+	// ("e-mail" → email; letterPrefixed), and the catalog knows that word
+	// or, for a short form, its full words; plan reads it with
+	// Options.Expand; nil otherwise.
+	alt []queryWord
 }
 
 // wordCache memoizes the analysis of query chunks (see termWords). It is
@@ -86,10 +102,38 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 		if len(ws) > 0 {
 			if kind := valueKind(t.Text); kind != "" {
 				qws[0].kind = ix.resolveWord(kind).ids
+			} else if next := ""; value {
+				if i+1 < len(terms) {
+					next = terms[i+1].Text
+				}
+				if coordinatesLength([]string{t.Text, next}) > 0 {
+					for _, w := range coordinatesKind {
+						qws[0].kind = append(qws[0].kind, ix.resolveWord(w).ids...)
+					}
+					qws[0].kindOwn = true
+				}
+			}
+			if value && formKind(tokenCore(t.Text)) != "" {
+				// A path's, a file's, an address's words name it, not
+				// what a tool does: no short forms ("~/docs").
+				for j := range qws {
+					qws[j].short, qws[j].shortKnown = nil, false
+				}
+			} else {
+				ix.shortPairs(ws, qws)
+			}
+			if w := solidWord(t.Text); w != "" {
+				// Only a word the catalog knows, itself or in full: read
+				// as one unknown word, "AAs" would count where "a" and
+				// "as" were stop words, and Expand lower the coverage.
+				if aw := ix.resolveWord(w); len(aw.ids) > 0 || aw.shortKnown {
+					aw.value = value
+					qws[0].alt = []queryWord{aw} // "PRs" as pr, "e-mail" as the catalog's "email"
+				}
 			}
 		}
 		dst[i] = qws
-		if len(t.Text) <= maxCachedChunkLen {
+		if len(t.Text) <= maxCachedChunkLen && !coordinatesHead(t.Text) {
 			fresh = append(fresh, i)
 		}
 	}
@@ -128,6 +172,9 @@ func (ix *Index) resolveWord(w string) queryWord {
 	} else if len(analyzed) > 0 {
 		qw.vars = ix.variantsOf(analyzed)
 		qw.unmatched = len(qw.vars) == 0
+	}
+	if forms := shortFormOf(w); forms != nil {
+		qw.short, qw.shortKnown = ix.resolveShort(forms)
 	}
 	return qw
 }

@@ -57,7 +57,11 @@ type Options struct {
 	Hits []Hit
 	// Expand tells Keyword to match a request's colloquial verb also by
 	// its plain verbs (VerbSynonyms: "bin the draft" also as delete,
-	// remove), at expansionWeight; see requestExpansions for which verbs.
+	// remove), at expansionWeight (see requestExpansions for which
+	// verbs), and a short form by its full words ("repo" as repository,
+	// "PRs" as pull request: shortforms.go), at shortFormWeight, counting
+	// the short form as known in Result.Coverage when the catalog knows
+	// them.
 	Expand bool
 	// CoverageVerbs, when non-nil, gives the plain verbs a tool's text may
 	// use for a request's word ("remove" → delete, "ping" → send): a word
@@ -101,8 +105,10 @@ type Result struct {
 	// #frontend that the build is broken" has coverage 1 when "message" is
 	// known). A word the catalog does not know counts as known when
 	// Options.CoverageVerbs gives a plain verb for it that the catalog
-	// knows ("remove the team lunch from my calendar" and "delete"). It is
-	// 1 for a query with no ranking words. Set by Keyword.
+	// knows ("remove the team lunch from my calendar" and "delete"), and,
+	// with Options.Expand, a short form whose full words it knows ("db"
+	// and "database"). It is 1 for a query with no ranking words. Set by
+	// Keyword.
 	Coverage float64
 	// WordCoverage is Coverage with every ranking word counted, argument
 	// values too: the share of the query's words the index knows. The

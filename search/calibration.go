@@ -18,7 +18,9 @@ import "fmt"
 // URLs and #channels are left out, and so are unknown names after "in",
 // "from", "to", "near": "is it going to rain in Seattle this weekend" is
 // about the rain, and unknown words of a message's text: "message
-// #frontend that the build is broken"): "turn off the living room lights"
+// #frontend that the build is broken"), nor, when the request opens with
+// the top tool's own action, its unknown names and values ("geocode 221B
+// Baker Street London": ownaction.go): "turn off the living room lights"
 // against a catalog that knows only "light" (from "light rain") and "turn" has
 // coverage 0.4, so its keyword match on the weather tool (raw 0.66) is
 // reported at 0.23, below the threshold. Every hit of one search gets the
@@ -36,8 +38,9 @@ import "fmt"
 // files it names): a short request whose action verb none of them does,
 // or whose tools with the verb all lack its object; a longer task none of
 // whose steps they serve; a named thing no tool knows; a question about
-// the asker's own things whose subject none has; a short two-step request
-// whose second step none serves.
+// the asker's own things whose subject none has; a short request of
+// several steps a later step of which none serves; a request about the
+// past that they answer only for the present or the future.
 // Results of select:, of an exact tool name and of a regex are confident
 // by construction (the caller named or matched them) and keep their
 // scores.

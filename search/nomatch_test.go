@@ -33,6 +33,9 @@ func TestActionVerb(t *testing.T) {
 		{"unit", "", false},
 		{"walking", "walk", true}, // the rules read only a base form that opens a request
 		{"fund", "", false},       // opens more requests as a noun ("fund performance of VTSAX")
+		{"scale", "scale", true},  // the seventh session's verbs of operating services
+		{"terminated", "terminate", true},
+		{"heat", "", false}, // opens more requests as a noun ("heat advisory for Las Vegas")
 	} {
 		base, action := actionVerb(c.word)
 		if base != c.base || action != c.action {

@@ -76,10 +76,10 @@ type Metadata struct {
 	// finds that none of the best tools does what was asked (nomatch.go):
 	// the request's action (its verb, or its verb with its object, or an
 	// argument value of a kind no tool doing the verb takes), every step
-	// of a longer task, the second step of a short two-step request, a
-	// named thing the request asks for, or the subject of a question about
-	// the asker's own things. They are the closest tools, not necessarily
-	// ones that do what was asked.
+	// of a longer task, a later step of a short request of several, a
+	// named thing the request asks for, the subject of a question about
+	// the asker's own things, or the past the request asks about. They
+	// are the closest tools, not necessarily ones that do what was asked.
 	NoConfidentMatch bool
 	// Stages is the time spent in each stage of this search.
 	Stages Stages
@@ -119,6 +119,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		hits, total = exactFirst(hits, total, p.exact)
 	}
 	var confident bool
+	m.coverage = st.ownActionCoverage(p, m, hits)
 	hits, confident = calibrate(hits, m, p.exact)
 	if !confident && vouched(m, hits) {
 		vouch(m, hits, p.debug)
@@ -140,6 +141,9 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 			confident = false
 		} else if verb := st.unservedStep(p, len(ws), hits); verb != "" {
 			unserve(hits, unservedStepWhy(verb), p.debug)
+			confident = false
+		} else if st.unservedPast(p, hits) {
+			unserve(hits, unservedPastWhy(), p.debug)
 			confident = false
 		}
 	}

@@ -25,12 +25,13 @@ type state struct {
 	serverKeys map[string]string
 	// sem is the semantic view; nil without an embedder.
 	sem *semState
-	// actions holds each tool's own actions (toolActions) by ID, derived
-	// when the tool first reaches a no-match rule: once per snapshot, not
+	// actions holds each tool's own actions and parameters' words
+	// (toolFacts) by ID, derived when the tool first reaches a no-match
+	// rule: once per snapshot, not
 	// once per search. A state of another snapshot starts a new one (a
 	// change may give an ID another tool); a copy of the state for a new
 	// semantic view shares it. Safe for concurrent use.
-	actions *sync.Map // int → []string
+	actions *sync.Map // int → toolFacts
 }
 
 // newState builds the state of snap from scratch, without a semantic view.

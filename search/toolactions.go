@@ -28,20 +28,31 @@ func (st *state) hasVerb(id int, word, base string) bool {
 // actsVerb reports whether tool id does the action base (a verb's base
 // form, actionVerb): base or one of its synonyms (fallback.VerbSynonyms) is one of the tool's
 // own actions (toolActions), or begins a word of its name ("rotate" and
-// rotateflipimage). A tool without a description has only its name and
+// rotateflipimage); a synonym of several words when each of them is
+// ("mkdir" and create_directory's "create directory": not
+// directory_tree). A tool without a description has only its name and
 // parameters to say what it does: any of its words counts (hasVerb).
 func (st *state) actsVerb(id int, base string) bool {
 	t := st.snap.Tool(id)
 	if strings.TrimSpace(t.Description) == "" {
 		return st.hasVerb(id, base, base)
 	}
-	want := append([]string{base}, fallback.VerbSynonyms(base)...)
-	for _, a := range st.toolActions(id) {
-		b, _ := actionVerb(a)
-		for _, w := range want {
+	acts := st.toolActions(id)
+	does := func(w string) bool {
+		for _, a := range acts {
+			b, _ := actionVerb(a)
 			if b == w || a == w || len(w) >= minVerbPrefix && strings.HasPrefix(a, w) {
 				return true
 			}
+		}
+		return false
+	}
+	if does(base) {
+		return true
+	}
+	for _, syn := range fallback.VerbSynonyms(base) {
+		if words := strings.Fields(syn); len(words) > 1 && !slices.ContainsFunc(words, func(w string) bool { return !does(w) }) || len(words) == 1 && does(syn) {
+			return true // a synonym of several words is done when each of them is ("mkdir": "create directory")
 		}
 	}
 	return false
@@ -52,17 +63,68 @@ func (st *state) actsVerb(id int, base string) bool {
 // "getaway").
 const minVerbPrefix = 4
 
-// toolActions returns tool id's own actions (toolActions of its tool),
-// derived on first use and kept with the state. Safe for concurrent use:
-// two searches that derive the same tool's actions at once store equal
-// values.
-func (st *state) toolActions(id int) []string {
-	if a, ok := st.actions.Load(id); ok {
-		return a.([]string)
+// toolFacts is what the no-match rules read of a tool besides its words:
+// its own actions (toolActions) and its parameters' names' words
+// (fallback.Words: "assignees", "reply", "all").
+type toolFacts struct {
+	actions, params []string
+}
+
+// facts returns tool id's toolFacts, derived on first use and kept with
+// the state. Safe for concurrent use: two searches that derive the same
+// tool's facts at once store equal values.
+func (st *state) facts(id int) toolFacts {
+	if f, ok := st.actions.Load(id); ok {
+		return f.(toolFacts)
 	}
-	a := toolActions(st.snap.Tool(id))
-	st.actions.Store(id, a)
-	return a
+	t := st.snap.Tool(id)
+	f := toolFacts{actions: toolActions(t)}
+	for _, p := range t.Parameters() {
+		f.params = append(f.params, fallback.Words(p.Name)...)
+	}
+	st.actions.Store(id, f)
+	return f
+}
+
+// toolActions returns tool id's own actions (toolActions of its tool),
+// derived once per state (facts).
+func (st *state) toolActions(id int) []string { return st.facts(id).actions }
+
+// takesVerb reports whether a parameter of tool id is named by a noun of
+// the action base (a verb's base form): what the verb acts on or for, the
+// verb with -s, -es, -ee or -ment ("assignees" of "assign", "labels" of
+// "label", "invitees" of "invite", "attachments" of "attach", "replies"
+// of "reply"). The tool does that action as part of its call: "open an
+// issue in acme/widgets titled '...' and assign it to jdoe" and
+// github__create_issue, which takes assignees. The verb's bare form is no
+// such noun: a parameter named "order", "format" or "filter" is a sort
+// order, a file format, a search filter (see unservedStep for what was
+// measured).
+func (st *state) takesVerb(id int, base string) bool {
+	stem := strings.TrimSuffix(base, "e")
+	ies := ""
+	if y, ok := strings.CutSuffix(base, "y"); ok {
+		ies = y + "ies"
+	}
+	for _, w := range st.facts(id).params {
+		if w != base && (w == ies || nounOf(w, base) || stem != base && nounOf(w, stem)) {
+			return true
+		}
+	}
+	return false
+}
+
+// nounOf reports whether w is stem with a noun ending of takesVerb.
+func nounOf(w, stem string) bool {
+	rest, ok := strings.CutPrefix(w, stem)
+	if !ok {
+		return false
+	}
+	switch rest {
+	case "s", "es", "ee", "ees", "ment", "ments":
+		return true
+	}
+	return false
 }
 
 // readByDescription returns a tool name's words (fromName) without those
@@ -87,8 +149,8 @@ func readByDescription(fromName []string, desc string) []string {
 	if len(ws) == 0 {
 		return fromName
 	}
-	if base, action := actionVerb(ws[0]); base == "" || action {
-		return fromName
+	if base, action := actionVerb(ws[0]); base == "" || action || supportVerbs[base] {
+		return fromName // "Take a screenshot of the current page": a support verb's object is its action
 	}
 	read := ws[1:]
 	if j := slices.IndexFunc(read, func(w string) bool { return readEnds[w] }); j >= 0 {
@@ -148,8 +210,8 @@ func toolActions(t catalog.Tool) []string {
 			continue
 		}
 		out = append(out, w)
-		if base, action := actionVerb(w); base != "" && !action {
-			reads = true
+		if base, action := actionVerb(w); base != "" && !action && !supportVerbs[base] {
+			reads = true // not after a support verb: take_screenshot screenshots, make_call calls
 		}
 	}
 	return append(out, acts...)

@@ -36,6 +36,9 @@ func TestToolActions(t *testing.T) {
 		{catalog.Tool{Name: "binance_smart_chain__block", Description: "Get full data from a specific block on the Binance Smart Chain!"},
 			[]string{"get"}, []string{"block", "data"}},
 		{catalog.Tool{Name: "jira__block_issue", Description: "Block an issue until another is done."}, []string{"block", "issue"}, nil},
+		// A support verb's object is what the tool does: it takes screenshots, it makes calls.
+		{catalog.Tool{Name: "browser__take_screenshot", Description: "Take a screenshot of the current page."}, []string{"take", "screenshot"}, []string{"page"}},
+		{catalog.Tool{Name: "playwright__playwright_screenshot", Description: "Take a screenshot of the current page."}, []string{"take", "screenshot"}, []string{"page"}},
 		// What the light verb reads ends at a comma or a word that chains another verb.
 		{catalog.Tool{Name: "fs__delete_file", Description: "Locate a file and delete it."}, []string{"delete", "locate"}, []string{"file"}},
 		{catalog.Tool{Name: "email__send_draft", Description: "Get a draft, then send it."}, []string{"send", "get"}, []string{"draft"}},
@@ -115,6 +118,53 @@ func TestCodeName(t *testing.T) {
 	} {
 		if got := codeName(name); got != want {
 			t.Errorf("codeName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestTakesVerb: a tool takes a verb when a parameter is named by the
+// verb's noun (-s, -es, -ee, -ment, y → -ies), not by its bare form (a
+// sort order, a file format) nor by a word that only starts with it.
+func TestTakesVerb(t *testing.T) {
+	schema := func(params ...string) json.RawMessage {
+		props := map[string]any{}
+		for _, p := range params {
+			props[p] = map[string]string{"type": "string"}
+		}
+		b, err := json.Marshal(map[string]any{"type": "object", "properties": props})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	st := newState(mustSnapshot(t, []catalog.Tool{
+		{Name: "create_issue", Description: "Create an issue.", InputSchema: schema("title", "assignees", "labels")},
+		{Name: "list_orders", Description: "List orders.", InputSchema: schema("order", "format", "startTime")},
+		{Name: "send_invite", Description: "Send an invite.", InputSchema: schema("invitees", "attachments", "replies")},
+	}), nil)
+	for _, c := range []struct {
+		tool, verb string
+		want       bool
+	}{
+		{"create_issue", "assign", true},
+		{"create_issue", "label", true},
+		{"create_issue", "title", false}, // the bare form
+		{"create_issue", "close", false},
+		{"list_orders", "order", false}, // the bare form: a sort order
+		{"list_orders", "format", false},
+		{"list_orders", "start", false}, // startTime: a word that starts with it
+		{"send_invite", "invite", true},
+		{"send_invite", "attach", true},
+		{"send_invite", "reply", true},
+	} {
+		id := -1
+		for i, tl := range st.snap.All() {
+			if tl.Name == c.tool {
+				id = i
+			}
+		}
+		if got := st.takesVerb(id, c.verb); got != c.want {
+			t.Errorf("takesVerb(%s, %q) = %v, want %v", c.tool, c.verb, got, c.want)
 		}
 	}
 }

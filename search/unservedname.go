@@ -33,7 +33,9 @@ import (
 // answerable bfcl requests ("a Fender guitar within my budget", "my Zeta
 // Corp order") beside 8 more no-answer ones; all-capital words are left
 // out ("create a PR from feature-x", "send an SMS"). A capitalized
-// relative is read as a name ("text my Mom").
+// common noun for a person ("text my Mom", "email my Boss") is no name
+// (fallback's personNouns): it flagged the answerable requests that
+// capitalize a relative or a role.
 
 // unservedName returns the first word of a name the request asks for
 // that no tool knows, or "" (see above).

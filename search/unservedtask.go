@@ -200,7 +200,7 @@ func (st *state) unservedTask(p *plan, words int, hs []hit) string {
 	}
 	top := hs[:min(len(hs), unservedDepth)]
 	for _, s := range steps {
-		if st.stepServed(s.verb, s.words, evidence, top) {
+		if st.stepServed(s.verb, s.words, anyWord, evidence, top) {
 			return ""
 		}
 	}
@@ -222,9 +222,14 @@ func unservedTaskWhy(verb string) string {
 }
 
 // stepServed reports whether a tool of top has a step's verb (itself, a
-// synonym, or the verb names its server) and a word of its object, or
-// whether the object holds only argument values (see unservedTask).
-func (st *state) stepServed(verb string, words []string, evidence map[string]fallback.WordMatch, top []hit) bool {
+// synonym, a parameter named by its noun, or the verb names its server)
+// and a word of its object (words, the step's words after the verb), or
+// whether the object holds only argument values (see unservedTask). A
+// word the catalog does not know makes the object one to check only
+// where named counts it: the step's own words (unservedTask), or its
+// direct object (unservedStep: "... and assign it to jdoe", whose
+// unknown word is a name after a preposition).
+func (st *state) stepServed(verb string, words []string, named func(string) bool, evidence map[string]fallback.WordMatch, top []hit) bool {
 	var object []string
 	unknown := false
 	for _, w := range words {
@@ -233,14 +238,14 @@ func (st *state) stepServed(verb string, words []string, evidence map[string]fal
 		case !ok || e.Arg:
 		case e.Known:
 			object = append(object, w)
-		case e.Weight >= 1:
+		case e.Weight >= 1 && named(w):
 			unknown = true
 		}
 	}
 	for _, h := range top {
 		s, named := st.serverKeys[verb]
-		if !(named && s == st.serverOf(h.id)) && !st.actsVerb(h.id, verb) {
-			continue // the tool has neither the verb nor a synonym, and the verb does not name its server
+		if !(named && s == st.serverOf(h.id)) && !st.actsVerb(h.id, verb) && !st.takesVerb(h.id, verb) {
+			continue // the tool has neither the verb, nor a synonym, nor a parameter named by its noun, and the verb does not name its server
 		}
 		if len(object) == 0 && !unknown {
 			return true // nothing but argument values to check: the verb serves it
@@ -253,6 +258,9 @@ func (st *state) stepServed(verb string, words []string, evidence map[string]fal
 	}
 	return false
 }
+
+// anyWord is stepServed's named of unservedTask: any word of a step.
+func anyWord(string) bool { return true }
 
 // objectInTop reports whether a tool of top has a word of a step's object
 // (a known word after the verb that is no argument value), whatever its

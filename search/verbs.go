@@ -18,7 +18,15 @@ import (
 // added "mail" (a causative's participle: "get a replacement card mailed
 // to me"), measured unseen only by the fifth held-out sets, and the
 // sixth "hold" ("put a hold on ...", read through a support verb),
-// measured unseen only by stabletoolbench's seventh held-out set. A word
+// measured unseen only by stabletoolbench's seventh held-out set; the
+// seventh session completed the list with verbs of the same kinds —
+// operating services ("scale", "terminate", "purge", "drain"), money and
+// documents ("reimburse", "notarize", "redact"), the home ("preheat",
+// "vacuum") and people ("unfriend", "escalate"), leaving out those that
+// open requests as nouns ("heat advisory", "gift ideas", "React hooks",
+// "tow truck") and phrasal ones ("kick off the build") — after "scale the
+// deployment web to 5 replicas" (example held-out-11) passed as a web
+// search, so only the twelfth and later sets measure them unseen. A word
 // that opens more tool requests as a noun than as a verb stays out:
 // "fund" (added with them, it flagged "fund performance of VTSAX" with
 // the mutual fund tools first, and no measured request needed it). A
@@ -26,33 +34,49 @@ import (
 // a near miss (unservedAction), and so are a longer task's steps that
 // none of them serves (unservedTask).
 var actionVerbs = wordSet(
-	"accept activate add adjust adopt allocate amend analyse analyze annotate answer append apply " +
-		"approve archive arm arrange ask assign attach authenticate authorize automate back backup ban bid " +
-		"bill block book bookmark boost broadcast buy calculate calibrate call cancel capture cast change " +
-		"charge chat checkout claim classify clean clear click clone close collect combine comment commit " +
-		"compare compile complete compose compress compute configure confirm connect contact convert cook " +
-		"copy correct count create crop cut deactivate debug decline decode decrypt delete deliver deny " +
-		"deploy deposit deprecate describe design detect dial dim disable discard disconnect dismiss " +
-		"dispatch dispute distribute dm donate download downvote draft draw drive drop duplicate edit eject " +
-		"email embed empty enable encode encrypt end enroll enter erase estimate evaluate execute exit " +
-		"expand export extend extract fax feed file fill filter fix flag flip follow fork format forward " +
-		"freeze generate geocode google grant hail hide hold highlight hire host identify ignore import " +
-		"improve increase index inflate inform insert install invite invoice join jot kill label launch " +
-		"lease leave like link load lock log login logout lower mail map mark measure merge message migrate mint " +
-		"mirror modify monitor mount move mute name navigate notify observe optimize order organize pack " +
-		"paint park parse paste patch pause pay pick pin ping place plan play plot post postpone predict " +
-		"prepare preview print prioritize process promote provision publish pull purchase push queue quote " +
-		"raise rank rate rebase rebook reboot recall receive recommend reconcile record recover redeem redo " +
-		"refactor refill refinance refresh refund register reject release reload remind remove rename render " +
-		"renew rent reopen reorder repair repeat rephrase replace reply report repost request reschedule " +
-		"reserve reset resize resolve respond restart restore resume retweet revert review revoke rewind " +
-		"roll rollback rotate run save scan schedule scrape secure select sell send set share ship shorten " +
-		"shut shutdown sign simulate skip snooze solve sort speak split squash stage star start stash stop " +
-		"store stream submit subscribe subtract suggest summarise summarize suspend swap switch sync tag " +
-		"test text throttle tip toggle track trade train transcribe transfer transition translate transpose " +
-		"trigger trim tune turn tweet type unarchive unblock undo unfollow uninstall unlock unmute unpin " +
-		"unsubscribe unzip update upgrade upload upvote validate verify visit vote wake walk watch water " +
-		"wipe withdraw write zip zoom")
+	"accept activate add adjust adopt allocate allowlist amend analyse analyze annotate anonymize answer " +
+		"append apply approve archive arm arrange ask assign attach authenticate authorize automate autoscale " +
+		"back backfill backup ban befriend bid bill blacklist block blocklist blur book bookmark boost brew " +
+		"brighten broadcast buy calculate calibrate call cancel caption capture cast change charge chat " +
+		"checkout claim classify clean clear click clone close collect combine comment commit compare compile " +
+		"complete compose compress compute concatenate configure confirm connect contact convert cook copy " +
+		"correct count countersign create crop cut deactivate debug decline decode decommission decrypt " +
+		"defrost delegate delete deliver demote deny deploy deposit deprecate deprovision describe design " +
+		"detect dial dim disable disarm discard disconnect dismiss dispatch dispute distribute dm donate " +
+		"downgrade download downvote draft drain draw drive drop duplicate edit eject email embed empty " +
+		"enable encode encrypt end endorse enroll enter erase escalate estimate evaluate evict execute exit " +
+		"expand expire export extend extract fax feed file fill filter fix flag flip flush follow fork format " +
+		"forward freeze generate geocode google grant hail hash hibernate hide highlight hire hold host " +
+		"identify ignore import improve increase index inflate inform insert install invalidate invite " +
+		"invoice join jot kill label launch lease leave like link load lock log login logout lower mail map " +
+		"mark measure merge message migrate mint mirror modify monitor mount move mute name navigate notarize " +
+		"notify observe offboard onboard optimize order organize overwrite pack paint park parse paste patch " +
+		"pause pay pick pin ping place plan play pledge plot post postpone predict preheat prepare prepend " +
+		"preview print prioritize process promote provision prune publish pull purchase purge push queue " +
+		"quote raise rank rate rebase rebook reboot recall receive recommend reconcile record recover redact " +
+		"redeem redo refactor refill refinance refresh refuel refund register reimburse reject release reload " +
+		"remind remit remove rename render renew rent reopen reorder repair repeat rephrase replace replicate " +
+		"reply report repost request reschedule reserve reset resize resolve respond restart restore resume " +
+		"retweet revert review revoke rewind roll rollback rotate rsvp run save scale scan schedule scrape " +
+		"secure select sell send set share sharpen ship shorten shred shut shutdown sign simulate skip snooze " +
+		"solve sort speak split squash stage star start stash stop store stream submit subscribe subtitle " +
+		"subtract suggest summarise summarize summon suspend swap switch sync tag terminate test text " +
+		"throttle tip toggle track trade train transcode transcribe transfer transition translate transpose " +
+		"trigger trim truncate tune turn tweet type unarchive unblock undo unfollow unfriend uninstall unlock " +
+		"unmute unpin unsubscribe unzip update upgrade upload upvote vacuum validate verify visit vote wake " +
+		"walk watch water watermark whitelist wipe withdraw write zip zoom")
+
+// commandVerbs are the names of software commands that a model's query
+// uses as its verb ("mkdir create new folder", "chmod 755 deploy.sh",
+// "ssh into the staging box", "take a screenshot of a web page"): shell
+// commands that change things (reads such as "ls", "cat", "grep" and
+// "curl" are left out, as light verbs would be), written from general
+// knowledge of them, not from any catalog or query set. They are action
+// verbs in every other way; fallback.VerbSynonyms gives the words a tool
+// doing one names (mkdir: "directory", "folder"; chmod: "permission"), so
+// that filesystem__create_directory serves "mkdir", and a tool that
+// creates notes does not.
+var commandVerbs = wordSet("chmod chown gunzip gzip mkdir rsync scp screenshot ssh symlink untar")
 
 // lightVerbs are verbs that ask to see or reach something ("show",
 // "find", "open", "get", "list", "check"...) rather than name an
@@ -118,7 +142,7 @@ func verbForm(w string) (string, bool) {
 			if lightVerbs[f] {
 				return f, false
 			}
-			if actionVerbs[f] {
+			if actionVerbs[f] || commandVerbs[f] {
 				return f, true
 			}
 		}
