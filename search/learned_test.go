@@ -344,11 +344,12 @@ func TestCloseIdempotentWithLearning(t *testing.T) {
 
 // A request the confidence gate rejects is answered by keyword search, and
 // the learned stage lifts the semantic candidates the gate rejected as it
-// lifts a fused search's: one session that used maps__geocode after
-// "latitude and longitude of the Eiffel Tower" lifts it into the answer to
-// "lat/long of the Eiffel Tower", which shares no word with its catalog
-// text (the keyword answer does not have it) but which its own vector
-// finds. Learning off, or nothing learned, it is not there.
+// lifts a fused search's: one session that used slack__get_user_profile
+// after "what time zone is Kenji in? I want to ping him without waking him
+// up" lifts it into the answer to "is it too late to ping U04ABCD12 right
+// now? where are they based", which shares no word with its catalog text
+// (the keyword answer does not have it) but which its own vector finds.
+// With nothing learned it is not there.
 func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
 	emb, err := embed.NewBuiltin()
 	if err != nil {
@@ -360,8 +361,8 @@ func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
 	if err := e.WaitIndexed(ctx); err != nil {
 		t.Fatal(err)
 	}
-	const tool = "maps__geocode"
-	req := search.Request{Query: "lat/long of the Eiffel Tower", MaxResults: 10}
+	const tool = "slack__get_user_profile"
+	req := search.Request{Query: "is it too late to ping U04ABCD12 right now? where are they based", MaxResults: 10}
 	find := func() (search.Result, *search.Reference) {
 		res := search1(t, e, req)
 		for i, r := range res.References {
@@ -376,8 +377,8 @@ func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
 		t.Fatalf("before learning: reason %q, %s %+v; want the gate's rejection and no %s: the test tests nothing",
 			res.Metadata.FallbackReason, tool, ref, tool)
 	}
-	const s = "geocode-once"
-	if _, err := e.Search(ctx, search.Request{Query: "latitude and longitude of the Eiffel Tower", SessionID: s, MaxResults: 10}); err != nil {
+	const s = "profile-once"
+	if _, err := e.Search(ctx, search.Request{Query: "what time zone is Kenji in? I want to ping him without waking him up", SessionID: s, MaxResults: 10}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: tool, Outcome: search.OutcomeSuccess}); err != nil {
