@@ -472,7 +472,10 @@ type Value struct {
 	// "regarding", "as" or "with" (adjunctPrepositions): the request's
 	// subject, purpose, format or instrument rather than a thing it acts
 	// on: "add a note about the SHA-256 checksum", "create a branch for
-	// OPS-12", "encode the text as UTF-8", "hash it with SHA-256".
+	// OPS-12", "encode the text as UTF-8", "hash it with SHA-256"; or it
+	// is in a message's text, after "that" or "saying" (textStarts) up to
+	// a clause break or the sentence's end: "send a message to #ops saying
+	// call me at +1 415 555 0100".
 	Adjunct bool
 }
 
@@ -500,8 +503,8 @@ var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx
 // kind. It is a pure function of raw, safe for concurrent use.
 func ValueKinds(raw string) []Value {
 	var out []Value
-	var quote, adjunct bool
-	skip := -1 // the last token of a phone number read
+	var quote, adjunct, text bool // text: in a message's text (Value.Adjunct)
+	skip := -1                    // the last token of a phone number read
 	toks := strings.Fields(raw)
 	for i, tok := range toks {
 		if i <= skip {
@@ -511,6 +514,9 @@ func ValueKinds(raw string) []Value {
 			quote = quoteAfter(tok, quote)
 			continue
 		}
+		if clauseBreak(tok) {
+			text = false
+		}
 		core := strings.TrimRight(tokenCore(tok), ".:")
 		kind, n := KindPhone, phoneLength(toks[i:])
 		if n == 0 {
@@ -518,20 +524,27 @@ func ValueKinds(raw string) []Value {
 		}
 		if n > 0 {
 			skip = i + n - 1
-			text := strings.Join(toks[i:i+n], " ")
-			out = append(out, Value{strings.TrimRight(text, ".,;:!?"), kind, adjunct})
-			if strings.ContainsAny(text[len(text)-1:], ".,;:!?") {
+			span := strings.Join(toks[i:i+n], " ")
+			out = append(out, Value{spanCore(span), kind, adjunct || text})
+			if strings.ContainsAny(span[len(span)-1:], ".,;:!?") {
 				adjunct = false
+			}
+			if strings.ContainsAny(span[len(span)-1:], ".?!") {
+				text = false
 			}
 			continue
 		}
 		if w := strings.ToLower(core); objectEnds[w] {
 			adjunct = adjunctPrepositions[w]
+			text = text || textStarts[w] && !determiner([]string{w}, toks[i+1:])
 		} else if k := formKind(core); k != "" {
-			out = append(out, Value{core, k, adjunct})
+			out = append(out, Value{core, k, adjunct || text})
 		}
 		if strings.ContainsAny(tok[len(tok)-1:], ".,;:!?") {
 			adjunct = false
+		}
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!") {
+			text = false
 		}
 	}
 	return out
@@ -571,13 +584,26 @@ func formKind(core string) string {
 	return ""
 }
 
+// spanCore returns a value of several tokens (a phone number, coordinates)
+// without its outer punctuation, as tokenCore gives a value of one token:
+// "[40.7484,-73.9857]" → 40.7484,-73.9857, "(+49 170 1234567)," → +49 170
+// 1234567; a national number's area code keeps its parentheses ("(415)
+// 555-0100"), and "+" and "-" their place.
+func spanCore(text string) string {
+	text = strings.TrimLeft(strings.TrimRight(text, ".,;:!?)]"), "[")
+	if strings.HasPrefix(text, "(") && !strings.Contains(text, ")") {
+		text = text[1:]
+	}
+	return text
+}
+
 // phoneLength returns how many of toks, from the first, make a telephone
 // number (KindPhone), or 0: an international number, "+" and its country
 // code, with the groups of digits after it ("+49 170 1234567", "+1 555
 // 0100", "+14155550100"), or a national one of three digits and four,
 // perhaps after three more ("555-0199", "415-555-0100", "(415)
 // 555-0100"). A number of digits alone, a date ("2019-07-14") or a range
-// ("10-20") is none.
+// ("10-20", "300-1000": numberRange) is none.
 func phoneLength(toks []string) int {
 	core := strings.TrimRight(tokenCore(toks[0]), ".,")
 	if rest, ok := strings.CutPrefix(core, "+"); ok && rest != "" && allDigits(rest) {
@@ -604,13 +630,23 @@ func phoneLength(toks []string) int {
 		}
 	}
 	g := strings.Split(core, "-")
-	if len(g) == 3 && len(g[0]) == 3 && allDigits(g[0]) {
+	area := len(g) == 3 && len(g[0]) == 3 && allDigits(g[0])
+	if area {
 		g = g[1:]
 	}
-	if len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && allDigits(g[0]+g[1]) {
+	if len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && allDigits(g[0]+g[1]) && (area || !numberRange(g[0], g[1])) {
 		return 1
 	}
 	return 0
+}
+
+// numberRange reports whether a and b, the groups of "ddd-dddd" without an
+// area code, are rather a range of numbers than a local telephone number:
+// the first opens with 0 or 1, as no exchange does ("100-2000",
+// "150-1200 dollars"), or both are round ("300-1000 a night", "500-1000
+// per person"); "555-0199", "555-0100" and "212-5551" are numbers.
+func numberRange(a, b string) bool {
+	return a[0] == '0' || a[0] == '1' || a[len(a)-1] == '0' && b[len(b)-1] == '0'
 }
 
 // coordinatesLength returns how many of toks, from the first, make a

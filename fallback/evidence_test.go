@@ -171,10 +171,20 @@ func TestValueKinds(t *testing.T) {
 		{"send a text to +1 555 0100, then call 555-0199 or (415) 555-0100.", []Value{{"+1 555 0100", KindPhone, false}, {"555-0199", KindPhone, false}, {"(415) 555-0100", KindPhone, false}}},
 		{"call +14155550100 about OPS-3", []Value{{"+14155550100", KindPhone, false}, {"OPS-3", KindIssue, true}}},
 		{"events on 2019-07-14 for 10-20 people, +5 points, 1234567", nil},
+		{"hotels priced 300-1000 a night, 150-1200 dollars or 100-2000 ms", nil}, // ranges, not local numbers
+		{"call 212-5551 or 555-0100", []Value{{"212-5551", KindPhone, false}, {"555-0100", KindPhone, false}}},
+		// A message's text says the values it holds, up to a clause break
+		// or the sentence's end; "that" before a noun points at the object.
+		{"send a message to #ops saying call me at +1 415 555 0100", []Value{{"#ops", KindChannel, false}, {"+1 415 555 0100", KindPhone, true}}},
+		{"reply that the repo acme/api is archived, then close OPS-12", []Value{{"acme/api", KindRepo, true}, {"OPS-12", KindIssue, false}}},
+		{"delete that file /tmp/old.csv", []Value{{"/tmp/old.csv", KindPath, false}}},
 		// Coordinates, in one token or two; a price or a version alone is none.
 		{"my phone says 48.8584, 2.2945 - what street is that", []Value{{"48.8584, 2.2945", KindCoordinates, false}}},
 		{"Which street is 40.7484,-73.9857 on?", []Value{{"40.7484,-73.9857", KindCoordinates, false}}},
 		{"pay 12.50, then upgrade to 1.2.3 or 95.5, 200.1", nil},
+		// Without their outer brackets, as a value of one token is.
+		{"what is at [40.7484,-73.9857] and (48.8584, 2.2945)?", []Value{{"40.7484,-73.9857", KindCoordinates, false}, {"48.8584, 2.2945", KindCoordinates, false}}},
+		{"call me (+49 170 1234567) or at (555-0199).", []Value{{"+49 170 1234567", KindPhone, false}, {"555-0199", KindPhone, false}}},
 	} {
 		if diff := cmp.Diff(c.want, ValueKinds(c.raw)); diff != "" {
 			t.Errorf("ValueKinds(%q) (-want +got):\n%s", c.raw, diff)
@@ -534,6 +544,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"check me in", "check in, and", "please take it down. and check", "delete /tmp/a.csv ~/x ./y a/b x@y.z #c OPS-1 www.q https://z",
 		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1",
 		"find it and e-sign it", "get x and if it's dry book a y", "x, if y, z", "reply that that", "and if",
+		"text +49 170 1234567, then call (415) 555-0100.", "what is at 48.8584, 2.2945?", "go to [40.7484,-73.9857]",
 	} {
 		f.Add(s)
 	}
@@ -575,7 +586,13 @@ func FuzzRequestClauses(f *testing.F) {
 			t.Errorf("OpeningParticle(%q) = %q, no particle of the text", raw, p)
 		}
 		for _, v := range ValueKinds(raw) {
-			if v.Text == "" || !strings.Contains(raw, v.Text) || formKind(v.Text) != v.Kind {
+			kind := formKind(v.Text)
+			if toks := strings.Fields(v.Text); len(toks) > 0 && phoneLength(toks) == len(toks) {
+				kind = KindPhone
+			} else if kind == "" && len(toks) > 0 && coordinatesLength(toks) == len(toks) {
+				kind = KindCoordinates
+			}
+			if v.Text == "" || !strings.Contains(raw, v.Text) || kind != v.Kind || v.Text != spanCore(v.Text) {
 				t.Errorf("ValueKinds(%q) has %+v: not a value of the text of its kind", raw, v)
 			}
 		}

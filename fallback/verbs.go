@@ -102,7 +102,6 @@ var verbSynonyms = map[string][]string{
 	"untar":      {"decompress", "extract", "unzip"},
 	"rsync":      {"sync", "copy", "transfer"},
 	"scp":        {"copy", "transfer", "upload"},
-	"ssh":        {"connect"},
 	"symlink":    {"create link", "create symlink"},
 	"screenshot": {"capture", "snapshot"},
 	// colloquial

@@ -9,7 +9,8 @@ import (
 )
 
 // BenchmarkNoMatchRules measures what the no-match rules (unservedAction,
-// unservedTask, unservedName, unservedQuestion and unservedStep, as result
+// unservedTask, unservedName, unservedQuestion, unservedStep and
+// unservedPast, as result
 // runs them on a confident search) cost one search, alone: each dev set's labelled queries searched once in keyword
 // mode over its catalog, then the rules run on each query's calibrated
 // hits, one query per op:
@@ -52,8 +53,9 @@ func BenchmarkNoMatchRules(b *testing.B) {
 				x := in[i%len(in)]
 				ws := st.lex.RankingWords(x.p.query)
 				if why := st.unservedAction(x.p, ws, x.hs); why == "" && st.unservedTask(x.p, len(ws), x.hs) == "" &&
-					st.unservedName(x.p, x.hs) == "" && st.unservedQuestion(x.p, len(ws), x.hs) == "" {
-					st.unservedStep(x.p, len(ws), x.hs)
+					st.unservedName(x.p, x.hs) == "" && st.unservedQuestion(x.p, len(ws), x.hs) == "" &&
+					st.unservedStep(x.p, len(ws), x.hs) == "" {
+					st.unservedPast(x.p, x.hs)
 				}
 			}
 		})

@@ -48,11 +48,13 @@ func TestUnservedAction(t *testing.T) {
 		{"look back at last week's commits", false}, // "back" and "over" leave a light verb a read
 		{"look back through my emails from alice", false},
 		// A value's kind must be one that a best tool doing the verb takes.
-		{"delete /var/tmp/build.log", true},                // the delete tools take events and notes, not paths
-		{"close issue 12 in acme/webapp", true},            // the Jira tools take issue keys, not a repository
-		{"make run.sh executable", true},                   // a support verb without an action's noun: a top tool must take the file
-		{"reply to ana@acme.com", false},                   // reply_to_email: "Reply to all recipients"
-		{"text +49 170 1234567 that I'm on my way", true},  // send_message's text takes the message, not a phone number
+		{"delete /var/tmp/build.log", true},                                 // the delete tools take events and notes, not paths
+		{"close issue 12 in acme/webapp", true},                             // the Jira tools take issue keys, not a repository
+		{"make run.sh executable", true},                                    // a support verb without an action's noun: a top tool must take the file
+		{"reply to ana@acme.com", false},                                    // reply_to_email: "Reply to all recipients"
+		{"text +49 170 1234567 that I'm on my way", true},                   // send_message's text takes the message, not a phone number
+		{"send a message to #ops saying call me at +1 415 555 0100", false}, // a value in the message's text is what it says
+		{"reply to the email saying the repo acme/api is archived", false},
 		{"move report.pdf into the archive folder", false}, // move_file takes paths
 		{"add a :tada: reaction to the announcement", false},
 		{"email the Q1/Q2 report to alice", false},                           // codes joined by a slash are no repository
@@ -70,6 +72,9 @@ func TestUnservedAction(t *testing.T) {
 		{"mkdir ~/projects/new", true},
 		{"chmod 755 deploy.sh", true},
 		{"take a screenshot of a web page", true},
+		// A word that opens software requests as a noun as often is no verb.
+		{"ssh config file in ~/.ssh", false},
+		{"hash values in the users table", false},
 		// The object ends at a later clause's verb when the catalog knows none of its words.
 		{"run a python script and return its output", true},
 		{"stage everything in the docs folder and commit it with the message 'fix typos'", false},

@@ -30,12 +30,14 @@ import (
 
 // ownActionCoverage returns the coverage of m for calibration: m.coverage,
 // or more for a request that names the top tool's own action (see above);
-// hs are m's hits as the answer orders them, best first.
-func (st *state) ownActionCoverage(p *plan, m matches, hs []hit) float64 {
+// hs are m's hits as the answer orders them, best first, and words gives
+// the query's ranking words (fallback.Index.RankingWords), which result
+// reads once for this and the no-match rules.
+func (st *state) ownActionCoverage(p *plan, m matches, hs []hit, words func() []string) float64 {
 	if m.coverage >= 1 || len(hs) == 0 || (m.mode != ModeKeyword && m.mode != ModeHybrid && m.mode != ModeSemantic) {
 		return m.coverage
 	}
-	ws := st.lex.RankingWords(p.query)
+	ws := words()
 	if len(ws) < 2 {
 		return m.coverage
 	}

@@ -119,14 +119,22 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		hits, total = exactFirst(hits, total, p.exact)
 	}
 	var confident bool
-	m.coverage = st.ownActionCoverage(p, m, hits)
+	var ws []string // the query's ranking words, read once for ownActionCoverage and the no-match rules
+	read := false
+	words := func() []string {
+		if !read {
+			ws, read = st.lex.RankingWords(p.query), true
+		}
+		return ws
+	}
+	m.coverage = st.ownActionCoverage(p, m, hits, words)
 	hits, confident = calibrate(hits, m, p.exact)
 	if !confident && vouched(m, hits) {
 		vouch(m, hits, p.debug)
 		confident = true
 	}
 	if confident && hasFloor(m.mode) && !(p.exact >= 0 && hits[0].id == p.exact) {
-		ws := st.lex.RankingWords(p.query)
+		ws := words()
 		if why := st.unservedAction(p, ws, hits); why != "" {
 			unserve(hits, why, p.debug)
 			confident = false

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -75,6 +76,9 @@ func (st *state) unservedPast(p *plan, hs []hit) bool {
 
 // pastRequest reports whether raw asks about the past (see above).
 func pastRequest(raw string) bool {
+	if !pastMarker(raw) {
+		return false // most requests: no word to read, nothing allocated
+	}
 	ws := fallback.Words(raw)
 	if slices.ContainsFunc(ws, func(w string) bool { return presentWords[w] }) {
 		return false // "... historical events ...? After that, tell me the current market value of ..."
@@ -97,6 +101,19 @@ func pastRequest(raw string) bool {
 	return false
 }
 
+// pastMarker reports whether a token of raw, without its punctuation, is
+// "historical" or a past auxiliary in any case: a cheap first look that
+// allocates nothing.
+func pastMarker(raw string) bool {
+	for tok := range strings.FieldsSeq(raw) {
+		tok = strings.Trim(tok, ".,;:!?\"'()")
+		if strings.EqualFold(tok, "historical") || strings.EqualFold(tok, "was") || strings.EqualFold(tok, "were") || strings.EqualFold(tok, "did") {
+			return true
+		}
+	}
+	return false
+}
+
 // leadWords returns the words of tool id's name (without its server) and
 // its description's first sentence, where a tool says what it reports.
 func (st *state) leadWords(id int) []string {
@@ -110,5 +127,5 @@ func (st *state) leadWords(id int) []string {
 
 // unservedPastWhy says why unservedPast flagged a search.
 func unservedPastWhy() string {
-	return "the request asks about the past, the top tool reports the present or the future and none of the top 3 keeps the past"
+	return fmt.Sprintf("the request asks about the past, the top tool reports the present or the future and none of the top %d keeps the past", unservedDepth)
 }

@@ -217,6 +217,10 @@ func stepVerb(w string) bool {
 // changers returns the tools of top that change something: an action verb
 // that is no answer verb among their own actions (toolActions), unlike
 // postgres__describe_table, whose "table" is no table one may reserve.
+// The unserved task's lone step reads the tools the other way (readOnly:
+// an answer verb acts too); read as here, bfcl's answerable requests
+// flagged 3.6 → 3.9 % (default), 4.3 → 4.5 % (keyword), and with the
+// step's object (stepObject) as well 4.1 / 4.6 %.
 func (st *state) changers(top []hit) []hit {
 	var out []hit
 	for _, h := range top {

@@ -292,7 +292,8 @@ func directObject(object, words []string, evidence map[string]fallback.WordMatch
 // readOnly reports whether no tool of top has an action verb among its
 // own actions (toolActions): they read ("get", "search", "list") and
 // change nothing, so a lone step's action verb that none of them does is
-// unserved whatever its object (see unservedTask).
+// unserved whatever its object (see unservedTask). An answer verb acts
+// here, unlike in the unserved step's changers (see there for why).
 func (st *state) readOnly(top []hit) bool {
 	for _, h := range top {
 		for _, a := range st.toolActions(h.id) {
