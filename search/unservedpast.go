@@ -102,20 +102,26 @@ func pastRequest(raw string) bool {
 }
 
 // pastMarker reports whether a token of raw, without its punctuation, is
-// "historical" or a past auxiliary in any case: a cheap first look that
-// allocates nothing.
+// "historical" or a past auxiliary (pastAuxiliaries) in any case: a cheap
+// first look that allocates nothing.
 func pastMarker(raw string) bool {
 	for tok := range strings.FieldsSeq(raw) {
 		tok = strings.Trim(tok, ".,;:!?\"'()")
-		if strings.EqualFold(tok, "historical") || strings.EqualFold(tok, "was") || strings.EqualFold(tok, "were") || strings.EqualFold(tok, "did") {
+		if strings.EqualFold(tok, "historical") {
 			return true
+		}
+		for a := range pastAuxiliaries {
+			if strings.EqualFold(tok, a) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// leadWords returns the words of tool id's name (without its server) and
-// its description's first sentence, where a tool says what it reports.
+// leadWords returns the words of tool id's full name (its server's too:
+// "weather__get_current_weather") and its description's first sentence,
+// where a tool says what it reports.
 func (st *state) leadWords(id int) []string {
 	t := st.snap.Tool(id)
 	desc := t.Description
