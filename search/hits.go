@@ -59,6 +59,13 @@ type matches struct {
 	// search answers.
 	agreed   bool
 	agreedID int
+	// rejected are the semantic candidates the confidence gate rejected
+	// when keyword search answers in their place (semanticMatches), kept
+	// only for a search with a learned stage (p.learned): tools the
+	// catalog's own text found by meaning, which the learned stage may
+	// lift into the answer as it lifts the candidates of a fused search
+	// (applyLearned, rejectedHas).
+	rejected []hit
 }
 
 // fromFallback converts the lexical scorers' hits.

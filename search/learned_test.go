@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/internal/testenv"
 	"github.com/toolsearch/toolsearch/learn"
 	"github.com/toolsearch/toolsearch/search"
 )
@@ -338,5 +339,56 @@ func TestCloseIdempotentWithLearning(t *testing.T) {
 	res := search1(t, e, search.Request{Query: meetingQuery, MaxResults: 10})
 	if len(res.References) == 0 || res.References[0].Name != "notion__append_block" {
 		t.Errorf("after Close, %q ranks %v first, want notion__append_block learned", meetingQuery, res.References)
+	}
+}
+
+// A request the confidence gate rejects is answered by keyword search, and
+// the learned stage lifts the semantic candidates the gate rejected as it
+// lifts a fused search's: one session that used slack__get_user_profile
+// after "what time zone is Kenji in? I want to ping him without waking him
+// up" lifts it into the answer to "is it too late to ping U04ABCD12 right
+// now? where are they based", which shares no word with its catalog text
+// (the keyword answer does not have it) but which its own vector finds.
+// With nothing learned it is not there.
+func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := loadSnapshot(t, exampleCatalog)
+	e := newEngine(t, snap, search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
+	ctx := testenv.Context(t)
+	if err := e.WaitIndexed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const tool = "slack__get_user_profile"
+	req := search.Request{Query: "is it too late to ping U04ABCD12 right now? where are they based", MaxResults: 10}
+	find := func() (search.Result, *search.Reference) {
+		res := search1(t, e, req)
+		for i, r := range res.References {
+			if r.Name == tool {
+				return res, &res.References[i]
+			}
+		}
+		return res, nil
+	}
+	res, ref := find()
+	if res.Metadata.FallbackReason != search.ReasonLowConfidence || ref != nil {
+		t.Fatalf("before learning: reason %q, %s %+v; want the gate's rejection and no %s: the test tests nothing",
+			res.Metadata.FallbackReason, tool, ref, tool)
+	}
+	const s = "profile-once"
+	if _, err := e.Search(ctx, search.Request{Query: "what time zone is Kenji in? I want to ping him without waking him up", SessionID: s, MaxResults: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: tool, Outcome: search.OutcomeSuccess}); err != nil {
+		t.Fatal(err)
+	}
+	res, ref = find()
+	if res.Metadata.FallbackReason != search.ReasonLowConfidence {
+		t.Errorf("after learning: reason %q, want %q", res.Metadata.FallbackReason, search.ReasonLowConfidence)
+	}
+	if ref == nil || ref.Learned == nil {
+		t.Fatalf("after one session's use, %q gives %v; want %s lifted by learning, with provenance", req.Query, names(res), tool)
 	}
 }

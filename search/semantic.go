@@ -47,6 +47,9 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 			m := matches{hits: fromFallback(kw.Hits), total: kw.Total, mode: ModeKeyword, reason: ReasonLowConfidence,
 				confidence: conf, cosine: cosine, unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages}
 			m.agreed, m.agreedID = rankedFirst(vec, m.hits)
+			if p.learned != nil {
+				m.rejected = vec // matches.rejectedHas
+			}
 			return m, nil
 		}
 		if fm, ok := st.fuzzyMatches(p, fusionDepth); ok {
