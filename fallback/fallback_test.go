@@ -322,7 +322,7 @@ func FuzzKeyword(f *testing.F) {
 		"`slack__send_message`", `"unterminated`, "a = 3, b = -11", "category:\"x y\" +", "-", "+\"", "搜索 sla",
 		"bin the note", "I'm late. Can you let #standup know?", "move my 2pm meeting to 4pm", "call it off", "let", "tell",
 		"push 4pm", "by bike", "look it", "-move my meeting to 4pm", "let me -know", "book +friday",
-		"AAs ", "list PRs in the repo", "e-mail my cfg", "lat/long 48.8584, 2.2945", "call +49 170 1234567",
+		"AAs ", "IDs of the AAs", "list PRs in the repo", "e-mail my cfg", "lat/long 48.8584, 2.2945", "call +49 170 1234567",
 	} {
 		f.Add(s)
 	}
@@ -336,11 +336,13 @@ func FuzzKeyword(f *testing.F) {
 		checkScores(t, ix, res)
 		// The verb expansion and the synonyms' coverage (Options.Expand,
 		// CoverageVerbs), into a buffer with stale hits (Options.Hits):
-		// scores as ever, WordCoverage unchanged, Coverage no lower.
+		// scores as ever, WordCoverage and Coverage no lower (an acronym's
+		// plural the catalog knows as one word, "IDs", reads as that word:
+		// queryWord.alt).
 		buf := []Hit{{ID: -1, Score: 9, Explain: "stale"}, {ID: 1 << 30}}
 		ex := ix.Keyword(q, Options{Limit: 5, Expand: true, CoverageVerbs: VerbSynonyms, Hits: buf})
 		checkScores(t, ix, ex)
-		if ex.WordCoverage != res.WordCoverage || ex.Coverage < res.Coverage-1e-9 {
+		if ex.WordCoverage < res.WordCoverage-1e-9 || ex.Coverage < res.Coverage-1e-9 {
 			t.Errorf("Keyword(%q) with Expand and CoverageVerbs: coverage %v/%v, without %v/%v", s, ex.Coverage, ex.WordCoverage, res.Coverage, res.WordCoverage)
 		}
 		fres, _ := ix.Fuzzy(q, Options{Limit: 5})
