@@ -497,7 +497,7 @@ var fileExtensions = wordSet("txt csv tsv json yaml yml toml xml md pdf doc docx
 // an owner/name pair, an issue key, a phone number or coordinates, which
 // may span several tokens; the Kind constants), in order, each
 // marked when it is the request's subject, purpose, format or
-// instrument (Value.Adjunct).
+// instrument, or in a message's text (Value.Adjunct).
 // Quoted text is a message or a title, not a value of a kind; numbers,
 // dates, names and words joined by a slash ("and/or", "TCP/IP") have no
 // kind. It is a pure function of raw, safe for concurrent use.
