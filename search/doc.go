@@ -11,8 +11,10 @@
 // queries (learned.go; the background learner builds its index from
 // package learn's store, learner.go; reports arrive through usage.go); and
 // the result stage (result.go) applies the named-server rule (servers.go),
-// exact-first (exact.go), calibration (calibration.go), the top band and
-// the limit.
+// exact-first (exact.go), calibration (calibration.go; ownaction.go for a
+// request in the top tool's own action), the no-match rules that flag a
+// confident search whose best tools do not do what was asked (nomatch.go
+// and the unserved*.go files), the top band and the limit.
 //
 // The engine knows nothing of gRPC. It translates catalog tools into the
 // IDs and strings that the lexical scorers (package fallback), the embedders
