@@ -196,15 +196,12 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 // argument value, or a word the catalog does not know ("... and order
 // delivery from it for two people": no tool has the delivery, whatever
 // tool has "people"); else the whole phrase ("... and add it to the
-// current sprint").
+// current sprint"). It is directObject with unknown words counted.
 func stepObject(object, phrase []string, evidence map[string]fallback.WordMatch) []string {
-	if slices.ContainsFunc(object, func(w string) bool {
+	return directObject(object, phrase, func(w string) bool {
 		e, ok := evidence[w]
 		return ok && !e.Arg && e.Weight >= 1
-	}) {
-		return object
-	}
-	return phrase
+	})
 }
 
 // stepVerb reports whether w is an action verb in its base form that is

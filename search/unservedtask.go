@@ -209,7 +209,7 @@ func (st *state) unservedTask(p *plan, words int, hs []hit) string {
 			return "" // a read of something a top tool has
 		}
 	}
-	if lone && !st.readOnly(top) && st.objectInTop(directObject(steps[0].object, steps[0].words, evidence), evidence, top) {
+	if lone && !st.readOnly(top) && st.objectInTop(directObject(steps[0].object, steps[0].words, func(w string) bool { return checkable(w, evidence) }), evidence, top) {
 		return "" // a lone step needs its object missing too: "Can you cancel my booking?" after context
 	}
 	return steps[0].verb
@@ -280,10 +280,11 @@ func (st *state) objectInTop(words []string, evidence map[string]fallback.WordMa
 }
 
 // directObject returns a step's direct object (object: its words before a
-// preposition) when it has a known word that is no argument value, else
-// all its words.
-func directObject(object, words []string, evidence map[string]fallback.WordMatch) []string {
-	if objectKnown(object, evidence) {
+// preposition) when it has a word that counts (counts: for the unserved
+// task a known word that is no argument value, checkable; for the unserved
+// step unknown words too, stepObject), else all its words.
+func directObject(object, words []string, counts func(string) bool) []string {
+	if slices.ContainsFunc(object, counts) {
 		return object
 	}
 	return words
