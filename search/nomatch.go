@@ -250,7 +250,8 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	// The verb must open the request: not "what's in the downloads
 	// folder", not "after you execute the purchase, ...".
 	req := request(p.query)
-	op := fallback.RequestOpening(afterServer(req.Raw, server))
+	raw := afterServer(req.Raw, server) // the request from its verb on
+	op := fallback.RequestOpening(raw)
 	if op.Verb != ws[verb] {
 		return ""
 	}
@@ -281,7 +282,7 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	if !anyServed {
 		return unservedWhy(word, false)
 	}
-	if commandVerbs[base] || st.objectServed(words, verb, op, nextVerb(afterServer(req.Raw, server)), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	if commandVerbs[base] || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(req, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}

@@ -51,7 +51,7 @@ func (st *state) actsVerb(id int, base string) bool {
 		return true
 	}
 	for _, syn := range fallback.VerbSynonyms(base) {
-		if words := strings.Fields(syn); len(words) > 1 && !slices.ContainsFunc(words, func(w string) bool { return !does(w) }) || len(words) == 1 && does(syn) {
+		if words := strings.Fields(syn); len(words) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !does(w) }) {
 			return true // a synonym of several words is done when each of them is ("mkdir": "create directory")
 		}
 	}
