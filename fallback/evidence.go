@@ -522,28 +522,21 @@ func ValueKinds(raw string) []Value {
 		if n == 0 {
 			kind, n = KindCoordinates, coordinatesLength(toks[i:])
 		}
+		last := tok // the token whose end may close the phrase or the sentence
 		if n > 0 {
 			skip = i + n - 1
-			span := strings.Join(toks[i:i+n], " ")
-			out = append(out, Value{spanCore(span), kind, adjunct || text})
-			if strings.ContainsAny(span[len(span)-1:], ".,;:!?") {
-				adjunct = false
-			}
-			if strings.ContainsAny(span[len(span)-1:], ".?!") {
-				text = false
-			}
-			continue
-		}
-		if w := strings.ToLower(core); objectEnds[w] {
+			out = append(out, Value{spanCore(strings.Join(toks[i:i+n], " ")), kind, adjunct || text})
+			last = toks[skip]
+		} else if w := strings.ToLower(core); objectEnds[w] {
 			adjunct = adjunctPrepositions[w]
 			text = text || textStarts[w] && !determiner([]string{w}, toks[i+1:])
 		} else if k := formKind(core); k != "" {
 			out = append(out, Value{core, k, adjunct || text})
 		}
-		if strings.ContainsAny(tok[len(tok)-1:], ".,;:!?") {
+		if strings.ContainsAny(last[len(last)-1:], ".,;:!?") {
 			adjunct = false
 		}
-		if strings.ContainsAny(tok[len(tok)-1:], ".?!") {
+		if strings.ContainsAny(last[len(last)-1:], ".?!") {
 			text = false
 		}
 	}
