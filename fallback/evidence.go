@@ -525,7 +525,7 @@ func ValueKinds(raw string) []Value {
 		last := tok // the token whose end may close the phrase or the sentence
 		if n > 0 {
 			skip = i + n - 1
-			out = append(out, Value{spanCore(strings.Join(toks[i:i+n], " ")), kind, adjunct || text})
+			out = append(out, Value{spanCore(rawSpan(raw, toks, i, skip)), kind, adjunct || text})
 			last = toks[skip]
 		} else if w := strings.ToLower(core); objectEnds[w] {
 			adjunct = adjunctPrepositions[w]
@@ -577,6 +577,22 @@ func formKind(core string) string {
 	return ""
 }
 
+// rawSpan returns raw's text from its field i to its field j (toks is
+// strings.Fields(raw)) as written, the spaces between them kept: a value
+// of several tokens is a span of the request ("+49  170 1234567"), not
+// its tokens joined again.
+func rawSpan(raw string, toks []string, i, j int) string {
+	at, start := 0, 0
+	for k := 0; k <= j; k++ {
+		at += strings.Index(raw[at:], toks[k]) // a field has no space: its first occurrence after the last is itself
+		if k == i {
+			start = at
+		}
+		at += len(toks[k])
+	}
+	return raw[start:at]
+}
+
 // spanCore returns a value of several tokens (a phone number, coordinates)
 // without its outer punctuation, as tokenCore gives a value of one token:
 // "[40.7484,-73.9857]" → 40.7484,-73.9857, "(+49 170 1234567)," → +49 170
@@ -595,7 +611,7 @@ func spanCore(text string) string {
 // code, with the groups of digits after it ("+49 170 1234567", "+1 555
 // 0100", "+14155550100"), or a national one of three digits and four,
 // perhaps after three more ("555-0199", "415-555-0100", "(415)
-// 555-0100"). A number of digits alone, a date ("2019-07-14") or a range
+// 555-0100", its parentheses closed). A number of digits alone, a date ("2019-07-14") or a range
 // ("10-20", "300-1000": numberRange) is none.
 func phoneLength(toks []string) int {
 	core := strings.TrimRight(tokenCore(toks[0]), ".,")
@@ -617,7 +633,7 @@ func phoneLength(toks []string) int {
 		}
 		return 0
 	}
-	if strings.HasPrefix(toks[0], "(") && len(core) == 3 && allDigits(core) && len(toks) > 1 {
+	if strings.HasPrefix(toks[0], "(") && strings.HasSuffix(toks[0], ")") && len(core) == 3 && allDigits(core) && len(toks) > 1 {
 		if g := strings.Split(strings.TrimRight(toks[1], ".,;:!?"), "-"); len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && allDigits(g[0]+g[1]) {
 			return 2 // "(415) 555-0100"
 		}
