@@ -793,3 +793,43 @@ func TestCutVerbPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestReschedules: a verb that moves a thing in time, with a time after
+// it, opens the reschedule frame; the same verb without a time, or
+// another verb, does not.
+func TestReschedules(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want bool
+	}{
+		{"push my dentist appointment on Friday to 4pm", true},
+		{"push the standup an hour later", true},
+		{"move my 2pm meeting to thursday", true},
+		{"push my local commits to origin", false},
+		{"cancel the standup tomorrow", false},
+		{"push", false},
+	} {
+		if got := Reschedules(analysis.Words().Analyze(c.raw)); got != c.want {
+			t.Errorf("Reschedules(%q) = %v, want %v", c.raw, got, c.want)
+		}
+	}
+}
+
+// TestFramedCoverage: in a request that moves a thing in time, the verb
+// and the times the frame reads count as known to a catalog that knows
+// the frame's plain words (CoverageVerbs), and the hits do not change.
+func TestFramedCoverage(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "calendar__update_event", Server: "calendar", Description: "Change a calendar event: its time or title."},
+		{Name: "files__move_file", Server: "files", Description: "Move a file."},
+	})
+	q := mustParse(t, "push my dentist appointment on friday")
+	plain := ix.Keyword(q, Options{Limit: 5, Expand: true})
+	res := ix.Keyword(q, Options{Limit: 5, Expand: true, CoverageVerbs: VerbSynonyms})
+	if plain.Coverage != 0 || math.Abs(res.Coverage-0.5) > 1e-9 {
+		t.Errorf("Coverage %.3f without CoverageVerbs, %.3f with; want 0, 0.5 (push and friday of four words)", plain.Coverage, res.Coverage)
+	}
+	if !slices.Equal(plain.Hits, res.Hits) {
+		t.Errorf("CoverageVerbs changed the hits")
+	}
+}

@@ -67,7 +67,10 @@ type Options struct {
 	// use for a request's word ("remove" → delete, "ping" → send): a word
 	// the catalog does not know counts as known in Result.Coverage when
 	// the catalog knows one of them (the words a request says otherwise,
-	// not what it asks for). Rankings do not read it. It must be safe to
+	// not what it asks for). With Expand, it is also asked for a frame's
+	// key of VerbSynonyms ("move _ time", "_ time"), whose plain words make
+	// the words the frame reads known (Result.Coverage). Rankings do not
+	// read it. It must be safe to
 	// call from the searching goroutine; it is never retained, nor are the
 	// slices it returns.
 	CoverageVerbs func(word string) []string
@@ -105,8 +108,11 @@ type Result struct {
 	// #frontend that the build is broken" has coverage 1 when "message" is
 	// known). A word the catalog does not know counts as known when
 	// Options.CoverageVerbs gives a plain verb for it that the catalog
-	// knows ("remove the team lunch from my calendar" and "delete"), and,
-	// with Options.Expand, a short form whose full words it knows ("db"
+	// knows ("remove the team lunch from my calendar" and "delete"), as
+	// does a word that a frame of the request reads as a plain word the
+	// catalog knows through Options.CoverageVerbs ("push" and "friday" of
+	// "push my dentist appointment on Friday to 4pm", read as reschedule
+	// and the event's time: framed), and, with Options.Expand, a short form whose full words it knows ("db"
 	// and "database"). It is 1 for a query with no ranking words. Set by
 	// Keyword.
 	Coverage float64

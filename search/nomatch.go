@@ -188,6 +188,26 @@ import (
 // 90 % default, 90 → 92 % keyword, nothing else moves; cut whatever its
 // words, held-out-6's answerable 22.5 → 25.0 % ("stage everything in the
 // docs folder and commit it ...").
+//
+// A request that moves a thing in time (eighth session, h33-flags:
+// fallback.Reschedules, a move, push, shift or bump verb with a time
+// after it) is read as keyword search reads it since h30-every: its verb
+// as fallback.RescheduleKey (reschedule, update, change), so a top tool
+// that updates does it ("push", which no tool says), and its object as
+// what happens at that time, served by such a tool that has a word of
+// fallback.TimeKey (event, calendar), whatever the request calls it
+// ("push my dentist appointment on Friday to 4pm": "dentist" and
+// "appointment" are no words of the catalog; timeServed). The coverage
+// reads the frame the same way (fallback.Options.CoverageVerbs). Default
+// and keyword mode, example answerable flagged: tuning 9.9 → 8.9 % (12.9
+// → 11.9), held-out 12.5 → 9.4 % (25.0 → 21.9), held-out-5 10 → 0 %,
+// held-out-6 22.5 → 20.0 % (25.0 → 22.5), held-out-8 14 → 12 % (both),
+// held-out-9 16 → 14 % (18 → 16), held-out-10 24 → 22 % (22 → 20),
+// held-out-13 12 → 10 % (10 → 8); no no-answer request of any set (example,
+// dev, dev held-out) and no dev set moves. Known hole: a near miss that
+// moves a booking in time ("move my flight to friday", "shift my hotel
+// booking to next weekend") meets calendar__update_event and is no longer
+// flagged by its score; no no-answer set has one.
 const (
 	// unservedMaxWords is the longest query, in ranking words, the rule
 	// reads (6 and 8 measured, see above); longer queries are the
@@ -273,16 +293,17 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	if server != "" && !st.objectOfTop(words[verb+1:], op, top) {
 		return "" // "weather report for Boston tomorrow", "stock quote AAPL": a noun after the server's name, no verb
 	}
-	var served [unservedDepth]bool // the tool has the verb or a synonym
+	frame := fallback.Reschedules(ws[verb:]) // "push my dentist appointment on Friday to 4pm": the verb moves a thing in time
+	var served [unservedDepth]bool           // the tool has the verb or a synonym
 	anyServed := false
 	for k, h := range top {
-		served[k] = st.actsVerb(h.id, base)
+		served[k] = st.actsVerb(h.id, base) || frame && st.actsVerb(h.id, fallback.RescheduleKey)
 		anyServed = anyServed || served[k]
 	}
 	if !anyServed {
 		return unservedWhy(word, false)
 	}
-	if commandVerbs[base] || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	if commandVerbs[base] || frame && st.timeServed(top, served[:len(top)]) || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(req, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}
@@ -330,6 +351,19 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 			if o.Known && (k == 0 && o.InTool || k > 0 && st.lex.HasWord(h.id, o.Word)) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// timeServed reports whether a tool of top that moves a thing in time
+// (served[k]) has a word of the frame's time (fallback.TimeKey: event,
+// calendar): the object of "push my dentist appointment on Friday to
+// 4pm" is what happens at that time, whatever the catalog calls it.
+func (st *state) timeServed(top []hit, served []bool) bool {
+	for k, h := range top {
+		if served[k] && slices.ContainsFunc(fallback.VerbSynonyms(fallback.TimeKey), func(w string) bool { return st.lex.HasWord(h.id, w) }) {
+			return true
 		}
 	}
 	return false
