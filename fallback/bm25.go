@@ -208,6 +208,10 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 					weight *= v.own
 				}
 			}
+			kw := weight // the kind's weight: the value's, not its words'
+			if qw.formed {
+				weight *= formedWeight
+			}
 			if len(qw.ids) > 0 {
 				p.seq = append(p.seq, seqWord{ids: qw.ids, weight: weight})
 			}
@@ -232,7 +236,6 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			// An argument value also matches through its kind, as a
 			// parameter's name or description would say it (valueKind,
 			// on the chunk's first word): "#general" a channel.
-			kw := weight
 			if qw.kindOwn {
 				kw = 1 // coordinates: a place, not a number
 			}
@@ -397,7 +400,9 @@ func (ix *Index) ExactName(raw string) (int, bool) {
 // (analysis.Standard). A word's contribution to a tool is
 // weight × IDF × tf/(k1+tf), where tf is the BM25F pseudo frequency over the
 // fields (see fieldWeight, fieldB, bm25K1) and weight is the query-side
-// weight of the word (see queryWordWeight). A word may match through itself,
+// weight of the word (see queryWordWeight; formedWeight of it for a word
+// of an argument value whose form says its kind, "report-draft.docx"). A
+// word may match through itself,
 // a stem variant (variantWeight), for the first word of an argument value
 // of a known kind ("#general", an e-mail address, a URL, coordinates) the
 // kind's word (valueKind, coordinatesKind, kindWeight), for the last word a completion (prefixWeight)

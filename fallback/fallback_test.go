@@ -436,3 +436,33 @@ func TestKeywordConcurrentCache(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestKeywordFormedValueWords checks that the words of an argument value
+// whose form says its kind (a file, a path, an e-mail address) rank below
+// the request's own words (formedWeight): "draft" of a file's name does
+// not make the drafting tool the answer to a rename, and the value's words
+// still count when nothing else matches.
+func TestKeywordFormedValueWords(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "files__move_file", Description: "Move or rename a file or directory."},
+		{Name: "email__create_draft", Description: "Save an email as a draft without sending it."},
+		{Name: "notes__get_note", Description: "Read a note by its title."},
+	})
+	tests := []struct {
+		query string
+		want  string // the first hit
+	}{
+		{"rename report-draft.docx to report-final.docx", "files__move_file"},
+		{"rename ~/Documents/draft-final.docx to contract.docx", "files__move_file"},
+		{"draft.txt", "email__create_draft"}, // only the value's words: they still rank
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			res := ix.Keyword(mustParse(t, tt.query), Options{Limit: 3})
+			if got := names(ix, res); len(got) == 0 || got[0] != tt.want {
+				t.Errorf("Keyword(%q) = %v, want %s first", tt.query, got, tt.want)
+			}
+			checkScores(t, ix, res)
+		})
+	}
+}

@@ -38,6 +38,11 @@ type queryWord struct {
 	// form (argumentToken of the chunk, as written), kept with the
 	// chunk's words so that a search does not test each chunk again.
 	value bool
+	// formed: the chunk is an argument value of a kind by its form
+	// (formKind: a path, a file, an e-mail address, a URL, a channel, an
+	// owner/name pair, an issue key), whose words plan ranks at
+	// formedWeight of the word's weight.
+	formed bool
 	// kind: on the chunk's first word, the index terms of the chunk's
 	// kind (valueKind: "#general" a channel), through which plan matches
 	// it too; kept with the chunk's words, as value is, so that a search
@@ -118,6 +123,7 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 				// what a tool does: no short forms ("~/docs").
 				for j := range qws {
 					qws[j].short, qws[j].shortKnown = nil, false
+					qws[j].formed = true
 				}
 			} else {
 				ix.shortPairs(ws, qws)

@@ -66,3 +66,16 @@ func isNumber(w string) bool {
 	}
 	return w != ""
 }
+
+// formedWeight scales the query-side weight of the words of an argument
+// value whose form says its kind (formKind: "~/work/report-draft.docx",
+// "dana@acme.com", "https://go.dev/doc", "#design", "acme/widgets",
+// "OPS-12"): they name the thing a tool acts on, not what the tool does,
+// so "rename report-draft.docx to report-final.docx" is about renaming,
+// not drafts. They still count a little: a file's or a path's words
+// sometimes name the object ("notes.txt"). The value's kind is matched at
+// the value's full weight (kindWeight).
+//
+// Worked example: in "rename report-draft.docx to report-final.docx",
+// "draft" counts formedWeight of "rename".
+const formedWeight = 0.3
