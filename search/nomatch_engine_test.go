@@ -612,6 +612,39 @@ func TestRescheduleFrame(t *testing.T) {
 		{"push the standup an hour later tomorrow", "calendar__update_event", false},
 		{"push my local commits to origin", "", true},
 		{"push my branch to origin tomorrow morning", "", true}, // no top tool updates events
+		// A change of status is a transition (fallback.VerbSynonyms).
+		{"change jira issue status to In Progress", "jira__transition_issue", false},
+	}
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, c := range cases {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || c.top != "" && res.References[0].Name != c.top || res.Metadata.NoConfidentMatch != c.flagged {
+				t.Errorf("%s %q: %+v, no_confident_match %v; want top %q, flagged %v", m.name, c.query, res.References, res.Metadata.NoConfidentMatch, c.top, c.flagged)
+			}
+		}
+	}
+}
+
+// TestKeywordListThing: a keyword list (no article, preposition or
+// pronoun) whose first word is the top tool's thing, named in its name
+// after its verb and followed by another word of the tool, opens with no
+// verb (namesTopThing); a keyword list that opens with a verb the best
+// tools do not do is still flagged.
+func TestKeywordListThing(t *testing.T) {
+	cases := []struct {
+		query   string
+		top     string // "" when any
+		flagged bool
+	}{
+		{"file size permissions modified date", "filesystem__get_file_info", false},
+		{"slack message search keyword outage", "slack__search_messages", false},
+		{"merge pull request github", "", true},
+		{"mkdir create new folder", "", true},
 	}
 	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
 	for _, m := range rankingModes(t) {
