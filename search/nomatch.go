@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolsearch/toolsearch/analysis"
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/query"
@@ -397,13 +396,7 @@ func (st *state) namesTopThing(raw string, ws []string, verb, top int) bool {
 	}
 	_, name := catalog.SplitName(st.snap.Tool(top).Name)
 	nws := fallback.Words(name)
-	stem := analysis.Stem(ws[verb])
-	for _, w := range nws[min(1, len(nws)):] {
-		if analysis.Stem(w) == stem {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(nws[min(1, len(nws)):], func(w string) bool { return fallback.SameStem(w, ws[verb]) })
 }
 
 // keywordListWords is the fewest words namesTopThing reads as a keyword
