@@ -239,6 +239,12 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			if qw.kindOwn {
 				kw = 1 // coordinates: a place, not a number
 			}
+			if coverage && qw.value && qw.unmatched && len(qw.kind) > 0 {
+				// A value of a kind the catalog knows is understood
+				// (Result.Coverage): one known word, at the kind's weight.
+				p.weight += kw
+				p.known += kw
+			}
 			for _, id := range qw.kind {
 				if s.termPos[id] > 0 {
 					continue

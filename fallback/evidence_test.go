@@ -429,7 +429,8 @@ func TestFreeTextWords(t *testing.T) {
 
 // TestCoverageArguments: an argument value by its form (a path, a URL, a
 // #channel, a number) that the catalog does not know is left out of
-// Result.Coverage; an unknown plain word is not. Result.WordCoverage counts
+// Result.Coverage, unless the catalog knows its kind (then it is one known
+// word); an unknown plain word is not. Result.WordCoverage counts
 // every word.
 func TestCoverageArguments(t *testing.T) {
 	ix := NewIndex(testDocs)
@@ -445,6 +446,8 @@ func TestCoverageArguments(t *testing.T) {
 		{"send messages to Zorblax", 1, 2.0 / 3},       // a name after "to" is an argument value
 		{"send messages on Zorblax", 2.0 / 3, 2.0 / 3}, // after "on" it may be the service asked for
 		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3}, // Title Case: no names
+		{"zorblax in #qux", 0.5, 0},                    // a value of a kind the catalog knows (a channel) is understood
+		{"zorblax ~/qux/quux", 0, 0},                   // the catalog knows no path
 	} {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WordCoverage-c.everyWord) > 1e-9 {

@@ -100,7 +100,11 @@ type Result struct {
 	// with a digit or an inner @ / . : # _: a path, a URL, a #channel, an
 	// issue key) that the catalog does not know are left out: "rename
 	// report.txt to final.txt" has coverage 1 when "rename" is known, since
-	// no catalog is expected to know the file. So are the unknown names of
+	// no catalog is expected to know the file. A value of a kind the
+	// catalog knows (valueKind's word or coordinates' words are words of
+	// some tool: a #channel, an e-mail address, coordinates) counts as one
+	// known word at the kind's weight: the catalog understands it ("Which
+	// street is 40.7484,-73.9857 on?" has coverage 0.5, "street" unknown). So are the unknown names of
 	// places and people after "in", "from", "to", "near", "around" or
 	// "between" (locativeNames): "is it going to rain in Seattle this
 	// weekend" is about the rain, not Seattle. So are the unknown words of
