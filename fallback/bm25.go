@@ -192,8 +192,8 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 				// "to" (locativeNames), nor a word of a message's text
 				// (freeTextWords).
 				p.weight += qw.weight
-				if !qw.unmatched || expand && qw.shortKnown || coverage && synonyms != nil && ix.knowsAny(synonyms(qw.word)) {
-					p.known += qw.weight // known, in full (shortForms) or said otherwise (Options.CoverageVerbs)
+				if !qw.unmatched || expand && qw.shortKnown || coverage && synonyms != nil && (ix.knowsAny(synonyms(qw.word)) || ix.framed(verbs, at, qw.word, synonyms)) {
+					p.known += qw.weight // known, in full (shortForms) or said otherwise (Options.CoverageVerbs, a frame's reading)
 				}
 			}
 			if qw.unmatched {
@@ -238,6 +238,12 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			// on the chunk's first word): "#general" a channel.
 			if qw.kindOwn {
 				kw = 1 // coordinates: a place, not a number
+			}
+			if coverage && qw.value && qw.unmatched && len(qw.kind) > 0 {
+				// A value of a kind the catalog knows is understood
+				// (Result.Coverage): one known word, at the kind's weight.
+				p.weight += kw
+				p.known += kw
 			}
 			for _, id := range qw.kind {
 				if s.termPos[id] > 0 {
@@ -309,6 +315,28 @@ func chunkWords(qws []queryWord, expand bool) []queryWord {
 func (ix *Index) knowsAny(ws []string) bool {
 	for _, w := range ws {
 		if qw := ix.resolveWord(w); len(qw.ids) > 0 || len(qw.vars) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// framed reports whether the word w at position at of the request is
+// one that a frame of the request reads (requestExpansions, frameKey) —
+// the frame's own word ("push" of "move _ time" in "push my dentist
+// appointment on Friday to 4pm", "know" of "let _ know"), or a time word
+// at or after the frame's time ("_ time": "friday", and "later" and
+// "tomorrow" of "push the standup an hour later tomorrow") — when the
+// catalog knows one of the frame's plain words (synonyms,
+// Options.CoverageVerbs: reschedule, update, change; event, calendar).
+// Such a word is understood as the frame reads it, as a verb said
+// otherwise is (CoverageVerbs), and counts as known in Result.Coverage.
+func (ix *Index) framed(verbs []verbExpansion, at int, w string, synonyms func(string) []string) bool {
+	for _, v := range verbs {
+		if !frameKey(v.key) || v.at != at && (v.key != TimeKey || v.at > at || !timeWords[w]) {
+			continue
+		}
+		if ix.knowsAny(synonyms(v.key)) {
 			return true
 		}
 	}

@@ -1320,6 +1320,10 @@ func RequestClauses(raw string) iter.Seq[Clause] {
 // concurrent use.
 func Words(s string) []string { return analysis.Words().Analyze(s) }
 
+// SameStem reports whether two words (as Words gives them) have the same
+// stem ("message" and "messages"). A pure function.
+func SameStem(a, b string) bool { return a == b || analysis.Stem(a) == analysis.Stem(b) }
+
 // toolActionsScan is how much of a description, in bytes, ToolActions
 // reads (up to the last space before it): what a tool does is said
 // first, and reading a long description (API documentation pasted in)

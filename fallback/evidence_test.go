@@ -429,7 +429,8 @@ func TestFreeTextWords(t *testing.T) {
 
 // TestCoverageArguments: an argument value by its form (a path, a URL, a
 // #channel, a number) that the catalog does not know is left out of
-// Result.Coverage; an unknown plain word is not. Result.WordCoverage counts
+// Result.Coverage, unless the catalog knows its kind (then it is one known
+// word); an unknown plain word is not. Result.WordCoverage counts
 // every word.
 func TestCoverageArguments(t *testing.T) {
 	ix := NewIndex(testDocs)
@@ -445,6 +446,8 @@ func TestCoverageArguments(t *testing.T) {
 		{"send messages to Zorblax", 1, 2.0 / 3},       // a name after "to" is an argument value
 		{"send messages on Zorblax", 2.0 / 3, 2.0 / 3}, // after "on" it may be the service asked for
 		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3}, // Title Case: no names
+		{"zorblax in #qux", 0.5, 0},                    // a value of a kind the catalog knows (a channel) is understood
+		{"zorblax ~/qux/quux", 0, 0},                   // the catalog knows no path
 	} {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WordCoverage-c.everyWord) > 1e-9 {
@@ -791,5 +794,45 @@ func TestCutVerbPrefix(t *testing.T) {
 		if op := RequestOpening(c.raw); op.Verb != first {
 			t.Errorf("%q: RequestOpening's verb %q, RequestClauses' first %q", c.raw, op.Verb, first)
 		}
+	}
+}
+
+// TestReschedules: a verb that moves a thing in time, with a time after
+// it, opens the reschedule frame; the same verb without a time, or
+// another verb, does not.
+func TestReschedules(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want bool
+	}{
+		{"push my dentist appointment on Friday to 4pm", true},
+		{"push the standup an hour later", true},
+		{"move my 2pm meeting to thursday", true},
+		{"push my local commits to origin", false},
+		{"cancel the standup tomorrow", false},
+		{"push", false},
+	} {
+		if got := Reschedules(analysis.Words().Analyze(c.raw)); got != c.want {
+			t.Errorf("Reschedules(%q) = %v, want %v", c.raw, got, c.want)
+		}
+	}
+}
+
+// TestFramedCoverage: in a request that moves a thing in time, the verb
+// and the times the frame reads count as known to a catalog that knows
+// the frame's plain words (CoverageVerbs), and the hits do not change.
+func TestFramedCoverage(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "calendar__update_event", Server: "calendar", Description: "Change a calendar event: its time or title."},
+		{Name: "files__move_file", Server: "files", Description: "Move a file."},
+	})
+	q := mustParse(t, "push my dentist appointment on friday")
+	plain := ix.Keyword(q, Options{Limit: 5, Expand: true})
+	res := ix.Keyword(q, Options{Limit: 5, Expand: true, CoverageVerbs: VerbSynonyms})
+	if plain.Coverage != 0 || math.Abs(res.Coverage-0.5) > 1e-9 {
+		t.Errorf("Coverage %.3f without CoverageVerbs, %.3f with; want 0, 0.5 (push and friday of four words)", plain.Coverage, res.Coverage)
+	}
+	if !slices.Equal(plain.Hits, res.Hits) {
+		t.Errorf("CoverageVerbs changed the hits")
 	}
 }

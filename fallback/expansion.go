@@ -125,11 +125,11 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 		opened = true
 		switch k, at, ok := phraseAt(ws, i); {
 		case rescheduleVerbs[w] && timeAfter(ws[i+1:]) >= 0:
-			dst = append(dst, verbExpansion{at: i, key: "move _ time", own: expansionWeight},
-				verbExpansion{at: i + 1 + timeAfter(ws[i+1:]), key: "_ time"})
+			dst = append(dst, verbExpansion{at: i, key: RescheduleKey, own: expansionWeight},
+				verbExpansion{at: i + 1 + timeAfter(ws[i+1:]), key: TimeKey})
 		case bookVerbs[w] && timeAfter(ws[i+1:]) >= 0:
 			dst = append(dst, verbExpansion{at: i, key: "book _ time"},
-				verbExpansion{at: i + 1 + timeAfter(ws[i+1:]), key: "_ time"})
+				verbExpansion{at: i + 1 + timeAfter(ws[i+1:]), key: TimeKey})
 		case w == "tell" && i+1 < n && !openingPreamble[ws[i+1].word]: // not "tell me"
 			dst = append(dst, verbExpansion{at: i, key: "tell _"})
 		case ok:
@@ -220,6 +220,32 @@ func timeAfter(ws []planWord) int {
 	}
 	return -1
 }
+
+// Reschedules reports whether ws, a request's words (analysis.Words,
+// stop words left out) from its verb on, open with a verb that moves a
+// thing in time and name a time after it (rescheduleVerbs, timeWords, a
+// clock time: "push my dentist appointment on Friday to 4pm", "push the
+// standup an hour later"): the frame keyword search reads as RescheduleKey,
+// its time as TimeKey. A pure function.
+func Reschedules(ws []string) bool {
+	if len(ws) < 2 || !rescheduleVerbs[ws[0]] {
+		return false
+	}
+	for _, w := range ws[1:] {
+		if timeWords[w] || clockTime(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// RescheduleKey and TimeKey are the keys of verbSynonyms (VerbSynonyms)
+// of a request that moves a thing in time (Reschedules): its verb read
+// as reschedule, update, change, its time as event, calendar.
+const (
+	RescheduleKey = "move _ time"
+	TimeKey       = "_ time"
+)
 
 // clockTime reports whether w is a clock time such as "4pm" or "10am"
 // (digits and a trailing am or pm).

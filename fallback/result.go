@@ -67,7 +67,10 @@ type Options struct {
 	// use for a request's word ("remove" → delete, "ping" → send): a word
 	// the catalog does not know counts as known in Result.Coverage when
 	// the catalog knows one of them (the words a request says otherwise,
-	// not what it asks for). Rankings do not read it. It must be safe to
+	// not what it asks for). With Expand, it is also asked for a frame's
+	// key of VerbSynonyms ("move _ time", "_ time"), whose plain words make
+	// the words the frame reads known (Result.Coverage). Rankings do not
+	// read it. It must be safe to
 	// call from the searching goroutine; it is never retained, nor are the
 	// slices it returns.
 	CoverageVerbs func(word string) []string
@@ -97,7 +100,11 @@ type Result struct {
 	// with a digit or an inner @ / . : # _: a path, a URL, a #channel, an
 	// issue key) that the catalog does not know are left out: "rename
 	// report.txt to final.txt" has coverage 1 when "rename" is known, since
-	// no catalog is expected to know the file. So are the unknown names of
+	// no catalog is expected to know the file. A value of a kind the
+	// catalog knows (valueKind's word or coordinates' words are words of
+	// some tool: a #channel, an e-mail address, coordinates) counts as one
+	// known word at the kind's weight: the catalog understands it ("Which
+	// street is 40.7484,-73.9857 on?" has coverage 0.5, "street" unknown). So are the unknown names of
 	// places and people after "in", "from", "to", "near", "around" or
 	// "between" (locativeNames): "is it going to rain in Seattle this
 	// weekend" is about the rain, not Seattle. So are the unknown words of
@@ -105,8 +112,11 @@ type Result struct {
 	// #frontend that the build is broken" has coverage 1 when "message" is
 	// known). A word the catalog does not know counts as known when
 	// Options.CoverageVerbs gives a plain verb for it that the catalog
-	// knows ("remove the team lunch from my calendar" and "delete"), and,
-	// with Options.Expand, a short form whose full words it knows ("db"
+	// knows ("remove the team lunch from my calendar" and "delete"), as
+	// does a word that a frame of the request reads as a plain word the
+	// catalog knows through Options.CoverageVerbs ("push" and "friday" of
+	// "push my dentist appointment on Friday to 4pm", read as reschedule
+	// and the event's time: framed), and, with Options.Expand, a short form whose full words it knows ("db"
 	// and "database"). It is 1 for a query with no ranking words. Set by
 	// Keyword.
 	Coverage float64

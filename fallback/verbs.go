@@ -38,7 +38,7 @@ var verbSynonyms = map[string][]string{
 	"cancel":     {"delete"},
 	"edit":       {"update", "replace", "modify"},
 	"modify":     {"update", "edit", "replace"},
-	"change":     {"update", "edit", "modify"},
+	"change":     {"update", "edit", "modify", "transition"}, // "change jira issue status to In Progress": a transition (eighth session)
 	"run":        {"execute"},
 	"execute":    {"run"},
 	"book":       {"reserve"},

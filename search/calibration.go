@@ -15,7 +15,8 @@ import "fmt"
 //
 // coverage is the share of the query's words that occur in the catalog at
 // all (fallback.Result.Coverage; unknown argument values such as paths,
-// URLs and #channels are left out, and so are unknown names after "in",
+// URLs and #channels are left out, or count as one known word when the
+// catalog knows their kind, and so are unknown names after "in",
 // "from", "to", "near": "is it going to rain in Seattle this weekend" is
 // about the rain, and unknown words of a message's text: "message
 // #frontend that the build is broken"), nor, when the request opens with

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/query"
 )
@@ -188,6 +189,26 @@ import (
 // 90 % default, 90 → 92 % keyword, nothing else moves; cut whatever its
 // words, held-out-6's answerable 22.5 → 25.0 % ("stage everything in the
 // docs folder and commit it ...").
+//
+// A request that moves a thing in time (eighth session, h33-flags:
+// fallback.Reschedules, a move, push, shift or bump verb with a time
+// after it) is read as keyword search reads it since h30-every: its verb
+// as fallback.RescheduleKey (reschedule, update, change), so a top tool
+// that updates does it ("push", which no tool says), and its object as
+// what happens at that time, served by such a tool that has a word of
+// fallback.TimeKey (event, calendar), whatever the request calls it
+// ("push my dentist appointment on Friday to 4pm": "dentist" and
+// "appointment" are no words of the catalog; timeServed). The coverage
+// reads the frame the same way (fallback.Options.CoverageVerbs). Default
+// and keyword mode, example answerable flagged: tuning 9.9 → 8.9 % (12.9
+// → 11.9), held-out 12.5 → 9.4 % (25.0 → 21.9), held-out-5 10 → 0 %,
+// held-out-6 22.5 → 20.0 % (25.0 → 22.5), held-out-8 14 → 12 % (both),
+// held-out-9 16 → 14 % (18 → 16), held-out-10 24 → 22 % (22 → 20),
+// held-out-13 12 → 10 % (10 → 8); no no-answer request of any set (example,
+// dev, dev held-out) and no dev set moves. Known hole: a near miss that
+// moves a booking in time ("move my flight to friday", "shift my hotel
+// booking to next weekend") meets calendar__update_event and is no longer
+// flagged by its score; no no-answer set has one.
 const (
 	// unservedMaxWords is the longest query, in ranking words, the rule
 	// reads (6 and 8 measured, see above); longer queries are the
@@ -255,6 +276,9 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	if op.Verb != ws[verb] {
 		return ""
 	}
+	if st.namesTopThing(req.Raw, ws, verb, hs[0].id) {
+		return "" // "file size permissions modified date": a keyword list naming get_file_info's thing
+	}
 	words := st.lex.WordMatches(req, hs[0].id) // the same words, in the same order
 	if verb >= len(words) || op.VerbValue {
 		return "" // "#random ...": the word's own token is a value (its Arg may come from a later one: "zip ... into logs.zip")
@@ -273,16 +297,17 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	if server != "" && !st.objectOfTop(words[verb+1:], op, top) {
 		return "" // "weather report for Boston tomorrow", "stock quote AAPL": a noun after the server's name, no verb
 	}
-	var served [unservedDepth]bool // the tool has the verb or a synonym
+	frame := fallback.Reschedules(ws[verb:]) // "push my dentist appointment on Friday to 4pm": the verb moves a thing in time
+	var served [unservedDepth]bool           // the tool has the verb or a synonym
 	anyServed := false
 	for k, h := range top {
-		served[k] = st.actsVerb(h.id, base)
+		served[k] = st.actsVerb(h.id, base) || frame && st.actsVerb(h.id, fallback.RescheduleKey)
 		anyServed = anyServed || served[k]
 	}
 	if !anyServed {
 		return unservedWhy(word, false)
 	}
-	if commandVerbs[base] || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	if commandVerbs[base] || frame && st.timeServed(top, served[:len(top)]) || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(req, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}
@@ -334,6 +359,49 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 	}
 	return false
 }
+
+// timeServed reports whether a tool of top that moves a thing in time
+// (served[k]) has a word of the frame's time (fallback.TimeKey: event,
+// calendar): the object of "push my dentist appointment on Friday to
+// 4pm" is what happens at that time, whatever the catalog calls it.
+func (st *state) timeServed(top []hit, served []bool) bool {
+	for k, h := range top {
+		if served[k] && slices.ContainsFunc(fallback.VerbSynonyms(fallback.TimeKey), func(w string) bool { return st.lex.HasWord(h.id, w) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesTopThing reports whether a request that is a keyword list (every
+// word of raw is a ranking word, ws: no article, preposition or pronoun,
+// at least keywordListWords of them) opens with a word (ws[verb]) that
+// the top tool's name has after its first word, as the thing it acts on,
+// and whose next word is a word of the tool too, a compound of its thing:
+// "file size permissions modified date" and filesystem__get_file_info,
+// "slack message search keyword outage" and slack__search_messages ("file
+// tax return online irs" files a return: github__get_file_contents has
+// no "tax"). A
+// model writes such queries (tool_search's query is the model's): the
+// first word names the tool's thing, it is no verb ("file a bug",
+// "message bob"). Measured (eighth session, h33-flags), default and
+// keyword mode: example held-out-12 answerable flagged 6 → 2 % (the two
+// requests above); no no-answer request of any set, no other set and no
+// dev set moves. Without the next word's check, "file tax return online
+// irs" would read as github__get_file_contents' thing (it was not flagged
+// before either).
+func (st *state) namesTopThing(raw string, ws []string, verb, top int) bool {
+	if len(ws) < keywordListWords || verb+1 >= len(ws) || len(fallback.Words(raw)) != len(ws) || !st.lex.HasWord(top, ws[verb+1]) {
+		return false // "file tax return online": the next word is no word of the tool, "file" acts on it
+	}
+	_, name := catalog.SplitName(st.snap.Tool(top).Name)
+	nws := fallback.Words(name)
+	return slices.ContainsFunc(nws[min(1, len(nws)):], func(w string) bool { return fallback.SameStem(w, ws[verb]) })
+}
+
+// keywordListWords is the fewest words namesTopThing reads as a keyword
+// list: "message bob" and "file taxes" are imperatives.
+const keywordListWords = 4
 
 // unserve applies the unserved-action rule to calibrated hits: every score
 // times unservedFactor, and an explanation (why) on the top hit for debug

@@ -593,3 +593,70 @@ func TestAcronymObject(t *testing.T) {
 		{"send a DM to alice on slack saying hi", false},
 	}, flaggedBy("the unserved object", "lack its object"))
 }
+
+// TestRescheduleFrame: a request that moves a thing in time (a move,
+// push, shift or bump verb with a time after it) is read as keyword
+// search reads it, by both the coverage and the unserved action: its
+// verb and times are understood as reschedule and the event's time
+// (fallback.Reschedules), and a tool that updates events serves it,
+// whatever the catalog calls what is moved. Without a time the verb is
+// its own ("push my local commits to origin").
+func TestRescheduleFrame(t *testing.T) {
+	cases := []struct {
+		query   string
+		top     string // "" when any
+		flagged bool
+	}{
+		{"push my dentist appointment on Friday to 4pm", "calendar__update_event", false},
+		{"shift my dentist appointment on Thursday to 4pm", "calendar__update_event", false},
+		{"push the standup an hour later tomorrow", "calendar__update_event", false},
+		{"push my local commits to origin", "", true},
+		{"push my branch to origin tomorrow morning", "", true}, // no top tool updates events
+		// A change of status is a transition (fallback.VerbSynonyms).
+		{"change jira issue status to In Progress", "jira__transition_issue", false},
+	}
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, c := range cases {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || c.top != "" && res.References[0].Name != c.top || res.Metadata.NoConfidentMatch != c.flagged {
+				t.Errorf("%s %q: %+v, no_confident_match %v; want top %q, flagged %v", m.name, c.query, res.References, res.Metadata.NoConfidentMatch, c.top, c.flagged)
+			}
+		}
+	}
+}
+
+// TestKeywordListThing: a keyword list (no article, preposition or
+// pronoun) whose first word is the top tool's thing, named in its name
+// after its verb and followed by another word of the tool, opens with no
+// verb (namesTopThing); a keyword list that opens with a verb the best
+// tools do not do is still flagged.
+func TestKeywordListThing(t *testing.T) {
+	cases := []struct {
+		query   string
+		top     string // "" when any
+		flagged bool
+	}{
+		{"file size permissions modified date", "filesystem__get_file_info", false},
+		{"slack message search keyword outage", "slack__search_messages", false},
+		{"merge pull request github", "", true},
+		{"mkdir create new folder", "", true},
+	}
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, c := range cases {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || c.top != "" && res.References[0].Name != c.top || res.Metadata.NoConfidentMatch != c.flagged {
+				t.Errorf("%s %q: %+v, no_confident_match %v; want top %q, flagged %v", m.name, c.query, res.References, res.Metadata.NoConfidentMatch, c.top, c.flagged)
+			}
+		}
+	}
+}
