@@ -107,6 +107,10 @@ func TestRequestExpansions(t *testing.T) {
 		{"set a timer", nil},               // likewise
 		{"send the draft and bin it", nil}, // a single verb only opening the request
 		{"what does bin mean", nil},
+		{"open an issue in acme/api titled crash on startup", []string{"open an@open"}},
+		{"please open a ticket for the outage", []string{"open a@open"}},
+		{"open notes.md and show me what it says", nil}, // a file that exists: read
+		{"open my recipes note", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
