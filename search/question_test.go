@@ -1,0 +1,40 @@
+package search_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/toolsearch/toolsearch/search"
+)
+
+// TestQuestionReads checks that a question is answered by a tool that
+// reads, not by one that writes (question.go): "what's on my calendar
+// tomorrow" matched the calendar tools by "calendar" alone and put the
+// one with the shortest description, calendar__delete_event, first. A
+// request that asks how to do something is no such question, and the
+// best hit keeps its score.
+func TestQuestionReads(t *testing.T) {
+	e := newSemanticEngine(t, loadSnapshot(t, exampleCatalog))
+	tests := []struct {
+		query string
+		mode  search.Mode
+		want  string // the first tool
+	}{
+		{"what's on my calendar tomorrow", search.ModeDefault, "calendar__list_events"},
+		{"what's on my calendar tomorrow", search.ModeKeyword, "calendar__list_events"},
+		{"which pull requests are still open on acme/api", search.ModeDefault, "github__list_pull_requests"},
+		{"who committed last to ~/src/api and when", search.ModeDefault, "git__log"},
+		{"how do I create a new jira ticket", search.ModeDefault, "jira__create_issue"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query+"/"+string(tt.mode), func(t *testing.T) {
+			res, err := e.Search(context.Background(), search.Request{Query: tt.query, Mode: tt.mode, Debug: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || res.References[0].Name != tt.want {
+				t.Errorf("%q: %v, want %s first", tt.query, names(res), tt.want)
+			}
+		})
+	}
+}
