@@ -128,7 +128,7 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 			dst = append(dst, verbExpansion{at: i, key: RescheduleKey, own: expansionWeight},
 				verbExpansion{at: i + 1 + timeAfter(ws[i+1:]), key: TimeKey})
 		case bookVerbs[w] && timeAfter(ws[i+1:]) >= 0:
-			dst = append(dst, verbExpansion{at: i, key: "book _ time"},
+			dst = append(dst, verbExpansion{at: i, key: BookKey},
 				verbExpansion{at: i + 1 + timeAfter(ws[i+1:]), key: TimeKey})
 		case w == "tell" && i+1 < n && !openingPreamble[ws[i+1].word]: // not "tell me"
 			dst = append(dst, verbExpansion{at: i, key: "tell _"})
@@ -239,12 +239,34 @@ func Reschedules(ws []string) bool {
 	return false
 }
 
+// TimeFrame returns the key of verbSynonyms (VerbSynonyms) of the frame
+// that ws (as for Reschedules) open with: RescheduleKey when they move a
+// thing in time, BookKey when they make an appointment (bookVerbs: "book
+// a 30 minute sync with Priya tomorrow at 10"), "" otherwise. A pure
+// function.
+func TimeFrame(ws []string) string {
+	switch {
+	case Reschedules(ws):
+		return RescheduleKey
+	case len(ws) >= 2 && bookVerbs[ws[0]]:
+		for _, w := range ws[1:] {
+			if timeWords[w] || clockTime(w) {
+				return BookKey
+			}
+		}
+	}
+	return ""
+}
+
 // RescheduleKey and TimeKey are the keys of verbSynonyms (VerbSynonyms)
 // of a request that moves a thing in time (Reschedules): its verb read
 // as reschedule, update, change, its time as event, calendar.
 const (
 	RescheduleKey = "move _ time"
 	TimeKey       = "_ time"
+	// BookKey is the key of a request that makes an appointment
+	// (TimeFrame): its verb read as create, schedule.
+	BookKey = "book _ time"
 )
 
 // clockTime reports whether w is a clock time such as "4pm" or "10am"

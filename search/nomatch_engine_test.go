@@ -502,6 +502,9 @@ func TestUnservedPast(t *testing.T) {
 // ("geocode 221B Baker Street London"); a verb that is only a word of the
 // top tool's name ("email" in email__read_email, which reads) is no own
 // action, and its names still count against the search in keyword mode.
+// Since a request's verb reorders the best three (requestRead), "email
+// Maria the agenda for Monday" finds email__send_email first in keyword
+// mode, which does the verb, and is confident.
 func TestOwnActionCoverage(t *testing.T) {
 	cases := []struct {
 		query, top string
@@ -509,7 +512,7 @@ func TestOwnActionCoverage(t *testing.T) {
 		flagged    bool
 	}{
 		{"geocode 221B Baker Street London", "maps__geocode", "", false},
-		{"email Maria the agenda for Monday", "email__read_email", "keyword", true},
+		{"email Maria the agenda for Monday", "email__send_email", "keyword", false},
 	}
 	queries := make([]string, len(cases))
 	for i, c := range cases {

@@ -38,3 +38,37 @@ func TestQuestionReads(t *testing.T) {
 		})
 	}
 }
+
+// TestVerbReads checks that a request that opens with an action verb is
+// answered by a tool that does it (question.go, requestRead): a tool
+// among the best three whose name or first sentence does the verb
+// outranks the ones that do not when their scores are close ("move my
+// 2pm meeting to 4pm" put calendar__find_free_time first, "jot down a
+// note" notes__delete_note, "stage README.md" git__diff).
+func TestVerbReads(t *testing.T) {
+	e := newSemanticEngine(t, loadSnapshot(t, exampleCatalog))
+	tests := []struct {
+		query string
+		mode  search.Mode
+		want  string // the first tool
+	}{
+		{"move my 2pm meeting to 4pm", search.ModeDefault, "calendar__update_event"},
+		{"add a dentist appointment on March 3 at 10am to my calendar", search.ModeDefault, "calendar__create_event"},
+		{"jot down a note: call the plumber Monday", search.ModeDefault, "notes__create_note"},
+		{"stage README.md", search.ModeDefault, "git__add"},
+		{"file a github issue about the broken login page in acme/webapp", search.ModeDefault, "github__create_issue"},
+		{"push my 3pm call to tomorrow", search.ModeKeyword, "calendar__update_event"},
+		{"send a message to #general", search.ModeDefault, "slack__send_message"}, // the best does the verb: nothing moves
+	}
+	for _, tt := range tests {
+		t.Run(tt.query+"/"+string(tt.mode), func(t *testing.T) {
+			res, err := e.Search(context.Background(), search.Request{Query: tt.query, Mode: tt.mode, Debug: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || res.References[0].Name != tt.want {
+				t.Errorf("%q: %v, want %s first", tt.query, names(res), tt.want)
+			}
+		})
+	}
+}

@@ -114,13 +114,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		RegexScanned:        m.scanned,
 	}}
 	hits, total := m.hits, m.total
-	if m.mode != ModeSelect {
-		hits = preferServers(hits, p.servers, st.serverOf, st.twinKey, st.name)
-		hits = st.questionRead(p, hits)
-		hits, total = exactFirst(hits, total, p.exact)
-	}
-	var confident bool
-	var ws []string // the query's ranking words, read once for ownActionCoverage and the no-match rules
+	var ws []string // the query's ranking words, read once for requestRead, ownActionCoverage and the no-match rules
 	read := false
 	words := func() []string {
 		if !read {
@@ -128,6 +122,12 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		}
 		return ws
 	}
+	if m.mode != ModeSelect {
+		hits = preferServers(hits, p.servers, st.serverOf, st.twinKey, st.name)
+		hits = st.requestRead(p, hits, words)
+		hits, total = exactFirst(hits, total, p.exact)
+	}
+	var confident bool
 	m.coverage = st.ownActionCoverage(p, m, hits, words)
 	hits, confident = calibrate(hits, m, p.exact)
 	if !confident && vouched(m, hits) {

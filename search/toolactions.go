@@ -33,11 +33,24 @@ func (st *state) hasVerb(id int, word, base string) bool {
 // directory_tree). A tool without a description has only its name and
 // parameters to say what it does: any of its words counts (hasVerb).
 func (st *state) actsVerb(id int, base string) bool {
+	return st.doesIn(id, base, st.toolActions(id))
+}
+
+// leadsVerb is actsVerb on the tool's lead actions (toolFacts): what its
+// name and its description's first sentence say it does, not what a later
+// sentence mentions ("Use it to schedule a meeting before creating the
+// event" of calendar__find_free_time, "so INSERT, UPDATE and DDL
+// statements fail" of postgres__query).
+func (st *state) leadsVerb(id int, base string) bool {
+	return st.doesIn(id, base, st.facts(id).lead)
+}
+
+// doesIn is actsVerb with the tool's actions given.
+func (st *state) doesIn(id int, base string, acts []string) bool {
 	t := st.snap.Tool(id)
 	if strings.TrimSpace(t.Description) == "" {
 		return st.hasVerb(id, base, base)
 	}
-	acts := st.toolActions(id)
 	does := func(w string) bool {
 		for _, a := range acts {
 			b, _ := actionVerb(a)
@@ -68,6 +81,7 @@ const minVerbPrefix = 4
 // (fallback.Words: "assignees", "reply", "all").
 type toolFacts struct {
 	actions, params []string
+	lead            []string // toolActions of its name and its description's first sentence (catalog.Tool.Summary)
 }
 
 // facts returns tool id's toolFacts, derived on first use and kept with
@@ -79,6 +93,9 @@ func (st *state) facts(id int) toolFacts {
 	}
 	t := st.snap.Tool(id)
 	f := toolFacts{actions: toolActions(t)}
+	lead := t
+	lead.Description = t.Summary()
+	f.lead = toolActions(lead)
 	for _, p := range t.Parameters() {
 		f.params = append(f.params, fallback.Words(p.Name)...)
 	}

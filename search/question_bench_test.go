@@ -1,0 +1,63 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/evaluation"
+	"github.com/toolsearch/toolsearch/evaluation/evaltest"
+)
+
+// BenchmarkRequestRead measures what requestRead (question.go) costs one
+// search, alone: each dev set's labelled queries searched once in keyword
+// mode over its catalog, then the read run on a copy of each query's hits
+// and its ranking words (which result reads anyway), one query per op
+// (the tools' facts are derived on first use and kept, as in a running
+// engine):
+//
+//	go test -run '^$' -bench RequestRead -benchmem -count 3 ./search
+func BenchmarkRequestRead(b *testing.B) {
+	for _, set := range []string{"bfcl", "stabletoolbench"} {
+		b.Run(set, func(b *testing.B) {
+			tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, set+"/tools.jsonl")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			qs, err := evaluation.LoadQueries(evaltest.Bench(b, set+"/queries.jsonl"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e, err := NewFromTools(tools, Config{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { e.Close() })
+			st := e.state.Load()
+			type input struct {
+				p  *plan
+				hs []hit
+				ws []string
+			}
+			var in []input
+			for _, q := range qs {
+				p, err := st.newPlan(Request{Query: q.Query, Mode: ModeKeyword, MaxResults: 10}, e.limits())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if m := e.learnedKeyword(st, p); len(m.hits) > 0 {
+					in = append(in, input{p, m.hits, st.lex.RankingWords(p.query)})
+				}
+			}
+			b.ReportAllocs()
+			hs := make([]hit, 0, 1024)
+			for _, x := range in { // derive the tools' facts first
+				st.requestRead(x.p, append(hs[:0], x.hs...), func() []string { return x.ws })
+			}
+			for i := 0; b.Loop(); i++ {
+				x := in[i%len(in)]
+				hs = append(hs[:0], x.hs...)
+				st.requestRead(x.p, hs, func() []string { return x.ws })
+			}
+		})
+	}
+}
