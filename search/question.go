@@ -37,13 +37,6 @@ var questionOpeners = wordSet("what which when where who whose how")
 // howToWords after "how" make a request one for doing, not knowing.
 var howToWords = wordSet("do does can could to should would shall")
 
-// writeVerbs are the verbs that store or change something a user keeps:
-// a tool named by one (its name's first word, toolActions) writes.
-// General English, not read from any catalog or request set.
-var writeVerbs = wordSet("create delete remove update edit modify write send post add insert set move rename " +
-	"cancel transition commit checkout merge append replace archive reply invite assign upload publish save " +
-	"schedule book")
-
 // questionRequest reports whether raw opens with a question word
 // (questionOpeners), "what's" and "when's" included.
 func questionRequest(raw string) bool {
