@@ -392,3 +392,82 @@ func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
 		t.Fatalf("after one session's use, %q gives %v; want %s lifted by learning, with provenance", req.Query, names(res), tool)
 	}
 }
+
+// learnFrom records sessions of one search each of query q, after which
+// the agent used tool: n sessions' successful uses.
+func learnFrom(t *testing.T, e *search.Engine, q, tool string, n int) {
+	t.Helper()
+	ctx := testenv.Context(t)
+	for i := range n {
+		s := fmt.Sprintf("%s/%d", q, i)
+		if _, err := e.Search(ctx, search.Request{Query: q, SessionID: s, MaxResults: 10}); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: tool, Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
+			t.Fatalf("ReportToolUse = %+v, %v", rep, err)
+		}
+	}
+}
+
+// TestLearnedServesTheRequestsAction: learning lifts email__send_email
+// for "delete the email from the bank" (sessions used it after "send an
+// email to the bank ..."), but its learned queries do not say "delete",
+// so the lift does not vouch for it to the no-match rules, which flag the
+// request; a request that says what they said ("send the bank an email
+// ...") is served by it (learnedAgrees).
+func TestLearnedServesTheRequestsAction(t *testing.T) {
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := loadSnapshot(t, exampleCatalog)
+	e := newEngine(t, snap, search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
+	if err := e.WaitIndexed(testenv.Context(t)); err != nil {
+		t.Fatal(err)
+	}
+	const tool = "email__send_email"
+	learnFrom(t, e, "send an email to the bank about my new card", tool, 3)
+	res := search1(t, e, search.Request{Query: "delete the email from the bank", MaxResults: 5})
+	if len(res.References) == 0 || res.References[0].Name != tool || res.References[0].Learned == nil {
+		t.Fatalf("delete: %v; want %s first, lifted by learning: the test tests nothing", names(res), tool)
+	}
+	if !res.Metadata.NoConfidentMatch {
+		t.Errorf("delete: %v not flagged no_confident_match; want it flagged (no learned query of %s says delete)", names(res), tool)
+	}
+}
+
+// TestLearnedGateReadsLearnedQueries: the semantic gate rejects "call the
+// dentist" on the catalog's cosines, but a learned query of
+// calendar__update_event is a close rewording of it (learnedGatePasses):
+// the search is fused and the learned tool lifted — and still flagged
+// no_confident_match, since a search the gate passed on learned queries
+// gets no vouching from them (the example catalog has no tool that calls).
+func TestLearnedGateReadsLearnedQueries(t *testing.T) {
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := loadSnapshot(t, exampleCatalog)
+	e := newEngine(t, snap, search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
+	if err := e.WaitIndexed(testenv.Context(t)); err != nil {
+		t.Fatal(err)
+	}
+	const tool = "calendar__update_event"
+	req := search.Request{Query: "call the dentist", MaxResults: 5}
+	res := search1(t, e, req)
+	if res.Metadata.FallbackReason != search.ReasonLowConfidence || !res.Metadata.NoConfidentMatch {
+		t.Fatalf("before learning: reason %q, flagged %v; want the gate's rejection, flagged: the test tests nothing", res.Metadata.FallbackReason, res.Metadata.NoConfidentMatch)
+	}
+	learnFrom(t, e, "push my dentist appointment on Friday to 4pm", tool, 3)
+	res = search1(t, e, req)
+	lifted := false
+	for _, r := range res.References {
+		lifted = lifted || (r.Name == tool && r.Learned != nil)
+	}
+	if res.Metadata.FallbackReason != "" || !lifted {
+		t.Fatalf("after learning: reason %q, %v; want a fused search (no fallback reason) with %s lifted by learning", res.Metadata.FallbackReason, names(res), tool)
+	}
+	if !res.Metadata.NoConfidentMatch {
+		t.Errorf("after learning: %v not flagged no_confident_match", names(res))
+	}
+}

@@ -81,8 +81,9 @@ import (
 //     unservedvalue.go: "delete /tmp/old-report.csv" and the event and
 //     note deleters);
 //   - learning from use did not lift the top tool by learnedServesStrength
-//     or more (learnedServes: agents used it for this wording, it serves
-//     it).
+//     or more with learned queries that say the request's action
+//     (learnedServes, learnedAgrees: agents used it for this wording, it
+//     serves it).
 //
 // Then every score of the search is multiplied by unservedFactor (one
 // factor for the whole search: the order never changes) and the search is
@@ -228,7 +229,7 @@ const (
 // than the verb itself (see above). ws are the query's ranking words
 // (fallback.Index.RankingWords).
 func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
-	if len(hs) == 0 || learnedServes(hs[0]) {
+	if len(hs) == 0 || st.learnedServes(p, hs[0]) {
 		return ""
 	}
 	// The words alone decide most searches (no action verb first): only

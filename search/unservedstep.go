@@ -121,7 +121,7 @@ import (
 // steps that none of the best hits (sorted best first) serves, or "" (see
 // above).
 func (st *state) unservedStep(p *plan, words int, hs []hit) string {
-	if len(hs) == 0 || learnedServes(hs[0]) || words > stepMaxWords {
+	if len(hs) == 0 || st.learnedServes(p, hs[0]) || words > stepMaxWords {
 		return ""
 	}
 	req := request(p.query)
