@@ -5,8 +5,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
-	"unicode"
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
@@ -1044,7 +1042,7 @@ func (st *state) agrees(ls *learnedStage, id int) bool {
 		return false
 	}
 	verb := ""
-	for w := range strings.FieldsFuncSeq(strings.ToLower(ls.text), notWordRune) {
+	for _, w := range fallback.Words(ls.text) { // the one text pipeline: "deleteEmail" says delete
 		if fallback.PreambleWord(w) {
 			continue
 		}
@@ -1085,6 +1083,3 @@ func (st *state) agrees(ls *learnedStage, id int) bool {
 	}
 	return false
 }
-
-// notWordRune reports whether r separates words (agrees).
-func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' }

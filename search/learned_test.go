@@ -427,12 +427,16 @@ func TestLearnedServesTheRequestsAction(t *testing.T) {
 	}
 	const tool = "email__send_email"
 	learnFrom(t, e, "send an email to the bank about my new card", tool, 3)
-	res := search1(t, e, search.Request{Query: "delete the email from the bank", MaxResults: 5})
-	if len(res.References) == 0 || res.References[0].Name != tool || res.References[0].Learned == nil {
-		t.Fatalf("delete: %v; want %s first, lifted by learning: the test tests nothing", names(res), tool)
-	}
-	if !res.Metadata.NoConfidentMatch {
-		t.Errorf("delete: %v not flagged no_confident_match; want it flagged (no learned query of %s says delete)", names(res), tool)
+	// The request's words are read as every other rule reads them
+	// (fallback.Words): "deleteEmail" says delete.
+	for _, q := range []string{"delete the email from the bank", "deleteEmail from the bank"} {
+		res := search1(t, e, search.Request{Query: q, MaxResults: 5})
+		if len(res.References) == 0 || res.References[0].Name != tool || res.References[0].Learned == nil {
+			t.Fatalf("%q: %v; want %s first, lifted by learning: the test tests nothing", q, names(res), tool)
+		}
+		if !res.Metadata.NoConfidentMatch {
+			t.Errorf("%q: %v not flagged no_confident_match; want it flagged (no learned query of %s says delete)", q, names(res), tool)
+		}
 	}
 }
 
