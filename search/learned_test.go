@@ -57,6 +57,22 @@ func learnToolsEngine(t *testing.T, lc search.LearnConfig) *search.Engine {
 	return e
 }
 
+// exampleLearningEngine is an engine over the example catalog with the
+// built-in model, learning into a store of its own (reports indexed at
+// once), indexed.
+func exampleLearningEngine(t *testing.T) *search.Engine {
+	t.Helper()
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
+	if err := e.WaitIndexed(testenv.Context(t)); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 const meetingQuery = "save my meeting minutes"
 
 // teach has n sessions search meetingQuery and use tool.
@@ -351,16 +367,8 @@ func TestCloseIdempotentWithLearning(t *testing.T) {
 // (the keyword answer does not have it) but which its own vector finds.
 // With nothing learned it is not there.
 func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
-	emb, err := embed.NewBuiltin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap := loadSnapshot(t, exampleCatalog)
-	e := newEngine(t, snap, search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
+	e := exampleLearningEngine(t)
 	ctx := testenv.Context(t)
-	if err := e.WaitIndexed(ctx); err != nil {
-		t.Fatal(err)
-	}
 	const tool = "slack__get_user_profile"
 	req := search.Request{Query: "is it too late to ping U04ABCD12 right now? where are they based", MaxResults: 10}
 	find := func() (search.Result, *search.Reference) {
@@ -416,15 +424,7 @@ func learnFrom(t *testing.T, e *search.Engine, q, tool string, n int) {
 // request; a request that says what they said ("send the bank an email
 // ...") is served by it (learnedAgrees).
 func TestLearnedServesTheRequestsAction(t *testing.T) {
-	emb, err := embed.NewBuiltin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap := loadSnapshot(t, exampleCatalog)
-	e := newEngine(t, snap, search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
-	if err := e.WaitIndexed(testenv.Context(t)); err != nil {
-		t.Fatal(err)
-	}
+	e := exampleLearningEngine(t)
 	const tool = "email__send_email"
 	learnFrom(t, e, "send an email to the bank about my new card", tool, 3)
 	// The request's words are read as every other rule reads them
@@ -447,15 +447,7 @@ func TestLearnedServesTheRequestsAction(t *testing.T) {
 // no_confident_match, since a search the gate passed on learned queries
 // gets no vouching from them (the example catalog has no tool that calls).
 func TestLearnedGateReadsLearnedQueries(t *testing.T) {
-	emb, err := embed.NewBuiltin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap := loadSnapshot(t, exampleCatalog)
-	e := newEngine(t, snap, search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
-	if err := e.WaitIndexed(testenv.Context(t)); err != nil {
-		t.Fatal(err)
-	}
+	e := exampleLearningEngine(t)
 	const tool = "calendar__update_event"
 	req := search.Request{Query: "call the dentist", MaxResults: 5}
 	res := search1(t, e, req)
