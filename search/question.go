@@ -16,7 +16,8 @@ import (
 // shortest description, "Delete a calendar event.", came first. So for a
 // request that opens with a question word (questionOpeners) the scores of
 // such tools are multiplied by questionWriteFactor before the result is
-// calibrated (result), in every mode, and then every score by what keeps
+// calibrated (result), in every mode but regex (a pattern is no request in
+// words) and select, and then every score by what keeps
 // the best hit's score: the rule reorders, calibration and the no-match
 // rules read the same strength.
 

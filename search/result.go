@@ -116,7 +116,9 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	hits, total := m.hits, m.total
 	if m.mode != ModeSelect {
 		hits = preferServers(hits, p.servers, st.serverOf, st.twinKey, st.name)
-		hits = st.questionRead(p, hits)
+		if m.mode != ModeRegex { // a pattern, no request in words (TestQuestionRegex)
+			hits = st.questionRead(p, hits)
+		}
 		hits, total = exactFirst(hits, total, p.exact)
 	}
 	var confident bool
