@@ -42,7 +42,9 @@ import (
 // and only as far as the evidence and the resemblance go; the candidates
 // are the tools the catalog's own text found (the fusionDepth best of each
 // path; when the confidence gate rejects the semantic ones and keyword
-// search answers, those too: matches.rejectedHas), and a tool that is
+// search answers, those too: matches.rejectedHas; the gate passes a
+// search with a learned query close to the request, learnedGatePasses),
+// and a tool that is
 // not among them joins only with the evidence of several
 // sessions (learnJoinEvidence: two sessions' full uses; or
 // learnJoinSpread: three sessions' resembling queries weighing more than
@@ -272,6 +274,13 @@ type learnedStage struct {
 	// stage reads it there instead of asking the cache again
 	// (queryVector).
 	raw []float32
+	// gated: the semantic gate passed the search on its learned vectors
+	// (learnedGatePasses).
+	gated bool
+	// agreedOf is 1 + the tool learnedAgrees last answered agreed for
+	// (0: none yet).
+	agreedOf int
+	agreed   bool
 	// panicked is what the goroutine panicked with (nil if it did not),
 	// set before done is closed; join and end panic with it again on the
 	// search's goroutine (rethrow).
@@ -999,4 +1008,78 @@ func dot32(a, b []float32) float32 {
 		s0 += a[i] * b[i]
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// learnedAgrees reports whether the learned queries of tool id, lifted
+// by the learned stage ls, say the action of ls's request: one of them
+// has the request's first action verb (actionVerb; or one of its
+// synonyms, fallback.VerbSynonyms) and another of the request's terms
+// ("delete the email from the bank" does not agree with email__send_email's
+// "send an email to the bank", nor "delete the file old_notes.txt" with
+// notes__delete_note's "delete the note called groceries"). A request
+// without an action verb ("what time zone is Kenji in?") agrees with any;
+// a search that the semantic gate passed on the learned vectors
+// (learnedGatePasses) with none. See learnedServes (vouch.go), which asks
+// it.
+func (st *state) learnedAgrees(ls *learnedStage, id int) bool {
+	if ls == nil {
+		return true
+	}
+	if ls.gated {
+		return false
+	}
+	if ls.agreedOf != id+1 { // the rules ask about the same top tool
+		ls.agreedOf, ls.agreed = id+1, st.agrees(ls, id)
+	}
+	return ls.agreed
+}
+
+// agrees is learnedAgrees without the stage's memo.
+func (st *state) agrees(ls *learnedStage, id int) bool {
+	ix := ls.ix
+	i, ok := slices.BinarySearch(ix.names, st.name(id)) // sorted (learn.View.Tools)
+	if !ok {
+		return false
+	}
+	verb := ""
+	for _, w := range fallback.Words(ls.text) { // the one text pipeline: "deleteEmail" says delete
+		if fallback.PreambleWord(w) {
+			continue
+		}
+		if base, action := actionVerb(w); action {
+			verb = base
+			break
+		}
+	}
+	if verb == "" {
+		return true
+	}
+	var verbs []int32 // term IDs of the verb and its synonyms
+	for _, v := range append([]string{verb}, fallback.VerbSynonyms(verb)...) {
+		for _, t := range fallback.Terms(v) {
+			if id, ok := ix.terms.ids[t]; ok && !slices.Contains(verbs, id) {
+				verbs = append(verbs, id)
+			}
+		}
+	}
+	if len(verbs) == 0 || !ls.have && !ls.joined {
+		return false
+	}
+	req := ls.words.termIDs // the request's terms (applyLearned has read them)
+	for rec := ix.terms.tool(i); len(rec) > 0; {
+		_, ids, rest := nextQuery(rec)
+		rec = rest
+		hasVerb, hasOther := false, false
+		for _, id := range ids {
+			if slices.Contains(verbs, id) {
+				hasVerb = true
+			} else if int(id/64) < len(req) && req[id/64]&(1<<(id%64)) != 0 {
+				hasOther = true
+			}
+		}
+		if hasVerb && hasOther {
+			return true
+		}
+	}
+	return false
 }

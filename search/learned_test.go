@@ -57,6 +57,22 @@ func learnToolsEngine(t *testing.T, lc search.LearnConfig) *search.Engine {
 	return e
 }
 
+// exampleLearningEngine is an engine over the example catalog with the
+// built-in model, learning into a store of its own (reports indexed at
+// once), indexed.
+func exampleLearningEngine(t *testing.T) *search.Engine {
+	t.Helper()
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
+	if err := e.WaitIndexed(testenv.Context(t)); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 const meetingQuery = "save my meeting minutes"
 
 // teach has n sessions search meetingQuery and use tool.
@@ -351,16 +367,8 @@ func TestCloseIdempotentWithLearning(t *testing.T) {
 // (the keyword answer does not have it) but which its own vector finds.
 // With nothing learned it is not there.
 func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
-	emb, err := embed.NewBuiltin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap := loadSnapshot(t, exampleCatalog)
-	e := newEngine(t, snap, search.Config{Embedder: emb, Learn: search.LearnConfig{Store: learn.NewStore(learn.Config{}), Sync: true}})
+	e := exampleLearningEngine(t)
 	ctx := testenv.Context(t)
-	if err := e.WaitIndexed(ctx); err != nil {
-		t.Fatal(err)
-	}
 	const tool = "slack__get_user_profile"
 	req := search.Request{Query: "is it too late to ping U04ABCD12 right now? where are they based", MaxResults: 10}
 	find := func() (search.Result, *search.Reference) {
@@ -390,5 +398,72 @@ func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
 	}
 	if ref == nil || ref.Learned == nil {
 		t.Fatalf("after one session's use, %q gives %v; want %s lifted by learning, with provenance", req.Query, names(res), tool)
+	}
+}
+
+// learnFrom records sessions of one search each of query q, after which
+// the agent used tool: n sessions' successful uses.
+func learnFrom(t *testing.T, e *search.Engine, q, tool string, n int) {
+	t.Helper()
+	ctx := testenv.Context(t)
+	for i := range n {
+		s := fmt.Sprintf("%s/%d", q, i)
+		if _, err := e.Search(ctx, search.Request{Query: q, SessionID: s, MaxResults: 10}); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: tool, Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
+			t.Fatalf("ReportToolUse = %+v, %v", rep, err)
+		}
+	}
+}
+
+// TestLearnedServesTheRequestsAction: learning lifts email__send_email
+// for "delete the email from the bank" (sessions used it after "send an
+// email to the bank ..."), but its learned queries do not say "delete",
+// so the lift does not vouch for it to the no-match rules, which flag the
+// request; a request that says what they said ("send the bank an email
+// ...") is served by it (learnedAgrees).
+func TestLearnedServesTheRequestsAction(t *testing.T) {
+	e := exampleLearningEngine(t)
+	const tool = "email__send_email"
+	learnFrom(t, e, "send an email to the bank about my new card", tool, 3)
+	// The request's words are read as every other rule reads them
+	// (fallback.Words): "deleteEmail" says delete.
+	for _, q := range []string{"delete the email from the bank", "deleteEmail from the bank"} {
+		res := search1(t, e, search.Request{Query: q, MaxResults: 5})
+		if len(res.References) == 0 || res.References[0].Name != tool || res.References[0].Learned == nil {
+			t.Fatalf("%q: %v; want %s first, lifted by learning: the test tests nothing", q, names(res), tool)
+		}
+		if !res.Metadata.NoConfidentMatch {
+			t.Errorf("%q: %v not flagged no_confident_match; want it flagged (no learned query of %s says delete)", q, names(res), tool)
+		}
+	}
+}
+
+// TestLearnedGateReadsLearnedQueries: the semantic gate rejects "call the
+// dentist" on the catalog's cosines, but a learned query of
+// calendar__update_event is a close rewording of it (learnedGatePasses):
+// the search is fused and the learned tool lifted — and still flagged
+// no_confident_match, since a search the gate passed on learned queries
+// gets no vouching from them (the example catalog has no tool that calls).
+func TestLearnedGateReadsLearnedQueries(t *testing.T) {
+	e := exampleLearningEngine(t)
+	const tool = "calendar__update_event"
+	req := search.Request{Query: "call the dentist", MaxResults: 5}
+	res := search1(t, e, req)
+	if res.Metadata.FallbackReason != search.ReasonLowConfidence || !res.Metadata.NoConfidentMatch {
+		t.Fatalf("before learning: reason %q, flagged %v; want the gate's rejection, flagged: the test tests nothing", res.Metadata.FallbackReason, res.Metadata.NoConfidentMatch)
+	}
+	learnFrom(t, e, "push my dentist appointment on Friday to 4pm", tool, 3)
+	res = search1(t, e, req)
+	lifted := false
+	for _, r := range res.References {
+		lifted = lifted || (r.Name == tool && r.Learned != nil)
+	}
+	if res.Metadata.FallbackReason != "" || !lifted {
+		t.Fatalf("after learning: reason %q, %v; want a fused search (no fallback reason) with %s lifted by learning", res.Metadata.FallbackReason, names(res), tool)
+	}
+	if !res.Metadata.NoConfidentMatch {
+		t.Errorf("after learning: %v not flagged no_confident_match", names(res))
 	}
 }

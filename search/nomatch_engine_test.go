@@ -540,29 +540,12 @@ func TestOwnActionCoverage(t *testing.T) {
 // read), and a near miss said in a synonym is still flagged by the
 // no-match rules ("cancel my flight": the calendar tools delete events).
 func TestCoverageVerbs(t *testing.T) {
-	cases := []struct {
-		query   string
-		top     string // "" when any
-		flagged bool
-	}{
+	topAndFlag(t, []topCase{
 		{"remove the team lunch from my calendar", "calendar__delete_event", false},
 		{"ping the team on slack about the outage", "slack__send_message", false},
 		{"print the quarterly report pdf", "", true},
 		{"cancel my flight to Denver", "", true},
-	}
-	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
-	for _, m := range rankingModes(t) {
-		e := m.engine(snap)
-		for _, c := range cases {
-			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.References) == 0 || c.top != "" && res.References[0].Name != c.top || res.Metadata.NoConfidentMatch != c.flagged {
-				t.Errorf("%s %q: %+v, no_confident_match %v; want top %q, flagged %v", m.name, c.query, res.References, res.Metadata.NoConfidentMatch, c.top, c.flagged)
-			}
-		}
-	}
+	})
 }
 
 // TestLetKnowCoverage: in a request framed "let X know ...", the frame,
@@ -605,11 +588,7 @@ func TestAcronymObject(t *testing.T) {
 // whatever the catalog calls what is moved. Without a time the verb is
 // its own ("push my local commits to origin").
 func TestRescheduleFrame(t *testing.T) {
-	cases := []struct {
-		query   string
-		top     string // "" when any
-		flagged bool
-	}{
+	topAndFlag(t, []topCase{
 		{"push my dentist appointment on Friday to 4pm", "calendar__update_event", false},
 		{"shift my dentist appointment on Thursday to 4pm", "calendar__update_event", false},
 		{"push the standup an hour later tomorrow", "calendar__update_event", false},
@@ -617,20 +596,7 @@ func TestRescheduleFrame(t *testing.T) {
 		{"push my branch to origin tomorrow morning", "", true}, // no top tool updates events
 		// A change of status is a transition (fallback.VerbSynonyms).
 		{"change jira issue status to In Progress", "jira__transition_issue", false},
-	}
-	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
-	for _, m := range rankingModes(t) {
-		e := m.engine(snap)
-		for _, c := range cases {
-			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.References) == 0 || c.top != "" && res.References[0].Name != c.top || res.Metadata.NoConfidentMatch != c.flagged {
-				t.Errorf("%s %q: %+v, no_confident_match %v; want top %q, flagged %v", m.name, c.query, res.References, res.Metadata.NoConfidentMatch, c.top, c.flagged)
-			}
-		}
-	}
+	})
 }
 
 // TestKeywordListThing: a keyword list (no article, preposition or
@@ -639,16 +605,27 @@ func TestRescheduleFrame(t *testing.T) {
 // verb (namesTopThing); a keyword list that opens with a verb the best
 // tools do not do is still flagged.
 func TestKeywordListThing(t *testing.T) {
-	cases := []struct {
-		query   string
-		top     string // "" when any
-		flagged bool
-	}{
+	topAndFlag(t, []topCase{
 		{"file size permissions modified date", "filesystem__get_file_info", false},
 		{"slack message search keyword outage", "slack__search_messages", false},
 		{"merge pull request github", "", true},
 		{"mkdir create new folder", "", true},
-	}
+	})
+}
+
+// topCase is a request, the first tool it must find on the example
+// catalog ("" when any) and whether the search is flagged
+// no_confident_match (topAndFlag).
+type topCase struct {
+	query   string
+	top     string
+	flagged bool
+}
+
+// topAndFlag searches each case in every ranking mode on the example
+// catalog and checks its first tool and its flag.
+func topAndFlag(t *testing.T, cases []topCase) {
+	t.Helper()
 	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
 	for _, m := range rankingModes(t) {
 		e := m.engine(snap)

@@ -17,7 +17,8 @@ import (
 // shortest description, "Delete a calendar event.", came first. So for a
 // request that opens with a question word (questionOpeners) the scores of
 // such tools are multiplied by questionWriteFactor before the result is
-// calibrated (result), in every mode, and then every score by what keeps
+// calibrated (result), in every mode but regex (a pattern is no request in
+// words) and select, and then every score by what keeps
 // the best hit's score: the rule reorders, calibration and the no-match
 // rules read the same strength.
 //
@@ -61,13 +62,6 @@ var questionOpeners = wordSet("what which when where who whose how")
 
 // howToWords after "how" make a request one for doing, not knowing.
 var howToWords = wordSet("do does can could to should would shall")
-
-// writeVerbs are the verbs that store or change something a user keeps:
-// a tool named by one (its name's first word, toolActions) writes.
-// General English, not read from any catalog or request set.
-var writeVerbs = wordSet("create delete remove update edit modify write send post add insert set move rename " +
-	"cancel transition commit checkout merge append replace archive reply invite assign upload publish save " +
-	"schedule book")
 
 // questionRequest reports whether raw opens with a question word
 // (questionOpeners), "what's" and "when's" included.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -70,5 +71,27 @@ func TestVerbReads(t *testing.T) {
 				t.Errorf("%q: %v, want %s first", tt.query, names(res), tt.want)
 			}
 		})
+	}
+}
+
+// TestQuestionRegex: a regex pattern is no request in words, so the
+// question rule does not read it: a pattern's alternatives match the
+// same tools in the same order whichever comes first, a question word
+// or not.
+func TestQuestionRegex(t *testing.T) {
+	e := newSemanticEngine(t, loadSnapshot(t, exampleCatalog))
+	var got [][]string
+	for _, q := range []string{"when|delete_event|list_events", "delete_event|list_events|when"} {
+		res, err := e.Search(context.Background(), search.Request{Query: q, Mode: search.ModeRegex, MaxResults: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.References) < 2 {
+			t.Fatalf("%q: %v; want several tools: the test tests nothing", q, names(res))
+		}
+		got = append(got, names(res))
+	}
+	if diff := cmp.Diff(got[1], got[0]); diff != "" {
+		t.Errorf("regex order depends on a question word first (-without +with):\n%s", diff)
 	}
 }

@@ -42,7 +42,13 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	if len(vec) > 0 {
 		cosine = vec[0].score
 	}
-	if conf < st.sem.gate.Threshold {
+	var learned []hit // vec with the learned vectors, when the gate passed on them
+	if conf < st.sem.gate.Threshold && p.learned != nil {
+		if lv := e.learnedVectors(st, p, qv, vec, foundBy(vec, kw.Hits)); learnedGatePasses(lv) {
+			learned, p.learned.gated = lv, true
+		}
+	}
+	if conf < st.sem.gate.Threshold && learned == nil {
 		if len(kw.Hits) > 0 {
 			m := matches{hits: fromFallback(kw.Hits), total: kw.Total, mode: ModeKeyword, reason: ReasonLowConfidence,
 				confidence: conf, cosine: cosine, unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages}
@@ -64,7 +70,9 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	if agreed {
 		agreedID = vec[0].id
 	}
-	if p.learned != nil {
+	if learned != nil {
+		vec = learned
+	} else if p.learned != nil {
 		vec = e.learnedVectors(st, p, qv, vec, foundBy(vec, kw.Hits))
 	}
 	fused := fuse(vec, fromFallback(kw.Hits), len(p.query.Terms), p.debug)
@@ -226,4 +234,28 @@ func foundBy(vec []hit, kw []fallback.Hit) func(int) bool {
 		}
 		return false
 	}
+}
+
+// learnedGatePasses reports whether the learned vectors (learnedVectors)
+// put a tool among the semantic candidates vec: a learned query within
+// learnedVectorJoin of the request. The gate's threshold is calibrated on
+// cosines between a request and a tool's description; a learned query is
+// another request, a rewording of this one at that closeness, so it is
+// judged on a scale of its own: a search whose catalog cosines the gate
+// rejects is fused when a learned query is that close. Learning then
+// lifts the tools the request's meaning found through it as in any fused
+// search, but does not vouch for them to the no-match rules
+// (learnedAgrees: learnedStage.gated), which judge the request against the
+// tools' own text: "call the dentist", learned from one session's "push
+// my dentist appointment on Friday to 4pm" at cosine 0.84, ranks
+// calendar__update_event first and is still flagged. Measured in
+// docs/benchmarks.md ("The gate reads learned queries on their own
+// scale").
+func learnedGatePasses(vec []hit) bool {
+	for _, h := range vec {
+		if h.learned != nil && h.learned.Signal == SignalLearnedVectors {
+			return true
+		}
+	}
+	return false
 }

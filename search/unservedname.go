@@ -40,7 +40,7 @@ import (
 // unservedName returns the first word of a name the request asks for
 // that no tool knows, or "" (see above).
 func (st *state) unservedName(p *plan, hs []hit) string {
-	if len(hs) == 0 || learnedServes(hs[0]) {
+	if len(hs) == 0 || st.learnedServes(p, hs[0]) {
 		return ""
 	}
 	req := request(p.query)

@@ -56,7 +56,7 @@ const pastAuxReach = 3
 // unservedPast reports whether the request asks about the past and its
 // best tools report only the present or the future (see above).
 func (st *state) unservedPast(p *plan, hs []hit) bool {
-	if len(hs) == 0 || learnedServes(hs[0]) {
+	if len(hs) == 0 || st.learnedServes(p, hs[0]) {
 		return false
 	}
 	req := request(p.query)

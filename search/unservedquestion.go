@@ -39,7 +39,7 @@ import (
 // argument value) when none of the best hits (sorted best first) has it,
 // or "" (see above).
 func (st *state) unservedQuestion(p *plan, words int, hs []hit) string {
-	if len(hs) == 0 || learnedServes(hs[0]) || words > unservedMaxWords {
+	if len(hs) == 0 || st.learnedServes(p, hs[0]) || words > unservedMaxWords {
 		return ""
 	}
 	req := request(p.query)

@@ -121,7 +121,7 @@ import (
 // steps that none of the best hits (sorted best first) serves, or "" (see
 // above).
 func (st *state) unservedStep(p *plan, words int, hs []hit) string {
-	if len(hs) == 0 || learnedServes(hs[0]) || words > stepMaxWords {
+	if len(hs) == 0 || st.learnedServes(p, hs[0]) || words > stepMaxWords {
 		return ""
 	}
 	req := request(p.query)
@@ -212,7 +212,7 @@ func stepVerb(w string) bool {
 }
 
 // changers returns the tools of top that change something: an action verb
-// that is no answer verb among their own actions (toolActions), unlike
+// that is no answer verb (changes) among their own actions (toolActions), unlike
 // postgres__describe_table, whose "table" is no table one may reserve.
 // The unserved task's lone step reads the tools the other way (readOnly:
 // an answer verb acts too); read as here, bfcl's answerable requests
@@ -221,10 +221,7 @@ func stepVerb(w string) bool {
 func (st *state) changers(top []hit) []hit {
 	var out []hit
 	for _, h := range top {
-		if slices.ContainsFunc(st.toolActions(h.id), func(a string) bool {
-			base, action := actionVerb(a)
-			return action && !answerVerbs[base]
-		}) {
+		if slices.ContainsFunc(st.toolActions(h.id), changes) {
 			out = append(out, h)
 		}
 	}

@@ -159,7 +159,7 @@ const taskMinSteps = 2
 // whose steps the best hits (sorted best first) serve, or "" (see above).
 // words is the query's number of ranking words.
 func (st *state) unservedTask(p *plan, words int, hs []hit) string {
-	if len(hs) == 0 || learnedServes(hs[0]) || words <= unservedMaxWords {
+	if len(hs) == 0 || st.learnedServes(p, hs[0]) || words <= unservedMaxWords {
 		return ""
 	}
 	type step struct {
