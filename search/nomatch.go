@@ -287,13 +287,9 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	}
 	word := words[verb].Word
 	base, _ := actionVerb(word)
-	if len(op.Object) > 0 {
-		switch phrase := base + " " + op.Object[0]; {
-		case askVerbs[phrase]:
-			return "" // "inform me about the weather": a question
-		case phrasalVerbs[phrase] != "":
-			base = phrasalVerbs[phrase] // "set up a call" → "setup"
-		}
+	base, asks := openingAction(base, op.Object)
+	if asks {
+		return "" // "inform me about the weather": a question
 	}
 	top := hs[:min(len(hs), unservedDepth)]
 	if server != "" && !st.objectOfTop(words[verb+1:], op, top) {

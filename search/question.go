@@ -73,7 +73,7 @@ func questionRequest(raw string) bool {
 	return ws[0] != "how" || len(ws) < 2 || !howToWords[ws[1]]
 }
 
-// verbDepth is how many of the best hits a request's verb lifts (verbRead):
+// verbDepth is how many of the best hits a request's verb lifts (requestRead):
 // a tool among them that does the verb outranks one that does not when
 // their scores are within questionWriteFactor of each other.
 const verbDepth = 3
@@ -158,14 +158,9 @@ func (st *state) doesVerb(raw string, words func() []string, top []hit) []bool {
 	if op.Verb != ws[at] || op.VerbValue {
 		return nil
 	}
-	base := op.Verb
-	if len(op.Object) > 0 {
-		switch phrase := base + " " + op.Object[0]; {
-		case askVerbs[phrase]:
-			return nil // "inform me about the weather": a question
-		case phrasalVerbs[phrase] != "":
-			base = phrasalVerbs[phrase] // "set up a call" → "setup"
-		}
+	base, asks := openingAction(op.Verb, op.Object)
+	if asks {
+		return nil // "inform me about the weather": a question
 	}
 	frame := fallback.TimeFrame(ws[at:])
 	does := make([]bool, len(top))

@@ -163,6 +163,27 @@ var askVerbs = wordSet("inform_me inform_us update_me update_us brief_me brief_u
 // of fallback.VerbSynonyms they mean: "set up a call with Sam" creates an event.
 var phrasalVerbs = map[string]string{"set up": "setup"}
 
+// openingAction returns the action that a request's opening verb, base
+// (its base form, actionVerb), asks for with object, the words after it
+// (fallback.Opening.Object): base itself, or the verb a phrasal verb
+// means (phrasalVerbs: "set up a call" → "setup"); asks when the verb and
+// the word after it ask for an answer instead (askVerbs: "inform me about
+// the weather"). The unserved action and the request's verb (doesVerb)
+// read it alike.
+func openingAction(base string, object []string) (action string, asks bool) {
+	if len(object) == 0 {
+		return base, false
+	}
+	phrase := base + " " + object[0]
+	if askVerbs[phrase] {
+		return base, true
+	}
+	if v := phrasalVerbs[phrase]; v != "" {
+		return v, false
+	}
+	return base, false
+}
+
 // answerVerbs are action verbs that ask for an answer computed from data
 // rather than for a change ("analyze my heart-rate zones", "suggest some
 // movies", "compare it with last week"): a tool that returns the data
@@ -184,7 +205,7 @@ func changes(a string) bool {
 
 // writeVerbs are the verbs that change (changes) something a user keeps:
 // a tool whose first own action (toolActions: its name's verb) is one
-// writes, and does not answer a question (questionRead). General
+// writes, and does not answer a question (requestRead). General
 // English, not read from any catalog or request set. They are a subset of
 // the verbs that change (TestWriteVerbsChange): the action verbs that are
 // no answer verbs also run, convert, export, log or request things, and

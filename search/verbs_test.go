@@ -28,3 +28,28 @@ func TestWriteVerbsChange(t *testing.T) {
 		}
 	}
 }
+
+// TestOpeningAction: a request's opening verb with the word after it is
+// the verb itself, the verb a phrasal verb means, or a request for an
+// answer.
+func TestOpeningAction(t *testing.T) {
+	tests := []struct {
+		base   string
+		object []string
+		want   string
+		asks   bool
+	}{
+		{"send", []string{"bob", "the", "report"}, "send", false},
+		{"send", nil, "send", false},
+		{"set", []string{"up", "a", "call"}, "setup", false},
+		{"inform", []string{"me", "about", "the", "weather"}, "inform", true},
+		{"update", []string{"us", "on", "the", "release"}, "update", true},
+		{"update", []string{"the", "event"}, "update", false},
+	}
+	for _, tt := range tests {
+		got, asks := openingAction(tt.base, tt.object)
+		if got != tt.want || asks != tt.asks {
+			t.Errorf("openingAction(%q, %q) = %q, %v; want %q, %v", tt.base, tt.object, got, asks, tt.want, tt.asks)
+		}
+	}
+}
