@@ -818,6 +818,26 @@ func TestReschedules(t *testing.T) {
 	}
 }
 
+// TestTimeFrame: a request that moves a thing in time, or books one,
+// with a time after its verb, opens that frame; without a time, or with
+// another verb, none.
+func TestTimeFrame(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"push my dentist appointment on Friday to 4pm", RescheduleKey},
+		{"book a 30 minute sync with Priya tomorrow at 10", BookKey},
+		{"schedule a review on wednesday", BookKey},
+		{"book a table for two", ""},
+		{"push my local commits to origin", ""},
+		{"cancel the standup tomorrow", ""},
+		{"book", ""},
+		{"", ""},
+	} {
+		if got := TimeFrame(analysis.Words().Analyze(c.raw)); got != c.want {
+			t.Errorf("TimeFrame(%q) = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}
+
 // TestFramedCoverage: in a request that moves a thing in time, the verb
 // and the times the frame reads count as known to a catalog that knows
 // the frame's plain words (CoverageVerbs), and the hits do not change.

@@ -1,6 +1,9 @@
 package fallback
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Keyword search's verb expansion (Options.Expand): a request's
 // colloquial verb also matches the plain verbs that tools' text uses for
@@ -210,50 +213,37 @@ var bookVerbs = wordSet("book schedule invite")
 var timeWords = wordSet("monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight " +
 	"noon midnight morning afternoon evening later earlier hour hours week weekend")
 
-// timeAfter returns the position of the first time in ws (timeWords, or
-// a number with am or pm: "4pm", "10am"), or -1.
+// timeAfter returns the position of the first time in ws (isTime), or -1.
 func timeAfter(ws []planWord) int {
-	for i, w := range ws {
-		if timeWords[w.word] || clockTime(w.word) {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(ws, func(w planWord) bool { return isTime(w.word) })
 }
+
+// isTime reports whether w says when: a time word (timeWords) or a clock
+// time ("4pm", "10am").
+func isTime(w string) bool { return timeWords[w] || clockTime(w) }
 
 // Reschedules reports whether ws, a request's words (analysis.Words,
 // stop words left out) from its verb on, open with a verb that moves a
-// thing in time and name a time after it (rescheduleVerbs, timeWords, a
-// clock time: "push my dentist appointment on Friday to 4pm", "push the
-// standup an hour later"): the frame keyword search reads as RescheduleKey,
-// its time as TimeKey. A pure function.
-func Reschedules(ws []string) bool {
-	if len(ws) < 2 || !rescheduleVerbs[ws[0]] {
-		return false
-	}
-	for _, w := range ws[1:] {
-		if timeWords[w] || clockTime(w) {
-			return true
-		}
-	}
-	return false
-}
+// thing in time and name a time after it (rescheduleVerbs, isTime: "push
+// my dentist appointment on Friday to 4pm", "push the standup an hour
+// later"): the frame keyword search reads as RescheduleKey, its time as
+// TimeKey (TimeFrame). A pure function.
+func Reschedules(ws []string) bool { return TimeFrame(ws) == RescheduleKey }
 
 // TimeFrame returns the key of verbSynonyms (VerbSynonyms) of the frame
-// that ws (as for Reschedules) open with: RescheduleKey when they move a
-// thing in time, BookKey when they make an appointment (bookVerbs: "book
-// a 30 minute sync with Priya tomorrow at 10"), "" otherwise. A pure
-// function.
+// that ws (as for Reschedules) open with, as requestExpansions reads it:
+// RescheduleKey when they move a thing in time (Reschedules), BookKey
+// when they make an appointment (bookVerbs: "book a 30 minute sync with
+// Priya tomorrow at 10"), "" otherwise. A pure function.
 func TimeFrame(ws []string) string {
+	if len(ws) < 2 || !slices.ContainsFunc(ws[1:], isTime) {
+		return ""
+	}
 	switch {
-	case Reschedules(ws):
+	case rescheduleVerbs[ws[0]]:
 		return RescheduleKey
-	case len(ws) >= 2 && bookVerbs[ws[0]]:
-		for _, w := range ws[1:] {
-			if timeWords[w] || clockTime(w) {
-				return BookKey
-			}
-		}
+	case bookVerbs[ws[0]]:
+		return BookKey
 	}
 	return ""
 }
