@@ -19,33 +19,15 @@ import (
 func BenchmarkNoMatchRules(b *testing.B) {
 	for _, set := range []string{"bfcl", "stabletoolbench"} {
 		b.Run(set, func(b *testing.B) {
-			tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, set+"/tools.jsonl")})
-			if err != nil {
-				b.Fatal(err)
-			}
-			qs, err := evaluation.LoadQueries(evaltest.Bench(b, set+"/queries.jsonl"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			e, err := NewFromTools(tools, Config{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { e.Close() })
-			st := e.state.Load()
+			st, searches := keywordSearches(b, set)
 			type input struct {
 				p  *plan
 				hs []hit
 			}
 			var in []input
-			for _, q := range qs {
-				p, err := st.newPlan(Request{Query: q.Query, Mode: ModeKeyword, MaxResults: 10}, e.limits())
-				if err != nil {
-					b.Fatal(err)
-				}
-				m := e.learnedKeyword(st, p)
-				if hs, _ := calibrate(m.hits, m, p.exact); len(hs) > 0 {
-					in = append(in, input{p, hs})
+			for _, x := range searches {
+				if hs, _ := calibrate(x.m.hits, x.m, x.p.exact); len(hs) > 0 {
+					in = append(in, input{x.p, hs})
 				}
 			}
 			b.ReportAllocs()
@@ -60,4 +42,42 @@ func BenchmarkNoMatchRules(b *testing.B) {
 			}
 		})
 	}
+}
+
+// keywordSearch is a labelled query's plan and its keyword matches
+// (keywordSearches).
+type keywordSearch struct {
+	p *plan
+	m matches
+}
+
+// keywordSearches searches each labelled query of the dev set set once
+// in keyword mode over its catalog (learning off) and returns the
+// engine's state with each query's plan and matches: what a benchmark of
+// a stage after them (result's) reads.
+func keywordSearches(b *testing.B, set string) (*state, []keywordSearch) {
+	b.Helper()
+	tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, set+"/tools.jsonl")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	qs, err := evaluation.LoadQueries(evaltest.Bench(b, set+"/queries.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := NewFromTools(tools, Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { e.Close() })
+	st := e.state.Load()
+	var out []keywordSearch
+	for _, q := range qs {
+		p, err := st.newPlan(Request{Query: q.Query, Mode: ModeKeyword, MaxResults: 10}, e.limits())
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, keywordSearch{p, e.learnedKeyword(st, p)})
+	}
+	return st, out
 }

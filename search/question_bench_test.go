@@ -1,12 +1,6 @@
 package search
 
-import (
-	"testing"
-
-	"github.com/toolsearch/toolsearch/catalog"
-	"github.com/toolsearch/toolsearch/evaluation"
-	"github.com/toolsearch/toolsearch/evaluation/evaltest"
-)
+import "testing"
 
 // BenchmarkRequestRead measures what requestRead (question.go) costs one
 // search, alone: each dev set's labelled queries searched once in keyword
@@ -19,33 +13,16 @@ import (
 func BenchmarkRequestRead(b *testing.B) {
 	for _, set := range []string{"bfcl", "stabletoolbench"} {
 		b.Run(set, func(b *testing.B) {
-			tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, set+"/tools.jsonl")})
-			if err != nil {
-				b.Fatal(err)
-			}
-			qs, err := evaluation.LoadQueries(evaltest.Bench(b, set+"/queries.jsonl"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			e, err := NewFromTools(tools, Config{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { e.Close() })
-			st := e.state.Load()
+			st, searches := keywordSearches(b, set)
 			type input struct {
 				p  *plan
 				hs []hit
 				ws []string
 			}
 			var in []input
-			for _, q := range qs {
-				p, err := st.newPlan(Request{Query: q.Query, Mode: ModeKeyword, MaxResults: 10}, e.limits())
-				if err != nil {
-					b.Fatal(err)
-				}
-				if m := e.learnedKeyword(st, p); len(m.hits) > 0 {
-					in = append(in, input{p, m.hits, st.lex.RankingWords(p.query)})
+			for _, x := range searches {
+				if len(x.m.hits) > 0 {
+					in = append(in, input{x.p, x.m.hits, st.lex.RankingWords(x.p.query)})
 				}
 			}
 			b.ReportAllocs()

@@ -15,29 +15,13 @@ import (
 // request that asks how to do something is no such question, and the
 // best hit keeps its score.
 func TestQuestionReads(t *testing.T) {
-	e := newSemanticEngine(t, loadSnapshot(t, exampleCatalog))
-	tests := []struct {
-		query string
-		mode  search.Mode
-		want  string // the first tool
-	}{
+	firstTools(t, []firstCase{
 		{"what's on my calendar tomorrow", search.ModeDefault, "calendar__list_events"},
 		{"what's on my calendar tomorrow", search.ModeKeyword, "calendar__list_events"},
 		{"which pull requests are still open on acme/api", search.ModeDefault, "github__list_pull_requests"},
 		{"who committed last to ~/src/api and when", search.ModeDefault, "git__log"},
 		{"how do I create a new jira ticket", search.ModeDefault, "jira__create_issue"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.query+"/"+string(tt.mode), func(t *testing.T) {
-			res, err := e.Search(context.Background(), search.Request{Query: tt.query, Mode: tt.mode, Debug: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.References) == 0 || res.References[0].Name != tt.want {
-				t.Errorf("%q: %v, want %s first", tt.query, names(res), tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestVerbReads checks that a request that opens with an action verb is
@@ -47,12 +31,7 @@ func TestQuestionReads(t *testing.T) {
 // 2pm meeting to 4pm" put calendar__find_free_time first, "jot down a
 // note" notes__delete_note, "stage README.md" git__diff).
 func TestVerbReads(t *testing.T) {
-	e := newSemanticEngine(t, loadSnapshot(t, exampleCatalog))
-	tests := []struct {
-		query string
-		mode  search.Mode
-		want  string // the first tool
-	}{
+	firstTools(t, []firstCase{
 		{"move my 2pm meeting to 4pm", search.ModeDefault, "calendar__update_event"},
 		{"add a dentist appointment on March 3 at 10am to my calendar", search.ModeDefault, "calendar__create_event"},
 		{"jot down a note: call the plumber Monday", search.ModeDefault, "notes__create_note"},
@@ -60,18 +39,7 @@ func TestVerbReads(t *testing.T) {
 		{"file a github issue about the broken login page in acme/webapp", search.ModeDefault, "github__create_issue"},
 		{"push my 3pm call to tomorrow", search.ModeKeyword, "calendar__update_event"},
 		{"send a message to #general", search.ModeDefault, "slack__send_message"}, // the best does the verb: nothing moves
-	}
-	for _, tt := range tests {
-		t.Run(tt.query+"/"+string(tt.mode), func(t *testing.T) {
-			res, err := e.Search(context.Background(), search.Request{Query: tt.query, Mode: tt.mode, Debug: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.References) == 0 || res.References[0].Name != tt.want {
-				t.Errorf("%q: %v, want %s first", tt.query, names(res), tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestQuestionRegex: a regex pattern is no request in words, so the
@@ -93,5 +61,31 @@ func TestQuestionRegex(t *testing.T) {
 	}
 	if diff := cmp.Diff(got[1], got[0]); diff != "" {
 		t.Errorf("regex order depends on a question word first (-without +with):\n%s", diff)
+	}
+}
+
+// firstCase is a request, the mode it is searched in on the example
+// catalog, and the first tool it must find (firstTools).
+type firstCase struct {
+	query string
+	mode  search.Mode
+	want  string
+}
+
+// firstTools searches each case on the example catalog (the semantic
+// engine) and checks its first tool.
+func firstTools(t *testing.T, tests []firstCase) {
+	t.Helper()
+	e := newSemanticEngine(t, loadSnapshot(t, exampleCatalog))
+	for _, tt := range tests {
+		t.Run(tt.query+"/"+string(tt.mode), func(t *testing.T) {
+			res, err := e.Search(context.Background(), search.Request{Query: tt.query, Mode: tt.mode, Debug: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || res.References[0].Name != tt.want {
+				t.Errorf("%q: %v, want %s first", tt.query, names(res), tt.want)
+			}
+		})
 	}
 }
