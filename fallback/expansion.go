@@ -246,7 +246,9 @@ func Reschedules(ws []string) bool { return TimeFrame(ws) == RescheduleKey }
 // that ws (as for Reschedules) open with, as requestExpansions reads it:
 // RescheduleKey when they move a thing in time (Reschedules), BookKey
 // when they make an appointment (bookVerbs: "book a 30 minute sync with
-// Priya tomorrow at 10"), "" otherwise. A pure function.
+// Priya tomorrow at 10"), "" otherwise. Package search's unserved action
+// reads both frames (a tool that keeps events serves them). A pure
+// function.
 func TimeFrame(ws []string) string {
 	if len(ws) < 2 || !slices.ContainsFunc(ws[1:], isTime) {
 		return ""

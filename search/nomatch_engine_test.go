@@ -238,7 +238,29 @@ func TestUnservedStep(t *testing.T) {
 		// Context before the steps, and a condition between them.
 		{"I'm in Paris tomorrow. Check the weather forecast for there and, if it's sunny, book me a bike tour.", true},
 		{"get tomorrow's weather forecast for Seattle and if it's dry book a table on a terrace", true},
+		// The later step's tool ranks below the first step's (stepServedBelow):
+		// it does the verb and has the thing the step names in its name, or
+		// takes the kind of its value; a step naming nothing a tool has is
+		// not served that way.
+		{"check the weekend forecast for Denver and post it in #general", false},
+		{"check the weekend forecast for Denver and post it in #team", false},
+		{"get the 5-day forecast for Oslo and save it in a new note titled 'Oslo trip'", false},
+		{"get the 5-day forecast for Oslo and text it to my phone", true},
 	}, flaggedBy("the unserved step", "a later step"))
+}
+
+// TestBookFrame: a request that books, schedules or invites at a time
+// (fallback.TimeFrame's BookKey) is served by a top tool that creates or
+// schedules and keeps events, when that tool has a word of its object
+// ("a meeting"); a booking whose object no such tool has is still
+// flagged ("a flight", "a table", "a haircut").
+func TestBookFrame(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"book a meeting with Sam on Monday at 3", "", false},
+		{"book a flight to Boston on Friday", "", true},
+		{"book a table for two tonight at 8", "", true},
+		{"book a haircut for Saturday morning", "", true},
+	})
 }
 
 // flaggedBy returns a searchExample check: the top hit's explanation names
