@@ -676,3 +676,14 @@ func topAndFlag(t *testing.T, cases []topCase) {
 		}
 	}
 }
+
+// TestEverydayConditions: a request in everyday words for a condition a
+// weather tool reports (fallback's everydayWords) finds that tool and is
+// confident, in every mode; the catalog knows none of its words else.
+func TestEverydayConditions(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"will it snow in Chicago on Sunday", "weather__get_forecast", false},
+		{"how smoggy is Beijing", "weather__get_air_quality", false},
+		{"do I need an umbrella in Oslo today", "weather__get_forecast", false},
+	})
+}
