@@ -111,6 +111,14 @@ func TestRequestExpansions(t *testing.T) {
 		{"please open a ticket for the outage", []string{"open a@open"}},
 		{"open notes.md and show me what it says", nil}, // a file that exists: read
 		{"open my recipes note", nil},
+		// A request on a database's data: its verb as the SQL statement,
+		// the table that holds the rows as SQL (statementVerbs).
+		{"set status = 'shipped' for order 9912 in the orders table", []string{"update _ rows@set", "_ rows@table"}},
+		{"how many rows in the invoices table are unpaid", []string{"select _ rows@many", "_ rows@table"}},
+		{"insert rows into a postgres table", []string{"insert _ rows@insert", "_ rows@table"}},
+		{"add a column email_verified to the users table", []string{"alter _ rows@add", "_ rows@table"}},
+		{"delete the empty rows in my spreadsheet", []string{"delete _ rows@delete"}}, // the rows acted on, no container
+		{"book a table for four at Nopa", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
@@ -126,6 +134,54 @@ func TestRequestExpansions(t *testing.T) {
 				t.Errorf("requestExpansions(%q) (-want +got):\n%s", tt.request, diff)
 			}
 		})
+	}
+}
+
+// sqlDocs are a database server's tools, two of which run statements,
+// beside a tool that updates something else.
+var sqlDocs = []Document{
+	{Name: "db__list_tables", Server: "db", Description: "List the tables in the database, with their estimated row count and size."},
+	{Name: "db__describe_table", Server: "db", Description: "Describe the structure of a table: its columns and their types.", ParamNames: []string{"table"}},
+	{Name: "db__query", Server: "db", Description: "Run a read-only SQL query and return the rows.", ParamNames: []string{"sql"}},
+	{Name: "db__execute", Server: "db", Description: "Execute a SQL statement that changes the database (INSERT, UPDATE, DELETE) and return the number of affected rows.", ParamNames: []string{"sql"}},
+	{Name: "notes__update_note", Server: "notes", Description: "Replace the content of a note."},
+}
+
+// TestKeywordDataFrame: a request on a database's data reaches the tool
+// that runs its statement (SQL) over the tools that name the table it
+// is in.
+func TestKeywordDataFrame(t *testing.T) {
+	ix := NewIndex(sqlDocs)
+	for _, tt := range []struct{ query, want string }{
+		{"please set status = 'shipped' for order 9912 in the orders table", "db__execute"},
+		{"set the plan of account 7 to pro in the accounts table", "db__execute"},
+	} {
+		q := mustParse(t, tt.query)
+		if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != tt.want {
+			t.Errorf("Keyword(%q, Expand) = %v, want %s first", tt.query, got, tt.want)
+		}
+		if got := names(ix, ix.Keyword(q, Options{Limit: 3})); len(got) > 0 && got[0] == tt.want {
+			t.Errorf("Keyword(%q) without Expand = %v: the test does not need the frame", tt.query, got)
+		}
+	}
+}
+
+// TestDataFrame: the SQL statement a request on data asks for, from its
+// verb on (stop words left out, as package search reads it).
+func TestDataFrame(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"set status = 'shipped' for order 9912 in the orders table", "update _ rows"},
+		{"many rows in the orders table have status 'refunded'", "select _ rows"},
+		{"count the rows in the payments table", "select _ rows"},
+		{"add a column email_verified to the users table", "alter _ rows"},
+		{"remove the rows older than 30 days", "delete _ rows"},
+		{"set a timer for ten minutes", ""},
+		{"book a table for four", ""},
+		{"table", ""},
+	} {
+		if got := DataFrame(analysis.Words().Analyze(c.raw)); got != c.want {
+			t.Errorf("DataFrame(%q) = %q, want %q", c.raw, got, c.want)
+		}
 	}
 }
 

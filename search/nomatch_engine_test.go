@@ -626,6 +626,20 @@ func TestRescheduleFrame(t *testing.T) {
 	})
 }
 
+// TestDataFrameServed: a request on a database's data (fallback.DataFrame)
+// is served by a tool that runs its SQL statement (doesData), in both
+// the ranking and the unserved action: "select" and "count" are done by
+// a tool that runs queries, whatever its name's verb. A spreadsheet's
+// rows are no database's.
+func TestDataFrameServed(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"select the five oldest rows from the invoices table", "postgres__query", false},
+		{"count the rows in the payments table from last week", "postgres__query", false},
+		{"how many rows in the invoices table are unpaid", "postgres__query", false},
+		{"delete the empty rows in my Excel spreadsheet", "", true},
+	})
+}
+
 // TestKeywordListThing: a keyword list (no article, preposition or
 // pronoun) whose first word is the top tool's thing, named in its name
 // after its verb and followed by another word of the tool, opens with no

@@ -42,6 +42,18 @@ func TestVerbReads(t *testing.T) {
 	})
 }
 
+// TestStatementReads: a request on a database's data is done by the tool
+// that runs its SQL statement (doesStatement), however well the tools
+// that list and describe tables match its table.
+func TestStatementReads(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"insert rows into a postgres table", search.ModeDefault, "postgres__execute"},
+		{"change the price of item 12 to 9.99 in the items table", search.ModeKeyword, "postgres__execute"},
+		{"select the five oldest rows from the invoices table", search.ModeDefault, "postgres__query"},
+		{"count the rows in the payments table from last week", search.ModeDefault, "postgres__query"},
+	})
+}
+
 // TestQuestionRegex: a regex pattern is no request in words, so the
 // question rule does not read it: a pattern's alternatives match the
 // same tools in the same order whichever comes first, a question word
