@@ -25,6 +25,8 @@ func TestUnservedAction(t *testing.T) {
 		{"forward this email to my accountant", true},
 		{"delete the slack message I just posted", true},
 		{"please archive the #old-project channel", true},
+		{"leave the #random channel", true},                             // "leave" with no action's noun is the verb
+		{"leave a comment on OPS-12 saying the fix is deployed", false}, // its object's noun is the action (actionNoun)
 		{"let's archive the #old-project channel", true},
 		{"server:slack archive the #old-project channel", true}, // filters are no words of the request
 		{"-github archive the #old-project channel", true},
@@ -260,6 +262,9 @@ func TestBookFrame(t *testing.T) {
 		{"book a flight to Boston on Friday", "", true},
 		{"book a table for two tonight at 8", "", true},
 		{"book a haircut for Saturday morning", "", true},
+		// Whom one invites at a time come to an event, whatever it is called.
+		{"invite sam and kim to a design review on Friday at 3", "calendar__create_event", false},
+		{"invite alice to the acme github organization", "", true},
 	})
 }
 
