@@ -46,8 +46,9 @@ import (
 // orders table have status 'refunded'") is done by the tool that runs
 // its SQL statement (doesData), however well the tools that list or
 // describe tables match its table: when one of the verbDepth best does
-// and the best does not, every other hit is scaled by statementFactor
-// (doesStatement), before the question's and the verb's cases.
+// and the best does not, every other hit is scaled by frameFactor
+// (doesStatement), before the question's and the verb's cases; so is
+// every other hit when the verb rule reads a frame of time (frameFactor).
 
 // questionWriteFactor scales the score of a tool whose name's verb writes
 // (writeVerbs) for a request that is a question (questionRequest).
@@ -62,16 +63,24 @@ import (
 // calendar__list_events' 0.373.
 const questionWriteFactor = 0.7
 
-// statementFactor is questionWriteFactor for a request on data
-// (doesStatement): the tools that list and describe tables match a
-// table's name by theirs and by the word embeddings alike. Measured
-// (docs/benchmarks.md, "A request on data is done by the tool that runs
-// its statement"), example sets' first tool right: 0.7 → 0.5 one more
-// ("insert rows into a postgres table"), → 0.4 two more ("select the 10
-// newest rows from the orders table", "count the rows in the orders
-// table created since yesterday"; keyword the same two at 0.5); nothing
-// else moves on any example or dev set, answerable or no-answer.
-const statementFactor = 0.4
+// frameFactor is questionWriteFactor for a request that a frame reads:
+// on data (doesStatement), or one that moves or books a thing in time
+// (doesVerb, fallback.TimeFrame). The frame says surely what is asked,
+// and what matches the rest is what the wrong tools share: the tools that
+// list and describe tables match a table's name by theirs and by the
+// word embeddings alike, calendar__find_free_time's usage note ("Use it
+// to schedule a meeting before creating the event") matches a booking's
+// verb, its meeting and its event. Measured (docs/benchmarks.md, "A
+// request on data is done by the tool that runs its statement" and
+// "Booking at a time"), example sets' first tool right: on data 0.7 →
+// 0.5 one more ("insert rows into a postgres table"), → 0.4 two more
+// ("select the 10 newest rows from the orders table", "count the rows in
+// the orders table created since yesterday"; keyword the same two at
+// 0.5); at a time 0.7 → 0.4 four more, default and keyword ("book a
+// meeting with Lee on Friday at 2", calendar__create_event over
+// calendar__find_free_time); nothing else moves on any example or dev
+// set, answerable or no-answer.
+const frameFactor = 0.4
 
 // questionOpeners are the question words that make a request a question
 // of questionRequest when it opens with one; "how" only when no "do",
@@ -117,16 +126,19 @@ func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 	if does := st.doesStatement(words, hs[:min(len(hs), verbDepth)]); does != nil {
 		demoted = func(k int) bool { return k >= len(does) || !does[k] }
 		why = "a request on data, and the tool is not among the best doing its statement"
-		factor = statementFactor
+		factor = frameFactor
 	} else if questionRequest(raw) {
 		demoted = func(k int) bool {
 			acts := st.toolActions(hs[k].id)
 			return len(acts) > 0 && writeVerbs[acts[0]]
 		}
 		why = "a question, and the tool writes"
-	} else if does := st.doesVerb(raw, words, hs[:min(len(hs), verbDepth)]); does != nil {
+	} else if does, framed := st.doesVerb(raw, words, hs[:min(len(hs), verbDepth)]); does != nil {
 		demoted = func(k int) bool { return k >= len(does) || !does[k] }
 		why = "the request's verb, and the tool is not among the best doing it"
+		if framed {
+			factor = frameFactor
+		}
 	} else {
 		return hs
 	}
@@ -166,25 +178,25 @@ func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 // the best does not; nil otherwise (no action verb opens the request, a
 // light one, an inflected one: "walking directions"). words are the
 // request's ranking words.
-func (st *state) doesVerb(raw string, words func() []string, top []hit) []bool {
+func (st *state) doesVerb(raw string, words func() []string, top []hit) ([]bool, bool) {
 	if slices.ContainsFunc(top, func(h hit) bool { return h.learned != nil }) {
-		return nil // learning from use ranked them: what agents called wins over the verb's reading
+		return nil, false // learning from use ranked them: what agents called wins over the verb's reading
 	}
 	ws := words()
 	at := slices.IndexFunc(ws, func(w string) bool { return !fallback.PreambleWord(w) })
 	if at < 0 {
-		return nil
+		return nil, false
 	}
 	if base, action := actionVerb(ws[at]); !action || base != ws[at] {
-		return nil // the cheap test first: most requests open with no action verb
+		return nil, false // the cheap test first: most requests open with no action verb
 	}
 	op := fallback.RequestOpening(raw)
 	if op.Verb != ws[at] || op.VerbValue {
-		return nil
+		return nil, false
 	}
 	base, asks := openingAction(op.Verb, op.Object)
 	if asks {
-		return nil // "inform me about the weather": a question
+		return nil, false // "inform me about the weather": a question
 	}
 	frame := fallback.TimeFrame(ws[at:])
 	does := make([]bool, len(top))
@@ -192,9 +204,9 @@ func (st *state) doesVerb(raw string, words func() []string, top []hit) []bool {
 		does[k] = st.leadsVerb(h.id, base) || frame != "" && st.leadsVerb(h.id, frame)
 	}
 	if does[0] || !slices.Contains(does, true) {
-		return nil
+		return nil, false
 	}
-	return does
+	return does, frame != ""
 }
 
 // doesStatement returns, for each of top, whether its tool does the SQL

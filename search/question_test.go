@@ -39,6 +39,10 @@ func TestVerbReads(t *testing.T) {
 		{"file a github issue about the broken login page in acme/webapp", search.ModeDefault, "github__create_issue"},
 		{"push my 3pm call to tomorrow", search.ModeKeyword, "calendar__update_event"},
 		{"send a message to #general", search.ModeDefault, "slack__send_message"}, // the best does the verb: nothing moves
+		// A booking at a time (fallback.TimeFrame) over calendar__find_free_time's
+		// usage note ("Use it to schedule a meeting before creating the event"): frameFactor.
+		{"book a meeting with Omar on Thursday at 11", search.ModeDefault, "calendar__create_event"},
+		{"schedule a call with Ana tomorrow at 4pm", search.ModeKeyword, "calendar__create_event"},
 	})
 }
 
