@@ -395,6 +395,34 @@ func containerAt(ws []planWord, v, j int) bool {
 // orders table", "into a postgres table", "from the users table".
 var containerPrepositions = wordSet("in into from of on at to for within")
 
+// InTable reports whether a request (raw, as written) ends by naming a
+// database table as the place of its data: its last word is "table" or
+// "tables" and a container preposition opens that phrase, within
+// tablePhraseWords ("... in the orders table", "... into the users
+// table."), not "set the table for dinner" nor "update the pivot table in
+// the quarterly workbook". A pure function.
+func InTable(raw string) bool {
+	toks := strings.Fields(strings.ToLower(raw))
+	for i := range toks {
+		toks[i] = strings.Trim(toks[i], ".,;:!?\"'`()")
+	}
+	n := len(toks)
+	if n < 3 || toks[n-1] != "table" && toks[n-1] != "tables" {
+		return false
+	}
+	for k := n - 2; k >= max(1, n-tablePhraseWords); k-- {
+		if containerPrepositions[toks[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// tablePhraseWords is the longest phrase InTable reads as a table's
+// place: a preposition, a determiner, a name and "table" ("in the orders
+// table", "into the public.users table").
+const tablePhraseWords = 4
+
 // statementKey returns the key of verbSynonyms of a request on data
 // whose verb is verb and whose first data noun is noun.
 func statementKey(verb, noun string) string {

@@ -202,3 +202,24 @@ func TestVerbSynonymsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestInTable: a request names a database table as its data's place when
+// it ends with a container phrase whose noun is a table.
+func TestInTable(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want bool
+	}{
+		{"please set status = 'shipped' for order 9912 in the orders table", true},
+		{"insert a new user named Kim into the users table.", true},
+		{"select the 10 newest rows from the orders table", true},
+		{"set the table for dinner", false},
+		{"update the pivot table in the quarterly workbook", false},
+		{"delete the empty rows in my Excel spreadsheet", false},
+		{"insert a table", false},
+	} {
+		if got := InTable(c.raw); got != c.want {
+			t.Errorf("InTable(%q) = %v, want %v", c.raw, got, c.want)
+		}
+	}
+}

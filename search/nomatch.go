@@ -244,7 +244,15 @@ import (
 // and "count the rows in the orders table created since yesterday"
 // (held-out-9) no longer flagged, "add a column email_verified to the
 // users table" (held-out-2, e-mail tools first) flagged; no no-answer
-// request of any set moves.
+// request of any set moves. Such a request that names a table as its
+// data's place (fallback.InTable: "... in the orders table") has its
+// object served by the tool running the statement, whose text names no
+// status, plan or user (h35-flags): example tuning, held-out-9 and
+// held-out-13 answerable flagged 6.9 → 5.9, 10.0 → 8.0, 6.0 → 4.0 %
+// (keyword 7.9 → 6.9, 12.0 → 10.0, 6.0 → 4.0 %); nothing else moves. Rows
+// or a table of other software keep the object check ("delete the empty
+// rows in my Excel spreadsheet", "update the pivot table in the
+// quarterly workbook").
 const (
 	// unservedMaxWords is the longest query, in ranking words, the rule
 	// reads (6 and 8 measured, see above); longer queries are the
@@ -349,7 +357,9 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	}
 	// "invite dana and li to a design review on Wednesday at 11": people come to an event
 	invites := tf == fallback.BookKey && base == "invite"
-	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	// "set status = 'shipped' for order 9912 in the orders table": a tool running the statement serves any table's data
+	inTable := data != "" && fallback.InTable(req.Raw)
+	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(req, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}

@@ -692,3 +692,16 @@ func TestEverydayConditions(t *testing.T) {
 		{"do I need an umbrella in Oslo today", "weather__get_forecast", false},
 	})
 }
+
+// TestDataInTable: a request on data that names a table as its place is
+// served by the tool that runs its statement, whatever its object's words
+// (the table's data); a request on rows or a table of other software is
+// still flagged.
+func TestDataInTable(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"set status = 'paid' for order 5521 in the orders table", "postgres__execute", false},
+		{"insert a new customer named Ada into the customers table", "postgres__execute", false},
+		{"delete the empty rows in my Excel spreadsheet", "", true},
+		{"update the pivot table in the quarterly workbook", "", true},
+	})
+}
