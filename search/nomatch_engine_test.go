@@ -248,6 +248,8 @@ func TestUnservedStep(t *testing.T) {
 		{"check the weekend forecast for Denver and post it in #team", false},
 		{"get the 5-day forecast for Oslo and save it in a new note titled 'Oslo trip'", false},
 		{"get the 5-day forecast for Oslo and text it to my phone", true},
+		// "one" stands for a thing named before: no word a tool must have.
+		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
 	}, flaggedBy("the unserved step", "a later step"))
 }
 
