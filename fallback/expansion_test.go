@@ -166,6 +166,42 @@ func TestKeywordDataFrame(t *testing.T) {
 	}
 }
 
+// TestKeywordInlineStatement: an SQL statement written in a request is a
+// value, the query the caller passes: its words ("events") rank low, and
+// its keyword as SQL.
+func TestKeywordInlineStatement(t *testing.T) {
+	docs := append([]Document{
+		{Name: "db__explain_query", Server: "db", Description: "Show the execution plan of a query to find out why it is slow.", ParamNames: []string{"sql"}},
+		{Name: "calendar__list_events", Server: "calendar", Description: "List the events of a calendar for a user.", ParamNames: []string{"user_id"}},
+	}, sqlDocs...)
+	ix := NewIndex(docs)
+	q := mustParse(t, "this is crawling: SELECT * FROM events WHERE user_id = 42. is it slow?")
+	if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != "db__explain_query" {
+		t.Errorf("Keyword(%q, Expand) = %v, want db__explain_query first", q.Raw, got)
+	}
+	if got := names(ix, ix.Keyword(q, Options{Limit: 3})); len(got) > 0 && got[0] == "db__explain_query" {
+		t.Errorf("Keyword(%q) without Expand = %v: the test does not need the statement read", q.Raw, got)
+	}
+}
+
+func TestInlineStatement(t *testing.T) {
+	for _, c := range []struct {
+		raw      string
+		from, to int
+	}{
+		{"why is this so slow: SELECT * FROM events WHERE user_id = 42 ORDER BY created_at", 5, 15},
+		{"this is crawling: SELECT * FROM events WHERE user_id = 42. why?", 3, 10},
+		{"run UPDATE orders SET status = 'shipped'", 1, 6},
+		{"select the 10 newest rows from the orders table", -1, -1}, // words, not a statement
+		{"run this on MySQL: SELECT 1", -1, -1},
+	} {
+		from, to := inlineStatement(mustParse(t, c.raw).Terms)
+		if from != c.from || to != c.to {
+			t.Errorf("inlineStatement(%q) = %d, %d; want %d, %d", c.raw, from, to, c.from, c.to)
+		}
+	}
+}
+
 // TestDataFrame: the SQL statement a request on data asks for, from its
 // verb on (stop words left out, as package search reads it).
 func TestDataFrame(t *testing.T) {

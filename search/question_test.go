@@ -55,6 +55,9 @@ func TestStatementReads(t *testing.T) {
 		{"change the price of item 12 to 9.99 in the items table", search.ModeKeyword, "postgres__execute"},
 		{"select the five oldest rows from the invoices table", search.ModeDefault, "postgres__query"},
 		{"count the rows in the payments table from last week", search.ModeDefault, "postgres__query"},
+		// An SQL statement written in the request is a value (fallback's inlineStatement).
+		{"why is this so slow: SELECT * FROM events WHERE owner_id = 7 ORDER BY starts_at", search.ModeDefault, "postgres__explain_query"},
+		{"why is this so slow: SELECT * FROM events WHERE owner_id = 7 ORDER BY starts_at", search.ModeKeyword, "postgres__explain_query"},
 	})
 }
 
