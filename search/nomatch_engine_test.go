@@ -248,6 +248,9 @@ func TestUnservedStep(t *testing.T) {
 		{"check the weekend forecast for Denver and post it in #team", false},
 		{"get the 5-day forecast for Oslo and save it in a new note titled 'Oslo trip'", false},
 		{"get the 5-day forecast for Oslo and text it to my phone", true},
+		// A verb that names the server of a tool that sends ("email"), ranked below.
+		{"Look up the Slack profile of user U123ABC and email them the launch plan", false},
+		{"list my calendar events for Friday and fax them to my assistant", true},
 		// "one" stands for a thing named before: no word a tool must have.
 		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
 	}, flaggedBy("the unserved step", "a later step"))
