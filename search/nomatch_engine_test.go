@@ -624,6 +624,7 @@ func TestRescheduleFrame(t *testing.T) {
 		{"push my dentist appointment on Friday to 4pm", "calendar__update_event", false},
 		{"shift my dentist appointment on Thursday to 4pm", "calendar__update_event", false},
 		{"push the standup an hour later tomorrow", "calendar__update_event", false},
+		{"move the dentist appointment to Friday at 3", "calendar__update_event", false}, // a time after "to" is no place
 		{"push my local commits to origin", "", true},
 		{"push my branch to origin tomorrow morning", "", true}, // no top tool updates events
 		// A change of status is a transition (fallback.VerbSynonyms).
