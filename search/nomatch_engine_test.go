@@ -251,6 +251,9 @@ func TestUnservedStep(t *testing.T) {
 		// A verb that names the server of a tool that sends ("email"), ranked below.
 		{"Look up the Slack profile of user U123ABC and email them the launch plan", false},
 		{"list my calendar events for Friday and fax them to my assistant", true},
+		// The step names the server of a tool that does its verb.
+		{"check the weather in Rome and post it on Slack", false},
+		{"check the weather in Rome and post it on Instagram", true},
 		// "one" stands for a thing named before: no word a tool must have.
 		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
 	}, flaggedBy("the unserved step", "a later step"))
