@@ -10,6 +10,7 @@ var conditionDocs = []Document{
 	{Name: "weather__get_current_weather", Server: "weather", Description: "Get the current weather for a location: temperature, wind and humidity."},
 	{Name: "weather__get_forecast", Server: "weather", Description: "Get the weather forecast for the next days."},
 	{Name: "weather__get_air_quality", Server: "weather", Description: "Get the air quality index for a location."},
+	{Name: "weather__get_alerts", Server: "weather", Description: "Get active severe weather alerts for a region."},
 	{Name: "email__send_email", Server: "email", Description: "Send an email to recipients."},
 	{Name: "notes__create_note", Server: "notes", Description: "Create a note with a title and a body."},
 }
@@ -25,6 +26,8 @@ func TestKeywordEverydayWords(t *testing.T) {
 		{"how hot is it in Madrid", "weather__get_current_weather"},
 		{"how windy is it right now", "weather__get_current_weather"},
 		{"how bad is the smog in Delhi", "weather__get_air_quality"},
+		{"any tornado warnings in Oklahoma", "weather__get_alerts"}, // a plural, as for short forms
+		{"is there a heat advisory for Las Vegas", "weather__get_alerts"},
 	} {
 		t.Run(c.query, func(t *testing.T) {
 			q := mustParse(t, c.query)

@@ -120,14 +120,13 @@ func shortFormOf(w string) []string {
 	if len(w) < 2 {
 		return nil
 	}
-	if f := shortForms[w]; f != nil {
-		return f
-	}
-	if f := everydayWords[w]; f != nil {
-		return f
-	}
-	if s, ok := strings.CutSuffix(w, "s"); ok {
-		return shortForms[s]
+	for _, table := range []map[string][]string{shortForms, everydayWords} {
+		if f := table[w]; f != nil {
+			return f
+		}
+		if s, ok := strings.CutSuffix(w, "s"); ok && table[s] != nil {
+			return table[s]
+		}
 	}
 	return nil
 }

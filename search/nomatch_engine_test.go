@@ -248,6 +248,9 @@ func TestUnservedStep(t *testing.T) {
 		{"check the weekend forecast for Denver and post it in #team", false},
 		{"get the 5-day forecast for Oslo and save it in a new note titled 'Oslo trip'", false},
 		{"get the 5-day forecast for Oslo and text it to my phone", true},
+		// A verb that names the server of a tool that sends ("email"), ranked below.
+		{"Look up the Slack profile of user U123ABC and email them the launch plan", false},
+		{"list my calendar events for Friday and fax them to my assistant", true},
 		// "one" stands for a thing named before: no word a tool must have.
 		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
 	}, flaggedBy("the unserved step", "a later step"))
@@ -621,6 +624,7 @@ func TestRescheduleFrame(t *testing.T) {
 		{"push my dentist appointment on Friday to 4pm", "calendar__update_event", false},
 		{"shift my dentist appointment on Thursday to 4pm", "calendar__update_event", false},
 		{"push the standup an hour later tomorrow", "calendar__update_event", false},
+		{"move the dentist appointment to Friday at 3", "calendar__update_event", false}, // a time after "to" is no place
 		{"push my local commits to origin", "", true},
 		{"push my branch to origin tomorrow morning", "", true}, // no top tool updates events
 		// A change of status is a transition (fallback.VerbSynonyms).

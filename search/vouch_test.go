@@ -9,7 +9,7 @@ import (
 )
 
 // TestVouched: a request whose words the example catalog does not know
-// (coverage 0: "tornado", "warnings", "Oklahoma") but whose semantic top
+// (coverage 0: "tornado", "watches", "Oklahoma") but whose semantic top
 // tool is clear and uncontradicted by keyword search is a confident match
 // in the default mode, its top at exactly 0.5; keyword mode has no
 // semantic evidence and flags it (or finds nothing). Weaker semantic
@@ -19,8 +19,8 @@ func TestVouched(t *testing.T) {
 		query   string
 		vouched bool // in the default mode
 	}{
-		{"any tornado warnings in Oklahoma", true},          // confidence 1.0
-		{"is there a hurricane warning for Miami", true},    // 0.94
+		{"any tornado watches in Oklahoma", true},           // confidence 0.79
+		{"any blizzard danger in Denver", true},             // 0.78
 		{"any hail expected in Denver this weekend", false}, // 0.52
 		{"preheat the oven to 400 degrees", false},          // 0.59, and no tool serves it
 	}
