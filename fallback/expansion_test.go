@@ -166,6 +166,19 @@ func TestKeywordDataFrame(t *testing.T) {
 	}
 }
 
+// TestKeywordBookReserves: a booking at a time reads as reserving too, so
+// a tool that reserves keeps its place beside one that creates events.
+func TestKeywordBookReserves(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "calendar_event_create", Description: "Creates a new calendar event for the user and returns the details of the event."},
+		{Name: "restaurants_reserve_restaurant", Description: "Make a table reservation at a restaurant for a number of guests on a date and time."},
+	})
+	q := mustParse(t, "book a table for four at Balthazar this Friday at 8 in the evening")
+	if got := names(ix, ix.Keyword(q, Options{Limit: 2, Expand: true})); len(got) == 0 || got[0] != "restaurants_reserve_restaurant" {
+		t.Errorf("Keyword(%q, Expand) = %v, want restaurants_reserve_restaurant first", q.Raw, got)
+	}
+}
+
 // TestKeywordInlineStatement: an SQL statement written in a request is a
 // value, the query the caller passes: its words ("events") rank low, and
 // its keyword as SQL.
