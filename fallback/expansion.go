@@ -415,7 +415,7 @@ var containerPrepositions = wordSet("in into from of on at to for within")
 func InTable(raw string) bool {
 	toks := strings.Fields(strings.ToLower(raw))
 	for i := range toks {
-		toks[i] = strings.Trim(toks[i], ".,;:!?\"'`()")
+		toks[i] = tokenCore(toks[i])
 	}
 	n := len(toks)
 	if n < 3 || toks[n-1] != "table" && toks[n-1] != "tables" {
