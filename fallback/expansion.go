@@ -495,7 +495,7 @@ func inlineStatement(ts []query.Term) (int, int) {
 				continue
 			}
 			end := j
-			for end+1 < len(ts) && !strings.ContainsAny(ts[end].Text[len(ts[end].Text)-1:], ".?!;") {
+			for end+1 < len(ts) && !endsStatement(ts[end].Text) {
 				end++
 			}
 			return k, end
@@ -506,3 +506,10 @@ func inlineStatement(ts []query.Term) (int, int) {
 
 // isPunct reports whether r is punctuation around a term ("SELECT,").
 func isPunct(r rune) bool { return unicode.IsPunct(r) }
+
+// endsStatement reports whether a term's text ends the sentence that holds
+// an SQL statement ("... user_id = 42.", "...;"). A Query built by hand
+// may hold a term without text, which ends nothing.
+func endsStatement(text string) bool {
+	return text != "" && strings.IndexByte(".?!;", text[len(text)-1]) >= 0
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolsearch/toolsearch/analysis"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // everydayDocs are tools whose text says the plain verb of an everyday
@@ -237,6 +238,14 @@ func TestInlineStatement(t *testing.T) {
 			t.Errorf("inlineStatement(%q) = %d, %d; want %d, %d", c.raw, from, to, c.from, c.to)
 		}
 	}
+	// A Query built by hand may hold a term without text: no panic, and
+	// the statement runs on to the end.
+	ts := []query.Term{{Text: "SELECT"}, {Text: "*"}, {Text: "FROM"}, {Text: ""}, {Text: "rows"}}
+	if from, to := inlineStatement(ts); from != 0 || to != 4 {
+		t.Errorf("inlineStatement(%v) = %d, %d; want 0, 4", ts, from, to)
+	}
+	ix := NewIndex(sqlDocs)
+	checkScores(t, ix, ix.Keyword(query.Query{Raw: "SELECT * FROM rows", Terms: ts}, Options{Limit: 3, Expand: true}))
 }
 
 // TestDataFrame: the SQL statement a request on data asks for, from its
