@@ -120,6 +120,8 @@ func TestRequestExpansions(t *testing.T) {
 		{"add a column email_verified to the users table", []string{"alter _ rows@add", "_ rows@table"}},
 		{"delete the empty rows in my spreadsheet", []string{"delete _ rows@delete"}}, // the rows acted on, no container
 		{"book a table for four at Nopa", nil},
+		{"how big is backup.tar", []string{"how big@big"}},
+		{"how long is the drive from Boston to New York", []string{"how long@long", "drive from@drive"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
@@ -177,6 +179,28 @@ func TestKeywordBookReserves(t *testing.T) {
 	q := mustParse(t, "book a table for four at Balthazar this Friday at 8 in the evening")
 	if got := names(ix, ix.Keyword(q, Options{Limit: 2, Expand: true})); len(got) == 0 || got[0] != "restaurants_reserve_restaurant" {
 		t.Errorf("Keyword(%q, Expand) = %v, want restaurants_reserve_restaurant first", q.Raw, got)
+	}
+}
+
+// TestKeywordMeasureQuestion: "how long", "how big" ask a measure
+// (framedPhrases): the adjective's own word ranks no higher than the
+// measure's words, so a tool that says "long" for another thing does not
+// lead the one that gives the time.
+func TestKeywordMeasureQuestion(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "fetch__fetch_url", Description: "Fetch a URL and return its content; long pages are read in chunks."},
+		{Name: "maps__get_route", Description: "Get the route between two places, with its distance and travel time."},
+		{Name: "files__get_info", Description: "Get a file's size and when it was last modified."},
+		{Name: "files__write_file", Description: "Write a big file in one go."},
+	})
+	for _, tt := range []struct{ query, want string }{
+		{"how long is the trip from Boston to Denver", "maps__get_route"},
+		{"how big is backup.tar", "files__get_info"},
+	} {
+		q := mustParse(t, tt.query)
+		if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != tt.want {
+			t.Errorf("Keyword(%q, Expand) = %v, want %s first", tt.query, got, tt.want)
+		}
 	}
 }
 

@@ -125,8 +125,12 @@ var verbSynonyms = map[string][]string{
 	"push back":     {"update", "change", "reschedule", "postpone"},
 	"put off":       {"update", "change", "reschedule", "postpone"},
 	"move up":       {"update", "change", "reschedule"},
-	"open a":        {"create"}, // "open a ticket", "open an issue": a thing that does not exist yet, made
-	"open an":       {"create"}, // (the file of "open notes.md", "open my recipes note" exists: read)
+	"open a":        {"create"},                       // "open a ticket", "open an issue": a thing that does not exist yet, made
+	"open an":       {"create"},                       // (the file of "open notes.md", "open my recipes note" exists: read)
+	"how long":      {"time", "duration", "distance"}, // a measure asked (framedPhrases): "how long is the drive from Boston to New York"
+	"how far":       {"distance"},
+	"how big":       {"size"},
+	"how large":     {"size"},
 	"hop over":      {"switch", "checkout"},
 	"switch to":     {"switch", "checkout"},
 	"get rid":       {"delete", "remove"},
