@@ -344,17 +344,28 @@ var statementVerbs = map[string]string{
 	"select": "select", "count": "select", "many": "select",
 }
 
-// dataNouns name a database's data: a request whose verb is one of
-// statementVerbs and that names one of them after it asks for an SQL
-// statement.
-var dataNouns = wordSet("table tables row rows record records column columns")
+// dataNounForms are the singular forms of the nouns that name a
+// database's data (dataNouns, DataWords).
+const dataNounForms = "table row record column"
+
+// dataNouns name a database's data, singular or plural (dataNounForms): a
+// request whose verb is one of statementVerbs and that names one of them
+// after it asks for an SQL statement.
+var dataNouns = func() map[string]bool {
+	m := wordSet(dataNounForms)
+	for w := range wordSet(dataNounForms) {
+		m[w+"s"] = true
+	}
+	return m
+}()
 
 // DataWords are the words of a tool's text that say it acts on a
-// database's data: the data nouns' singular forms and DataKey's plain
-// words ("sql"). The slice is shared: callers must not modify it.
+// database's data: the data nouns' singular forms (dataNounForms) and
+// DataKey's plain words ("sql"). The slice is shared: callers must not
+// modify it.
 func DataWords() []string { return dataWords }
 
-var dataWords = append([]string{"table", "row", "record", "column"}, verbSynonyms[DataKey]...)
+var dataWords = append(strings.Fields(dataNounForms), verbSynonyms[DataKey]...)
 
 // statementAt returns the position of the verb of a request on data
 // that opens at i (a verb of statementVerbs, or "many" of "how many",
@@ -428,7 +439,7 @@ var containerPrepositions = wordSet("in into from of on at to for within")
 func InTable(raw string) bool {
 	toks := strings.Fields(strings.ToLower(raw))
 	for i := range toks {
-		toks[i] = strings.Trim(toks[i], ".,;:!?\"'`()")
+		toks[i] = tokenCore(toks[i])
 	}
 	n := len(toks)
 	if n < 3 || toks[n-1] != "table" && toks[n-1] != "tables" {

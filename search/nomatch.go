@@ -400,7 +400,7 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 		if !served[k] {
 			continue
 		}
-		if s, ok := st.serverKeys[words[verb].Word]; ok && s == st.serverOf(h.id) {
+		if st.namesServer(words[verb].Word, h.id) {
 			return true // the verb names the tool's server: "email bob the report"
 		}
 		for _, o := range objects {

@@ -3,7 +3,6 @@ package search
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
@@ -243,16 +242,16 @@ func (st *state) stepServedBelow(verb string, s fallback.Clause, phrase []string
 		}
 	}
 	for _, h := range below {
-		if sv, named := st.serverKeys[verb]; named && sv == st.serverOf(h.id) && st.actsVerb(h.id, "send") {
+		if st.namesServer(verb, h.id) && st.actsVerb(h.id, "send") {
 			return true // "... and email them Monday's agenda": the verb names the server of a tool that sends
 		}
 		if !st.actsVerb(h.id, verb) {
 			continue
 		}
-		server, name := catalog.SplitName(st.snap.Tool(h.id).Name)
-		if server != "" && slices.Contains(phrase, strings.ToLower(server)) {
+		if slices.ContainsFunc(phrase, func(w string) bool { return st.namesServer(w, h.id) }) {
 			return true // "... and post it on Slack": the step names the tool's server (a name, so an argument value by its form)
 		}
+		_, name := catalog.SplitName(st.snap.Tool(h.id).Name)
 		nws := fallback.Words(name)
 		if slices.ContainsFunc(object, func(w string) bool {
 			return slices.ContainsFunc(nws, func(n string) bool { return fallback.SameStem(n, w) })

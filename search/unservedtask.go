@@ -243,8 +243,7 @@ func (st *state) stepServed(verb string, words []string, named func(string) bool
 		}
 	}
 	for _, h := range top {
-		s, named := st.serverKeys[verb]
-		if !(named && s == st.serverOf(h.id)) && !st.actsVerb(h.id, verb) && !st.takesVerb(h.id, verb) {
+		if !st.namesServer(verb, h.id) && !st.actsVerb(h.id, verb) && !st.takesVerb(h.id, verb) {
 			continue // the tool has neither the verb, nor a synonym, nor a parameter named by its noun, and the verb does not name its server
 		}
 		if len(object) == 0 && !unknown {
