@@ -221,6 +221,9 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 					weight *= v.own
 				}
 			}
+			if expand && retrievalVerbs[qw.word] {
+				weight *= ix.retrievalScale(s, qw.ids)
+			}
 			if k >= stmtFrom && k <= stmtTo && !qw.formed {
 				weight *= formedWeight // an SQL statement is a value: the query the caller passes
 			}
@@ -290,11 +293,15 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 					continue
 				}
 				for _, syn := range verbSynonyms[v.key] {
+					sw := expansionWeight
+					if retrievalVerbs[syn] {
+						sw *= ix.retrievalScale(s, ix.synonymTerms(s, syn))
+					}
 					for _, id := range ix.synonymTerms(s, syn) {
 						if s.termPos[id] > 0 {
 							continue
 						}
-						p.terms = append(p.terms, qterm{id: id, weight: expansionWeight, slot: slot})
+						p.terms = append(p.terms, qterm{id: id, weight: sw, slot: slot})
 						s.termPos[id] = int32(len(p.terms))
 					}
 				}

@@ -305,3 +305,20 @@ func TestInTable(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordRetrievalVerbClass: "find" in a catalog whose searching
+// tools say "search" ranks near "search"'s idf (retrievalVerbs), so a
+// tool named for finding something else does not lead by the verb.
+func TestKeywordRetrievalVerbClass(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "calendar__find_free_time", Server: "calendar", Description: "Find time slots when all the given people are free."},
+		{Name: "slack__search_messages", Server: "slack", Description: "Search messages in Slack channels."},
+		{Name: "maps__search_places", Server: "maps", Description: "Search for places near a location."},
+		{Name: "email__search_emails", Server: "email", Description: "Search the mailbox."},
+		{Name: "notes__search_notes", Server: "notes", Description: "Search notes by their text."},
+	})
+	q := mustParse(t, "find where Priya talked about the budget on slack")
+	if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != "slack__search_messages" {
+		t.Errorf("Keyword(%q, Expand) = %v, want slack__search_messages first", q.Raw, got)
+	}
+}
