@@ -32,8 +32,9 @@ import (
 // (leadsVerb: its name or its description's first sentence says the verb
 // or a synonym of it, fallback.VerbSynonyms; a request that moves or
 // books a thing in time reads as its frame, fallback.TimeFrame), every
-// other hit is scaled by the same questionWriteFactor, and the scores
-// rescaled the same way (requestRead). Not when learning from use lifted
+// other hit is scaled by the same questionWriteFactor (by frameFactor
+// when a frame reads the verb, below), and the scores rescaled the same
+// way (requestRead). Not when learning from use lifted
 // one of those best hits: what agents called for such requests wins (the
 // replay's livemcpbench even half lost its whole gain, +.0213 → −.0026,
 // when the verb demoted learned tops). Measured (docs/benchmarks.md, "A
@@ -103,18 +104,23 @@ func questionRequest(raw string) bool {
 
 // verbDepth is how many of the best hits a request's verb lifts (requestRead):
 // a tool among them that does the verb outranks one that does not when
-// their scores are within questionWriteFactor of each other.
+// their scores are within questionWriteFactor of each other (frameFactor
+// when a frame reads the request: on data, or in time).
 const verbDepth = 3
 
-// requestRead reorders hs by what p's request asks for: a question is
-// answered by a tool that reads (the hits whose tool writes are demoted),
-// a request that opens with an action verb by a tool that does it (the
-// hits that are not among the verbDepth best and doing it are demoted:
-// "move my 2pm meeting to 4pm" and calendar__update_event over
-// calendar__find_free_time, "stage README.md" and git__add over
-// git__diff). One factor, questionWriteFactor, then every score by what
-// keeps the best hit's score (see above). words are the query's ranking
-// words. It returns hs.
+// requestRead reorders hs by what p's request asks for: a request on a
+// database's data is done by a tool that runs its statement (doesStatement:
+// the hits that are not among the verbDepth best and running it are
+// demoted), a question is answered by a tool that reads (the hits whose
+// tool writes are demoted), a request that opens with an action verb by a
+// tool that does it (the hits that are not among the verbDepth best and
+// doing it are demoted: "move my 2pm meeting to 4pm" and
+// calendar__update_event over calendar__find_free_time, "stage README.md"
+// and git__add over git__diff). One factor, questionWriteFactor, or
+// frameFactor when a frame reads the request (on data, or a verb that
+// moves or books a thing in time), then every score by what keeps the best
+// hit's score (see above). words are the query's ranking words. It
+// returns hs.
 func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 	if len(hs) < 2 {
 		return hs
@@ -176,8 +182,9 @@ func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 // that raw opens with (leadsVerb, or the frame's verb when the request moves
 // or books a thing in time: fallback.TimeFrame), when some of them do and
 // the best does not; nil otherwise (no action verb opens the request, a
-// light one, an inflected one: "walking directions"). words are the
-// request's ranking words.
+// light one, an inflected one: "walking directions"). Its second result
+// says whether a frame of time reads the verb (requestRead's frameFactor).
+// words are the request's ranking words.
 func (st *state) doesVerb(raw string, words func() []string, top []hit) ([]bool, bool) {
 	if slices.ContainsFunc(top, func(h hit) bool { return h.learned != nil }) {
 		return nil, false // learning from use ranked them: what agents called wins over the verb's reading
