@@ -37,6 +37,7 @@ type scratch struct {
 	// terms (synonymTerms).
 	planWords []planWord
 	verbs     []verbExpansion
+	quoted    []bool // the query's terms inside quoted text (quotedTerms)
 	synTerm   [1]query.Term
 	synWords  [][]queryWord
 
@@ -156,6 +157,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 				}
 			}
 		}
+		s.quoted = quotedTerms(q.Terms, s.quoted[:0])
 		verbs = requestExpansions(s.planWords, s.verbs[:0])
 		if stmtFrom >= 0 && stmtAt < len(s.planWords) {
 			verbs = append(verbs, verbExpansion{at: stmtAt, key: DataKey}) // the statement's keyword reads as SQL
@@ -223,6 +225,9 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			}
 			if expand && retrievalVerbs[qw.word] {
 				weight *= ix.retrievalScale(s, qw.ids)
+			}
+			if expand && s.quoted[k] && !qw.formed {
+				weight *= formedWeight // quoted text is a value: the text the caller passes
 			}
 			if k >= stmtFrom && k <= stmtTo && !qw.formed {
 				weight *= formedWeight // an SQL statement is a value: the query the caller passes

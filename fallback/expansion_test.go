@@ -322,3 +322,39 @@ func TestKeywordRetrievalVerbClass(t *testing.T) {
 		t.Errorf("Keyword(%q, Expand) = %v, want slack__search_messages first", q.Raw, got)
 	}
 }
+
+// TestKeywordQuotedText: quoted text is a value, the text the caller
+// passes (quotedTerms): its words rank at formedWeight, so a tool that
+// shares them does not lead the one that does the request.
+func TestKeywordQuotedText(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "jira__get_issue", Server: "jira", Description: "Get a Jira issue by its key, with its summary and status.", ParamNames: []string{"issue_key"}},
+		{Name: "notes__update_note", Server: "notes", Description: "Append text to a note."},
+	})
+	for _, query := range []string{
+		"add a line 'TODO: rotate issue keys' to my checklist note",
+		`add a line "rotate issue keys" to my checklist note`,
+	} {
+		q := mustParse(t, query)
+		if got := names(ix, ix.Keyword(q, Options{Limit: 2, Expand: true})); len(got) == 0 || got[0] != "notes__update_note" {
+			t.Errorf("Keyword(%q, Expand) = %v, want notes__update_note first", query, got)
+		}
+	}
+}
+
+func TestQuotedTerms(t *testing.T) {
+	for _, tt := range []struct {
+		query string
+		want  []bool
+	}{
+		{"add 'TODO: rotate keys' to notes", []bool{false, true, true, true, false, false}},
+		{"songs from '19 are nice", []bool{false, false, false, false, false}}, // an elision: never closed
+		{`send "build is green" now`, []bool{false, true, false}},
+		{"Marco's note", []bool{false, false}},
+	} {
+		q := mustParse(t, tt.query)
+		if diff := cmp.Diff(tt.want, quotedTerms(q.Terms, nil)); diff != "" {
+			t.Errorf("quotedTerms(%q) (-want +got):\n%s", tt.query, diff)
+		}
+	}
+}
