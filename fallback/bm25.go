@@ -153,7 +153,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			}
 			if !t.Excluded {
 				for _, qw := range chunkWords(s.chunks[k], expand) {
-					s.planWords = append(s.planWords, planWord{word: qw.word, hasTerms: qw.hasTerms})
+					s.planWords = append(s.planWords, planWord{word: qw.word, hasTerms: qw.hasTerms, value: qw.value})
 				}
 			}
 		}

@@ -186,11 +186,7 @@ func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 // says whether a frame of time reads the verb (requestRead's frameFactor).
 // words are the request's ranking words.
 func (st *state) doesVerb(raw string, words func() []string, top []hit) ([]bool, bool) {
-	if slices.ContainsFunc(top, func(h hit) bool { return h.learned != nil }) {
-		return nil, false // learning from use ranked them: what agents called wins over the verb's reading
-	}
-	ws := words()
-	at := slices.IndexFunc(ws, func(w string) bool { return !fallback.PreambleWord(w) })
+	ws, at := st.opening(words, top)
 	if at < 0 {
 		return nil, false
 	}
@@ -206,14 +202,35 @@ func (st *state) doesVerb(raw string, words func() []string, top []hit) ([]bool,
 		return nil, false // "inform me about the weather": a question
 	}
 	frame := fallback.TimeFrame(ws[at:])
-	does := make([]bool, len(top))
+	does := doersBelowBest(top, func(id int) bool { return st.leadsVerb(id, base) || frame != "" && st.leadsVerb(id, frame) })
+	return does, does != nil && frame != ""
+}
+
+// opening returns a request's ranking words (words) and the position of
+// the first that is no preamble word, where the verb rules read the
+// request's opening (doesVerb, doesStatement); -1 when there is none, or
+// when learning from use ranked one of top: what agents called for such
+// requests wins over the verb's reading.
+func (st *state) opening(words func() []string, top []hit) ([]string, int) {
+	if slices.ContainsFunc(top, func(h hit) bool { return h.learned != nil }) {
+		return nil, -1
+	}
+	ws := words()
+	return ws, slices.IndexFunc(ws, func(w string) bool { return !fallback.PreambleWord(w) })
+}
+
+// doersBelowBest returns, for each of top, whether its tool does what the
+// request asks (does), when some of them do and the best does not; nil
+// otherwise: the hits requestRead demotes are those that do not.
+func doersBelowBest(top []hit, does func(id int) bool) []bool {
+	out := make([]bool, len(top))
 	for k, h := range top {
-		does[k] = st.leadsVerb(h.id, base) || frame != "" && st.leadsVerb(h.id, frame)
+		out[k] = does(h.id)
 	}
-	if does[0] || !slices.Contains(does, true) {
-		return nil, false
+	if len(out) == 0 || out[0] || !slices.Contains(out, true) {
+		return nil
 	}
-	return does, frame != ""
+	return out
 }
 
 // doesStatement returns, for each of top, whether its tool does the SQL
@@ -223,11 +240,7 @@ func (st *state) doesVerb(raw string, words func() []string, top []hit) ([]bool,
 // some of them do and the best does not; nil otherwise. words are the
 // request's ranking words.
 func (st *state) doesStatement(words func() []string, top []hit) []bool {
-	if slices.ContainsFunc(top, func(h hit) bool { return h.learned != nil }) {
-		return nil // as doesVerb
-	}
-	ws := words()
-	at := slices.IndexFunc(ws, func(w string) bool { return !fallback.PreambleWord(w) })
+	ws, at := st.opening(words, top)
 	if at < 0 {
 		return nil
 	}
@@ -235,14 +248,7 @@ func (st *state) doesStatement(words func() []string, top []hit) []bool {
 	if frame == "" {
 		return nil
 	}
-	does := make([]bool, len(top))
-	for k, h := range top {
-		does[k] = st.doesData(h.id, frame)
-	}
-	if does[0] || !slices.Contains(does, true) {
-		return nil
-	}
-	return does
+	return doersBelowBest(top, func(id int) bool { return st.doesData(id, frame) })
 }
 
 // doesData reports whether tool id does the SQL statement of frame
