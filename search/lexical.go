@@ -36,7 +36,7 @@ func (st *state) selected(p *plan) matches {
 func (st *state) keywordMatches(p *plan, depth int) matches {
 	opts := fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs}
 	r := st.lex.Keyword(p.query, opts)
-	m := matches{hits: fromFallback(r.Hits), total: r.Total, mode: ModeKeyword, unmatched: r.Unmatched, coverage: r.Coverage}
+	m := matches{hits: st.boostPathTakers(p, fromFallback(r.Hits)), total: r.Total, mode: ModeKeyword, unmatched: r.Unmatched, coverage: r.Coverage}
 	if len(r.Hits) > 0 {
 		return m
 	}

@@ -37,6 +37,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 		return matches{hits: vec, total: len(vec), mode: ModeSemantic, stages: stages, coverage: 1}, nil
 	}
 	kw := st.lex.Keyword(p.query, fallback.Options{Limit: fusionDepth, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs})
+	kwHits := st.boostPathTakers(p, fromFallback(kw.Hits))
 	conf := st.sem.gate.confidence(vec)
 	cosine := 0.0
 	if len(vec) > 0 {
@@ -50,7 +51,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	}
 	if conf < st.sem.gate.Threshold && learned == nil {
 		if len(kw.Hits) > 0 {
-			m := matches{hits: fromFallback(kw.Hits), total: kw.Total, mode: ModeKeyword, reason: ReasonLowConfidence,
+			m := matches{hits: kwHits, total: kw.Total, mode: ModeKeyword, reason: ReasonLowConfidence,
 				confidence: conf, cosine: cosine, unmatched: kw.Unmatched, coverage: kw.Coverage, stages: stages}
 			m.agreed, m.agreedID = rankedFirst(vec, m.hits)
 			if p.learned != nil {
@@ -75,7 +76,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	} else if p.learned != nil {
 		vec = e.learnedVectors(st, p, qv, vec, foundBy(vec, kw.Hits))
 	}
-	fused := fuse(vec, fromFallback(kw.Hits), len(p.query.Terms), p.debug)
+	fused := fuse(vec, kwHits, len(p.query.Terms), p.debug)
 	if p.filtered {
 		fused = keep(fused, p.allow)
 	}
