@@ -1165,6 +1165,11 @@ func (c Clause) Phrase() []string {
 	return ws
 }
 
+// Text returns the clause's raw text after First, as written: what
+// ValueKinds reads for the clause's own values ("... and post it in
+// #travel": a channel).
+func (c Clause) Text() string { return strings.Join(c.rest, " ") }
+
 // conditionWords open a condition rather than a step: "..., if it's
 // sunny, book me a surf lesson", "... and once it's merged deploy it".
 var conditionWords = wordSet("if unless once when whenever")

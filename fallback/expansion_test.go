@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolsearch/toolsearch/analysis"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // everydayDocs are tools whose text says the plain verb of an everyday
@@ -111,6 +112,16 @@ func TestRequestExpansions(t *testing.T) {
 		{"please open a ticket for the outage", []string{"open a@open"}},
 		{"open notes.md and show me what it says", nil}, // a file that exists: read
 		{"open my recipes note", nil},
+		// A request on a database's data: its verb as the SQL statement,
+		// the table that holds the rows as SQL (statementVerbs).
+		{"set status = 'shipped' for order 9912 in the orders table", []string{"update _ rows@set", "_ rows@table"}},
+		{"how many rows in the invoices table are unpaid", []string{"select _ rows@many", "_ rows@table"}},
+		{"insert rows into a postgres table", []string{"insert _ rows@insert", "_ rows@table"}},
+		{"add a column email_verified to the users table", []string{"alter _ rows@add", "_ rows@table"}},
+		{"delete the empty rows in my spreadsheet", []string{"delete _ rows@delete"}}, // the rows acted on, no container
+		{"book a table for four at Nopa", nil},
+		{"how big is backup.tar", []string{"how big@big"}},
+		{"how long is the drive from Boston to New York", []string{"how long@long", "drive from@drive"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
@@ -129,6 +140,133 @@ func TestRequestExpansions(t *testing.T) {
 	}
 }
 
+// sqlDocs are a database server's tools, two of which run statements,
+// beside a tool that updates something else.
+var sqlDocs = []Document{
+	{Name: "db__list_tables", Server: "db", Description: "List the tables in the database, with their estimated row count and size."},
+	{Name: "db__describe_table", Server: "db", Description: "Describe the structure of a table: its columns and their types.", ParamNames: []string{"table"}},
+	{Name: "db__query", Server: "db", Description: "Run a read-only SQL query and return the rows.", ParamNames: []string{"sql"}},
+	{Name: "db__execute", Server: "db", Description: "Execute a SQL statement that changes the database (INSERT, UPDATE, DELETE) and return the number of affected rows.", ParamNames: []string{"sql"}},
+	{Name: "notes__update_note", Server: "notes", Description: "Replace the content of a note."},
+}
+
+// TestKeywordDataFrame: a request on a database's data reaches the tool
+// that runs its statement (SQL) over the tools that name the table it
+// is in.
+func TestKeywordDataFrame(t *testing.T) {
+	ix := NewIndex(sqlDocs)
+	for _, tt := range []struct{ query, want string }{
+		{"please set status = 'shipped' for order 9912 in the orders table", "db__execute"},
+		{"set the plan of account 7 to pro in the accounts table", "db__execute"},
+	} {
+		q := mustParse(t, tt.query)
+		if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != tt.want {
+			t.Errorf("Keyword(%q, Expand) = %v, want %s first", tt.query, got, tt.want)
+		}
+		if got := names(ix, ix.Keyword(q, Options{Limit: 3})); len(got) > 0 && got[0] == tt.want {
+			t.Errorf("Keyword(%q) without Expand = %v: the test does not need the frame", tt.query, got)
+		}
+	}
+}
+
+// TestKeywordBookReserves: a booking at a time reads as reserving too, so
+// a tool that reserves keeps its place beside one that creates events.
+func TestKeywordBookReserves(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "calendar_event_create", Description: "Creates a new calendar event for the user and returns the details of the event."},
+		{Name: "restaurants_reserve_restaurant", Description: "Make a table reservation at a restaurant for a number of guests on a date and time."},
+	})
+	q := mustParse(t, "book a table for four at Balthazar this Friday at 8 in the evening")
+	if got := names(ix, ix.Keyword(q, Options{Limit: 2, Expand: true})); len(got) == 0 || got[0] != "restaurants_reserve_restaurant" {
+		t.Errorf("Keyword(%q, Expand) = %v, want restaurants_reserve_restaurant first", q.Raw, got)
+	}
+}
+
+// TestKeywordMeasureQuestion: "how long", "how big" ask a measure
+// (framedPhrases): the adjective's own word ranks no higher than the
+// measure's words, so a tool that says "long" for another thing does not
+// lead the one that gives the time.
+func TestKeywordMeasureQuestion(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "fetch__fetch_url", Description: "Fetch a URL and return its content; long pages are read in chunks."},
+		{Name: "maps__get_route", Description: "Get the route between two places, with its distance and travel time."},
+		{Name: "files__get_info", Description: "Get a file's size and when it was last modified."},
+		{Name: "files__write_file", Description: "Write a big file in one go."},
+	})
+	for _, tt := range []struct{ query, want string }{
+		{"how long is the trip from Boston to Denver", "maps__get_route"},
+		{"how big is backup.tar", "files__get_info"},
+	} {
+		q := mustParse(t, tt.query)
+		if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != tt.want {
+			t.Errorf("Keyword(%q, Expand) = %v, want %s first", tt.query, got, tt.want)
+		}
+	}
+}
+
+// TestKeywordInlineStatement: an SQL statement written in a request is a
+// value, the query the caller passes: its words ("events") rank low, and
+// its keyword as SQL.
+func TestKeywordInlineStatement(t *testing.T) {
+	docs := append([]Document{
+		{Name: "db__explain_query", Server: "db", Description: "Show the execution plan of a query to find out why it is slow.", ParamNames: []string{"sql"}},
+		{Name: "calendar__list_events", Server: "calendar", Description: "List the events of a calendar for a user.", ParamNames: []string{"user_id"}},
+	}, sqlDocs...)
+	ix := NewIndex(docs)
+	q := mustParse(t, "this is crawling: SELECT * FROM events WHERE user_id = 42. is it slow?")
+	if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != "db__explain_query" {
+		t.Errorf("Keyword(%q, Expand) = %v, want db__explain_query first", q.Raw, got)
+	}
+	if got := names(ix, ix.Keyword(q, Options{Limit: 3})); len(got) > 0 && got[0] == "db__explain_query" {
+		t.Errorf("Keyword(%q) without Expand = %v: the test does not need the statement read", q.Raw, got)
+	}
+}
+
+func TestInlineStatement(t *testing.T) {
+	for _, c := range []struct {
+		raw      string
+		from, to int
+	}{
+		{"why is this so slow: SELECT * FROM events WHERE user_id = 42 ORDER BY created_at", 5, 15},
+		{"this is crawling: SELECT * FROM events WHERE user_id = 42. why?", 3, 10},
+		{"run UPDATE orders SET status = 'shipped'", 1, 6},
+		{"select the 10 newest rows from the orders table", -1, -1}, // words, not a statement
+		{"run this on MySQL: SELECT 1", -1, -1},
+	} {
+		from, to := inlineStatement(mustParse(t, c.raw).Terms)
+		if from != c.from || to != c.to {
+			t.Errorf("inlineStatement(%q) = %d, %d; want %d, %d", c.raw, from, to, c.from, c.to)
+		}
+	}
+	// A Query built by hand may hold a term without text: no panic, and
+	// the statement runs on to the end.
+	ts := []query.Term{{Text: "SELECT"}, {Text: "*"}, {Text: "FROM"}, {Text: ""}, {Text: "rows"}}
+	if from, to := inlineStatement(ts); from != 0 || to != 4 {
+		t.Errorf("inlineStatement(%v) = %d, %d; want 0, 4", ts, from, to)
+	}
+	ix := NewIndex(sqlDocs)
+	checkScores(t, ix, ix.Keyword(query.Query{Raw: "SELECT * FROM rows", Terms: ts}, Options{Limit: 3, Expand: true}))
+}
+
+// TestDataFrame: the SQL statement a request on data asks for, from its
+// verb on (stop words left out, as package search reads it).
+func TestDataFrame(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"set status = 'shipped' for order 9912 in the orders table", "update _ rows"},
+		{"many rows in the orders table have status 'refunded'", "select _ rows"},
+		{"count the rows in the payments table", "select _ rows"},
+		{"add a column email_verified to the users table", "alter _ rows"},
+		{"remove the rows older than 30 days", "delete _ rows"},
+		{"set a timer for ten minutes", ""},
+		{"book a table for four", ""},
+		{"table", ""},
+	} {
+		if got := DataFrame(analysis.Words().Analyze(c.raw)); got != c.want {
+			t.Errorf("DataFrame(%q) = %q, want %q", c.raw, got, c.want)
+		}
+	}
+}
+
 func TestVerbSynonymsTable(t *testing.T) {
 	for v, syns := range verbSynonyms {
 		if len(syns) == 0 {
@@ -143,6 +281,27 @@ func TestVerbSynonymsTable(t *testing.T) {
 	for v := range expandVerbs {
 		if verbSynonyms[v] == nil {
 			t.Errorf("expandVerbs has %q, which verbSynonyms lacks", v)
+		}
+	}
+}
+
+// TestInTable: a request names a database table as its data's place when
+// it ends with a container phrase whose noun is a table.
+func TestInTable(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want bool
+	}{
+		{"please set status = 'shipped' for order 9912 in the orders table", true},
+		{"insert a new user named Kim into the users table.", true},
+		{"select the 10 newest rows from the orders table", true},
+		{"set the table for dinner", false},
+		{"update the pivot table in the quarterly workbook", false},
+		{"delete the empty rows in my Excel spreadsheet", false},
+		{"insert a table", false},
+	} {
+		if got := InTable(c.raw); got != c.want {
+			t.Errorf("InTable(%q) = %v, want %v", c.raw, got, c.want)
 		}
 	}
 }

@@ -114,16 +114,19 @@ const shortFormWeight = 1.0
 
 // shortFormOf returns the full forms of a request's word w (as
 // analysis.Words gives it), itself or its singular ("prs" → "pr",
-// "repos" → "repo"), or nil.
+// "repos" → "repo"), or nil: a short form's (shortForms) or an everyday
+// word's (everydayWords).
 func shortFormOf(w string) []string {
 	if len(w) < 2 {
 		return nil
 	}
-	if f := shortForms[w]; f != nil {
-		return f
-	}
-	if s, ok := strings.CutSuffix(w, "s"); ok {
-		return shortForms[s]
+	for _, table := range []map[string][]string{shortForms, everydayWords} {
+		if f := table[w]; f != nil {
+			return f
+		}
+		if s, ok := strings.CutSuffix(w, "s"); ok && table[s] != nil {
+			return table[s]
+		}
 	}
 	return nil
 }

@@ -39,18 +39,7 @@ func TestKeywordShortForms(t *testing.T) {
 		{"grab a file from the repo", "github__get_file", false},
 		{"e-mail the report to bob", "email__send_email", false}, // a one-letter prefix written solid, as the catalog has it
 	} {
-		t.Run(c.query, func(t *testing.T) {
-			q := mustParse(t, c.query)
-			plain := ix.Keyword(q, Options{Limit: 3})
-			res := ix.Keyword(q, Options{Limit: 3, Expand: true})
-			if got := names(ix, res); len(got) == 0 || got[0] != c.want {
-				t.Errorf("Keyword(%q, Expand) = %v, want %s first", c.query, got, c.want)
-			}
-			checkScores(t, ix, res)
-			if !c.value && res.Coverage <= plain.Coverage {
-				t.Errorf("Keyword(%q): coverage %v with Expand, %v without: the short form must count as known", c.query, res.Coverage, plain.Coverage)
-			}
-		})
+		t.Run(c.query, func(t *testing.T) { checkExpandedForm(t, ix, c.query, c.want, c.value) })
 	}
 	// Coordinates match the tools that take them, as a value of a kind;
 	// a price does not.
@@ -67,6 +56,24 @@ func TestKeywordShortForms(t *testing.T) {
 	q := mustParse(t, "create a note in ~/docs")
 	if a, b := ix.Keyword(q, Options{Expand: true}), ix.Keyword(q, Options{}); a.Coverage != b.Coverage || names(ix, a)[0] != names(ix, b)[0] {
 		t.Errorf("Keyword(%q): Expand changed coverage %v → %v or the top hit %v → %v", q.Raw, b.Coverage, a.Coverage, names(ix, b), names(ix, a))
+	}
+}
+
+// checkExpandedForm checks that with Options.Expand query finds want
+// first, its scores as ever, and, unless its form is in an argument value
+// (value), with a higher coverage than without: a short form
+// (shortForms) or an everyday word (everydayWords) read as its full form.
+func checkExpandedForm(t *testing.T, ix *Index, query, want string, value bool) {
+	t.Helper()
+	q := mustParse(t, query)
+	plain := ix.Keyword(q, Options{Limit: 3})
+	res := ix.Keyword(q, Options{Limit: 3, Expand: true})
+	if got := names(ix, res); len(got) == 0 || got[0] != want {
+		t.Errorf("Keyword(%q, Expand) = %v, want %s first", query, got, want)
+	}
+	checkScores(t, ix, res)
+	if !value && res.Coverage <= plain.Coverage {
+		t.Errorf("Keyword(%q): coverage %v with Expand, %v without: the form must count as known", query, res.Coverage, plain.Coverage)
 	}
 }
 

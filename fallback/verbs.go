@@ -8,7 +8,9 @@ package fallback
 // words is a phrase ("look up", "call off", "by bike"); a key with "_" is
 // a frame (frameKey), the "_" standing for the words between: "let _
 // know", "tell _", "move _ time", "book _ time", and "_ time", the time
-// such a frame names (requestExpansions).
+// such a frame names; "update _ rows" and the other SQL statements of a
+// request on a database's data, and "_ rows", the table that holds its
+// rows (statementVerbs) (requestExpansions).
 //
 // The one table both readers share: package search's no-match rules ask
 // whether a tool does a request's verb through it (VerbSynonyms), and
@@ -105,49 +107,59 @@ var verbSynonyms = map[string][]string{
 	"symlink":    {"create link", "create symlink"},
 	"screenshot": {"capture", "snapshot"},
 	// colloquial
-	"bin":         {"delete", "remove"},
-	"trash":       {"delete", "remove"},
-	"ditch":       {"delete", "remove"},
-	"nuke":        {"delete", "remove"},
-	"scrap":       {"delete", "remove"},
-	"shift":       {"update", "change", "reschedule"},
-	"bump":        {"update", "change", "reschedule"},
-	"google":      {"search", "web"},
-	"shoot":       {"send", "message"},
-	"text":        {"send", "message"},
-	"look up":     {"search", "find"},
-	"jot down":    {"create", "write", "note"},
-	"write down":  {"create", "write", "note"},
-	"note down":   {"create", "write", "note"},
-	"call off":    {"cancel", "delete"},
-	"push back":   {"update", "change", "reschedule", "postpone"},
-	"put off":     {"update", "change", "reschedule", "postpone"},
-	"move up":     {"update", "change", "reschedule"},
-	"open a":      {"create"}, // "open a ticket", "open an issue": a thing that does not exist yet, made
-	"open an":     {"create"}, // (the file of "open notes.md", "open my recipes note" exists: read)
-	"hop over":    {"switch", "checkout"},
-	"switch to":   {"switch", "checkout"},
-	"get rid":     {"delete", "remove"},
-	"fire off":    {"send", "message"},
-	"let _ know":  {"send", "message", "notify", "tell"}, // "let the team know the build is green"
-	"tell _":      {"send", "message", "notify"},         // "tell the #ops channel the deploy is done"
-	"move _ time": {"reschedule", "update", "change"},    // "move my 2pm meeting to 4pm", "push the standup an hour later"
-	"book _ time": {"create", "schedule"},
-	"_ time":      {"event", "calendar"},   // the time of "move my 2pm meeting to 4pm": a slot of its own
-	"show":        {"list", "get", "read"}, // a light verb: the words of read tools (keyword search only)
-	"display":     {"list", "get", "read"},
-	"view":        {"list", "get", "read"},
-	"cycle to":    {"directions", "route"},
-	"cycle from":  {"directions", "route"},
-	"bike to":     {"directions", "route"},
-	"bike from":   {"directions", "route"},
-	"walk to":     {"directions", "route"},
-	"walk from":   {"directions", "route"},
-	"drive to":    {"directions", "route"},
-	"drive from":  {"directions", "route"},
-	"by bike":     {"directions", "route"},
-	"by car":      {"directions", "route"},
-	"on foot":     {"directions", "route"},
+	"bin":           {"delete", "remove"},
+	"trash":         {"delete", "remove"},
+	"ditch":         {"delete", "remove"},
+	"nuke":          {"delete", "remove"},
+	"scrap":         {"delete", "remove"},
+	"shift":         {"update", "change", "reschedule"},
+	"bump":          {"update", "change", "reschedule"},
+	"google":        {"search", "web"},
+	"shoot":         {"send", "message"},
+	"text":          {"send", "message"},
+	"look up":       {"search", "find"},
+	"jot down":      {"create", "write", "note"},
+	"write down":    {"create", "write", "note"},
+	"note down":     {"create", "write", "note"},
+	"call off":      {"cancel", "delete"},
+	"push back":     {"update", "change", "reschedule", "postpone"},
+	"put off":       {"update", "change", "reschedule", "postpone"},
+	"move up":       {"update", "change", "reschedule"},
+	"open a":        {"create"},                       // "open a ticket", "open an issue": a thing that does not exist yet, made
+	"open an":       {"create"},                       // (the file of "open notes.md", "open my recipes note" exists: read)
+	"how long":      {"time", "duration", "distance"}, // a measure asked (framedPhrases): "how long is the drive from Boston to New York"
+	"how far":       {"distance"},
+	"how big":       {"size"},
+	"how large":     {"size"},
+	"hop over":      {"switch", "checkout"},
+	"switch to":     {"switch", "checkout"},
+	"get rid":       {"delete", "remove"},
+	"fire off":      {"send", "message"},
+	"let _ know":    {"send", "message", "notify", "tell"}, // "let the team know the build is green"
+	"tell _":        {"send", "message", "notify"},         // "tell the #ops channel the deploy is done"
+	"move _ time":   {"reschedule", "update", "change"},    // "move my 2pm meeting to 4pm", "push the standup an hour later"
+	"book _ time":   {"create", "schedule", "reserve"},
+	"_ time":        {"event", "calendar"}, // the time of "move my 2pm meeting to 4pm": a slot of its own
+	"insert _ rows": {"insert"},
+	"update _ rows": {"update"},
+	"delete _ rows": {"delete"},
+	"alter _ rows":  {"alter"},
+	"select _ rows": {"select", "query"},
+	"_ rows":        {"sql"},
+	"show":          {"list", "get", "read"}, // a light verb: the words of read tools (keyword search only)
+	"display":       {"list", "get", "read"},
+	"view":          {"list", "get", "read"},
+	"cycle to":      {"directions", "route"},
+	"cycle from":    {"directions", "route"},
+	"bike to":       {"directions", "route"},
+	"bike from":     {"directions", "route"},
+	"walk to":       {"directions", "route"},
+	"walk from":     {"directions", "route"},
+	"drive to":      {"directions", "route"},
+	"drive from":    {"directions", "route"},
+	"by bike":       {"directions", "route"},
+	"by car":        {"directions", "route"},
+	"on foot":       {"directions", "route"},
 }
 
 // expandVerbs are the verbs of verbSynonyms that keyword search expands

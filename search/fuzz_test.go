@@ -99,6 +99,10 @@ func FuzzSearch(f *testing.F) {
 		{28, "slack push branch to origin"}, {29, "mkdir ~/x and chmod 755 it"}, {30, "list PRs in the repo, e-mail the AAs"},
 		{31, "text +49 170 1234567 that 555-0199 or (415) 555-0100"}, {32, "what is at 48.8584, 2.2945? lat/long"},
 		{33, "I'm in Lisbon. check x and, if it's sunny, book y and then e-sign it"}, {34, "what was the historical jira issue"},
+		// The ninth session's: a request on data, an SQL statement, a
+		// booking at a time, a support verb, a later step naming a server.
+		{35, "how many rows in the orders table"}, {36, "why slow: SELECT * FROM x WHERE"}, {37, "UPDATE"},
+		{38, "invite bob to a review on Friday at 3"}, {39, "leave a comment saying"}, {40, "check x and post it on slack"},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}

@@ -211,6 +211,48 @@ import (
 // booking to next weekend") meets calendar__update_event and is no longer
 // flagged by its score; no no-answer set has one. Probed with 13 such
 // requests (h33-review; docs/benchmarks.md): all flagged before, 1 after.
+//
+// A request that books at a time (ninth session, h35-flags:
+// fallback.TimeFrame's BookKey, "book", "schedule" or "invite" with a time
+// after it) is read as keyword search reads it: its verb also as create
+// and schedule (and reserve), done by a top tool that keeps events (keepsTimes: "event",
+// "calendar"), whose object is then checked as any verb's ("book a
+// meeting with Lee on Friday at 2": calendar__find_free_time schedules "a
+// meeting"). Unlike the moving frame, the object is checked: a booking
+// with a provider ("book a flight to Chicago on Friday", "book a haircut
+// for Saturday morning") names nothing an event tool has, and the example
+// no-answer sets hold 9 such requests. Default and keyword mode, example
+// answerable flagged: held-out 9.4 → 6.2 % (12.5 → 9.4), held-out-4 13.6 →
+// 9.1 %; no no-answer request of any set and no dev set moves. Read by any
+// tool that creates (not only one that keeps events), it let through
+// "Book a table for four at a hot pot restaurant near Sanlitun tonight at
+// 7." (livemcpbench held-out: excel__excel_create_table). Whom one
+// invites at a time come to an event, whatever the request calls it
+// (invites: the object is not checked, as for a move in time; "invite
+// dana and li to a design review on Wednesday at 11" and
+// calendar__create_event): example held-out-2 answerable 10.0 → 6.7 %
+// (keyword 16.7 → 13.3 %), nothing else moves; no no-answer request of any
+// set invites at a time (those that invite, to a channel or an
+// organization, name no time).
+//
+// A request on a database's data (ninth session, h35-sql:
+// fallback.DataFrame, "select the 10 newest rows from the orders table")
+// is served only by a top tool that runs its SQL statement (doesData),
+// not by one that does its verb to something else (notes__delete_note
+// for "remove the rows older than 30 days from the audit_log table").
+// Default and keyword mode: "select the 10 newest rows ..." (tuning)
+// and "count the rows in the orders table created since yesterday"
+// (held-out-9) no longer flagged, "add a column email_verified to the
+// users table" (held-out-2, e-mail tools first) flagged; no no-answer
+// request of any set moves. Such a request that names a table as its
+// data's place (fallback.InTable: "... in the orders table") has its
+// object served by the tool running the statement, whose text names no
+// status, plan or user (h35-flags): example tuning, held-out-9 and
+// held-out-13 answerable flagged 6.9 → 5.9, 10.0 → 8.0, 6.0 → 4.0 %
+// (keyword 7.9 → 6.9, 12.0 → 10.0, 6.0 → 4.0 %); nothing else moves. Rows
+// or a table of other software keep the object check ("delete the empty
+// rows in my Excel spreadsheet", "update the pivot table in the
+// quarterly workbook").
 const (
 	// unservedMaxWords is the longest query, in ranking words, the rule
 	// reads (6 and 8 measured, see above); longer queries are the
@@ -253,9 +295,10 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 			prefix = true // not a short verb itself: "dm bob the report"
 			continue
 		}
-		if action && base == w {
+		noun := action && supportVerbs[w] && actionNoun(request(p.query).Raw, w) // "leave a comment on ...": the noun is the action
+		if action && base == w && !noun {
 			verb = i // an inflected form opens a noun phrase: "walking directions", "logs of the build"
-		} else if (causativeVerbs[w] || supportVerbs[w]) && len(ws) <= unservedMaxWords {
+		} else if (causativeVerbs[w] || supportVerbs[w]) && (len(ws) <= unservedMaxWords || noun) {
 			return st.unservedCausative(p, w, hs)
 		} else if base == w && len(ws) <= unservedMaxWords {
 			if particle := fallback.OpeningParticle(request(p.query).Raw); particle != "" {
@@ -295,17 +338,28 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	if server != "" && !st.objectOfTop(words[verb+1:], op, top) {
 		return "" // "weather report for Boston tomorrow", "stock quote AAPL": a noun after the server's name, no verb
 	}
-	frame := fallback.Reschedules(ws[verb:]) // "push my dentist appointment on Friday to 4pm": the verb moves a thing in time
-	var served [unservedDepth]bool           // the tool has the verb or a synonym
+	tf := fallback.TimeFrame(ws[verb:])
+	frame := tf == fallback.RescheduleKey // "push my dentist appointment on Friday to 4pm": the verb moves a thing in time
+	data := fallback.DataFrame(ws[verb:]) // "set status = 'shipped' for order 9912 in the orders table": an SQL statement
+	var served [unservedDepth]bool        // the tool has the verb or a synonym
 	anyServed := false
 	for k, h := range top {
-		served[k] = st.actsVerb(h.id, base) || frame && st.actsVerb(h.id, fallback.RescheduleKey)
+		if data != "" {
+			served[k] = st.doesData(h.id, data) // a request on data: notes__delete_note deletes no rows
+		} else {
+			served[k] = st.actsVerb(h.id, base) || frame && st.actsVerb(h.id, tf) ||
+				tf == fallback.BookKey && st.actsVerb(h.id, tf) && st.keepsTimes(h.id) // "book a meeting with Lee on Friday at 2": an event tool that creates or schedules
+		}
 		anyServed = anyServed || served[k]
 	}
 	if !anyServed {
 		return unservedWhy(word, false)
 	}
-	if commandVerbs[base] || frame && st.timeServed(top, served[:len(top)]) || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	// "invite dana and li to a design review on Wednesday at 11": people come to an event
+	invites := tf == fallback.BookKey && base == "invite"
+	// "set status = 'shipped' for order 9912 in the orders table": a tool running the statement serves any table's data
+	inTable := data != "" && fallback.InTable(req.Raw)
+	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(req, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}
@@ -346,7 +400,7 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 		if !served[k] {
 			continue
 		}
-		if s, ok := st.serverKeys[words[verb].Word]; ok && s == st.serverOf(h.id) {
+		if st.namesServer(words[verb].Word, h.id) {
 			return true // the verb names the tool's server: "email bob the report"
 		}
 		for _, o := range objects {
@@ -364,11 +418,18 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 // 4pm" is what happens at that time, whatever the catalog calls it.
 func (st *state) timeServed(top []hit, served []bool) bool {
 	for k, h := range top {
-		if served[k] && slices.ContainsFunc(fallback.VerbSynonyms(fallback.TimeKey), func(w string) bool { return st.lex.HasWord(h.id, w) }) {
+		if served[k] && st.keepsTimes(h.id) {
 			return true
 		}
 	}
 	return false
+}
+
+// keepsTimes reports whether tool id has a word of a frame's time
+// (fallback.TimeKey: event, calendar): what happens at a time is its
+// thing.
+func (st *state) keepsTimes(id int) bool {
+	return slices.ContainsFunc(fallback.VerbSynonyms(fallback.TimeKey), func(w string) bool { return st.lex.HasWord(id, w) })
 }
 
 // namesTopThing reports whether a request that is a keyword list (every
@@ -587,8 +648,16 @@ var causativeVerbs = wordSet("get have")
 // supportVerbs open a request whose action is the noun that ends their
 // object, when that noun is an action verb's form: "make a phone call to
 // the dentist" calls, "make a copy of the report" copies, "put a hold on
-// the book" holds, "give him a call" calls.
-var supportVerbs = wordSet("make give put take")
+// the book" holds, "give him a call" calls. "leave" is an action verb
+// too ("leave the #random channel"): a support verb only when its object
+// ends with an action's noun (actionNoun: "leave a comment on OPS-12",
+// "leave a note for the team"), whatever the request's length. Measured
+// (ninth session, h35-flags), default and keyword mode: example
+// held-out-3 answerable flagged 6.2 → 3.1 % (keyword 18.8 → 15.6 %: "leave
+// a comment on acme/api issue 311 saying the fix ships in the next
+// release"), nothing else moves; the message's text after "saying" is no
+// word of its object (leadObject), as for the unserved action.
+var supportVerbs = wordSet("make give put take leave")
 
 // supportObjectWords is the longest object of a support verb whose last
 // word is read as its action: a determiner, an adjective or a noun, and
@@ -602,13 +671,7 @@ const supportObjectWords = 3
 // participle is the request's verb, and the words before it its object.
 func (st *state) unservedCausative(p *plan, lead string, hs []hit) string {
 	req := request(p.query)
-	var obj, rest []string // the first clause's object: "get X, reserved for Y" is no causative
-	for c := range fallback.RequestClauses(req.Raw) {
-		if c.First == lead {
-			obj, rest = c.Object(), c.Words()[len(c.Object()):]
-		}
-		break
-	}
+	obj, rest := leadObject(req.Raw, lead)
 	if len(obj) < 2 {
 		return ""
 	}
@@ -662,6 +725,39 @@ func (st *state) unservedCausative(p *plan, lead string, hs []hit) string {
 		return unservedWhy(base, false)
 	}
 	return unservedWhy(base, true)
+}
+
+// leadObject returns the object of a request's first clause when the
+// clause opens with lead (its words up to a preposition, "that" or a
+// colon) and the clause's words after it up to a message's text
+// (fallback.Clause.Phrase: "leave a comment on OPS-12 saying the fix is
+// deployed" → on, ops, 12): "get X, reserved for Y" has no causative
+// object beyond X.
+func leadObject(raw, lead string) (obj, rest []string) {
+	for c := range fallback.RequestClauses(raw) {
+		if c.First == lead {
+			obj = c.Object()
+			if ph := c.Phrase(); len(ph) > len(obj) {
+				rest = ph[len(obj):]
+			}
+		}
+		break
+	}
+	return obj, rest
+}
+
+// actionNoun reports whether the object of a request that opens with the
+// support verb lead is a short phrase (supportObjectWords) that ends with
+// an action verb's bare form that is no answer verb: "leave a comment",
+// "leave a quick note", not "leave the #random channel".
+func actionNoun(raw, lead string) bool {
+	obj, _ := leadObject(raw, lead)
+	if len(obj) < 2 || len(obj) > supportObjectWords {
+		return false
+	}
+	last := obj[len(obj)-1]
+	base, action := actionVerb(last)
+	return action && base == last && !answerVerbs[base]
 }
 
 // unservedPhrasal is the unserved action of a short request that opens

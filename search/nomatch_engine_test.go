@@ -25,6 +25,8 @@ func TestUnservedAction(t *testing.T) {
 		{"forward this email to my accountant", true},
 		{"delete the slack message I just posted", true},
 		{"please archive the #old-project channel", true},
+		{"leave the #random channel", true},                             // "leave" with no action's noun is the verb
+		{"leave a comment on OPS-12 saying the fix is deployed", false}, // its object's noun is the action (actionNoun)
 		{"let's archive the #old-project channel", true},
 		{"server:slack archive the #old-project channel", true}, // filters are no words of the request
 		{"-github archive the #old-project channel", true},
@@ -238,7 +240,40 @@ func TestUnservedStep(t *testing.T) {
 		// Context before the steps, and a condition between them.
 		{"I'm in Paris tomorrow. Check the weather forecast for there and, if it's sunny, book me a bike tour.", true},
 		{"get tomorrow's weather forecast for Seattle and if it's dry book a table on a terrace", true},
+		// The later step's tool ranks below the first step's (stepServedBelow):
+		// it does the verb and has the thing the step names in its name, or
+		// takes the kind of its value; a step naming nothing a tool has is
+		// not served that way.
+		{"check the weekend forecast for Denver and post it in #general", false},
+		{"check the weekend forecast for Denver and post it in #team", false},
+		{"get the 5-day forecast for Oslo and save it in a new note titled 'Oslo trip'", false},
+		{"get the 5-day forecast for Oslo and text it to my phone", true},
+		// A verb that names the server of a tool that sends ("email"), ranked below.
+		{"Look up the Slack profile of user U123ABC and email them the launch plan", false},
+		{"list my calendar events for Friday and fax them to my assistant", true},
+		// The step names the server of a tool that does its verb.
+		{"check the weather in Rome and post it on Slack", false},
+		{"check the weather in Rome and post it on Instagram", true},
+		// "one" stands for a thing named before: no word a tool must have.
+		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
 	}, flaggedBy("the unserved step", "a later step"))
+}
+
+// TestBookFrame: a request that books, schedules or invites at a time
+// (fallback.TimeFrame's BookKey) is served by a top tool that creates or
+// schedules and keeps events, when that tool has a word of its object
+// ("a meeting"); a booking whose object no such tool has is still
+// flagged ("a flight", "a table", "a haircut").
+func TestBookFrame(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"book a meeting with Sam on Monday at 3", "", false},
+		{"book a flight to Boston on Friday", "", true},
+		{"book a table for two tonight at 8", "", true},
+		{"book a haircut for Saturday morning", "", true},
+		// Whom one invites at a time come to an event, whatever it is called.
+		{"invite sam and kim to a design review on Friday at 3", "calendar__create_event", false},
+		{"invite alice to the acme github organization", "", true},
+	})
 }
 
 // flaggedBy returns a searchExample check: the top hit's explanation names
@@ -592,10 +627,25 @@ func TestRescheduleFrame(t *testing.T) {
 		{"push my dentist appointment on Friday to 4pm", "calendar__update_event", false},
 		{"shift my dentist appointment on Thursday to 4pm", "calendar__update_event", false},
 		{"push the standup an hour later tomorrow", "calendar__update_event", false},
+		{"move the dentist appointment to Friday at 3", "calendar__update_event", false}, // a time after "to" is no place
 		{"push my local commits to origin", "", true},
 		{"push my branch to origin tomorrow morning", "", true}, // no top tool updates events
 		// A change of status is a transition (fallback.VerbSynonyms).
 		{"change jira issue status to In Progress", "jira__transition_issue", false},
+	})
+}
+
+// TestDataFrameServed: a request on a database's data (fallback.DataFrame)
+// is served by a tool that runs its SQL statement (doesData), in both
+// the ranking and the unserved action: "select" and "count" are done by
+// a tool that runs queries, whatever its name's verb. A spreadsheet's
+// rows are no database's.
+func TestDataFrameServed(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"select the five oldest rows from the invoices table", "postgres__query", false},
+		{"count the rows in the payments table from last week", "postgres__query", false},
+		{"how many rows in the invoices table are unpaid", "postgres__query", false},
+		{"delete the empty rows in my Excel spreadsheet", "", true},
 	})
 }
 
@@ -639,4 +689,28 @@ func topAndFlag(t *testing.T, cases []topCase) {
 			}
 		}
 	}
+}
+
+// TestEverydayConditions: a request in everyday words for a condition a
+// weather tool reports (fallback's everydayWords) finds that tool and is
+// confident, in every mode; the catalog knows none of its words else.
+func TestEverydayConditions(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"will it snow in Chicago on Sunday", "weather__get_forecast", false},
+		{"how smoggy is Beijing", "weather__get_air_quality", false},
+		{"do I need an umbrella in Oslo today", "weather__get_forecast", false},
+	})
+}
+
+// TestDataInTable: a request on data that names a table as its place is
+// served by the tool that runs its statement, whatever its object's words
+// (the table's data); a request on rows or a table of other software is
+// still flagged.
+func TestDataInTable(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"set status = 'paid' for order 5521 in the orders table", "postgres__execute", false},
+		{"insert a new customer named Ada into the customers table", "postgres__execute", false},
+		{"delete the empty rows in my Excel spreadsheet", "", true},
+		{"update the pivot table in the quarterly workbook", "", true},
+	})
 }

@@ -39,6 +39,25 @@ func TestVerbReads(t *testing.T) {
 		{"file a github issue about the broken login page in acme/webapp", search.ModeDefault, "github__create_issue"},
 		{"push my 3pm call to tomorrow", search.ModeKeyword, "calendar__update_event"},
 		{"send a message to #general", search.ModeDefault, "slack__send_message"}, // the best does the verb: nothing moves
+		// A booking at a time (fallback.TimeFrame) over calendar__find_free_time's
+		// usage note ("Use it to schedule a meeting before creating the event"): frameFactor.
+		{"book a meeting with Omar on Thursday at 11", search.ModeDefault, "calendar__create_event"},
+		{"schedule a call with Ana tomorrow at 4pm", search.ModeKeyword, "calendar__create_event"},
+	})
+}
+
+// TestStatementReads: a request on a database's data is done by the tool
+// that runs its SQL statement (doesStatement), however well the tools
+// that list and describe tables match its table.
+func TestStatementReads(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"insert rows into a postgres table", search.ModeDefault, "postgres__execute"},
+		{"change the price of item 12 to 9.99 in the items table", search.ModeKeyword, "postgres__execute"},
+		{"select the five oldest rows from the invoices table", search.ModeDefault, "postgres__query"},
+		{"count the rows in the payments table from last week", search.ModeDefault, "postgres__query"},
+		// An SQL statement written in the request is a value (fallback's inlineStatement).
+		{"why is this so slow: SELECT * FROM events WHERE owner_id = 7 ORDER BY starts_at", search.ModeDefault, "postgres__explain_query"},
+		{"why is this so slow: SELECT * FROM events WHERE owner_id = 7 ORDER BY starts_at", search.ModeKeyword, "postgres__explain_query"},
 	})
 }
 

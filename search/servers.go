@@ -48,6 +48,16 @@ func serverKeys(servers []string) map[string]string {
 	return keys
 }
 
+// namesServer reports whether w, a word of a request, names the server of
+// tool id (serverKeys): "email bob the report" and email__send_email,
+// "... and post it on Slack" and slack__send_message. Unlike
+// mentionedServers it does not ask whether the name is distinctive: the
+// no-match rules ask it of a tool that already does the request's verb.
+func (st *state) namesServer(w string, id int) bool {
+	s, ok := st.serverKeys[w]
+	return ok && s == st.serverOf(id)
+}
+
 // mentionedServers returns the servers, lowercased, that a ranking word of
 // q names and that have a tool in scope (nil: all), in query order.
 func (st *state) mentionedServers(q query.Query, scope func(int) bool) []string {

@@ -235,7 +235,7 @@ func (st *state) stepServed(verb string, words []string, named func(string) bool
 	for _, w := range words {
 		e, ok := evidence[w]
 		switch {
-		case !ok || e.Arg:
+		case !ok || e.Arg || proWords[w]:
 		case e.Known:
 			object = append(object, w)
 		case e.Weight >= 1 && named(w):
@@ -243,8 +243,7 @@ func (st *state) stepServed(verb string, words []string, named func(string) bool
 		}
 	}
 	for _, h := range top {
-		s, named := st.serverKeys[verb]
-		if !(named && s == st.serverOf(h.id)) && !st.actsVerb(h.id, verb) && !st.takesVerb(h.id, verb) {
+		if !st.namesServer(verb, h.id) && !st.actsVerb(h.id, verb) && !st.takesVerb(h.id, verb) {
 			continue // the tool has neither the verb, nor a synonym, nor a parameter named by its noun, and the verb does not name its server
 		}
 		if len(object) == 0 && !unknown {
@@ -258,6 +257,19 @@ func (st *state) stepServed(verb string, words []string, named func(string) bool
 	}
 	return false
 }
+
+// proWords stand for a thing named before or not at all ("... and
+// comment on the oldest one", "... and send something to bob"): no word
+// of a step's object that a tool must have. The pronouns proper ("it",
+// "them") are stop words, which the request's words leave out already.
+// Measured (ninth session, h35-flags), default and keyword mode: example
+// held-out-10 answerable flagged 14.0 → 12.0 % (16.0 → 14.0 %: "list open
+// PRs in acme/widgets and comment 'please rebase' on the oldest one");
+// nothing else moves. Every filler word (fallback's, weight 0.1) left out
+// instead also let through "Read ~/contracts/nda.txt and send it out for
+// e-signature to jonas@acme.com through DocuSign" (held-out-11), whose
+// "e" of "e-signature" no top tool has.
+var proWords = wordSet("one ones something anything someone thing things")
 
 // anyWord is stepServed's named of unservedTask: any word of a step.
 func anyWord(string) bool { return true }

@@ -86,12 +86,25 @@ var reachKinds = wordSet(fallback.KindPhone)
 // takesKind reports whether tool id has a parameter for values of kind
 // (kindWords), or no parameters to tell (see above).
 func (st *state) takesKind(id int, kind string) bool {
+	return st.paramKind(id, kind, true)
+}
+
+// namesKind reports whether tool id has a parameter that names values of
+// kind (kindWords): takesKind without a tool that takes any value or says
+// nothing.
+func (st *state) namesKind(id int, kind string) bool {
+	return st.paramKind(id, kind, false)
+}
+
+// paramKind is takesKind (any: a tool without parameters, or with one
+// that takes data of any kind, takes the kind) and namesKind.
+func (st *state) paramKind(id int, kind string, any bool) bool {
 	params := st.snap.Tool(id).Parameters()
 	if len(params) == 0 {
-		return true
+		return any
 	}
 	for _, p := range params {
-		if n := strings.ToLower(p.Name); anyKind[n] && !(reachKinds[kind] && n == "text") {
+		if n := strings.ToLower(p.Name); any && anyKind[n] && !(reachKinds[kind] && n == "text") {
 			return true // "value": what the tool writes, of any kind
 		}
 		for _, w := range fallback.Words(p.Name + " " + p.Description) {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestVouched: a request whose words the example catalog does not know
-// (coverage 0: "tornado", "warnings", "Oklahoma") but whose semantic top
+// (coverage 0: "tornado", "watches", "Oklahoma") but whose semantic top
 // tool is clear and uncontradicted by keyword search is a confident match
 // in the default mode, its top at exactly 0.5; keyword mode has no
 // semantic evidence and flags it (or finds nothing). Weaker semantic
@@ -19,10 +19,10 @@ func TestVouched(t *testing.T) {
 		query   string
 		vouched bool // in the default mode
 	}{
-		{"any tornado warnings in Oklahoma", true},            // confidence 1.0
-		{"is there a hurricane warning for Miami", true},      // 0.94
-		{"will it be sunny this weekend in Barcelona", false}, // 0.51
-		{"preheat the oven to 400 degrees", false},            // 0.59, and no tool serves it
+		{"any tornado watches in Oklahoma", true},           // confidence 0.79
+		{"any blizzard danger in Denver", true},             // 0.78
+		{"any hail expected in Denver this weekend", false}, // 0.52
+		{"preheat the oven to 400 degrees", false},          // 0.59, and no tool serves it
 	}
 	queries := make([]string, len(cases))
 	for i, c := range cases {
@@ -64,7 +64,7 @@ func TestVouchedLexicalPath(t *testing.T) {
 	}{
 		{"find a hardware store open near 5th Ave and 23rd St", search.ModeKeyword, "maps__search_places", false},
 		{"anywhere decent for ramen near Shibuya station?", search.ModeKeyword, "maps__search_places", false},
-		{"how hot is it in Phoenix right now", search.ModeFuzzy, "weather__get_current_weather", false},
+		{"how toasty is Phoenix right now", search.ModeFuzzy, "weather__get_current_weather", false},
 		{"turn off the living room lights", search.ModeKeyword, "weather__get_current_weather", true},
 		{"is the air safe to breathe today in Delhi", search.ModeKeyword, "weather__get_air_quality", true}, // the semantic top is get_current_weather
 	}

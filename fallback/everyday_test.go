@@ -1,0 +1,53 @@
+package fallback
+
+import (
+	"strings"
+	"testing"
+)
+
+// conditionDocs are weather tools that name what they report plainly.
+var conditionDocs = []Document{
+	{Name: "weather__get_current_weather", Server: "weather", Description: "Get the current weather for a location: temperature, wind and humidity."},
+	{Name: "weather__get_forecast", Server: "weather", Description: "Get the weather forecast for the next days."},
+	{Name: "weather__get_air_quality", Server: "weather", Description: "Get the air quality index for a location."},
+	{Name: "weather__get_alerts", Server: "weather", Description: "Get active severe weather alerts for a region."},
+	{Name: "email__send_email", Server: "email", Description: "Send an email to recipients."},
+	{Name: "notes__create_note", Server: "notes", Description: "Create a note with a title and a body."},
+}
+
+// TestKeywordEverydayWords: with Options.Expand a request's everyday word
+// for a condition (everydayWords) matches the plainer name tools use and
+// counts as known in the coverage; without it the request matches nothing.
+func TestKeywordEverydayWords(t *testing.T) {
+	ix := NewIndex(conditionDocs)
+	for _, c := range []struct{ query, want string }{
+		{"will it snow in Denver on Saturday", "weather__get_forecast"},
+		{"is it raining in Oslo", "weather__get_forecast"},
+		{"how hot is it in Madrid", "weather__get_current_weather"},
+		{"how windy is it right now", "weather__get_current_weather"},
+		{"how bad is the smog in Delhi", "weather__get_air_quality"},
+		{"any tornado warnings in Oklahoma", "weather__get_alerts"}, // a plural, as for short forms
+		{"is there a heat advisory for Las Vegas", "weather__get_alerts"},
+	} {
+		t.Run(c.query, func(t *testing.T) { checkExpandedForm(t, ix, c.query, c.want, false) })
+	}
+}
+
+// TestEverydayWordsTable: every entry maps a lowercase word to plainer
+// words, and no word is both a short form and an everyday word (one table
+// decides a word's reading).
+func TestEverydayWordsTable(t *testing.T) {
+	for k, forms := range everydayWords {
+		if _, dup := shortForms[k]; dup {
+			t.Errorf("everydayWords[%q] is a short form too", k)
+		}
+		if len(forms) == 0 || k != strings.ToLower(k) || strings.Contains(k, " ") {
+			t.Errorf("everydayWords[%q] = %v", k, forms)
+		}
+		for _, f := range forms {
+			if f == k || f != strings.ToLower(strings.TrimSpace(f)) {
+				t.Errorf("everydayWords[%q] has %q", k, f)
+			}
+		}
+	}
+}
