@@ -37,6 +37,7 @@ type scratch struct {
 	// terms (synonymTerms).
 	planWords []planWord
 	verbs     []verbExpansion
+	quoted    []bool // the query's terms inside quoted text (quotedTerms)
 	synTerm   [1]query.Term
 	synWords  [][]queryWord
 
@@ -152,10 +153,11 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			}
 			if !t.Excluded {
 				for _, qw := range chunkWords(s.chunks[k], expand) {
-					s.planWords = append(s.planWords, planWord{word: qw.word, hasTerms: qw.hasTerms})
+					s.planWords = append(s.planWords, planWord{word: qw.word, hasTerms: qw.hasTerms, value: qw.value})
 				}
 			}
 		}
+		s.quoted = quotedTerms(q.Terms, s.quoted[:0])
 		verbs = requestExpansions(s.planWords, s.verbs[:0])
 		if stmtFrom >= 0 && stmtAt < len(s.planWords) {
 			verbs = append(verbs, verbExpansion{at: stmtAt, key: DataKey}) // the statement's keyword reads as SQL
@@ -220,6 +222,12 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 				if v.at == at && v.own > 0 {
 					weight *= v.own
 				}
+			}
+			if expand && retrievalVerbs[qw.word] {
+				weight *= ix.retrievalScale(s, qw.ids)
+			}
+			if expand && s.quoted[k] && !qw.formed {
+				weight *= formedWeight // quoted text is a value: the text the caller passes
 			}
 			if k >= stmtFrom && k <= stmtTo && !qw.formed {
 				weight *= formedWeight // an SQL statement is a value: the query the caller passes
@@ -290,11 +298,15 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 					continue
 				}
 				for _, syn := range verbSynonyms[v.key] {
+					sw := expansionWeight
+					if retrievalVerbs[syn] {
+						sw *= ix.retrievalScale(s, ix.synonymTerms(s, syn))
+					}
 					for _, id := range ix.synonymTerms(s, syn) {
 						if s.termPos[id] > 0 {
 							continue
 						}
-						p.terms = append(p.terms, qterm{id: id, weight: expansionWeight, slot: slot})
+						p.terms = append(p.terms, qterm{id: id, weight: sw, slot: slot})
 						s.termPos[id] = int32(len(p.terms))
 					}
 				}

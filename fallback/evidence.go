@@ -404,14 +404,42 @@ func quoteAfter(tok string, quoted bool) bool {
 	return !closes
 }
 
+// quotedTerms appends to dst, for each of ts, whether it is inside quoted
+// text that closes ("add a line 'TODO: rotate keys' to my ops note",
+// “the fix is deployed”, or a term that query.Parse read as one between
+// double quotes): the text a caller passes, a message's or a name's, an
+// argument value whose words keyword search ranks at formedWeight, as a
+// path's. An unclosed quote is an elision (quoteCloses).
+func quotedTerms(ts []query.Term, dst []bool) []bool {
+	open := false
+	for k, t := range ts {
+		in := open
+		switch {
+		case open:
+			open = quoteAfter(t.Text, true)
+		case opensQuote(t.Text) && closesWithin(len(ts)-k, func(i int) string { return ts[k+i].Text }):
+			in, open = true, quoteAfter(t.Text, false)
+		default:
+			in = strings.ContainsFunc(t.Text, unicode.IsSpace)
+		}
+		dst = append(dst, in)
+	}
+	return dst
+}
+
 // quoteCloses reports whether the quoted text toks[0] opens closes within
 // toks. A quote never closed is no quote but an elision ("songs from '19.
 // I hear the album Reincarnation is nice", "'m traveling soon and need
 // the forecast"): read as one, it made every later word an argument value
 // and one clause.
 func quoteCloses(toks []string) bool {
-	for i, tok := range toks {
-		if !quoteAfter(tok, i > 0) {
+	return closesWithin(len(toks), func(i int) string { return toks[i] })
+}
+
+// closesWithin is quoteCloses over n tokens that tok returns.
+func closesWithin(n int, tok func(int) string) bool {
+	for i := range n {
+		if !quoteAfter(tok(i), i > 0) {
 			return true
 		}
 	}

@@ -105,6 +105,7 @@ func frameKey(k string) bool { return strings.Contains(k, "_") }
 type planWord struct {
 	word     string
 	hasTerms bool
+	value    bool // of an argument value by its form (queryWord.value): "#move", "notes.md"
 }
 
 // requestExpansions appends to dst the verbs of the request to expand
@@ -134,6 +135,9 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 			continue
 		}
 		opened = true
+		if ws[i].value {
+			continue // a value names no verb: "#move" is a channel, and "move" of it moves nothing in time
+		}
 		switch k, at, ok := phraseAt(ws, i); {
 		case rescheduleVerbs[w] && timeAfter(ws[i+1:]) >= 0:
 			dst = append(dst, verbExpansion{at: i, key: RescheduleKey, own: expansionWeight},

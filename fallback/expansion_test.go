@@ -140,6 +140,15 @@ func TestRequestExpansions(t *testing.T) {
 	}
 }
 
+// firstExpanded checks that keyword search with Options.Expand finds
+// want first for q.
+func firstExpanded(t *testing.T, ix *Index, q query.Query, want string) {
+	t.Helper()
+	if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != want {
+		t.Errorf("Keyword(%q, Expand) = %v, want %s first", q.Raw, got, want)
+	}
+}
+
 // sqlDocs are a database server's tools, two of which run statements,
 // beside a tool that updates something else.
 var sqlDocs = []Document{
@@ -160,9 +169,7 @@ func TestKeywordDataFrame(t *testing.T) {
 		{"set the plan of account 7 to pro in the accounts table", "db__execute"},
 	} {
 		q := mustParse(t, tt.query)
-		if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != tt.want {
-			t.Errorf("Keyword(%q, Expand) = %v, want %s first", tt.query, got, tt.want)
-		}
+		firstExpanded(t, ix, q, tt.want)
 		if got := names(ix, ix.Keyword(q, Options{Limit: 3})); len(got) > 0 && got[0] == tt.want {
 			t.Errorf("Keyword(%q) without Expand = %v: the test does not need the frame", tt.query, got)
 		}
@@ -177,9 +184,7 @@ func TestKeywordBookReserves(t *testing.T) {
 		{Name: "restaurants_reserve_restaurant", Description: "Make a table reservation at a restaurant for a number of guests on a date and time."},
 	})
 	q := mustParse(t, "book a table for four at Balthazar this Friday at 8 in the evening")
-	if got := names(ix, ix.Keyword(q, Options{Limit: 2, Expand: true})); len(got) == 0 || got[0] != "restaurants_reserve_restaurant" {
-		t.Errorf("Keyword(%q, Expand) = %v, want restaurants_reserve_restaurant first", q.Raw, got)
-	}
+	firstExpanded(t, ix, q, "restaurants_reserve_restaurant")
 }
 
 // TestKeywordMeasureQuestion: "how long", "how big" ask a measure
@@ -198,9 +203,7 @@ func TestKeywordMeasureQuestion(t *testing.T) {
 		{"how big is backup.tar", "files__get_info"},
 	} {
 		q := mustParse(t, tt.query)
-		if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != tt.want {
-			t.Errorf("Keyword(%q, Expand) = %v, want %s first", tt.query, got, tt.want)
-		}
+		firstExpanded(t, ix, q, tt.want)
 	}
 }
 
@@ -214,9 +217,7 @@ func TestKeywordInlineStatement(t *testing.T) {
 	}, sqlDocs...)
 	ix := NewIndex(docs)
 	q := mustParse(t, "this is crawling: SELECT * FROM events WHERE user_id = 42. is it slow?")
-	if got := names(ix, ix.Keyword(q, Options{Limit: 3, Expand: true})); len(got) == 0 || got[0] != "db__explain_query" {
-		t.Errorf("Keyword(%q, Expand) = %v, want db__explain_query first", q.Raw, got)
-	}
+	firstExpanded(t, ix, q, "db__explain_query")
 	if got := names(ix, ix.Keyword(q, Options{Limit: 3})); len(got) > 0 && got[0] == "db__explain_query" {
 		t.Errorf("Keyword(%q) without Expand = %v: the test does not need the statement read", q.Raw, got)
 	}
@@ -302,6 +303,55 @@ func TestInTable(t *testing.T) {
 	} {
 		if got := InTable(c.raw); got != c.want {
 			t.Errorf("InTable(%q) = %v, want %v", c.raw, got, c.want)
+		}
+	}
+}
+
+// TestKeywordRetrievalVerbClass: "find" in a catalog whose searching
+// tools say "search" ranks near "search"'s idf (retrievalVerbs), so a
+// tool named for finding something else does not lead by the verb.
+func TestKeywordRetrievalVerbClass(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "calendar__find_free_time", Server: "calendar", Description: "Find time slots when all the given people are free."},
+		{Name: "slack__search_messages", Server: "slack", Description: "Search messages in Slack channels."},
+		{Name: "maps__search_places", Server: "maps", Description: "Search for places near a location."},
+		{Name: "email__search_emails", Server: "email", Description: "Search the mailbox."},
+		{Name: "notes__search_notes", Server: "notes", Description: "Search notes by their text."},
+	})
+	q := mustParse(t, "find where Priya talked about the budget on slack")
+	firstExpanded(t, ix, q, "slack__search_messages")
+}
+
+// TestKeywordQuotedText: quoted text is a value, the text the caller
+// passes (quotedTerms): its words rank at formedWeight, so a tool that
+// shares them does not lead the one that does the request.
+func TestKeywordQuotedText(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "jira__get_issue", Server: "jira", Description: "Get a Jira issue by its key, with its summary and status.", ParamNames: []string{"issue_key"}},
+		{Name: "notes__update_note", Server: "notes", Description: "Append text to a note."},
+	})
+	for _, query := range []string{
+		"add a line 'TODO: rotate issue keys' to my checklist note",
+		`add a line "rotate issue keys" to my checklist note`,
+	} {
+		q := mustParse(t, query)
+		firstExpanded(t, ix, q, "notes__update_note")
+	}
+}
+
+func TestQuotedTerms(t *testing.T) {
+	for _, tt := range []struct {
+		query string
+		want  []bool
+	}{
+		{"add 'TODO: rotate keys' to notes", []bool{false, true, true, true, false, false}},
+		{"songs from '19 are nice", []bool{false, false, false, false, false}}, // an elision: never closed
+		{`send "build is green" now`, []bool{false, true, false}},
+		{"Marco's note", []bool{false, false}},
+	} {
+		q := mustParse(t, tt.query)
+		if diff := cmp.Diff(tt.want, quotedTerms(q.Terms, nil)); diff != "" {
+			t.Errorf("quotedTerms(%q) (-want +got):\n%s", tt.query, diff)
 		}
 	}
 }

@@ -324,7 +324,7 @@ func FuzzKeyword(f *testing.F) {
 		"push 4pm", "by bike", "look it", "-move my meeting to 4pm", "let me -know", "book +friday",
 		"AAs ", "IDs of the AAs", "list PRs in the repo", "e-mail my cfg", "lat/long 48.8584, 2.2945", "call +49 170 1234567",
 		"how many rows in the orders table", "set x in the t table", "why slow: SELECT * FROM x WHERE a = 1. ok", "SELECT FROM",
-		"INSERT INTO", "will it snow", "book a table tonight at 7", "move it to Friday at 3",
+		"INSERT INTO", "will it snow", "book a table tonight at 7", "move it to Friday at 3", "#moveA00 ABAAAAAAA 0am",
 	} {
 		f.Add(s)
 	}

@@ -215,10 +215,10 @@ import (
 // A request that books at a time (ninth session, h35-flags:
 // fallback.TimeFrame's BookKey, "book", "schedule" or "invite" with a time
 // after it) is read as keyword search reads it: its verb also as create
-// and schedule (and reserve), done by a top tool that keeps events (keepsTimes: "event",
-// "calendar"), whose object is then checked as any verb's ("book a
-// meeting with Lee on Friday at 2": calendar__find_free_time schedules "a
-// meeting"). Unlike the moving frame, the object is checked: a booking
+// and schedule (and reserve), done by a top tool that keeps events
+// (keepsTimes: "event", "calendar"), whose object is then checked as any
+// verb's ("book a meeting with Lee on Friday at 2":
+// calendar__find_free_time schedules "a meeting"). Unlike the moving frame, the object is checked: a booking
 // with a provider ("book a flight to Chicago on Friday", "book a haircut
 // for Saturday morning") names nothing an event tool has, and the example
 // no-answer sets hold 9 such requests. Default and keyword mode, example

@@ -248,6 +248,9 @@ func TestUnservedStep(t *testing.T) {
 		{"check the weekend forecast for Denver and post it in #team", false},
 		{"get the 5-day forecast for Oslo and save it in a new note titled 'Oslo trip'", false},
 		{"get the 5-day forecast for Oslo and text it to my phone", true},
+		// A tool that takes a value of any kind (a message's text) does
+		// not name the step's value's kind (namesKind, not takesKind).
+		{"read ~/docs/lease.txt and send it for e-signature to ana@corp.com through DocuSign", true},
 		// A verb that names the server of a tool that sends ("email"), ranked below.
 		{"Look up the Slack profile of user U123ABC and email them the launch plan", false},
 		{"list my calendar events for Friday and fax them to my assistant", true},
@@ -270,6 +273,10 @@ func TestBookFrame(t *testing.T) {
 		{"book a flight to Boston on Friday", "", true},
 		{"book a table for two tonight at 8", "", true},
 		{"book a haircut for Saturday morning", "", true},
+		// A tool that creates but keeps no events (keepsTimes) does not
+		// serve a booking: github__create_pull_request makes no review
+		// meeting.
+		{"book a pull request review on Friday at 2", "", true},
 		// Whom one invites at a time come to an event, whatever it is called.
 		{"invite sam and kim to a design review on Friday at 3", "calendar__create_event", false},
 		{"invite alice to the acme github organization", "", true},

@@ -32,8 +32,9 @@ import (
 // (leadsVerb: its name or its description's first sentence says the verb
 // or a synonym of it, fallback.VerbSynonyms; a request that moves or
 // books a thing in time reads as its frame, fallback.TimeFrame), every
-// other hit is scaled by the same questionWriteFactor, and the scores
-// rescaled the same way (requestRead). Measured (docs/benchmarks.md, "A
+// other hit is scaled by the same questionWriteFactor (by frameFactor
+// when a frame reads the verb, below), and the scores rescaled the same
+// way (requestRead). Measured (docs/benchmarks.md, "A
 // request's verb is done by a tool that does it"): the example sets'
 // first tool right for 15 more answerable requests (keyword 17), wrong
 // for none that was right; no no-answer request of any set moves.
@@ -114,18 +115,23 @@ func questionRequest(raw string) bool {
 
 // verbDepth is how many of the best hits a request's verb lifts (requestRead):
 // a tool among them that does the verb outranks one that does not when
-// their scores are within questionWriteFactor of each other.
+// their scores are within questionWriteFactor of each other (frameFactor
+// when a frame reads the request: on data, or in time).
 const verbDepth = 3
 
-// requestRead reorders hs by what p's request asks for: a question is
-// answered by a tool that reads (the hits whose tool writes are demoted),
-// a request that opens with an action verb by a tool that does it (the
-// hits that are not among the verbDepth best and doing it are demoted:
-// "move my 2pm meeting to 4pm" and calendar__update_event over
-// calendar__find_free_time, "stage README.md" and git__add over
-// git__diff). One factor, questionWriteFactor, then every score by what
-// keeps the best hit's score (see above). words are the query's ranking
-// words. It returns hs.
+// requestRead reorders hs by what p's request asks for: a request on a
+// database's data is done by a tool that runs its statement (doesStatement:
+// the hits that are not among the verbDepth best and running it are
+// demoted), a question is answered by a tool that reads (the hits whose
+// tool writes are demoted), a request that opens with an action verb by a
+// tool that does it (the hits that are not among the verbDepth best and
+// doing it are demoted: "move my 2pm meeting to 4pm" and
+// calendar__update_event over calendar__find_free_time, "stage README.md"
+// and git__add over git__diff). One factor, questionWriteFactor, or
+// frameFactor when a frame reads the request (on data, or a verb that
+// moves or books a thing in time), then every score by what keeps the best
+// hit's score (see above). words are the query's ranking words. It
+// returns hs.
 func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 	if len(hs) < 2 {
 		return hs
@@ -188,17 +194,16 @@ func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 // that raw opens with (leadsVerb, or the frame's verb when the request moves
 // or books a thing in time: fallback.TimeFrame; for a hit learning lifted,
 // also learnedDoes), when some of them say it in their own text and the
-// best does not do it, and whether it read a frame of time; nil otherwise
-// (no action verb opens the request, a light one, an inflected one:
-// "walking directions"), and when learning lifted some of top but none of
-// those it lifted says the verb (the verb's reading would then turn
-// against what agents called: "Extract and display the last five lines
-// from report.csv" and a bfcl tool named extractLastTransactionId over the
-// learned gorilla_file_system tools). words are the request's ranking
-// words.
+// best does not do it; nil otherwise (no action verb opens the request, a
+// light one, an inflected one: "walking directions"), and when learning
+// lifted some of top but none of those it lifted says the verb (the
+// verb's reading would then turn against what agents called: "Extract and
+// display the last five lines from report.csv" and a bfcl tool named
+// extractLastTransactionId over the learned gorilla_file_system tools).
+// Its second result says whether a frame of time reads the verb
+// (requestRead's frameFactor). words are the request's ranking words.
 func (st *state) doesVerb(p *plan, raw string, words func() []string, top []hit) ([]bool, bool) {
-	ws := words()
-	at := slices.IndexFunc(ws, func(w string) bool { return !fallback.PreambleWord(w) })
+	ws, at := st.opening(words)
 	if at < 0 {
 		return nil, false
 	}
@@ -214,15 +219,17 @@ func (st *state) doesVerb(p *plan, raw string, words func() []string, top []hit)
 		return nil, false // "inform me about the weather": a question
 	}
 	frame := fallback.TimeFrame(ws[at:])
-	does := make([]bool, len(top)) // first: the tool's own text says the verb
+	does := doersBelowBest(top, func(id int) bool { return st.leadsVerb(id, base) || frame != "" && st.leadsVerb(id, frame) })
+	if does == nil {
+		return nil, false
+	}
 	lifted, liftedSays := false, false
 	for k, h := range top {
-		does[k] = st.leadsVerb(h.id, base) || frame != "" && st.leadsVerb(h.id, frame)
 		lifted = lifted || h.learned != nil
 		liftedSays = liftedSays || h.learned != nil && does[k]
 	}
-	if does[0] || !slices.Contains(does, true) || lifted && !liftedSays {
-		return nil, false
+	if lifted && !liftedSays {
+		return nil, false // learning ranked them, and none it lifted says the verb
 	}
 	for k, h := range top {
 		does[k] = does[k] || st.learnedDoes(p, h)
@@ -231,6 +238,28 @@ func (st *state) doesVerb(p *plan, raw string, words func() []string, top []hit)
 		return nil, false // learning says the best does it
 	}
 	return does, frame != ""
+}
+
+// opening returns a request's ranking words (words) and the position of
+// the first that is no preamble word, where the verb rules read the
+// request's opening (doesVerb, doesStatement); -1 when there is none.
+func (st *state) opening(words func() []string) ([]string, int) {
+	ws := words()
+	return ws, slices.IndexFunc(ws, func(w string) bool { return !fallback.PreambleWord(w) })
+}
+
+// doersBelowBest returns, for each of top, whether its tool does what the
+// request asks (does), when some of them do and the best does not; nil
+// otherwise: the hits requestRead demotes are those that do not.
+func doersBelowBest(top []hit, does func(id int) bool) []bool {
+	out := make([]bool, len(top))
+	for k, h := range top {
+		out[k] = does(h.id)
+	}
+	if len(out) == 0 || out[0] || !slices.Contains(out, true) {
+		return nil
+	}
+	return out
 }
 
 // learnedDoes reports whether learning from use lifted h and the tool's
@@ -280,8 +309,7 @@ func (st *state) doesStatement(words func() []string, top []hit) []bool {
 	if slices.ContainsFunc(top, func(h hit) bool { return h.learned != nil }) {
 		return nil // learning from use ranked them: what agents called wins over the statement's reading
 	}
-	ws := words()
-	at := slices.IndexFunc(ws, func(w string) bool { return !fallback.PreambleWord(w) })
+	ws, at := st.opening(words)
 	if at < 0 {
 		return nil
 	}
@@ -289,14 +317,7 @@ func (st *state) doesStatement(words func() []string, top []hit) []bool {
 	if frame == "" {
 		return nil
 	}
-	does := make([]bool, len(top))
-	for k, h := range top {
-		does[k] = st.doesData(h.id, frame)
-	}
-	if does[0] || !slices.Contains(does, true) {
-		return nil
-	}
-	return does
+	return doersBelowBest(top, func(id int) bool { return st.doesData(id, frame) })
 }
 
 // doesData reports whether tool id does the SQL statement of frame

@@ -218,11 +218,13 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 }
 
 // stepServedBelow reports whether a tool ranked below the unservedDepth
-// best (below) serves a later step by what the step itself names: it does
-// the step's verb (actsVerb, or the verb names its server) and has a
-// known word of the step's phrase that is no argument value and no
-// filler, or takes the kind of a value the step acts on (takesKind: "...
-// and post it in #travel", a channel). The first step's tools fill the
+// best (below) serves a later step by what the step itself names: the
+// step's verb names the server of a tool that sends (namesServer: "... and
+// email them the agenda"), or the tool does the step's verb (actsVerb) and
+// the step names its server ("... and post it on Slack"), or its name has
+// a known word of the step's phrase that is no argument value and no
+// filler, or it has a parameter named for the kind of a value the step
+// acts on (namesKind: "... and post it in #travel", a channel). The first step's tools fill the
 // top of a two-step request's ranking ("Check tomorrow's forecast for
 // Chicago and post it in #travel": three weather tools), so the later
 // step's tool ranks lower; a step whose phrase names nothing a tool has
@@ -262,11 +264,12 @@ func (st *state) stepServedBelow(verb string, s fallback.Clause, phrase []string
 	return false
 }
 
-// stepReach is how deep stepServedBelow looks for a later step's tool
-// (valueDepth's depth). The keyword mode without learning ranks only
-// max_results hits, so there it reaches no deeper than the request's
-// max_results.
-const stepReach = 10
+// stepReach is how deep stepServedBelow looks for a later step's tool:
+// valueDepth's depth (10). No other depth was measured for this rule
+// (docs/benchmarks.md, "A later step below the best", gives its figures
+// at 10 only). The keyword mode without learning ranks only max_results
+// hits, so there it reaches no deeper than the request's max_results.
+const stepReach = valueDepth
 
 // stepObject returns the words of a step (phrase) that a tool changing
 // something must have one of when it does not do the step's verb (see

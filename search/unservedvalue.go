@@ -96,15 +96,15 @@ func (st *state) namesKind(id int, kind string) bool {
 	return st.paramKind(id, kind, false)
 }
 
-// paramKind is takesKind (any: a tool without parameters, or with one
-// that takes data of any kind, takes the kind) and namesKind.
-func (st *state) paramKind(id int, kind string, any bool) bool {
+// paramKind is takesKind (anyValue: a tool without parameters, or with
+// one that takes data of any kind, takes the kind) and namesKind.
+func (st *state) paramKind(id int, kind string, anyValue bool) bool {
 	params := st.snap.Tool(id).Parameters()
 	if len(params) == 0 {
-		return any
+		return anyValue
 	}
 	for _, p := range params {
-		if n := strings.ToLower(p.Name); any && anyKind[n] && !(reachKinds[kind] && n == "text") {
+		if n := strings.ToLower(p.Name); anyValue && anyKind[n] && !(reachKinds[kind] && n == "text") {
 			return true // "value": what the tool writes, of any kind
 		}
 		for _, w := range fallback.Words(p.Name + " " + p.Description) {
