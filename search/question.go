@@ -141,7 +141,8 @@ func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 	why := ""
 	factor := questionWriteFactor
 	if does := st.doesStatement(words, hs[:min(len(hs), verbDepth)]); does != nil {
-		demoted = func(k int) bool { return k >= len(does) || !does[k] }
+		keeps := learnedKeeps(hs[:len(does)], does)
+		demoted = func(k int) bool { return k >= len(does) || !does[k] && (keeps == nil || !keeps[k]) }
 		why = "a request on data, and the tool is not among the best doing its statement"
 		factor = frameFactor
 	} else if questionRequest(raw) {
@@ -223,12 +224,7 @@ func (st *state) doesVerb(p *plan, raw string, words func() []string, top []hit)
 	if does == nil {
 		return nil, false
 	}
-	lifted, liftedSays := false, false
-	for k, h := range top {
-		lifted = lifted || h.learned != nil
-		liftedSays = liftedSays || h.learned != nil && does[k]
-	}
-	if lifted && !liftedSays {
+	if !liftedDoes(top, does) {
 		return nil, false // learning ranked them, and none it lifted says the verb
 	}
 	for k, h := range top {
@@ -272,6 +268,23 @@ func (st *state) learnedDoes(p *plan, h hit) bool {
 	return h.learned != nil && p.learned != nil && st.agrees(p.learned, h.id)
 }
 
+// liftedDoes reports whether learning from use lifted none of top, or
+// one that does what the request asks by its own text (does): the verb
+// rules (doesVerb, doesStatement) read the request beside learned hits
+// only then.
+func liftedDoes(top []hit, does []bool) bool {
+	lifted := false
+	for k, h := range top {
+		if h.learned != nil {
+			if does[k] {
+				return true
+			}
+			lifted = true
+		}
+	}
+	return !lifted
+}
+
 // learnedKeeps returns, for each of top (the verbDepth best, does their
 // doesVerb), whether the hit keeps its score though it does not do the
 // request's verb: when learning lifted one of them and no hit doing the
@@ -306,9 +319,6 @@ func learnedKeeps(top []hit, does []bool) []bool {
 // some of them do and the best does not; nil otherwise. words are the
 // request's ranking words.
 func (st *state) doesStatement(words func() []string, top []hit) []bool {
-	if slices.ContainsFunc(top, func(h hit) bool { return h.learned != nil }) {
-		return nil // learning from use ranked them: what agents called wins over the statement's reading
-	}
 	ws, at := st.opening(words)
 	if at < 0 {
 		return nil
@@ -317,7 +327,14 @@ func (st *state) doesStatement(words func() []string, top []hit) []bool {
 	if frame == "" {
 		return nil
 	}
-	return doersBelowBest(top, func(id int) bool { return st.doesData(id, frame) })
+	does := doersBelowBest(top, func(id int) bool { return st.doesData(id, frame) })
+	if does == nil {
+		return nil
+	}
+	if !liftedDoes(top, does) {
+		return nil // as doesVerb
+	}
+	return does
 }
 
 // doesData reports whether tool id does the SQL statement of frame

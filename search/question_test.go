@@ -139,3 +139,27 @@ func TestVerbBesideLearnedHits(t *testing.T) {
 		t.Fatalf("%q: %v; want github__search_issues lifted by learning: the test tests nothing", q, names(res))
 	}
 }
+
+// TestStatementBesideLearnedHits: the data rule (doesStatement) runs
+// beside hits learning lifted as the verb rule does: sessions that asked
+// for the users table's columns lift postgres__describe_table for "how
+// many signups were there yesterday in the users table", and the tool
+// that runs its SELECT, postgres__query (lifted too, by sessions that
+// counted signups), comes first.
+func TestStatementBesideLearnedHits(t *testing.T) {
+	e := exampleLearningEngine(t)
+	learnFrom(t, e, "what columns does the users table have", "postgres__describe_table", 4)
+	learnFrom(t, e, "how many customers signed up in March? they are in the signups table", "postgres__query", 2)
+	const q = "how many signups were there yesterday in the users table"
+	res := search1(t, e, search.Request{Query: q, MaxResults: 5, Debug: true})
+	lifted := false
+	for _, r := range res.References {
+		lifted = lifted || r.Name == "postgres__describe_table" && r.Learned != nil
+	}
+	if !lifted {
+		t.Fatalf("%q: %v; want postgres__describe_table lifted by learning: the test tests nothing", q, names(res))
+	}
+	if res.References[0].Name != "postgres__query" {
+		t.Fatalf("%q: %v; want postgres__query first (it runs the statement)", q, names(res))
+	}
+}
