@@ -34,12 +34,12 @@ const (
 // 1–14), so only the later pairs measure it unseen. Words whose other
 // common sense is the usual one are left out: "heat" (heat capacity),
 // "pour", "coat" and "jacket" (clothes to buy), "warm" (warm up); "storm"
-// is a word tools' text has itself. A weather "warning" or "advisory" is what tools call
-// an alert: example answerable flagged, default tuning 5.9 → 5.0 %,
-// keyword tuning 6.9 → 5.9, held-out 9.4 → 6.2, held-out-3 15.6 → 12.5 %;
-// nDCG@10 default held-out-4 0.803 → 0.819, keyword held-out 0.831 →
-// 0.862, -2 0.796 → 0.829, -4 0.842 → 0.859, -6 0.791 → 0.803; no
-// no-answer request and no dev set moves. "windy" reads as wind, what a
+// is a word tools' text has itself. A weather "warning" or "advisory" is
+// what tools call an alert: example answerable flagged, default tuning
+// 5.9 → 5.0 %, keyword tuning 6.9 → 5.9, held-out 9.4 → 6.2, held-out-3
+// 15.6 → 12.5 %; nDCG@10 default held-out-4 0.803 → 0.819, keyword
+// held-out 0.831 → 0.862, -2 0.796 → 0.829, -4 0.842 → 0.859, -6 0.791 →
+// 0.803; no no-answer request and no dev set moves. "windy" reads as wind, what a
 // report of the current weather gives: read as a forecast, it put
 // weather__get_forecast first for "how windy is it right now in Chicago"
 // (example held-out-4 nDCG@10 0.786 → 0.769).
