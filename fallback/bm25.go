@@ -164,6 +164,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 		}
 		s.verbs = verbs
 	}
+	weather := -1                   // weatherContext of the request, once a word of another sense asks (-1: not yet)
 	at := 0                         // the word's position among the words of s.planWords
 	var names, text map[string]bool // locativeNames and freeTextWords of q.Raw, once a word is unknown
 	for k, t := range q.Terms {
@@ -186,6 +187,21 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 		qws = chunkWords(qws, expand)
 		for i := range qws {
 			qw := &qws[i]
+			short, shortKnown := qw.short, qw.shortKnown
+			if expand && qw.otherSense {
+				// An everyday word of another sense reads as its
+				// weather name only in a request about the weather:
+				// "compiler warnings" are no weather alerts.
+				if weather < 0 {
+					weather = 0
+					if weatherContext(q.Raw, s.planWords) {
+						weather = 1
+					}
+				}
+				if weather == 0 && !weatherIt(s.planWords, at) {
+					short, shortKnown = nil, false
+				}
+			}
 			if qw.hasTerms {
 				p.weightAll += qw.weight
 				if !qw.unmatched {
@@ -207,7 +223,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 				// "to" (locativeNames), nor a word of a message's text
 				// (freeTextWords).
 				p.weight += qw.weight
-				if !qw.unmatched || expand && qw.shortKnown || coverage && synonyms != nil && (ix.knowsAny(synonyms(qw.word)) || ix.framed(verbs, at, qw.word, synonyms)) {
+				if !qw.unmatched || expand && shortKnown || coverage && synonyms != nil && (ix.knowsAny(synonyms(qw.word)) || ix.framed(verbs, at, qw.word, synonyms)) {
 					p.known += qw.weight // known, in full (shortForms) or said otherwise (Options.CoverageVerbs, a frame's reading)
 				}
 			}
@@ -289,7 +305,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			// (shortforms.go): "repo" as repository; a later word of
 			// a full form of several gets its slot after the verbs'.
 			if expand {
-				p.terms = ix.shortTerms(s, p.terms, qw.short, weight, slot, 0)
+				p.terms = ix.shortTerms(s, p.terms, short, weight, slot, 0)
 			}
 			// A colloquial verb also matches its plain verbs, in its
 			// slot (expansion.go): "bin" as delete, remove.
@@ -312,9 +328,9 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 				}
 			}
 			if expand {
-				for k := 1; k <= lastSlot(qw.short); k++ {
+				for k := 1; k <= lastSlot(short); k++ {
 					slot++
-					p.terms = ix.shortTerms(s, p.terms, qw.short, weight, slot, k)
+					p.terms = ix.shortTerms(s, p.terms, short, weight, slot, k)
 				}
 			}
 			at++

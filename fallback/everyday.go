@@ -1,5 +1,22 @@
 package fallback
 
+import "strings"
+
+// everydayWord is an entry of everydayWords: the plainer names a word
+// reads as, and whether the word has another common sense (otherSense),
+// so that it reads as them only in a request about the weather
+// (weatherContext).
+type everydayWord struct {
+	forms      []string
+	otherSense bool
+}
+
+// The second field of an everydayWords entry.
+const (
+	plain      = false // the word says the condition whatever else the request says
+	otherSense = true  // "hot reload", "cold storage", "compiler warnings", "my laptop keeps freezing"
+)
+
 // Everyday words (Options.Expand, read as short forms are: shortFormOf):
 // a request's everyday word for a condition that tools report under a
 // plainer name also matches that name, in the word's slot at
@@ -14,41 +31,133 @@ package fallback
 // Written from general knowledge of English (the conditions a weather
 // report gives, in the words people ask about them), in the ninth session
 // after reading the example catalog's development pairs (tuning, held-out
-// 1–14), so only the later pairs measure it unseen. Words of another
-// common sense are left out: "heat" (heat capacity), "pour", "coat" and
-// "jacket" (clothes to buy), "warm" (warm up); "storm" is a word tools'
-// text has itself. A weather "warning" or "advisory" is what tools call
-// an alert: example answerable flagged, default tuning 5.9 → 5.0 %,
-// keyword tuning 6.9 → 5.9, held-out 9.4 → 6.2, held-out-3 15.6 → 12.5 %;
-// nDCG@10 default held-out-4 0.803 → 0.819, keyword held-out 0.831 →
-// 0.862, -2 0.796 → 0.829, -4 0.842 → 0.859, -6 0.791 → 0.803; no
-// no-answer request and no dev set moves. "windy" reads as wind, what a
+// 1–14), so only the later pairs measure it unseen. Words whose other
+// common sense is the usual one are left out: "heat" (heat capacity),
+// "pour", "coat" and "jacket" (clothes to buy), "warm" (warm up); "storm"
+// is a word tools' text has itself. A weather "warning" or "advisory" is
+// what tools call an alert: example answerable flagged, default tuning
+// 5.9 → 5.0 %, keyword tuning 6.9 → 5.9, held-out 9.4 → 6.2, held-out-3
+// 15.6 → 12.5 %; nDCG@10 default held-out-4 0.803 → 0.819, keyword
+// held-out 0.831 → 0.862, -2 0.796 → 0.829, -4 0.842 → 0.859, -6 0.791 →
+// 0.803; no no-answer request and no dev set moves. "windy" reads as wind, what a
 // report of the current weather gives: read as a forecast, it put
 // weather__get_forecast first for "how windy is it right now in Chicago"
 // (example held-out-4 nDCG@10 0.786 → 0.769).
-var everydayWords = map[string][]string{
-	"snow":     {"weather forecast"},
-	"snowing":  {"weather forecast"},
-	"snowy":    {"weather forecast"},
-	"rain":     {"weather forecast"},
-	"raining":  {"weather forecast"},
-	"rainy":    {"weather forecast"},
-	"drizzle":  {"weather forecast"},
-	"sunny":    {"weather forecast"},
-	"cloudy":   {"weather forecast"},
-	"foggy":    {"weather forecast"},
-	"stormy":   {"weather forecast"},
-	"umbrella": {"weather forecast"},
-	"windy":    {"wind"},
-	"hot":      {"temperature"},
-	"cold":     {"temperature"},
-	"chilly":   {"temperature"},
-	"freezing": {"temperature"},
-	"humid":    {"humidity"},
-	"smog":     {"air quality"},
-	"smoggy":   {"air quality"},
-	"haze":     {"air quality"},
-	"hazy":     {"air quality"},
-	"warning":  {"alert"},
-	"advisory": {"alert"},
+//
+// A word whose other common sense a request to software often means
+// (otherSense: "hot reload", "cold storage", "compiler warnings", "my
+// laptop keeps freezing", "security advisories", "a hazy screen") reads
+// as its weather name only in a request about the weather
+// (weatherContext: a plain everyday word, a weather word, a place; or
+// weatherIt). Without that, the h35-review near misses ("show me the
+// compiler warnings from the last build", "list the open warnings in the
+// sentry project", "my laptop keeps freezing, what can I do", "is the
+// deploy hot or cold") were confident weather matches in both modes
+// (search's TestEverydayOtherSense, with six more written before
+// measuring); with it, every example pair (tuning, held-out 1–6, 8–14)
+// and every dev set and mode keeps the figures of the table read
+// everywhere, nDCG@10 and both flags alike (a place after "in", "for" not
+// counted, or a weather word covers each pair's weather request but one,
+// "how hot is it in madrid at the moment": weatherIt keeps it, default
+// held-out-10 answerable flagged 12 → 14 % and keyword nDCG@10 0.770 →
+// 0.750 without it). Dropping the five words instead cost answerable
+// flagged tuning 5.0 → 5.9 %, held-out-10 12 → 14 %, keyword held-out
+// 6.2 → 9.4 %, nDCG@10 keyword held-out 0.862 → 0.831 (h35-review).
+var everydayWords = map[string]everydayWord{
+	"snow":     {[]string{"weather forecast"}, plain},
+	"snowing":  {[]string{"weather forecast"}, plain},
+	"snowy":    {[]string{"weather forecast"}, plain},
+	"rain":     {[]string{"weather forecast"}, plain},
+	"raining":  {[]string{"weather forecast"}, plain},
+	"rainy":    {[]string{"weather forecast"}, plain},
+	"drizzle":  {[]string{"weather forecast"}, otherSense},
+	"sunny":    {[]string{"weather forecast"}, plain},
+	"cloudy":   {[]string{"weather forecast"}, plain},
+	"foggy":    {[]string{"weather forecast"}, plain},
+	"stormy":   {[]string{"weather forecast"}, plain},
+	"umbrella": {[]string{"weather forecast"}, plain},
+	"windy":    {[]string{"wind"}, plain},
+	"hot":      {[]string{"temperature"}, otherSense},
+	"cold":     {[]string{"temperature"}, otherSense},
+	"chilly":   {[]string{"temperature"}, otherSense},
+	"freezing": {[]string{"temperature"}, otherSense},
+	"humid":    {[]string{"humidity"}, plain},
+	"smog":     {[]string{"air quality"}, plain},
+	"smoggy":   {[]string{"air quality"}, plain},
+	"haze":     {[]string{"air quality"}, otherSense},
+	"hazy":     {[]string{"air quality"}, otherSense},
+	"warning":  {[]string{"alert"}, otherSense},
+	"advisory": {[]string{"alert"}, otherSense},
+}
+
+// weatherWords place a request in the weather for an everyday word of
+// another sense (everydayWords' otherSense entries), besides a plain
+// everyday word and a place: the words weather tools' text says
+// ("weather", "forecast", "temperature", "wind", "storm"), the weather
+// that an alert or a reading names ("heat advisory", "flood warnings",
+// "tornado warnings", "frost"), being out in it ("outside", "outdoors")
+// and the days a forecast covers ("today", "tonight", "tomorrow").
+var weatherWords = wordSet("weather forecast temperature wind storm heat flood tornado hurricane frost " +
+	"outside outdoors today tonight tomorrow")
+
+// weatherContext reports whether a request (its raw text and its words,
+// as analysis.Words gives them) is about the weather, so that an everyday
+// word of another sense (everydayWords' otherSense) reads as its weather
+// name: it also has a plain everyday word ("will it rain, is it cold"), a
+// weather word (weatherWords: "cold front in the forecast", "is it
+// freezing outside") or a place's name after "in", "from", "near"
+// (locativeNames: "how hot is it in Phoenix"). "show me the compiler
+// warnings from the last build", "my laptop keeps freezing" and "is the
+// deploy hot or cold" have none, and no weather tool serves them.
+// weatherIt is the other way a request says it, word by word.
+func weatherContext(raw string, words []planWord) bool {
+	for _, w := range words {
+		if weatherWords[w.word] {
+			return true
+		}
+		if e, ok := everydayEntry(w.word); ok && !e.otherSense {
+			return true
+		}
+	}
+	return len(locativeNames(raw)) > 0
+}
+
+// weatherIt reports whether the word at of a request's words (as
+// analysis.Words gives them) is said of the weather's "it": an "it" next
+// to a form of "be" ("is it", "it's", "will it be") among the
+// weatherItBefore words before it or the two after it: "how hot is it in
+// madrid at the moment" (a place the request does not capitalize), "is
+// it freezing", "will it be chilly"; not "why does it keep freezing".
+func weatherIt(words []planWord, at int) bool {
+	for j := max(0, at-weatherItBefore); j < min(len(words), at+3); j++ {
+		if j == at || words[j].word != "it" {
+			continue
+		}
+		if j > 0 && beForms[words[j-1].word] || j+1 < len(words) && beForms[words[j+1].word] {
+			return true
+		}
+	}
+	return false
+}
+
+// weatherItBefore is how many words before an everyday word of another
+// sense weatherIt looks for the weather's "it": "is it going to be cold"
+// (four).
+const weatherItBefore = 4
+
+// beForms are the forms of "be" (and "will") next to which "it" is the
+// weather's (weatherIt): "is it", "it's", "will it be".
+var beForms = wordSet("is s was be will")
+
+// everydayEntry returns the everydayWords entry of a request's word w (as
+// analysis.Words gives it), itself or its singular ("warnings").
+func everydayEntry(w string) (everydayWord, bool) {
+	if e, ok := everydayWords[w]; ok {
+		return e, true
+	}
+	if s, ok := strings.CutSuffix(w, "s"); ok {
+		e, ok := everydayWords[s]
+		return e, ok
+	}
+	return everydayWord{}, false
 }

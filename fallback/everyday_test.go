@@ -37,7 +37,8 @@ func TestKeywordEverydayWords(t *testing.T) {
 // words, and no word is both a short form and an everyday word (one table
 // decides a word's reading).
 func TestEverydayWordsTable(t *testing.T) {
-	for k, forms := range everydayWords {
+	for k, e := range everydayWords {
+		forms := e.forms
 		if _, dup := shortForms[k]; dup {
 			t.Errorf("everydayWords[%q] is a short form too", k)
 		}

@@ -58,6 +58,10 @@ type queryWord struct {
 	// knows every word of one of them (resolveShort).
 	short      []shortTerm
 	shortKnown bool
+	// otherSense: the word is an everyday word of another common sense
+	// (everydayWords: "hot", "warning"), whose short and shortKnown hold
+	// only in a request about the weather (weatherContext).
+	otherSense bool
 	// alt: on the chunk's first word, the chunk's words read as one
 	// lowercase word (solidWord) when it is an acronym's plural ("PRs" →
 	// prs; acronymPlural) or a word with a one-letter prefix written solid
@@ -181,6 +185,8 @@ func (ix *Index) resolveWord(w string) queryWord {
 	}
 	if forms := shortFormOf(w); forms != nil {
 		qw.short, qw.shortKnown = ix.resolveShort(forms)
+		e, _ := everydayEntry(w)
+		qw.otherSense = e.otherSense
 	}
 	return qw
 }

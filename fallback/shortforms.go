@@ -120,15 +120,14 @@ func shortFormOf(w string) []string {
 	if len(w) < 2 {
 		return nil
 	}
-	for _, table := range []map[string][]string{shortForms, everydayWords} {
-		if f := table[w]; f != nil {
-			return f
-		}
-		if s, ok := strings.CutSuffix(w, "s"); ok && table[s] != nil {
-			return table[s]
-		}
+	if f := shortForms[w]; f != nil {
+		return f
 	}
-	return nil
+	if s, ok := strings.CutSuffix(w, "s"); ok && shortForms[s] != nil {
+		return shortForms[s]
+	}
+	e, _ := everydayEntry(w)
+	return e.forms
 }
 
 // acronymPlural reports whether a query chunk's core is the plural of an

@@ -1034,7 +1034,9 @@ func (st *state) learnedAgrees(ls *learnedStage, id int) bool {
 	return ls.agreed
 }
 
-// agrees is learnedAgrees without the stage's memo.
+// agrees is learnedAgrees without the stage's memo (and without its gate
+// case): the verb rule reads it for the best hits learning lifted
+// (learnedDoes, question.go).
 func (st *state) agrees(ls *learnedStage, id int) bool {
 	ix := ls.ix
 	i, ok := slices.BinarySearch(ix.names, st.name(id)) // sorted (learn.View.Tools)

@@ -709,6 +709,44 @@ func TestEverydayConditions(t *testing.T) {
 	})
 }
 
+// TestEverydayOtherSense: an everyday word of another common sense
+// (fallback's everydayWords otherSense: "hot", "cold", "freezing",
+// "warning", "advisory", "hazy") reads as its weather name only in a
+// request about the weather (a place, a weather word, a day): a near miss
+// in that other sense is no confident weather match in any mode, while
+// the same words about the weather still find the weather tools.
+func TestEverydayOtherSense(t *testing.T) {
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, q := range []string{
+			"show me the compiler warnings from the last build",
+			"list the open warnings in the sentry project",
+			"my laptop keeps freezing, what can I do",
+			"is the deploy hot or cold",
+			"cold storage pricing for S3",
+			"hot reload the dev server",
+			"a warning about deprecated APIs in the build log",
+			"list the security advisories for our npm dependencies",
+			"my phone screen looks hazy after the update",
+			"why is my GPU running so hot",
+		} {
+			res, err := e.Search(context.Background(), search.Request{Query: q, Mode: m.mode, MaxResults: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) > 0 && strings.HasPrefix(res.References[0].Name, "weather__") && !res.Metadata.NoConfidentMatch {
+				t.Errorf("%s %q: confident %s", m.name, q, res.References[0].Name)
+			}
+		}
+	}
+	topAndFlag(t, []topCase{
+		{"is it freezing outside", "weather__get_current_weather", false},
+		{"how cold will it be in Oslo tomorrow", "weather__get_forecast", false},
+		{"is it going to be chilly", "weather__get_current_weather", false}, // the weather's "it" (weatherIt), no place
+	})
+}
+
 // TestDataInTable: a request on data that names a table as its place is
 // served by the tool that runs its statement, whatever its object's words
 // (the table's data); a request on rows or a table of other software is

@@ -108,3 +108,58 @@ func firstTools(t *testing.T, tests []firstCase) {
 		})
 	}
 }
+
+// TestVerbBesideLearnedHits: the verb rule runs beside hits learning
+// lifted (requestRead, doesVerb). Sessions that looked for github issues
+// about the login page used github__search_issues, and sessions that
+// opened issues used github__create_issue: "file a github issue about the
+// broken login page" shares more words with the first, whose lift puts
+// it first; the request's verb, which github__create_issue does (and
+// its learned queries say), puts that first again. A learned tool whose
+// learned queries say the verb is not demoted for its own text's
+// silence: "log the login page crash as a github issue" after sessions
+// that did so with github__create_issue stays with it.
+func TestVerbBesideLearnedHits(t *testing.T) {
+	e := exampleLearningEngine(t)
+	learnFrom(t, e, "search github issues for login page bugs", "github__search_issues", 2)
+	learnFrom(t, e, "file a github issue in acme/api about a crash", "github__create_issue", 3)
+	const q = "file a github issue about the broken login page in acme/webapp"
+	res := search1(t, e, search.Request{Query: q, MaxResults: 5, Debug: true})
+	if len(res.References) < 2 || res.References[0].Name != "github__create_issue" {
+		for _, r := range res.References {
+			t.Log(r.Name, r.Explanation)
+		}
+		t.Fatalf("%q: %v; want github__create_issue first (it does the verb)", q, names(res))
+	}
+	lifted := false
+	for _, r := range res.References {
+		lifted = lifted || r.Name == "github__search_issues" && r.Learned != nil
+	}
+	if !lifted {
+		t.Fatalf("%q: %v; want github__search_issues lifted by learning: the test tests nothing", q, names(res))
+	}
+}
+
+// TestStatementBesideLearnedHits: the data rule (doesStatement) runs
+// beside hits learning lifted as the verb rule does: sessions that asked
+// for the users table's columns lift postgres__describe_table for "how
+// many signups were there yesterday in the users table", and the tool
+// that runs its SELECT, postgres__query (lifted too, by sessions that
+// counted signups), comes first.
+func TestStatementBesideLearnedHits(t *testing.T) {
+	e := exampleLearningEngine(t)
+	learnFrom(t, e, "what columns does the users table have", "postgres__describe_table", 4)
+	learnFrom(t, e, "how many customers signed up in March? they are in the signups table", "postgres__query", 2)
+	const q = "how many signups were there yesterday in the users table"
+	res := search1(t, e, search.Request{Query: q, MaxResults: 5, Debug: true})
+	lifted := false
+	for _, r := range res.References {
+		lifted = lifted || r.Name == "postgres__describe_table" && r.Learned != nil
+	}
+	if !lifted {
+		t.Fatalf("%q: %v; want postgres__describe_table lifted by learning: the test tests nothing", q, names(res))
+	}
+	if res.References[0].Name != "postgres__query" {
+		t.Fatalf("%q: %v; want postgres__query first (it runs the statement)", q, names(res))
+	}
+}

@@ -143,5 +143,13 @@ const learnedServesStrength = 0.16
 // the tool's learned queries say the request's action (learnedAgrees).
 func (st *state) learnedServes(p *plan, h hit) bool {
 	l := h.learned
-	return l != nil && boostWeight(l.Evidence)*l.Evidence/(l.Evidence+learnEvidenceHalf)*l.Similarity >= learnedServesStrength && st.learnedAgrees(p.learned, h.id)
+	return l != nil && liftStrength(l) >= learnedServesStrength && st.learnedAgrees(p.learned, h.id)
+}
+
+// liftStrength is the strength of learning's lift l: its weight
+// (boostWeight) times the evidence's factor times the similarity, what
+// learnedServes and the verb rule (learnedKeeps) read against
+// learnedServesStrength.
+func liftStrength(l *Learned) float64 {
+	return boostWeight(l.Evidence) * l.Evidence / (l.Evidence + learnEvidenceHalf) * l.Similarity
 }
