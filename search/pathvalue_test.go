@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/toolsearch/toolsearch/search"
@@ -26,6 +27,24 @@ func TestPathValueRanksPathTakers(t *testing.T) {
 		}
 		if len(res.References) == 0 || res.References[0].Name != tc.want {
 			t.Errorf("%q: top %v, want %s first", tc.query, res.References, tc.want)
+		}
+	}
+}
+
+// TestPathValueLongRequest: a request longer than pathMaxWords is a task
+// whose path is often where its result goes, as livemcpbench's ("... and
+// save it to /root/ppt/x.pptx"): its path lifts no tool that takes one
+// over the tools of what it asks first.
+func TestPathValueLongRequest(t *testing.T) {
+	e := newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{})
+	const q = "look up the weather forecast for Lisbon this weekend and write it into ~/trip/weather.txt"
+	res, err := e.Search(context.Background(), search.Request{Query: q, Mode: search.ModeKeyword, MaxResults: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.References[:min(3, len(res.References))] {
+		if !strings.HasPrefix(r.Name, "weather__") {
+			t.Errorf("%q: %s among the 3 best, want the weather tools", q, r.Name)
 		}
 	}
 }
