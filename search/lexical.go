@@ -34,9 +34,21 @@ func (st *state) selected(p *plan) matches {
 // keywordMatches runs keyword search and, when it finds nothing, fuzzy
 // matching (reason ReasonNoKeywordMatch). depth is how many hits to return.
 func (st *state) keywordMatches(p *plan, depth int) matches {
-	opts := fallback.Options{Limit: depth, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs}
+	kinds := pathKindsOf(p)
+	limit := depth
+	if len(kinds) > 0 {
+		// A tool that takes the request's path may rank below depth on
+		// the words alone: boostPathTakers reads as deep as fusion, so
+		// that the answer does not depend on max_results.
+		limit = max(depth, fusionDepth)
+	}
+	opts := fallback.Options{Limit: limit, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs}
 	r := st.lex.Keyword(p.query, opts)
-	m := matches{hits: st.boostPathTakers(p, fromFallback(r.Hits)), total: r.Total, mode: ModeKeyword, unmatched: r.Unmatched, coverage: r.Coverage}
+	hits := st.boostPathTakers(kinds, fromFallback(r.Hits))
+	if len(hits) > depth {
+		hits = hits[:depth]
+	}
+	m := matches{hits: hits, total: r.Total, mode: ModeKeyword, unmatched: r.Unmatched, coverage: r.Coverage}
 	if len(r.Hits) > 0 {
 		return m
 	}

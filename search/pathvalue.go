@@ -56,22 +56,25 @@ func pathValueKinds(raw string) []string {
 	return kinds
 }
 
-// boostPathTakers raises the hits of tools that take a path or file value
-// of the request (see above) and sorts hs again, best first; hs is
-// returned unchanged when the request has no such value.
-func (st *state) boostPathTakers(p *plan, hs []hit) []hit {
-	if len(hs) < 2 {
-		return hs
-	}
+// pathKindsOf returns the path and file kinds of the values p's request
+// acts on when the rule reads it (see above): nil for a longer request or
+// one opened by a support verb.
+func pathKindsOf(p *plan) []string {
 	raw := request(p.query).Raw
 	if len(strings.Fields(raw)) > pathMaxWords {
-		return hs
+		return nil
 	}
 	if v := fallback.RequestOpening(raw).Verb; supportVerbs[v] {
-		return hs // "make run.sh executable": the action is elsewhere, unknown
+		return nil // "make run.sh executable": the action is elsewhere, unknown
 	}
-	kinds := pathValueKinds(raw)
-	if len(kinds) == 0 {
+	return pathValueKinds(raw)
+}
+
+// boostPathTakers raises the hits of tools that take a value of kinds
+// (pathKindsOf) and sorts hs again, best first; hs is returned unchanged
+// without kinds.
+func (st *state) boostPathTakers(kinds []string, hs []hit) []hit {
+	if len(hs) < 2 || len(kinds) == 0 {
 		return hs
 	}
 	out := slices.Clone(hs)
