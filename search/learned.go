@@ -760,11 +760,11 @@ func (m *matches) rejectedHas(id int) bool {
 // nDCG@10 against the naive stand-in's +0.043/+0.068, the tools that the
 // stand-in lifted being ranked past the limit by the catalog's words and
 // without the evidence to join.) Without learning, or with nothing learned
-// in the scope (p.learned nil), it is keywordMatches(p, p.limit), bit for
-// bit.
+// in the scope (p.learned nil), it is keywordMatches(p, ruleDepth(p)):
+// result keeps the p.limit best after the ranking rules.
 func (e *Engine) learnedKeyword(st *state, p *plan) matches {
 	if p.learned == nil || p.limit >= fusionDepth {
-		return e.applyLearned(st, p, st.keywordMatches(p, p.limit))
+		return e.applyLearned(st, p, st.keywordMatches(p, ruleDepth(p)))
 	}
 	m := e.applyLearned(st, p, st.keywordMatches(p, fusionDepth))
 	if len(m.hits) > p.limit {

@@ -31,6 +31,19 @@ func (st *state) selected(p *plan) matches {
 	return m
 }
 
+// ruleDepth is how many keyword hits a keyword-mode search reads: as many
+// as the deepest ranking or no-match rule looks at (valueDepth; the verb
+// rule reads verbDepth), or p.limit when it asks for more. result keeps
+// the p.limit best after the rules, so the first answer does not depend
+// on max_results: read only p.limit deep, max_results 1 left the verb and
+// question rules one hit to reorder ("What's in the /srv/uploads folder?"
+// answered notes__create_note at max_results 1, and
+// filesystem__list_directory at 2 and 5; TestKeywordFirstAnswerAnyLimit).
+// The evaluations read evalDepth (10) deep, so no measured figure moves.
+func ruleDepth(p *plan) int {
+	return max(p.limit, valueDepth)
+}
+
 // keywordMatches runs keyword search and, when it finds nothing, fuzzy
 // matching (reason ReasonNoKeywordMatch). depth is how many hits to return.
 func (st *state) keywordMatches(p *plan, depth int) matches {

@@ -267,8 +267,8 @@ func (st *state) stepServedBelow(verb string, s fallback.Clause, phrase []string
 // stepReach is how deep stepServedBelow looks for a later step's tool:
 // valueDepth's depth (10). No other depth was measured for this rule
 // (docs/benchmarks.md, "A later step below the best", gives its figures
-// at 10 only). The keyword mode without learning ranks only max_results
-// hits, so there it reaches no deeper than the request's max_results.
+// at 10 only). Keyword mode reads at least valueDepth hits too
+// (ruleDepth), whatever the request's max_results.
 const stepReach = valueDepth
 
 // stepObject returns the words of a step (phrase) that a tool changing
