@@ -331,7 +331,7 @@ func names(resp *toolsearchv1.SearchResponse) []string {
 // three.
 var semanticQueries = []struct{ query, want string }{
 	{"thunderstorm tonight", "weather__get_alerts"},
-	{"sunny weekend", "weather__get_forecast"},
+	{"sunshine weekend", "weather__get_forecast"}, // not "sunny", an everyday word keyword search reads as weather (fallback/everyday.go)
 	{"sightseeing", "maps__get_directions"},
 	{"voicemail", "email__read_email"},
 }
