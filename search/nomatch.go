@@ -465,6 +465,33 @@ func (st *state) namesTopThing(raw string, ws []string, verb, top int) bool {
 // five words), so the reason above decides.
 const keywordListWords = 4
 
+// unserved runs the no-match rules on a confident search's calibrated
+// hits, in their order (the first that fires decides): the unserved
+// action, task, name, question, later step and past. It returns why the
+// best hit does not serve the request (unserve's explanation), or "" when
+// no rule fires. ws are the request's ranking words.
+func (st *state) unserved(p *plan, ws []string, hits []hit) string {
+	if why := st.unservedAction(p, ws, hits); why != "" {
+		return why
+	}
+	if verb := st.unservedTask(p, len(ws), hits); verb != "" {
+		return unservedTaskWhy(verb)
+	}
+	if name := st.unservedName(p, hits); name != "" {
+		return unservedNameWhy(name)
+	}
+	if head := st.unservedQuestion(p, len(ws), hits); head != "" {
+		return unservedQuestionWhy(head)
+	}
+	if verb := st.unservedStep(p, len(ws), hits); verb != "" {
+		return unservedStepWhy(verb)
+	}
+	if st.unservedPast(p, hits) {
+		return unservedPastWhy()
+	}
+	return ""
+}
+
 // unserve applies the unserved-action rule to calibrated hits: every score
 // times unservedFactor, and an explanation (why) on the top hit for debug
 // requests.

@@ -8,12 +8,11 @@ import (
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 )
 
-// BenchmarkNoMatchRules measures what the no-match rules (unservedAction,
-// unservedTask, unservedName, unservedQuestion, unservedStep and
-// unservedPast, as result
-// runs them on a confident search) cost one search, alone: each dev set's labelled queries searched once in keyword
-// mode over its catalog, then the rules run on each query's calibrated
-// hits, one query per op:
+// BenchmarkNoMatchRules measures what the no-match rules (unserved, as
+// result runs them on a confident search, with the explanation of the rule
+// that fires) cost one search, alone: each dev set's labelled queries
+// searched once in keyword mode over its catalog, then the rules run on
+// each query's calibrated hits, one query per op:
 //
 //	go test -run '^$' -bench NoMatchRules -benchmem -count 3 ./search
 func BenchmarkNoMatchRules(b *testing.B) {
@@ -33,12 +32,7 @@ func BenchmarkNoMatchRules(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				x := in[i%len(in)]
-				ws := st.lex.RankingWords(x.p.query)
-				if why := st.unservedAction(x.p, ws, x.hs); why == "" && st.unservedTask(x.p, len(ws), x.hs) == "" &&
-					st.unservedName(x.p, x.hs) == "" && st.unservedQuestion(x.p, len(ws), x.hs) == "" &&
-					st.unservedStep(x.p, len(ws), x.hs) == "" {
-					st.unservedPast(x.p, x.hs)
-				}
+				st.unserved(x.p, st.lex.RankingWords(x.p.query), x.hs)
 			}
 		})
 	}

@@ -137,24 +137,8 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		confident = true
 	}
 	if confident && hasFloor(m.mode) && !(p.exact >= 0 && hits[0].id == p.exact) {
-		ws := words()
-		if why := st.unservedAction(p, ws, hits); why != "" {
+		if why := st.unserved(p, words(), hits); why != "" {
 			unserve(hits, why, p.debug)
-			confident = false
-		} else if verb := st.unservedTask(p, len(ws), hits); verb != "" {
-			unserve(hits, unservedTaskWhy(verb), p.debug)
-			confident = false
-		} else if name := st.unservedName(p, hits); name != "" {
-			unserve(hits, unservedNameWhy(name), p.debug)
-			confident = false
-		} else if head := st.unservedQuestion(p, len(ws), hits); head != "" {
-			unserve(hits, unservedQuestionWhy(head), p.debug)
-			confident = false
-		} else if verb := st.unservedStep(p, len(ws), hits); verb != "" {
-			unserve(hits, unservedStepWhy(verb), p.debug)
-			confident = false
-		} else if st.unservedPast(p, hits) {
-			unserve(hits, unservedPastWhy(), p.debug)
 			confident = false
 		}
 	}
