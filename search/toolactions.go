@@ -82,6 +82,8 @@ const minVerbPrefix = 4
 type toolFacts struct {
 	actions, params []string
 	lead            []string // toolActions of its name and its description's first sentence (catalog.Tool.Summary)
+	paramNames      []string // its parameters' names, lower case (paramKind)
+	paramText       []string // the words of its parameters' names and descriptions, a plural's -s cut (paramKind)
 }
 
 // facts returns tool id's toolFacts, derived on first use and kept with
@@ -98,6 +100,10 @@ func (st *state) facts(id int) toolFacts {
 	f.lead = toolActions(lead)
 	for _, p := range t.Parameters() {
 		f.params = append(f.params, fallback.Words(p.Name)...)
+		f.paramNames = append(f.paramNames, strings.ToLower(p.Name))
+		for _, w := range fallback.Words(p.Name + " " + p.Description) {
+			f.paramText = append(f.paramText, strings.TrimSuffix(w, "s"))
+		}
 	}
 	st.actions.Store(id, f)
 	return f

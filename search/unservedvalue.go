@@ -3,7 +3,6 @@ package search
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/query"
@@ -98,25 +97,17 @@ func (st *state) namesKind(id int, kind string) bool {
 
 // paramKind is takesKind (anyValue: a tool without parameters, or with
 // one that takes data of any kind, takes the kind) and namesKind.
+// The parameters' names and words are the tool's facts (facts), derived
+// once per state: the path rule asks it of up to fusionDepth hits a search.
 func (st *state) paramKind(id int, kind string, anyValue bool) bool {
-	params := st.snap.Tool(id).Parameters()
-	if len(params) == 0 {
+	f := st.facts(id)
+	if len(f.paramNames) == 0 {
 		return anyValue
 	}
-	for _, p := range params {
-		if n := strings.ToLower(p.Name); anyValue && anyKind[n] && !(reachKinds[kind] && n == "text") {
-			return true // "value": what the tool writes, of any kind
-		}
-		for _, w := range fallback.Words(p.Name + " " + p.Description) {
-			w = strings.TrimSuffix(w, "s")
-			for _, k := range kindWords[kind] {
-				if w == k {
-					return true
-				}
-			}
-		}
+	if anyValue && slices.ContainsFunc(f.paramNames, func(n string) bool { return anyKind[n] && !(reachKinds[kind] && n == "text") }) {
+		return true // "value": what the tool writes, of any kind
 	}
-	return false
+	return slices.ContainsFunc(f.paramText, func(w string) bool { return slices.Contains(kindWords[kind], w) })
 }
 
 // valueUntaken returns the first value of the request that it acts on
