@@ -33,3 +33,17 @@ func LearnedScreens(e *Engine, texts []string) func(i int) int {
 		return n
 	}
 }
+
+// IDRefsOf returns idRefsOf(raw) as "noun/id" or "noun/number": for
+// TestIdentifier.
+func IDRefsOf(raw string) []string {
+	var out []string
+	for _, r := range idRefsOf(raw) {
+		kind := "id"
+		if r.number {
+			kind = "number"
+		}
+		out = append(out, r.noun+"/"+kind)
+	}
+	return out
+}

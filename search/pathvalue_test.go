@@ -33,6 +33,32 @@ func TestPathValueRanksPathTakers(t *testing.T) {
 	}
 }
 
+// TestValueKindRanksTakers: the rule reads values of other kinds than
+// paths whose words are no topic: an issue key ("file" draws the
+// filesystem tools), coordinates, a #channel ("calendar" draws the
+// calendar tools). Each fails without the kind in pathKinds.
+func TestValueKindRanksTakers(t *testing.T) {
+	e := newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{})
+	for _, tc := range []struct {
+		query, want string
+		modes       []search.Mode
+	}{
+		{"move FILE-208 to Blocked", "jira__transition_issue", []search.Mode{search.ModeKeyword}},
+		{"name the street at 52.5163, 13.3777", "maps__reverse_geocode", []search.Mode{search.ModeKeyword, search.ModeDefault}},
+		{"anything new in #calendar-sync", "slack__get_channel_history", []search.Mode{search.ModeKeyword, search.ModeDefault}},
+	} {
+		for _, m := range tc.modes {
+			res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: m, MaxResults: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 || res.References[0].Name != tc.want {
+				t.Errorf("%q (%s): top %v, want %s first", tc.query, m, res.References, tc.want)
+			}
+		}
+	}
+}
+
 // TestPathValueLongRequest: a request longer than pathMaxWords is a task
 // whose path is often where its result goes, as livemcpbench's ("... and
 // save it to /root/ppt/x.pptx"): its path lifts no tool that takes one

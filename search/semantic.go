@@ -37,7 +37,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 		return matches{hits: vec, total: len(vec), mode: ModeSemantic, stages: stages, coverage: 1}, nil
 	}
 	kw := st.lex.Keyword(p.query, fallback.Options{Limit: fusionDepth, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs})
-	kwHits := st.boostPathTakers(pathKindsOf(p), fromFallback(kw.Hits))
+	kwHits := st.boostPathTakers(st.valueTakers(p), fromFallback(kw.Hits))
 	conf := st.sem.gate.confidence(vec)
 	cosine := 0.0
 	if len(vec) > 0 {

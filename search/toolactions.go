@@ -81,9 +81,10 @@ const minVerbPrefix = 4
 // (fallback.Words: "assignees", "reply", "all").
 type toolFacts struct {
 	actions, params []string
-	lead            []string // toolActions of its name and its description's first sentence (catalog.Tool.Summary)
-	paramNames      []string // its parameters' names, lower case (paramKind)
-	paramText       []string // the words of its parameters' names and descriptions, a plural's -s cut (paramKind)
+	lead            []string    // toolActions of its name and its description's first sentence (catalog.Tool.Summary)
+	paramNames      []string    // its parameters' names, lower case (paramKind)
+	paramText       []string    // the words of its parameters' names and descriptions, a plural's -s cut (paramKind)
+	idParams        [][2]string // the things whose identifier a parameter takes, with the kind of identifier: {"note", "id"} of note_id, {"issue", "number"} of issue_number (takesID)
 }
 
 // facts returns tool id's toolFacts, derived on first use and kept with
@@ -103,6 +104,16 @@ func (st *state) facts(id int) toolFacts {
 		f.paramNames = append(f.paramNames, strings.ToLower(p.Name))
 		for _, w := range fallback.Words(p.Name + " " + p.Description) {
 			f.paramText = append(f.paramText, strings.TrimSuffix(w, "s"))
+		}
+		switch ws := fallback.Words(p.Name); {
+		case len(ws) == 2 && idSuffixes[ws[1]]:
+			f.idParams = append(f.idParams, [2]string{ws[0], ws[1]})
+		case len(ws) == 1 && idSuffixes[ws[0]]:
+			// A bare "id" is the identifier of what the tool's name
+			// names: hackernews__getStoryWithComments' id a story's.
+			for _, w := range fallback.Words(t.Name) {
+				f.idParams = append(f.idParams, [2]string{w, ws[0]})
+			}
 		}
 	}
 	st.actions.Store(id, f)
