@@ -963,6 +963,17 @@ func RequestOpening(raw string) Opening {
 // "take over") are support verbs, read by their object.
 var phrasalParticles = wordSet("in off away down")
 
+// seeParticles are the particles phrasalParticles leaves out: after a
+// light verb they ask to see ("look up", "find out").
+var seeParticles = wordSet("up out back over")
+
+// Particle reports whether w is a phrasal verb's particle
+// (phrasalParticles or seeParticles): after an action verb's participle
+// every one of them completes its action ("get my car's engine tuned
+// up", "have the gutters cleaned out", "get the old sofa hauled away").
+// A pure function.
+func Particle(w string) bool { return phrasalParticles[w] || seeParticles[w] }
+
 // objectPronouns may come between a phrasal verb and its particle: "check
 // me in", "take it down".
 var objectPronouns = wordSet("me it him her them us this that")

@@ -100,6 +100,9 @@ func TestUnservedAction(t *testing.T) {
 		{"get my latest emails forwarded to bob", true},
 		{"get the quarterly report printed", true},
 		{"get the weather forecast for Boston", false},
+		{"get the slack channel locked down", true},     // a particle after the participle: the participle is still the verb
+		{"get the old branches cleaned up", true},       // (withoutParticle)
+		{"have the draft emails sent out today", false}, // email__send_email sends emails
 		// A support verb's action is the noun that ends its short object.
 		{"make a phone call to alice about the standup meeting", true},
 		{"make a DELETE request to https://api.acme.io/v1/items/7", false},
