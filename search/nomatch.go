@@ -329,10 +329,13 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 		return "" // "#random ...": the word's own token is a value (its Arg may come from a later one: "zip ... into logs.zip")
 	}
 	word := words[verb].Word
-	base, _ := actionVerb(word)
-	base, asks := openingAction(base, op.Object)
+	verbBase, _ := actionVerb(word)
+	base, asks := openingAction(verbBase, op.Object)
 	if asks {
 		return "" // "inform me about the weather": a question
+	}
+	if base != verbBase {
+		op.Object = afterParticle(op.Object) // "sign me up for the numbers class": its object follows the phrasal verb
 	}
 	top := hs[:min(len(hs), unservedDepth)]
 	if server != "" && !st.objectOfTop(words[verb+1:], op, top) {

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -137,6 +138,41 @@ func TestUnservedAction(t *testing.T) {
 			t.Errorf("%s %q: explanation %q names an unserved action", mode, c.query, top.Explanation)
 		}
 	})
+}
+
+// TestPhrasalSignUp: "sign me up" registers (phrasalVerbs), so a tool
+// whose name has "signs" (bfcl's DurationImpl.alignSigns) does not serve
+// it, and one that subscribes does.
+func TestPhrasalSignUp(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	snap, err := catalog.NewSnapshot([]catalog.Tool{
+		{Name: "numbers__align_signs", Description: "Aligns the signs of the numbers in a class of values.", InputSchema: obj},
+		{Name: "news__subscribe", Description: "Subscribes an email address to the weekly newsletter.", InputSchema: obj},
+		{Name: "news__list_issues", Description: "Lists the past issues of the weekly newsletter.", InputSchema: obj},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, c := range []unservedCase{
+			{"sign me up for the weekly newsletter", false},
+			{"sign up for the weekly newsletter", false},
+			{"sign me up for the numbers class", true},
+		} {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 {
+				t.Fatalf("%s %q: no results", m.name, c.query)
+			}
+			top := res.References[0]
+			if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+				t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", m.name, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
+			}
+		}
+	}
 }
 
 // unservedCase is a request and whether a no-match rule flags it.

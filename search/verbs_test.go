@@ -42,6 +42,10 @@ func TestOpeningAction(t *testing.T) {
 		{"send", []string{"bob", "the", "report"}, "send", false},
 		{"send", nil, "send", false},
 		{"set", []string{"up", "a", "call"}, "setup", false},
+		{"sign", []string{"me", "up", "for", "a", "pottery", "class"}, "signup", false}, // an object pronoun between
+		{"sign", []string{"up", "for", "the", "newsletter"}, "signup", false},
+		{"sign", []string{"the", "contract"}, "sign", false},
+		{"send", []string{"me", "up"}, "send", false}, // no phrasal verb of "send"
 		{"inform", []string{"me", "about", "the", "weather"}, "inform", true},
 		{"update", []string{"us", "on", "the", "release"}, "update", true},
 		{"update", []string{"the", "event"}, "update", false},
