@@ -112,8 +112,11 @@ func TestUnservedAction(t *testing.T) {
 		{"get it committed", false},                             // a pronoun: as "commit it"
 		{"put a hold on pull request #42 in acme/webapp", true}, // give, put and take are support verbs too
 		{"give alice a call about the standup meeting", true},
-		{"give me the weather forecast for Boston", false}, // the object's noun is no action
-		{"take a look at jira issue OPS-12", false},        // "look" is a light verb
+		{"give my manager alice a call about the standup meeting", true}, // an indirect object before the action's noun (directObjectOf)
+		{"have my latest emails forwarded to bob", true},                 // "have" is a stop word, still the causative (stopCausative)
+		{"have I got anything uncommitted in ~/work/payments?", false},   // a question
+		{"give me the weather forecast for Boston", false},               // the object's noun is no action
+		{"take a look at jira issue OPS-12", false},                      // "look" is a light verb
 		// A yes/no question about the asker's own things needs a top tool with its subject.
 		{"is my invoice for the jira issue OPS-12 paid?", true},
 		{"has my pull request been merged?", false},
