@@ -846,3 +846,16 @@ func TestDataInTable(t *testing.T) {
 		{"update the pivot table in the quarterly workbook", "", true},
 	})
 }
+
+// TestPhrasalAction: an action verb and its particle that
+// fallback.VerbSynonyms has as a phrase are one verb (openingAction,
+// phrasalAction): "call off" cancels, so calendar__delete_event does it
+// ("call" alone is no tool's action, and the request was flagged); a
+// near miss said with the phrase is still flagged.
+func TestPhrasalAction(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"call off event e77 on the team calendar", "calendar__delete_event", false},
+		{"please call off my event with id 5tt", "calendar__delete_event", false},
+		{"call off the slack reminder", "", true},
+	})
+}

@@ -45,7 +45,10 @@ func TestOpeningAction(t *testing.T) {
 		{"sign", []string{"me", "up", "for", "a", "pottery", "class"}, "signup", false}, // an object pronoun between
 		{"sign", []string{"up", "for", "the", "newsletter"}, "signup", false},
 		{"sign", []string{"the", "contract"}, "sign", false},
-		{"send", []string{"me", "up"}, "send", false}, // no phrasal verb of "send"
+		{"send", []string{"me", "up"}, "send", false},                  // no phrasal verb of "send"
+		{"call", []string{"off", "the", "offsite"}, "call off", false}, // the phrase fallback.VerbSynonyms has (phrasalAction)
+		{"call", []string{"the", "dentist"}, "call", false},
+		{"jot", []string{"down", "a", "note"}, "jot", false}, // its phrase also reads as "note", no verb
 		{"inform", []string{"me", "about", "the", "weather"}, "inform", true},
 		{"update", []string{"us", "on", "the", "release"}, "update", true},
 		{"update", []string{"the", "event"}, "update", false},
