@@ -259,7 +259,8 @@ const (
 	// unserved task's (unservedTask).
 	unservedMaxWords = 8
 	// unservedDepth is how many of the best tools may serve the verb, or
-	// a longer task's step (3 and 5 measured for both rules).
+	// a longer task's step (3 and 5 measured for both rules); of them,
+	// those that are candidates for the request (servingTop).
 	unservedDepth = 3
 	// unservedFactor puts a fused 1.0 at 0.45, under confidentScore.
 	unservedFactor = 0.45
@@ -285,6 +286,7 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	verb := -1
 	prefix := false // a short first word skipped: perhaps a verb's prefix ("e-file"), which RequestOpening tells below
 	server := ""    // a leading server name skipped: "git push branch to origin" (leadingServer)
+	back := false   // the verb gives back a thing the requester got (givesBack)
 	for i, w := range ws {
 		if fallback.PreambleWord(w) {
 			continue
@@ -294,6 +296,8 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 			continue
 		}
 		base, action := actionVerb(w)
+		back = !action && base == w && givesBack(w, fallback.RequestOpening(afterServer(request(p.query).Raw, server)))
+		action = action || back // "Return the shoes I ordered last week for a refund": no read
 		if len(w) <= 2 && !prefix && i+1 < len(ws) && !action {
 			prefix = true // not a short verb itself: "dm bob the report"
 			continue
@@ -305,7 +309,7 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 			return st.unservedCausative(p, w, hs)
 		} else if base == w && len(ws) <= unservedMaxWords {
 			if particle := fallback.OpeningParticle(request(p.query).Raw); particle != "" {
-				return st.unservedPhrasal(w, particle, hs) // "check me in for my flight"
+				return st.unservedPhrasal(request(p.query), w, particle, hs) // "check me in for my flight"
 			}
 		}
 		break
@@ -340,7 +344,10 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	if base != verbBase {
 		op.Object = afterParticle(op.Object) // "sign me up for the numbers class": its object follows the phrasal verb
 	}
-	top := hs[:min(len(hs), unservedDepth)]
+	if back {
+		base = giveBack
+	}
+	top := st.servingTop(req, hs)
 	if server != "" && !st.objectOfTop(words[verb+1:], op, top) {
 		return "" // "weather report for Boston tomorrow", "stock quote AAPL": a noun after the server's name, no verb
 	}
@@ -352,6 +359,8 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	for k, h := range top {
 		if data != "" {
 			served[k] = st.doesData(h.id, data) // a request on data: notes__delete_note deletes no rows
+		} else if back {
+			served[k] = st.leadsVerb(h.id, base) // check_order_status "Returns the current state of the order" in its second sentence: a read
 		} else {
 			served[k] = st.actsVerb(h.id, base) || frame && st.actsVerb(h.id, tf) ||
 				tf == fallback.BookKey && st.actsVerb(h.id, tf) && st.keepsTimes(h.id) // "book a meeting with Lee on Friday at 2": an event tool that creates or schedules
@@ -763,7 +772,7 @@ func (st *state) unservedCausative(p *plan, lead string, hs []hit) string {
 	case !action && supportVerbs[lead]:
 		// "make deploy.sh executable": no action's noun, but a value the
 		// request acts on, which a top tool must take.
-		if v := st.valueUntakenByAny(req, hs[:min(len(hs), unservedDepth)]); v.Kind != "" {
+		if v := st.valueUntakenByAny(req, st.servingTop(req, hs)); v.Kind != "" {
 			return unservedValueWhy(lead, v)
 		}
 		return ""
@@ -783,7 +792,7 @@ func (st *state) unservedCausative(p *plan, lead string, hs []hit) string {
 	// values and pronouns alone is nothing to check: the verb serves it
 	// ("make a copy of report.docx", "get it mailed").
 	checkable := !commandVerbs[base] && slices.ContainsFunc(st.lex.WordMatches(req, hs[0].id), func(w fallback.WordMatch) bool { return object[w.Word] && !w.Arg })
-	top := hs[:min(len(hs), unservedDepth)]
+	top := st.servingTop(req, hs)
 	anyServed := false
 	for _, h := range top {
 		if !st.actsVerb(h.id, base) {
@@ -874,8 +883,8 @@ func actionNoun(raw, lead string) bool {
 // of every set), so the particles beyond "in" are unmeasured; "up",
 // "out", "back" and "over" are left out because "look up", "find out",
 // "look back at ..." and "check over ..." ask to see.
-func (st *state) unservedPhrasal(verb, particle string, hs []hit) string {
-	for _, h := range hs[:min(len(hs), unservedDepth)] {
+func (st *state) unservedPhrasal(req query.Query, verb, particle string, hs []hit) string {
+	for _, h := range st.servingTop(req, hs) {
 		t := st.snap.Tool(h.id)
 		ws := fallback.Words(t.Name + " " + t.Description) // "check_in", "check-in" → check, in
 		for i, w := range ws {
