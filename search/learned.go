@@ -20,7 +20,8 @@ import (
 // learned queries, in the request's own learning scope, resemble the
 // request:
 //
-//	similarity  s = max(keyword, centroid)
+//	similarity  s = m · m / best, m = max(keyword, centroid), best the
+//	            largest m of the request's learned candidates (bestShare)
 //	  keyword   the tool's learned queries as a field of their own: a
 //	            separate BM25F index (fallback.NewIndex) with one document
 //	            per tool that learned something, scored × the share of the
@@ -228,8 +229,10 @@ type Learned struct {
 	Signal string
 	// Boost is the score added by learning, before calibration.
 	Boost float64
-	// Similarity is the signal's similarity in [0, 1], and Evidence the
-	// tool's learned weight (≈ sessions that used it, decayed).
+	// Similarity is the signal's similarity in [0, 1] as the boost read
+	// it (its share of the request's best learned similarity applied:
+	// bestShare), and Evidence the tool's learned weight (≈ sessions
+	// that used it, decayed).
 	Similarity, Evidence float64
 }
 
@@ -658,8 +661,12 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	var provBuf [fusionDepth]Learned
 	prov := provBuf[:0] // their provenance, moved[k]'s prov[k]
 	cands := sims.best(split)
+	best := 0.0
 	for _, c := range cands {
-		i, sim, signal := c.i, c.sim, c.signal
+		best = max(best, c.sim)
+	}
+	for _, c := range cands {
+		i, sim, signal := c.i, bestShare(c.sim, best), c.signal
 		// The evidence resembling the request is at most the tool's
 		// (localEvidence), and the boost and canJoin grow with it: a tool
 		// that would not be lifted or could not join with all of its
@@ -712,6 +719,37 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	m.hits = hits
 	m.total = max(m.total, len(hits))
 	return m
+}
+
+// bestShare is a learned candidate's similarity m as the lift reads it:
+// m times its share of best, the largest similarity among the request's
+// learned candidates (m ≤ best). The tool whose learned queries resemble
+// the request most keeps its similarity, and a sibling whose learned
+// queries share fewer of the request's words is lifted less in
+// proportion, whatever its sessions: the learned evidence (localEvidence)
+// counts every learned query that resembles the request by a third of
+// its words, so a tool that many sessions used after requests sharing a
+// few words with this one ("create a jira task in OPS …" and
+// jira__create_issue) outweighed the tool whose one learned query says
+// what this request asks, and the naive stand-in, whose appended text
+// scores by the words it shares, ranked the latter first. Measured
+// (docs/benchmarks.md, "The best learned match sets the scale"), ratio of
+// learning's nDCG@10 gain to the naive stand-in's, even / odd, before →
+// m · (m / best): livemcpbench .55 / .94 → .73 / .86 (keyword .43 / .88
+// → .43 / .90); the example pool .47 / .79 → .49 / .91 (keyword .20 / .50
+// → .21 / .64); bfcl .85 / .98 → .85 / .98 (keyword .84 / .95 → .85 /
+// .96); stabletoolbench's gain +.0066 / −.0031 → +.0080 / +.0030 (keyword
+// +.0042 / −.0009 → +.0091 / +.0050). Other powers of the share: ½
+// livemcpbench .73 / .94, pool .49 / .91 (keyword .18 / .58),
+// stabletoolbench +.0087 / −.0001; 1.5 and 2 lower on the pool (.48 /
+// .89, .46 / .88; keyword odd .57 and .45). The share scaling the
+// resembling evidence too (the evidence's weight × the share) measured
+// lower: pool .48 / .85 (keyword .22 / .55).
+func bestShare(m, best float64) float64 {
+	if best <= 0 {
+		return m
+	}
+	return m * m / best
 }
 
 // rejectedHas reports whether the tool id is among the semantic candidates

@@ -405,13 +405,20 @@ func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
 // the agent used tool: n sessions' successful uses.
 func learnFrom(t *testing.T, e *search.Engine, q, tool string, n int) {
 	t.Helper()
-	ctx := testenv.Context(t)
 	for i := range n {
-		s := fmt.Sprintf("%s/%d", q, i)
-		if _, err := e.Search(ctx, search.Request{Query: q, SessionID: s, MaxResults: 10}); err != nil {
-			t.Fatal(err)
-		}
-		if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: tool, Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
+		learnSession(t, e, fmt.Sprintf("%s/%d", q, i), q, tool)
+	}
+}
+
+// learnSession has session search q and use tools, in order.
+func learnSession(t *testing.T, e *search.Engine, session, q string, tools ...string) {
+	t.Helper()
+	ctx := testenv.Context(t)
+	if _, err := e.Search(ctx, search.Request{Query: q, SessionID: session, MaxResults: 10}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools {
+		if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: session, Tool: tool, Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
 			t.Fatalf("ReportToolUse = %+v, %v", rep, err)
 		}
 	}
@@ -465,5 +472,41 @@ func TestLearnedGateReadsLearnedQueries(t *testing.T) {
 	}
 	if !res.Metadata.NoConfidentMatch {
 		t.Errorf("after learning: %v not flagged no_confident_match", names(res))
+	}
+}
+
+// A tool whose learned queries share a few of a request's words is lifted
+// by their share of the best learned similarity (bestShare), less than the
+// tool whose learned queries say what the request asks: "get the content
+// of https://go.dev/doc" and fetch__fetch_url, learned from "fetch
+// https://go.dev/doc/effective_go …", over github__get_file_contents,
+// which the catalog's words rank first and five sessions used after "get
+// src/main.go from acme/api on github", "get go.mod …" (the example pool's
+// replay, keyword mode, in small).
+func TestLearnedLiftByItsShareOfTheBest(t *testing.T) {
+	e := exampleLearningEngine(t)
+	req := search.Request{Query: "get the content of https://go.dev/doc", Mode: search.ModeKeyword, MaxResults: 5}
+	if got := names(search1(t, e, req)); len(got) == 0 || got[0] == "fetch__fetch_url" {
+		t.Fatalf("without learning, first = %v: the test tests nothing", got)
+	}
+	for i, q := range []string{
+		"fetch https://go.dev/doc/effective_go and summarise it",
+		"fetch https://news.ycombinator.com",
+		"get https://example.org/robots.txt",
+		"grab the text of https://go.dev/blog/loopvar-preview so I can read it here",
+	} {
+		learnSession(t, e, fmt.Sprintf("fetch-%d", i), q, "fetch__fetch_url")
+	}
+	for i, q := range []string{
+		"get src/main.go from acme/api on github",
+		"get go.mod from golang/tools on github",
+		"get docs/index.md from acme/web on github",
+		"show README.md from the torvalds/linux repo on github",
+		"get the Dockerfile on the main branch of hashicorp/vault",
+	} {
+		learnSession(t, e, fmt.Sprintf("github-%d", i), q, "github__get_file_contents")
+	}
+	if got := names(search1(t, e, req)); got[0] != "fetch__fetch_url" {
+		t.Errorf("after learning, %q ranks %v; want fetch__fetch_url first", req.Query, got)
 	}
 }
