@@ -74,11 +74,12 @@ import (
 // it gains on livemcpbench and the more it costs stabletoolbench (−0.007
 // to −0.033 nDCG@10 in the last one's settings), while bfcl gains less
 // than with the boost. The boost's own similarity, evidence and credit
-// were varied 13 ways against livemcpbench's even half, the one replay
-// below 75 % of the stand-in (docs/benchmarks.md, "Sixth round"): none
-// was kept. That half's gap is requests whose write_file learned from two
-// sessions' quarter uses, which the join rules keep out as they must; on
-// its other requests learning is ahead of the stand-in.
+// were varied 13 ways against livemcpbench's even half (docs/benchmarks.md,
+// "Sixth round"): none was kept; reading a tool's similarity as its share
+// of the request's best learned match (bestShare) was (tenth session).
+// That half's remaining gap is mostly requests whose write_file learned
+// from two sessions' quarter uses, which the join rules keep out as they
+// must.
 //
 // A search reads one learned index, chosen as it begins (beginLearned),
 // and runs the stage's lexical half (learnedWords) and, when the query's
