@@ -662,6 +662,9 @@ func TestClauseObject(t *testing.T) {
 		{"tell the team that the fix is out", []string{"the", "team"}},
 		{"archive it", []string{"it"}},
 		{"book", nil},
+		{"Find him a driving school near Columbus", []string{"him", "a", "driving", "school"}}, // "near" and the other prepositions of place and time (objectEnds)
+		{"walk my dog while I'm at work", []string{"my", "dog"}},
+		{"move the files between the folders", []string{"the", "files"}},
 	} {
 		var got []string
 		for cl := range RequestClauses(c.raw) {

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -100,6 +101,9 @@ func TestUnservedAction(t *testing.T) {
 		{"get my latest emails forwarded to bob", true},
 		{"get the quarterly report printed", true},
 		{"get the weather forecast for Boston", false},
+		{"get the slack channel locked down", true},     // a particle after the participle: the participle is still the verb
+		{"get the old branches cleaned up", true},       // (withoutParticle)
+		{"have the draft emails sent out today", false}, // email__send_email sends emails
 		// A support verb's action is the noun that ends its short object.
 		{"make a phone call to alice about the standup meeting", true},
 		{"make a DELETE request to https://api.acme.io/v1/items/7", false},
@@ -108,8 +112,11 @@ func TestUnservedAction(t *testing.T) {
 		{"get it committed", false},                             // a pronoun: as "commit it"
 		{"put a hold on pull request #42 in acme/webapp", true}, // give, put and take are support verbs too
 		{"give alice a call about the standup meeting", true},
-		{"give me the weather forecast for Boston", false}, // the object's noun is no action
-		{"take a look at jira issue OPS-12", false},        // "look" is a light verb
+		{"give my manager alice a call about the standup meeting", true}, // an indirect object before the action's noun (directObjectOf)
+		{"have my latest emails forwarded to bob", true},                 // "have" is a stop word, still the causative (stopCausative)
+		{"have I got anything uncommitted in ~/work/payments?", false},   // a question
+		{"give me the weather forecast for Boston", false},               // the object's noun is no action
+		{"take a look at jira issue OPS-12", false},                      // "look" is a light verb
 		// A yes/no question about the asker's own things needs a top tool with its subject.
 		{"is my invoice for the jira issue OPS-12 paid?", true},
 		{"has my pull request been merged?", false},
@@ -134,6 +141,86 @@ func TestUnservedAction(t *testing.T) {
 			t.Errorf("%s %q: explanation %q names an unserved action", mode, c.query, top.Explanation)
 		}
 	})
+}
+
+// TestPhrasalSignUp: "sign me up" registers (phrasalVerbs), so a tool
+// whose name has "signs" (bfcl's DurationImpl.alignSigns) does not serve
+// it, and one that subscribes does.
+func TestPhrasalSignUp(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	snap, err := catalog.NewSnapshot([]catalog.Tool{
+		{Name: "numbers__align_signs", Description: "Aligns the signs of the numbers in a class of values.", InputSchema: obj},
+		{Name: "news__subscribe", Description: "Subscribes an email address to the weekly newsletter.", InputSchema: obj},
+		{Name: "news__list_issues", Description: "Lists the past issues of the weekly newsletter.", InputSchema: obj},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range rankingModes(t) {
+		e := m.engine(snap)
+		for _, c := range []unservedCase{
+			{"sign me up for the weekly newsletter", false},
+			{"sign up for the weekly newsletter", false},
+			{"sign me up for the numbers class", true},
+		} {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 {
+				t.Fatalf("%s %q: no results", m.name, c.query)
+			}
+			top := res.References[0]
+			if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+				t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", m.name, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
+			}
+		}
+	}
+}
+
+// TestGivesBack: "return" of a thing the requester got gives it back
+// (givesBack), done by a tool whose name or first sentence says so, not
+// by one whose later sentence "Returns" what it reads; "return" of
+// anything else asks to see it.
+func TestGivesBack(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	readers := []catalog.Tool{
+		{Name: "shop__order_status", Description: "Check the status of a customer's order. Returns the current state of the order and its shoes' tracking number.", InputSchema: obj},
+		{Name: "shop__list_orders", Description: "List the orders of a customer, with the items ordered.", InputSchema: obj},
+		{Name: "shop__track_order", Description: "Track the delivery of an order.", InputSchema: obj},
+	}
+	returns := append(slices.Clone(readers), catalog.Tool{Name: "shop__return_item", Description: "Return an item of an order for a refund.", InputSchema: obj})
+	for _, tc := range []struct {
+		tools []catalog.Tool
+		cases []unservedCase
+	}{
+		{readers, []unservedCase{
+			{"return the shoes I ordered last week", true},
+			{"return the status of my order", false}, // a read
+		}},
+		{returns, []unservedCase{{"return the shoes I ordered last week", false}}},
+	} {
+		snap, err := catalog.NewSnapshot(tc.tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range rankingModes(t) {
+			e := m.engine(snap)
+			for _, c := range tc.cases {
+				res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.References) == 0 {
+					t.Fatalf("%s %q: no results", m.name, c.query)
+				}
+				top := res.References[0]
+				if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+					t.Errorf("%s %q (%d tools): no_confident_match = %v, want %v (top %s %.3f: %s)", m.name, c.query, len(tc.tools), got, c.flagged, top.Name, top.Score, top.Explanation)
+				}
+			}
+		}
+	}
 }
 
 // unservedCase is a request and whether a no-match rule flags it.
@@ -757,5 +844,18 @@ func TestDataInTable(t *testing.T) {
 		{"insert a new customer named Ada into the customers table", "postgres__execute", false},
 		{"delete the empty rows in my Excel spreadsheet", "", true},
 		{"update the pivot table in the quarterly workbook", "", true},
+	})
+}
+
+// TestPhrasalAction: an action verb and its particle that
+// fallback.VerbSynonyms has as a phrase are one verb (openingAction,
+// phrasalAction): "call off" cancels, so calendar__delete_event does it
+// ("call" alone is no tool's action, and the request was flagged); a
+// near miss said with the phrase is still flagged.
+func TestPhrasalAction(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"call off event e77 on the team calendar", "calendar__delete_event", false},
+		{"please call off my event with id 5tt", "calendar__delete_event", false},
+		{"call off the slack reminder", "", true},
 	})
 }

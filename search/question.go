@@ -145,12 +145,15 @@ func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 		demoted = func(k int) bool { return k >= len(does) || !does[k] && (keeps == nil || !keeps[k]) }
 		why = "a request on data, and the tool is not among the best doing its statement"
 		factor = frameFactor
-	} else if questionRequest(raw) {
+	} else if question, see := questionRequest(raw), seeRequest(raw); question || see {
 		demoted = func(k int) bool {
 			acts := st.toolActions(hs[k].id)
 			return len(acts) > 0 && writeVerbs[acts[0]]
 		}
 		why = "a question, and the tool writes"
+		if see {
+			why = "a request to see, and the tool writes"
+		}
 	} else if does, framed := st.doesVerb(p, raw, words, hs[:min(len(hs), verbDepth)]); does != nil {
 		keeps := learnedKeeps(hs[:len(does)], does)
 		demoted = func(k int) bool { return k >= len(does) || !does[k] && (keeps == nil || !keeps[k]) }
