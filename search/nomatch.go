@@ -286,6 +286,7 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	verb := -1
 	prefix := false // a short first word skipped: perhaps a verb's prefix ("e-file"), which RequestOpening tells below
 	server := ""    // a leading server name skipped: "git push branch to origin" (leadingServer)
+	back := false   // the verb gives back a thing the requester got (givesBack)
 	for i, w := range ws {
 		if fallback.PreambleWord(w) {
 			continue
@@ -295,6 +296,8 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 			continue
 		}
 		base, action := actionVerb(w)
+		back = !action && base == w && givesBack(w, fallback.RequestOpening(afterServer(request(p.query).Raw, server)))
+		action = action || back // "Return the shoes I ordered last week for a refund": no read
 		if len(w) <= 2 && !prefix && i+1 < len(ws) && !action {
 			prefix = true // not a short verb itself: "dm bob the report"
 			continue
@@ -341,6 +344,9 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	if base != verbBase {
 		op.Object = afterParticle(op.Object) // "sign me up for the numbers class": its object follows the phrasal verb
 	}
+	if back {
+		base = giveBack
+	}
 	top := st.servingTop(req, hs)
 	if server != "" && !st.objectOfTop(words[verb+1:], op, top) {
 		return "" // "weather report for Boston tomorrow", "stock quote AAPL": a noun after the server's name, no verb
@@ -353,6 +359,8 @@ func (st *state) unservedAction(p *plan, ws []string, hs []hit) string {
 	for k, h := range top {
 		if data != "" {
 			served[k] = st.doesData(h.id, data) // a request on data: notes__delete_note deletes no rows
+		} else if back {
+			served[k] = st.leadsVerb(h.id, base) // check_order_status "Returns the current state of the order" in its second sentence: a read
 		} else {
 			served[k] = st.actsVerb(h.id, base) || frame && st.actsVerb(h.id, tf) ||
 				tf == fallback.BookKey && st.actsVerb(h.id, tf) && st.keepsTimes(h.id) // "book a meeting with Lee on Friday at 2": an event tool that creates or schedules

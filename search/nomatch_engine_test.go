@@ -187,6 +187,51 @@ func TestPhrasalSignUp(t *testing.T) {
 	}
 }
 
+// TestGivesBack: "return" of a thing the requester got gives it back
+// (givesBack), done by a tool whose name or first sentence says so, not
+// by one whose later sentence "Returns" what it reads; "return" of
+// anything else asks to see it.
+func TestGivesBack(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	readers := []catalog.Tool{
+		{Name: "shop__order_status", Description: "Check the status of a customer's order. Returns the current state of the order and its shoes' tracking number.", InputSchema: obj},
+		{Name: "shop__list_orders", Description: "List the orders of a customer, with the items ordered.", InputSchema: obj},
+		{Name: "shop__track_order", Description: "Track the delivery of an order.", InputSchema: obj},
+	}
+	returns := append(slices.Clone(readers), catalog.Tool{Name: "shop__return_item", Description: "Return an item of an order for a refund.", InputSchema: obj})
+	for _, tc := range []struct {
+		tools []catalog.Tool
+		cases []unservedCase
+	}{
+		{readers, []unservedCase{
+			{"return the shoes I ordered last week", true},
+			{"return the status of my order", false}, // a read
+		}},
+		{returns, []unservedCase{{"return the shoes I ordered last week", false}}},
+	} {
+		snap, err := catalog.NewSnapshot(tc.tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range rankingModes(t) {
+			e := m.engine(snap)
+			for _, c := range tc.cases {
+				res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.References) == 0 {
+					t.Fatalf("%s %q: no results", m.name, c.query)
+				}
+				top := res.References[0]
+				if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+					t.Errorf("%s %q (%d tools): no_confident_match = %v, want %v (top %s %.3f: %s)", m.name, c.query, len(tc.tools), got, c.flagged, top.Name, top.Score, top.Explanation)
+				}
+			}
+		}
+	}
+}
+
 // unservedCase is a request and whether a no-match rule flags it.
 type unservedCase struct {
 	query   string
