@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -475,19 +476,20 @@ func TestLearnedGateReadsLearnedQueries(t *testing.T) {
 	}
 }
 
-// A tool whose learned queries share a few of a request's words is lifted
-// by their share of the best learned similarity (bestShare), less than the
-// tool whose learned queries say what the request asks: "get the content
-// of https://go.dev/doc" and fetch__fetch_url, learned from "fetch
-// https://go.dev/doc/effective_go …", over github__get_file_contents,
-// which the catalog's words rank first and five sessions used after "get
-// src/main.go from acme/api on github", "get go.mod …" (the example pool's
-// replay, keyword mode, in small).
+// A tool whose learned queries share a word or two of a request is lifted
+// by their share of the best learned similarity (bestShare), not by its
+// sessions: after four sessions fetched pages ("fetch
+// https://go.dev/doc/effective_go …", "get https://example.org/robots.txt")
+// with fetch__fetch_url and five got files from github repositories ("get
+// go.mod from golang/tools on github", …) with github__get_file_contents,
+// "get the page at https://go.dev/doc" keeps fetch__fetch_url first and
+// the catalog's second, fetch__web_search, above github__get_file_contents,
+// which its five sessions' "get" lifted over it.
 func TestLearnedLiftByItsShareOfTheBest(t *testing.T) {
 	e := exampleLearningEngine(t)
-	req := search.Request{Query: "get the content of https://go.dev/doc", Mode: search.ModeKeyword, MaxResults: 5}
-	if got := names(search1(t, e, req)); len(got) == 0 || got[0] == "fetch__fetch_url" {
-		t.Fatalf("without learning, first = %v: the test tests nothing", got)
+	req := search.Request{Query: "get the page at https://go.dev/doc", Mode: search.ModeKeyword, MaxResults: 5}
+	if got := names(search1(t, e, req)); len(got) < 2 || got[0] != "fetch__fetch_url" || got[1] != "fetch__web_search" {
+		t.Fatalf("without learning, %q ranks %v; want fetch__fetch_url, fetch__web_search first", req.Query, got)
 	}
 	for i, q := range []string{
 		"fetch https://go.dev/doc/effective_go and summarise it",
@@ -506,7 +508,8 @@ func TestLearnedLiftByItsShareOfTheBest(t *testing.T) {
 	} {
 		learnSession(t, e, fmt.Sprintf("github-%d", i), q, "github__get_file_contents")
 	}
-	if got := names(search1(t, e, req)); got[0] != "fetch__fetch_url" {
-		t.Errorf("after learning, %q ranks %v; want fetch__fetch_url first", req.Query, got)
+	got := names(search1(t, e, req))
+	if got[0] != "fetch__fetch_url" || slices.Index(got, "github__get_file_contents") < slices.Index(got, "fetch__web_search") {
+		t.Errorf("after learning, %q ranks %v; want fetch__fetch_url first and fetch__web_search above github__get_file_contents", req.Query, got)
 	}
 }
