@@ -113,10 +113,14 @@ func TestUnservedAction(t *testing.T) {
 		{"put a hold on pull request #42 in acme/webapp", true}, // give, put and take are support verbs too
 		{"give alice a call about the standup meeting", true},
 		{"give my manager alice a call about the standup meeting", true}, // an indirect object before the action's noun (directObjectOf)
-		{"have my latest emails forwarded to bob", true},                 // "have" is a stop word, still the causative (stopCausative)
-		{"have I got anything uncommitted in ~/work/payments?", false},   // a question
-		{"give me the weather forecast for Boston", false},               // the object's noun is no action
-		{"take a look at jira issue OPS-12", false},                      // "look" is a light verb
+		{"have my latest emails forwarded to bob", true},
+		// A long request's noun after an indirect object is its action
+		// (actionNoun, directObjectOf): not "leave", which no tool does.
+		{"leave my teammate bob a comment on pull request #42 in acme/webapp saying the build is flaky again", false},
+		{"have I got anything uncommitted in ~/work/payments?", false}, // a question
+		{"have the old branches cleaned up", true},                     // "have" is a stop word, still the causative (stopCausative)
+		{"give me the weather forecast for Boston", false},             // the object's noun is no action
+		{"take a look at jira issue OPS-12", false},                    // "look" is a light verb
 		// A yes/no question about the asker's own things needs a top tool with its subject.
 		{"is my invoice for the jira issue OPS-12 paid?", true},
 		{"has my pull request been merged?", false},
@@ -145,13 +149,16 @@ func TestUnservedAction(t *testing.T) {
 
 // TestPhrasalSignUp: "sign me up" registers (phrasalVerbs), so a tool
 // whose name has "signs" (bfcl's DurationImpl.alignSigns) does not serve
-// it, and one that subscribes does.
+// it, and one that subscribes does; its object is what follows the
+// particle (afterParticle), so a tool that signs up an account does not
+// serve "sign me up for the pottery class".
 func TestPhrasalSignUp(t *testing.T) {
 	obj := json.RawMessage(`{"type":"object"}`)
 	snap, err := catalog.NewSnapshot([]catalog.Tool{
 		{Name: "numbers__align_signs", Description: "Aligns the signs of the numbers in a class of values.", InputSchema: obj},
 		{Name: "news__subscribe", Description: "Subscribes an email address to the weekly newsletter.", InputSchema: obj},
 		{Name: "news__list_issues", Description: "Lists the past issues of the weekly newsletter.", InputSchema: obj},
+		{Name: "accounts__sign_up", Description: "Signs up a new user account with an email address.", InputSchema: obj},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -162,6 +169,8 @@ func TestPhrasalSignUp(t *testing.T) {
 			{"sign me up for the weekly newsletter", false},
 			{"sign up for the weekly newsletter", false},
 			{"sign me up for the numbers class", true},
+			{"sign me up for a new account", false},
+			{"sign me up for the pottery class", true}, // accounts__sign_up signs up, but no class: the object after the particle (afterParticle)
 		} {
 			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
 			if err != nil {
