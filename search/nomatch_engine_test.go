@@ -120,7 +120,9 @@ func TestUnservedAction(t *testing.T) {
 		{"have I got anything uncommitted in ~/work/payments?", false}, // a question
 		{"have the old branches cleaned up", true},                     // "have" is a stop word, still the causative (stopCausative)
 		{"give me the weather forecast for Boston", false},             // the object's noun is no action
-		{"take a look at jira issue OPS-12", false},                    // "look" is a light verb
+		{"put the design review meeting on hold", true},                // put on an action's bare noun: held (onAction)
+		{"put the design review meeting on my calendar", false},
+		{"take a look at jira issue OPS-12", false}, // "look" is a light verb
 		// A yes/no question about the asker's own things needs a top tool with its subject.
 		{"is my invoice for the jira issue OPS-12 paid?", true},
 		{"has my pull request been merged?", false},
