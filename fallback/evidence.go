@@ -979,8 +979,9 @@ var seeParticles = wordSet("up out back over")
 // Particle reports whether w is a phrasal verb's particle
 // (phrasalParticles or seeParticles): after an action verb's participle
 // every one of them completes its action ("get my car's engine tuned
-// up", "have the gutters cleaned out", "get the old sofa hauled away").
-// A pure function.
+// up", "have the gutters cleaned out", "get the old sofa hauled away"),
+// and after an opening verb it makes the phrase VerbSynonyms may have
+// ("call off the offsite"). A pure function.
 func Particle(w string) bool { return phrasalParticles[w] || seeParticles[w] }
 
 // objectPronouns may come between a phrasal verb and its particle: "check

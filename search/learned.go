@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
@@ -281,6 +282,12 @@ type learnedStage struct {
 	// (0: none yet).
 	agreedOf int
 	agreed   bool
+	// verbIDs are the term IDs of the request's action verb and its
+	// synonyms in ix's numbering (requestVerb), read once verbRead:
+	// agrees asks them of every tool it weighs; verbNone: the request
+	// has no action verb.
+	verbIDs            []int32
+	verbRead, verbNone bool
 	// panicked is what the goroutine panicked with (nil if it did not),
 	// set before done is closed; join and end panic with it again on the
 	// search's goroutine (rethrow).
@@ -343,6 +350,24 @@ type learnedSights struct {
 // in localEvidence) differ in their last bits only.
 type screenedRows struct {
 	tools, end, rows []int32
+	// The first few tools and rows live in the struct (newScreenedRows):
+	// a screen lets ≈ 2–3 vectors through on BenchmarkLearnedSearch, and
+	// the three slices grown by append from nothing were ≈ 7 of the ≈ 18
+	// allocations a search with learning adds.
+	toolsBuf, endBuf [screenedInline]int32
+	rowsBuf          [2 * screenedInline]int32
+}
+
+// screenedInline is how many tools' screened vectors a screenedRows
+// holds without allocating beyond itself (twice as many vectors).
+const screenedInline = 8
+
+// newScreenedRows returns an empty screenedRows whose slices start in its
+// own arrays.
+func newScreenedRows() *screenedRows {
+	sr := &screenedRows{}
+	sr.tools, sr.end, sr.rows = sr.toolsBuf[:0], sr.endBuf[:0], sr.rowsBuf[:0]
+	return sr
 }
 
 // add records tool i's screened vectors ks; tools are added in ascending
@@ -569,7 +594,7 @@ func (e *Engine) learnedSightsOf(st *state, ix *learnedIndex, text string) *lear
 		a.semantic = project(raw, st.sem.pc) // as vectorCandidates
 		a.q = slices.Clone(a.semantic)
 		embed.Normalize(a.q)
-		a.rows = &screenedRows{}
+		a.rows = newScreenedRows()
 		ix.screen.vectorsAbove(a.q, func(i int, ks []int) { a.rows.add(i, ks) })
 	}
 	if ix.centroid != nil {
@@ -919,7 +944,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 	} else {
 		q = slices.Clone(qv)
 		embed.Normalize(q)
-		sr = &screenedRows{}
+		sr = newScreenedRows()
 		ix.screen.vectorsAbove(q, func(i int, ks []int) { sr.add(i, ks) }) // the others' best is below learnedVectorJoin
 	}
 	p.learned.screened = sr
@@ -1043,26 +1068,9 @@ func (st *state) agrees(ls *learnedStage, id int) bool {
 	if !ok {
 		return false
 	}
-	verb := ""
-	for _, w := range fallback.Words(ls.text) { // the one text pipeline: "deleteEmail" says delete
-		if fallback.PreambleWord(w) {
-			continue
-		}
-		if base, action := actionVerb(w); action {
-			verb = base
-			break
-		}
-	}
-	if verb == "" {
+	verbs, none := ls.requestVerb()
+	if none {
 		return true
-	}
-	var verbs []int32 // term IDs of the verb and its synonyms
-	for _, v := range append([]string{verb}, fallback.VerbSynonyms(verb)...) {
-		for _, t := range fallback.Terms(v) {
-			if id, ok := ix.terms.ids[t]; ok && !slices.Contains(verbs, id) {
-				verbs = append(verbs, id)
-			}
-		}
 	}
 	if len(verbs) == 0 || !ls.have && !ls.joined {
 		return false
@@ -1084,4 +1092,45 @@ func (st *state) agrees(ls *learnedStage, id int) bool {
 		}
 	}
 	return false
+}
+
+// requestVerb returns the term IDs, in the stage's learned numbering, of
+// the request's first action verb (actionVerb, past the preamble words;
+// "deleteEmail" says delete: the one text pipeline, fallback.Words) and
+// of its synonyms (fallback.VerbSynonyms), or none when the request has
+// no action verb; read once a search (agrees asks it of every tool it
+// weighs). The words are read a field of the ranking text at a time up to
+// the verb, not all of them: the analysis is word-local and splits at
+// every space, so the fields' words in order are the text's
+// (TestRequestVerbIsWords); the IDs of a verb are kept by the learned
+// index (learnedTerms.verbIDs).
+func (ls *learnedStage) requestVerb() (ids []int32, none bool) {
+	if ls.verbRead {
+		return ls.verbIDs, ls.verbNone
+	}
+	ls.verbRead = true
+	verb := firstActionVerb(ls.text)
+	if verb == "" {
+		ls.verbNone = true
+		return nil, true
+	}
+	ls.verbIDs = ls.ix.terms.verbIDs(verb)
+	return ls.verbIDs, false
+}
+
+// firstActionVerb returns the base of the first action verb among the
+// words of text (fallback.Words) that are not preamble words
+// (fallback.PreambleWord), or "" when none is.
+func firstActionVerb(text string) string {
+	for f := range strings.FieldsSeq(text) {
+		for _, w := range fallback.Words(f) {
+			if fallback.PreambleWord(w) {
+				continue
+			}
+			if base, action := actionVerb(w); action {
+				return base
+			}
+		}
+	}
+	return ""
 }

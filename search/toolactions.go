@@ -84,6 +84,7 @@ type toolFacts struct {
 	lead            []string // toolActions of its name and its description's first sentence (catalog.Tool.Summary)
 	paramNames      []string // its parameters' names, lower case (paramKind)
 	paramText       []string // the words of its parameters' names and descriptions, a plural's -s cut (paramKind)
+	valueText       []string // paramText of its parameters that may take text: no number or boolean (namesValueKind)
 }
 
 // facts returns tool id's toolFacts, derived on first use and kept with
@@ -101,8 +102,12 @@ func (st *state) facts(id int) toolFacts {
 	for _, p := range t.Parameters() {
 		f.params = append(f.params, fallback.Words(p.Name)...)
 		f.paramNames = append(f.paramNames, strings.ToLower(p.Name))
+		numeric := p.Type == "integer" || p.Type == "number" || p.Type == "boolean"
 		for _, w := range fallback.Words(p.Name + " " + p.Description) {
 			f.paramText = append(f.paramText, strings.TrimSuffix(w, "s"))
+			if !numeric {
+				f.valueText = append(f.valueText, strings.TrimSuffix(w, "s"))
+			}
 		}
 	}
 	st.actions.Store(id, f)
