@@ -519,17 +519,7 @@ func TestRequestTermsAreTerms(t *testing.T) {
 			"weather weather forecasts forecast", "open issues on github and close issues",
 		})
 	})
-	t.Run("bfcl", func(t *testing.T) {
-		qs, err := evaluation.LoadQueries(evaltest.Bench(t, "bfcl/queries.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts := make([]string, len(qs))
-		for i, q := range qs {
-			texts[i] = q.Query
-		}
-		check(t, texts)
-	})
+	t.Run("bfcl", func(t *testing.T) { check(t, bfclQueryTexts(t)) })
 }
 
 // best gives the tools a stable sort by tool gives, keeping a tool's
@@ -722,15 +712,19 @@ func TestRequestVerbIsWords(t *testing.T) {
 			`"new york" weather -rain +forecast send`, "server:github close issues",
 		})
 	})
-	t.Run("bfcl", func(t *testing.T) {
-		qs, err := evaluation.LoadQueries(evaltest.Bench(t, "bfcl/queries.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts := make([]string, len(qs))
-		for i, q := range qs {
-			texts[i] = q.Query
-		}
-		check(t, texts)
-	})
+	t.Run("bfcl", func(t *testing.T) { check(t, bfclQueryTexts(t)) })
+}
+
+// bfclQueryTexts returns the text of every bfcl dev query.
+func bfclQueryTexts(t *testing.T) []string {
+	t.Helper()
+	qs, err := evaluation.LoadQueries(evaltest.Bench(t, "bfcl/queries.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := make([]string, len(qs))
+	for i, q := range qs {
+		texts[i] = q.Query
+	}
+	return texts
 }
