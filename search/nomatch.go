@@ -59,8 +59,11 @@ import (
 //     same word in a later value leaves it the verb ("zip up the logs
 //     folder into logs.zip": WordMatch.Arg, which is by word, is true of
 //     "zip" there);
-//   - either none of the unservedDepth best tools does it (actsVerb: it,
-//     or one of its synonyms (fallback.VerbSynonyms), "write" → "create", is one of the tool's
+//   - either none of the unservedDepth best tools does it (of them, the
+//     best and each that is a candidate for the request, servingTop; here
+//     and in every no-match rule that reads "the unservedDepth best")
+//     (actsVerb: it, or one of its synonyms (fallback.VerbSynonyms),
+//     "write" → "create", is one of the tool's
 //     own actions, toolActions — its name's words, the leading verbs of
 //     its description's sentences; a word the tool has elsewhere is about
 //     something else: "merge pull request #88" and
