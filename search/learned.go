@@ -21,7 +21,8 @@ import (
 // learned queries, in the request's own learning scope, resemble the
 // request:
 //
-//	similarity  s = max(keyword, centroid)
+//	similarity  s = m · m / best, m = max(keyword, centroid), best the
+//	            largest m of the request's learned candidates (bestShare)
 //	  keyword   the tool's learned queries as a field of their own: a
 //	            separate BM25F index (fallback.NewIndex) with one document
 //	            per tool that learned something, scored × the share of the
@@ -74,11 +75,12 @@ import (
 // it gains on livemcpbench and the more it costs stabletoolbench (−0.007
 // to −0.033 nDCG@10 in the last one's settings), while bfcl gains less
 // than with the boost. The boost's own similarity, evidence and credit
-// were varied 13 ways against livemcpbench's even half, the one replay
-// below 75 % of the stand-in (docs/benchmarks.md, "Sixth round"): none
-// was kept. That half's gap is requests whose write_file learned from two
-// sessions' quarter uses, which the join rules keep out as they must; on
-// its other requests learning is ahead of the stand-in.
+// were varied 13 ways against livemcpbench's even half (docs/benchmarks.md,
+// "Sixth round"): none was kept; reading a tool's similarity as its share
+// of the request's best learned match (bestShare) was (tenth session).
+// That half's remaining gap is mostly requests whose write_file learned
+// from two sessions' quarter uses, which the join rules keep out as they
+// must.
 //
 // A search reads one learned index, chosen as it begins (beginLearned),
 // and runs the stage's lexical half (learnedWords) and, when the query's
@@ -229,8 +231,10 @@ type Learned struct {
 	Signal string
 	// Boost is the score added by learning, before calibration.
 	Boost float64
-	// Similarity is the signal's similarity in [0, 1], and Evidence the
-	// tool's learned weight (≈ sessions that used it, decayed).
+	// Similarity is the signal's similarity in [0, 1] as the boost read
+	// it (its share of the request's best learned similarity applied:
+	// bestShare), and Evidence the tool's learned weight (≈ sessions
+	// that used it, decayed).
 	Similarity, Evidence float64
 }
 
@@ -683,8 +687,12 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	var provBuf [fusionDepth]Learned
 	prov := provBuf[:0] // their provenance, moved[k]'s prov[k]
 	cands := sims.best(split)
+	best := 0.0
 	for _, c := range cands {
-		i, sim, signal := c.i, c.sim, c.signal
+		best = max(best, c.sim)
+	}
+	for _, c := range cands {
+		i, sim, signal := c.i, bestShare(c.sim, best), c.signal
 		// The evidence resembling the request is at most the tool's
 		// (localEvidence), and the boost and canJoin grow with it: a tool
 		// that would not be lifted or could not join with all of its
@@ -737,6 +745,37 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	m.hits = hits
 	m.total = max(m.total, len(hits))
 	return m
+}
+
+// bestShare is a learned candidate's similarity m as the lift reads it:
+// m times its share of best, the largest similarity among the request's
+// learned candidates (m ≤ best). The tool whose learned queries resemble
+// the request most keeps its similarity, and a sibling whose learned
+// queries share fewer of the request's words is lifted less in
+// proportion, whatever its sessions: the learned evidence (localEvidence)
+// counts every learned query that resembles the request by a third of
+// its words, so a tool that many sessions used after requests sharing a
+// few words with this one ("create a jira task in OPS …" and
+// jira__create_issue) outweighed the tool whose one learned query says
+// what this request asks, and the naive stand-in, whose appended text
+// scores by the words it shares, ranked the latter first. Measured
+// (docs/benchmarks.md, "The best learned match sets the scale"), ratio of
+// learning's nDCG@10 gain to the naive stand-in's, even / odd, before →
+// m · (m / best): livemcpbench .55 / .94 → .73 / .86 (keyword .43 / .88
+// → .43 / .90); the example pool .47 / .79 → .49 / .91 (keyword .20 / .50
+// → .21 / .64); bfcl .85 / .98 → .85 / .98 (keyword .84 / .95 → .85 /
+// .96); stabletoolbench's gain +.0066 / −.0031 → +.0080 / +.0030 (keyword
+// +.0042 / −.0009 → +.0091 / +.0050). Other powers of the share: ½
+// livemcpbench .73 / .94, pool .49 / .91 (keyword .18 / .58),
+// stabletoolbench +.0087 / −.0001; 1.5 and 2 lower on the pool (.48 /
+// .89, .46 / .88; keyword odd .57 and .45). The share scaling the
+// resembling evidence too (the evidence's weight × the share) measured
+// lower: pool .48 / .85 (keyword .22 / .55).
+func bestShare(m, best float64) float64 {
+	if best <= 0 {
+		return m
+	}
+	return m * m / best
 }
 
 // rejectedHas reports whether the tool id is among the semantic candidates
