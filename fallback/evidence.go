@@ -1380,7 +1380,12 @@ func Words(s string) []string { return analysis.Words().Analyze(s) }
 
 // SameStem reports whether two words (as Words gives them) have the same
 // stem ("message" and "messages"). A pure function.
-func SameStem(a, b string) bool { return a == b || analysis.Stem(a) == analysis.Stem(b) }
+func SameStem(a, b string) bool { return a == b || Stem(a) == Stem(b) }
+
+// Stem returns a word's stem (analysis.Stem), which SameStem compares:
+// for callers that compare one word with many and stem each once. A pure
+// function.
+func Stem(w string) string { return analysis.Stem(w) }
 
 // toolActionsScan is how much of a description, in bytes, ToolActions
 // reads (up to the last space before it): what a tool does is said

@@ -189,6 +189,21 @@ func TestGivesBack(t *testing.T) {
 	flagsOn(t, returns, []unservedCase{{"return the shoes I ordered last week", false}})
 }
 
+// TestAnswerVerbNameReads: a noun of a tool's name after an answer verb is
+// what the tool computes, not an action it does (toolActions):
+// calculate_water_needs does not water the plants.
+func TestAnswerVerbNameReads(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "garden__calculate_water_needs", Description: "Calculate the weekly watering needs of a plant.", InputSchema: obj},
+		{Name: "garden__find_nursery", Description: "Find nurseries that sell plants.", InputSchema: obj},
+		{Name: "garden__plant_biomass", Description: "Estimate the biomass of the plants in an area.", InputSchema: obj},
+	}, []unservedCase{
+		{"water the tomato plants every morning", true},
+		{"calculate the water needs of my tomato plants", false},
+	})
+}
+
 // unservedCase is a request and whether a no-match rule flags it.
 type unservedCase struct {
 	query   string
