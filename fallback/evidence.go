@@ -984,8 +984,9 @@ var seeParticles = wordSet("up out back over")
 // Particle reports whether w is a phrasal verb's particle
 // (phrasalParticles or seeParticles): after an action verb's participle
 // every one of them completes its action ("get my car's engine tuned
-// up", "have the gutters cleaned out", "get the old sofa hauled away").
-// A pure function.
+// up", "have the gutters cleaned out", "get the old sofa hauled away"),
+// and after an opening verb it makes the phrase VerbSynonyms may have
+// ("call off the offsite"). A pure function.
 func Particle(w string) bool { return phrasalParticles[w] || seeParticles[w] }
 
 // objectPronouns may come between a phrasal verb and its particle: "check
@@ -1384,7 +1385,12 @@ func Words(s string) []string { return analysis.Words().Analyze(s) }
 
 // SameStem reports whether two words (as Words gives them) have the same
 // stem ("message" and "messages"). A pure function.
-func SameStem(a, b string) bool { return a == b || analysis.Stem(a) == analysis.Stem(b) }
+func SameStem(a, b string) bool { return a == b || Stem(a) == Stem(b) }
+
+// Stem returns a word's stem (analysis.Stem), which SameStem compares:
+// for callers that compare one word with many and stem each once. A pure
+// function.
+func Stem(w string) string { return analysis.Stem(w) }
 
 // toolActionsScan is how much of a description, in bytes, ToolActions
 // reads (up to the last space before it): what a tool does is said

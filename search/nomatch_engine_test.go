@@ -113,10 +113,16 @@ func TestUnservedAction(t *testing.T) {
 		{"put a hold on pull request #42 in acme/webapp", true}, // give, put and take are support verbs too
 		{"give alice a call about the standup meeting", true},
 		{"give my manager alice a call about the standup meeting", true}, // an indirect object before the action's noun (directObjectOf)
-		{"have my latest emails forwarded to bob", true},                 // "have" is a stop word, still the causative (stopCausative)
-		{"have I got anything uncommitted in ~/work/payments?", false},   // a question
-		{"give me the weather forecast for Boston", false},               // the object's noun is no action
-		{"take a look at jira issue OPS-12", false},                      // "look" is a light verb
+		{"have my latest emails forwarded to bob", true},
+		// A long request's noun after an indirect object is its action
+		// (actionNoun, directObjectOf): not "leave", which no tool does.
+		{"leave my teammate bob a comment on pull request #42 in acme/webapp saying the build is flaky again", false},
+		{"have I got anything uncommitted in ~/work/payments?", false}, // a question
+		{"have the old branches cleaned up", true},                     // "have" is a stop word, still the causative (stopCausative)
+		{"give me the weather forecast for Boston", false},             // the object's noun is no action
+		{"put the design review meeting on hold", true},                // put on an action's bare noun: held (onAction)
+		{"put the design review meeting on my calendar", false},
+		{"take a look at jira issue OPS-12", false}, // "look" is a light verb
 		// A yes/no question about the asker's own things needs a top tool with its subject.
 		{"is my invoice for the jira issue OPS-12 paid?", true},
 		{"has my pull request been merged?", false},
@@ -145,37 +151,23 @@ func TestUnservedAction(t *testing.T) {
 
 // TestPhrasalSignUp: "sign me up" registers (phrasalVerbs), so a tool
 // whose name has "signs" (bfcl's DurationImpl.alignSigns) does not serve
-// it, and one that subscribes does.
+// it, and one that subscribes does; its object is what follows the
+// particle (afterParticle), so a tool that signs up an account does not
+// serve "sign me up for the pottery class".
 func TestPhrasalSignUp(t *testing.T) {
 	obj := json.RawMessage(`{"type":"object"}`)
-	snap, err := catalog.NewSnapshot([]catalog.Tool{
+	flagsOn(t, []catalog.Tool{
 		{Name: "numbers__align_signs", Description: "Aligns the signs of the numbers in a class of values.", InputSchema: obj},
 		{Name: "news__subscribe", Description: "Subscribes an email address to the weekly newsletter.", InputSchema: obj},
 		{Name: "news__list_issues", Description: "Lists the past issues of the weekly newsletter.", InputSchema: obj},
+		{Name: "accounts__sign_up", Description: "Signs up a new user account with an email address.", InputSchema: obj},
+	}, []unservedCase{
+		{"sign me up for the weekly newsletter", false},
+		{"sign up for the weekly newsletter", false},
+		{"sign me up for the numbers class", true},
+		{"sign me up for a new account", false},
+		{"sign me up for the pottery class", true}, // accounts__sign_up signs up, but no class: the object after the particle (afterParticle)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range rankingModes(t) {
-		e := m.engine(snap)
-		for _, c := range []unservedCase{
-			{"sign me up for the weekly newsletter", false},
-			{"sign up for the weekly newsletter", false},
-			{"sign me up for the numbers class", true},
-		} {
-			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.References) == 0 {
-				t.Fatalf("%s %q: no results", m.name, c.query)
-			}
-			top := res.References[0]
-			if got := res.Metadata.NoConfidentMatch; got != c.flagged {
-				t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", m.name, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
-			}
-		}
-	}
 }
 
 // TestGivesBack: "return" of a thing the requester got gives it back
@@ -190,37 +182,26 @@ func TestGivesBack(t *testing.T) {
 		{Name: "shop__track_order", Description: "Track the delivery of an order.", InputSchema: obj},
 	}
 	returns := append(slices.Clone(readers), catalog.Tool{Name: "shop__return_item", Description: "Return an item of an order for a refund.", InputSchema: obj})
-	for _, tc := range []struct {
-		tools []catalog.Tool
-		cases []unservedCase
-	}{
-		{readers, []unservedCase{
-			{"return the shoes I ordered last week", true},
-			{"return the status of my order", false}, // a read
-		}},
-		{returns, []unservedCase{{"return the shoes I ordered last week", false}}},
-	} {
-		snap, err := catalog.NewSnapshot(tc.tools)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range rankingModes(t) {
-			e := m.engine(snap)
-			for _, c := range tc.cases {
-				res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: m.mode, MaxResults: 5, Debug: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(res.References) == 0 {
-					t.Fatalf("%s %q: no results", m.name, c.query)
-				}
-				top := res.References[0]
-				if got := res.Metadata.NoConfidentMatch; got != c.flagged {
-					t.Errorf("%s %q (%d tools): no_confident_match = %v, want %v (top %s %.3f: %s)", m.name, c.query, len(tc.tools), got, c.flagged, top.Name, top.Score, top.Explanation)
-				}
-			}
-		}
-	}
+	flagsOn(t, readers, []unservedCase{
+		{"return the shoes I ordered last week", true},
+		{"return the status of my order", false}, // a read
+	})
+	flagsOn(t, returns, []unservedCase{{"return the shoes I ordered last week", false}})
+}
+
+// TestAnswerVerbNameReads: a noun of a tool's name after an answer verb is
+// what the tool computes, not an action it does (toolActions):
+// calculate_water_needs does not water the plants.
+func TestAnswerVerbNameReads(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "garden__calculate_water_needs", Description: "Calculate the weekly watering needs of a plant.", InputSchema: obj},
+		{Name: "garden__find_nursery", Description: "Find nurseries that sell plants.", InputSchema: obj},
+		{Name: "garden__plant_biomass", Description: "Estimate the biomass of the plants in an area.", InputSchema: obj},
+	}, []unservedCase{
+		{"water the tomato plants every morning", true},
+		{"calculate the water needs of my tomato plants", false},
+	})
 }
 
 // unservedCase is a request and whether a no-match rule flags it.
@@ -229,13 +210,27 @@ type unservedCase struct {
 	flagged bool
 }
 
+// caseQueries returns the cases' requests.
+func caseQueries(cases []unservedCase) []string {
+	queries := make([]string, len(cases))
+	for i, c := range cases {
+		queries[i] = c.query
+	}
+	return queries
+}
+
 // searchEachExample searches each query in the keyword and default modes
 // (rankingModes) of the example catalog, 5 results with explanations, and
 // hands do each result with the mode (its name, as goldens name it) and
 // the query's index.
 func searchEachExample(t *testing.T, queries []string, do func(mode search.Mode, name string, i int, res search.Result)) {
 	t.Helper()
-	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	searchEach(t, loadSnapshot(t, "testdata/eval/example/catalog.json"), queries, do)
+}
+
+// searchEach is searchEachExample on the catalog snap.
+func searchEach(t *testing.T, snap *catalog.Snapshot, queries []string, do func(mode search.Mode, name string, i int, res search.Result)) {
+	t.Helper()
 	for _, m := range rankingModes(t) {
 		e := m.engine(snap)
 		for i, q := range queries {
@@ -252,15 +247,31 @@ func searchEachExample(t *testing.T, queries []string, do func(mode search.Mode,
 // having at least one reference.
 func searchExample(t *testing.T, cases []unservedCase, check func(t *testing.T, mode string, c unservedCase, res search.Result)) {
 	t.Helper()
-	queries := make([]string, len(cases))
-	for i, c := range cases {
-		queries[i] = c.query
-	}
-	searchEachExample(t, queries, func(_ search.Mode, name string, i int, res search.Result) {
+	searchEachExample(t, caseQueries(cases), func(_ search.Mode, name string, i int, res search.Result) {
 		if len(res.References) == 0 {
 			t.Fatalf("%s %q: no results", name, cases[i].query)
 		}
 		check(t, name, cases[i], res)
+	})
+}
+
+// flagsOn checks, in the keyword and default modes, whether each case's
+// search of a catalog of tools is flagged no_confident_match.
+func flagsOn(t *testing.T, tools []catalog.Tool, cases []unservedCase) {
+	t.Helper()
+	snap, err := catalog.NewSnapshot(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	searchEach(t, snap, caseQueries(cases), func(_ search.Mode, name string, i int, res search.Result) {
+		c := cases[i]
+		if len(res.References) == 0 {
+			t.Fatalf("%s %q: no results", name, c.query)
+		}
+		top := res.References[0]
+		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+			t.Errorf("%s %q (%d tools): no_confident_match = %v, want %v (top %s %.3f: %s)", name, c.query, len(tools), got, c.flagged, top.Name, top.Score, top.Explanation)
+		}
 	})
 }
 

@@ -1,7 +1,7 @@
 package search
 
 import (
-	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/toolsearch/toolsearch/catalog"
@@ -13,31 +13,18 @@ import (
 // (its parameter "kills") does not serve "... and kill it", whichever rank
 // it holds among the 3 best; a tool that names the request's thing does.
 func TestServingTop(t *testing.T) {
-	schema := func(params ...string) json.RawMessage {
-		props := map[string]any{}
-		for _, p := range params {
-			props[p] = map[string]string{"type": "number"}
-		}
-		b, err := json.Marshal(map[string]any{"type": "object", "properties": props})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
 	st := testState(t,
 		catalog.Tool{Name: "netscan__port_scanner", Server: "netscan", Description: "Scan the open ports of a host."},
-		catalog.Tool{Name: "games__kd_calculator", Server: "games", Description: "Calculates a kd (kill death ratio)", InputSchema: schema("kills", "deaths")},
+		catalog.Tool{Name: "games__kd_calculator", Server: "games", Description: "Calculates a kd (kill death ratio)", InputSchema: paramSchema(t, "number", "kills", "deaths")},
 		catalog.Tool{Name: "proc__kill_process", Server: "proc", Description: "Terminate a process by its id."},
 		catalog.Tool{Name: "weather__get_forecast", Server: "weather", Description: "Get the weather forecast for a city."},
 	)
 	id := func(name string) int {
-		for i, tl := range st.snap.All() {
-			if tl.Name == name {
-				return i
-			}
+		i, ok := st.snap.Lookup(name)
+		if !ok {
+			t.Fatalf("no tool %s", name)
 		}
-		t.Fatalf("no tool %s", name)
-		return -1
+		return i
 	}
 	const q = "I'm trying to start my dev server but port 8080 is already in use. Can you find the process that's listening on it on my laptop and kill it?"
 	p, err := st.newPlan(Request{Query: q, MaxResults: 10}, limits{maxResults: 10, maxQueryLength: 1000})
@@ -62,7 +49,7 @@ func TestServingTop(t *testing.T) {
 			t.Errorf("%v: servingTop keeps %d tools, want %d", c.tools, len(got), c.top)
 		}
 		why := st.unserved(p, ws, hs)
-		if c.unserv == "" && why != "" || c.unserv != "" && (len(why) < len(c.unserv) || why[:len(c.unserv)] != c.unserv) {
+		if c.unserv == "" && why != "" || c.unserv != "" && !strings.HasPrefix(why, c.unserv) {
 			t.Errorf("%v: unserved = %q, want %q", c.tools, why, c.unserv)
 		}
 	}
