@@ -91,3 +91,12 @@ func TestValueKindNumberParameter(t *testing.T) {
 		t.Errorf("%q: %v, want web__fetch_page first", q, names(res))
 	}
 }
+
+// TestValueKindLongRequest: an issue key or a URL is read whatever the
+// request's length (pathKindsOf): unlike a path, a longer task's URL is
+// what it acts on, not where its result goes.
+func TestValueKindLongRequest(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"please grab the full text of https://example.com/blog/post-42 so that I can read it here in the chat", search.ModeKeyword, "fetch__fetch_url"},
+	})
+}
