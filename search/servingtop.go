@@ -3,7 +3,6 @@ package search
 import (
 	"slices"
 
-	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/query"
 )
@@ -12,7 +11,7 @@ import (
 // (the unserved action, task, step, question, past and phrasal verb: "none
 // of the top 3 tools does it"): among the unservedDepth best of hs (sorted
 // best first), the best and each other that is a candidate for the request
-// (candidateFor). A tool that only happens to rank second or third, on a
+// (requestWords.candidate). A tool that only happens to rank second or third, on a
 // word of another sense, is no tool of the request, and whether it serves a
 // step must not decide the flag: "I'm trying to start my dev server but
 // port 8080 is already in use. Can you find the process that's listening
@@ -45,59 +44,73 @@ import (
 // and github__add_issue_comment); the name's words after its first (its
 // thing) instead of every word, bfcl answerable +1 / +3 (keyword: "Transfer
 // 'temp_notes.txt' into the 'archives' directory and then rename it ..."
-// and rename_server).
+// and rename_server). Its cost, BenchmarkNoMatchRules (the rules alone,
+// keyword mode, allocations per search; the times were noise at a load
+// average of 11-19): bfcl 91 → 105, stabletoolbench 117 → 125, 108 and
+// 128 before the name's stems were kept with the tool (toolFacts.names)
+// and the request's stemmed once.
 func (st *state) servingTop(req query.Query, hs []hit) []hit {
 	top := hs[:min(len(hs), unservedDepth)]
 	if len(top) < 2 {
 		return top
 	}
-	c := st.candidateFor(req, top[0].id)
-	if !slices.ContainsFunc(top[1:], func(h hit) bool { return !c(h.id) }) {
+	c := requestWords{st: st, req: req, best: top[0].id}
+	if !slices.ContainsFunc(top[1:], func(h hit) bool { return !c.candidate(h.id) }) {
 		return top
 	}
 	out := []hit{top[0]}
 	for _, h := range top[1:] {
-		if c(h.id) {
+		if c.candidate(h.id) {
 			out = append(out, h)
 		}
 	}
 	return out
 }
 
-// candidateFor returns whether a tool is a candidate for the request req
-// (best is its best tool, whose word evidence tells which words the
-// catalog knows): the tool has a word the request is about — a ranking
-// word the catalog knows that is no argument value, no filler, no pronoun
-// (proWords) and no clause's opening word, its verb: "process",
-// "port", "server" of the request above — or its name (with its server)
-// has a ranking word of the request, verb or not: email__reply_to_email
-// of "reply all to the budget thread", github__add_issue_comment of "...
-// and comment 'please rebase' on the oldest one". kd_calculator has
-// neither: "kill" is the request's verb, and its name says "kd
-// calculator".
-func (st *state) candidateFor(req query.Query, best int) func(id int) bool {
-	verbs := map[string]bool{}
-	for c := range fallback.RequestClauses(req.Raw) {
-		if c.First != "" {
-			verbs[c.First] = true
+// requestWords reads a request's words once for servingTop, each kind
+// when first needed: its ranking words, and the words it is about.
+type requestWords struct {
+	st              *state
+	req             query.Query
+	best            int      // the request's best tool, whose word evidence tells which words the catalog knows
+	ranking, about  []string // ranking holds the stems of its ranking words (fallback.Stem)
+	ranked, aboutOK bool
+}
+
+// candidate reports whether tool id is a candidate for the request: its
+// name (with its server; toolFacts.names) has a ranking word of the
+// request, verb or not (email__reply_to_email of "reply all to the budget
+// thread", github__add_issue_comment of "... and comment 'please rebase'
+// on the oldest one"), or the tool has a word the request is about — a
+// ranking word the catalog knows that is no argument value, no filler, no
+// pronoun (proWords) and no clause's opening word, its verb: "process",
+// "port", "server" of the request above. kd_calculator has neither: its
+// name says "kd calculator", and "kill" is the request's verb.
+func (c *requestWords) candidate(id int) bool {
+	st := c.st
+	if !c.ranked {
+		for _, w := range st.lex.RankingWords(c.req) {
+			c.ranking = append(c.ranking, fallback.Stem(w))
 		}
+		c.ranked = true
 	}
-	var about []string
-	for _, w := range st.lex.WordMatches(req, best) {
-		if w.Known && !w.Arg && w.Weight >= 1 && !proWords[w.Word] && !verbs[w.Word] {
-			about = append(about, w.Word)
+	names := st.facts(id).names
+	if slices.ContainsFunc(c.ranking, func(w string) bool { return slices.Contains(names, w) }) {
+		return true // fallback.SameStem, the stems read once
+	}
+	if !c.aboutOK {
+		var verbs []string
+		for cl := range fallback.RequestClauses(c.req.Raw) {
+			if cl.First != "" {
+				verbs = append(verbs, cl.First)
+			}
 		}
-	}
-	ws := st.lex.RankingWords(req)
-	return func(id int) bool {
-		if slices.ContainsFunc(about, func(w string) bool { return st.lex.HasWord(id, w) }) {
-			return true
+		for _, w := range st.lex.WordMatches(c.req, c.best) {
+			if w.Known && !w.Arg && w.Weight >= 1 && !proWords[w.Word] && !slices.Contains(verbs, w.Word) {
+				c.about = append(c.about, w.Word)
+			}
 		}
-		t := st.snap.Tool(id)
-		server, name := catalog.SplitName(t.Name)
-		names := fallback.Words(server + " " + name + " " + t.Server)
-		return slices.ContainsFunc(ws, func(w string) bool {
-			return slices.ContainsFunc(names, func(n string) bool { return fallback.SameStem(n, w) })
-		})
+		c.aboutOK = true
 	}
+	return slices.ContainsFunc(c.about, func(w string) bool { return st.lex.HasWord(id, w) })
 }

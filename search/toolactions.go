@@ -85,6 +85,7 @@ type toolFacts struct {
 	paramNames      []string // its parameters' names, lower case (paramKind)
 	paramText       []string // the words of its parameters' names and descriptions, a plural's -s cut (paramKind)
 	valueText       []string // paramText of its parameters that may take text: no number or boolean (namesValueKind)
+	names           []string // the stems of the words of its name and its server's (fallback.Stem; servingTop)
 }
 
 // facts returns tool id's toolFacts, derived on first use and kept with
@@ -95,7 +96,11 @@ func (st *state) facts(id int) toolFacts {
 		return f.(toolFacts)
 	}
 	t := st.snap.Tool(id)
+	server, name := catalog.SplitName(t.Name)
 	f := toolFacts{actions: toolActions(t)}
+	for _, w := range fallback.Words(server + " " + name + " " + t.Server) {
+		f.names = append(f.names, fallback.Stem(w))
+	}
 	lead := t
 	lead.Description = t.Summary()
 	f.lead = toolActions(lead)
