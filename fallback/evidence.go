@@ -29,6 +29,11 @@ type WordMatch struct {
 	// Tools is the number of tools that have one of its own terms (not
 	// variants); 0 for an unknown word.
 	Tools int
+	// Plain: the word is a short or everyday form whose full words the
+	// catalog knows (shortForms, everydayWords: "umbrella" → rain,
+	// "repo" → repository, "cold" → temperature, which reads so only
+	// about the weather); Known may be false.
+	Plain bool
 	// Arg: the word is part of an argument value in the raw query (a
 	// number, a path, an e-mail address, a #channel, an issue key, quoted
 	// text, a capitalized name; see argumentWords), which says nothing for
@@ -46,7 +51,7 @@ func (ix *Index) WordMatches(q query.Query, id int) []WordMatch {
 	var out []WordMatch
 	args := argumentWords(q.Raw)
 	ix.eachRankingWord(q, func(qw queryWord) {
-		m := WordMatch{Word: qw.word, Weight: qw.weight, Known: !qw.unmatched && (len(qw.ids) > 0 || len(qw.vars) > 0), Arg: args[qw.word]}
+		m := WordMatch{Word: qw.word, Weight: qw.weight, Known: !qw.unmatched && (len(qw.ids) > 0 || len(qw.vars) > 0), Plain: qw.shortKnown, Arg: args[qw.word]}
 		for _, tid := range qw.ids {
 			m.Tools = max(m.Tools, len(ix.termData.At(int(tid)).postings))
 			if ix.has(id, tid) {

@@ -14,7 +14,8 @@ import (
 // what was asked (result: unserve, in this order): the unserved action
 // (this file), the unserved task (unservedtask.go), the unserved name
 // (unservedname.go), the unserved question (unservedquestion.go), the
-// unserved step (unservedstep.go) and the unserved past (unservedpast.go).
+// unserved step (unservedstep.go), the unserved past (unservedpast.go)
+// and the unserved when (unservedwhen.go).
 // What a tool does, its own actions, is read in toolactions.go; the verb
 // lists are in verbs.go.
 
@@ -485,7 +486,7 @@ const keywordListWords = 4
 
 // unserved runs the no-match rules on a confident search's calibrated
 // hits, in their order (the first that fires decides): the unserved
-// action, task, name, question, later step and past. It returns why the
+// action, task, name, question, later step, past and when. It returns why the
 // best hit does not serve the request (unserve's explanation), or "" when
 // no rule fires. ws are the request's ranking words.
 func (st *state) unserved(p *plan, ws []string, hits []hit) string {
@@ -506,6 +507,9 @@ func (st *state) unserved(p *plan, ws []string, hits []hit) string {
 	}
 	if st.unservedPast(p, hits) {
 		return unservedPastWhy()
+	}
+	if st.unservedWhen(p, hits) {
+		return unservedWhenWhy()
 	}
 	return ""
 }

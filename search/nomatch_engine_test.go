@@ -870,3 +870,19 @@ func TestPhrasalAction(t *testing.T) {
 		{"call off the slack reminder", "", true},
 	})
 }
+
+// TestUnservedWhen: a request whose only words the top tool has are a
+// time's, and one of whose content words the catalog does not know,
+// asks about something no tool has (unservedwhen.go): the weather
+// forecast says "tomorrow", and nothing of the moon or of sunrise. A
+// request in everyday words for the weather ("umbrella", "snow") is
+// still served.
+func TestUnservedWhen(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"when is moonrise in Oslo tomorrow", "", true},
+		{"when does the sun come up in Lisbon tomorrow", "", true},
+		{"do I need an umbrella in Oslo tomorrow", "weather__get_forecast", false},
+		{"will it snow in Chicago tomorrow", "weather__get_forecast", false},
+		{"what's the weather in Paris tomorrow", "weather__get_forecast", false},
+	})
+}
