@@ -81,10 +81,10 @@ var participleVerbs = wordSet("tow exchange hash fund heat gift")
 // ("towed" → tow, "exchanged" → exchange), or "".
 func participleOnly(w string) string {
 	b, ok := strings.CutSuffix(w, "ed")
-	if !ok {
+	if !ok || b == "" {
 		return ""
 	}
-	for _, f := range []string{b, b + "e", b[:max(len(b)-1, 0)]} {
+	for _, f := range participleBases(b) { // as verbForm reads an action verb's
 		if participleVerbs[f] {
 			return f
 		}
@@ -199,10 +199,7 @@ func verbForm(w string) (string, bool) {
 		}
 		forms := []string{b}
 		if cut == "ed" || cut == "ing" {
-			forms = append(forms, b+"e")
-			if n := len(b); n > 2 && b[n-1] == b[n-2] {
-				forms = append(forms, b[:n-1]) // stopped, planning
-			}
+			forms = participleBases(b)
 		}
 		for _, f := range forms {
 			if lightVerbs[f] {
@@ -214,6 +211,17 @@ func verbForm(w string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// participleBases returns the base forms that b, a word without its
+// "-ed" or "-ing", may have: b itself, b with an "e" ("exchanged",
+// "saving") and b without a doubled last letter ("stopped", "planning").
+func participleBases(b string) []string {
+	forms := []string{b, b + "e"}
+	if n := len(b); n > 2 && b[n-1] == b[n-2] {
+		forms = append(forms, b[:n-1])
+	}
+	return forms
 }
 
 // askVerbs are an action verb and the word after it that ask for an
