@@ -192,9 +192,11 @@ var coordinatesKind = []string{"latitude", "coordinates"}
 // that follow a locative preposition (locativePrepositions: "in Delhi",
 // "from Boston to Providence", "near Union Square"): capitalized words
 // inside a sentence, as argumentValue reads them, right after the
-// preposition or after a name word that does (without a comma between), not
-// technical, not quoted and not all capitals ("in USD", "to SMS": often
-// the thing asked for). Such a name is where or to whom, an argument
+// preposition or its "the" ("to the British Museum") or after a name word
+// that is taken, or after such a name and a comma, "and" or "or" (a list:
+// "in Lyon, Grenoble and Annecy"; a semicolon ends it), not technical, not
+// quoted and not all capitals ("in USD", "to SMS": often the thing asked
+// for). Such a name is where or to whom, an argument
 // value, and Keyword leaves it out of Result.Coverage when the catalog
 // does not know it. A name after "on", "with", "at" or "via" is left in:
 // it is as often the service a request asks to use ("on Spotify", "with
@@ -213,10 +215,12 @@ func locativeNames(raw string) map[string]bool {
 	var quote bool
 	start := true
 	after := false // the token before is a locative preposition, or a name after one
+	prep := false  // the token before is a locative preposition
+	took := false  // the token before is a name taken after one
 	for i, tok := range toks {
 		if quote || opensQuote(tok) && quoteCloses(toks[i:]) {
 			quote = quoteAfter(tok, quote)
-			start, after = false, false
+			start, after, prep, took = false, false, false, false
 			continue
 		}
 		core := tokenCore(tok)
@@ -227,10 +231,34 @@ func locativeNames(raw string) map[string]bool {
 			}
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
-		after = !start && !strings.ContainsAny(tok[len(tok)-1:], ",;") && (name && after || locativePrepositions[core])
+		last, lower := tok[len(tok)-1:], strings.ToLower(core)
+		wasPrep, wasTaken := prep, took
+		took = name && after
+		prep = !start && !strings.ContainsAny(last, ",;") && locativePrepositions[core]
+		switch {
+		case start:
+			after = false
+		case took:
+			after = last != ";" // a comma goes on to the next name of a list: "in Lyon, Grenoble and Annecy"
+		case wasPrep && lower == "the", wasTaken && listJoins[lower]:
+			after = !strings.ContainsAny(last, ",;") // "to the British Museum", "in Leeds and Bristol"
+		default:
+			after = prep
+		}
 	}
 	return names
 }
+
+// listJoins join the names of a list after a locative preposition ("in
+// Leeds and Bristol", "to Maria or Lee"): locativeNames takes the next
+// capitalized word as a name of the same list. The list and the article
+// after the preposition were measured together (docs/benchmarks.md,
+// "Lists of places and "the" after a locative preposition"): answerable
+// requests flagged, example tuning 5.0 → 4.0 % (keyword 5.9 → 5.0 %),
+// held-out-9 6.0 → 4.0 % (keyword 10.0 → 8.0 %), held-out-20 keyword
+// 16.0 → 14.0 %, bfcl keyword 4.2 → 4.1 %; no no-answer request of any
+// set less flagged, nDCG@10 unchanged.
+var listJoins = wordSet("and or")
 
 // freeTextWords returns the analysed words of a raw request's free text:
 // the message after "that", "saying" (and that word) or a colon that

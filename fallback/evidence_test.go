@@ -381,15 +381,20 @@ func TestLocativeNames(t *testing.T) {
 	}{
 		{"is it going to rain in Seattle this weekend", []string{"seattle"}},
 		{"driving time from Boston to Palo Alto if I leave at 5pm", []string{"boston", "palo", "alto"}},
-		{"what's the weather near Union Square, Portland", []string{"union", "square"}}, // the comma ends the name
+		{"what's the weather near Union Square, Portland", []string{"union", "square", "portland"}}, // a comma goes on to the next name
 		{"AQI in Delhi today", []string{"delhi"}},
-		{"convert 250 dollars to USD", nil},                     // all capitals
-		{"play it on Spotify", nil},                             // not a locative preposition
-		{"search for 'Blinding Lights' in 'Main Street'", nil},  // quoted
-		{"the forecast in. Denver", nil},                        // starts a sentence
-		{"Forecast In Denver", nil},                             // Title Case
-		{"send the report to Maria and Lee", []string{"maria"}}, // "and" is no name
-		{"move the file to #ops-archive", nil},                  // technical
+		{"convert 250 dollars to USD", nil},                            // all capitals
+		{"play it on Spotify", nil},                                    // not a locative preposition
+		{"search for 'Blinding Lights' in 'Main Street'", nil},         // quoted
+		{"the forecast in. Denver", nil},                               // starts a sentence
+		{"Forecast In Denver", nil},                                    // Title Case
+		{"send the report to Maria and Lee", []string{"maria", "lee"}}, // "and" joins a list of names
+		{"how do I get from Union Square to the Golden Gate Bridge by bike", []string{"union", "square", "golden", "gate", "bridge"}}, // "the" after the preposition
+		{"offices in Lyon, Grenoble and Annecy, then the drive", []string{"lyon", "grenoble", "annecy"}},
+		{"in Leeds; Bristol is next", []string{"leeds"}},          // a semicolon ends the list
+		{"go to the shop and Buy milk", nil},                      // "the" keeps no name of its own
+		{"near Berlin and book the Marriott", []string{"berlin"}}, // "and" then a lowercase word ends the list
+		{"move the file to #ops-archive", nil},                    // technical
 	} {
 		got := slices.Sorted(maps.Keys(locativeNames(c.raw)))
 		want := slices.Sorted(slices.Values(c.want))

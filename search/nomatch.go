@@ -771,6 +771,9 @@ func (st *state) unservedCausative(p *plan, lead string, hs []hit) string {
 	}
 	last := obj[len(obj)-1]
 	base, action := actionVerb(last)
+	if b := participleOnly(last); !action && b != "" && causativeVerbs[lead] {
+		base, action = b, true // "Get my car towed to the dealership": "tow" opens requests as a noun, "towed" is a verb
+	}
 	object := map[string]bool{}
 	for _, w := range obj[:len(obj)-1] {
 		object[w] = true

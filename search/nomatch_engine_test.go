@@ -204,6 +204,21 @@ func TestAnswerVerbNameReads(t *testing.T) {
 	})
 }
 
+// TestParticipleVerbs: a verb left out of actionVerbs because requests
+// open with it as a noun ("tow truck") is a verb in its -ed form after a
+// causative's object (participleVerbs).
+func TestParticipleVerbs(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "cars__list_available", Description: "List the rental cars available at a dealership.", InputSchema: obj},
+		{Name: "cars__reserve", Description: "Reserve a rental car at a dealership.", InputSchema: obj},
+		{Name: "cars__price", Description: "Get the daily price of a rental car.", InputSchema: obj},
+	}, []unservedCase{
+		{"get my car towed to the dealership", true},
+		{"get a rental car reserved at the dealership", false},
+	})
+}
+
 // unservedCase is a request and whether a no-match rule flags it.
 type unservedCase struct {
 	query   string
