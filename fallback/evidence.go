@@ -932,9 +932,15 @@ var questionWords = wordSet("what where when how which who whom whose why is are
 // of any example, dev or dev held-out set). "around", "past", "inside",
 // "outside" and "like" are left out: they also modify a noun or end a
 // phrasal verb ("the outside temperature", "past events", "move the
-// meetings around").
+// meetings around"). "so" (h36-dev19) opens a purpose or a result ("Overwrite
+// ~/notes/todo.txt so it contains only the line ...": "contains" and
+// "line" are no object of filesystem__write_file, and the unserved object
+// flagged it): default and keyword mode, example held-out-19 answerable
+// flagged 10 → 8 % (keyword 14 → 12 %), keyword tuning 5.9 → 5.0 %,
+// held-out-9 10 → 8 %, held-out-20 16 → 14 %, bfcl held-out-2 no-answer
+// keyword 80 → 85 %; nothing else moves (no nDCG@10 of any dev set).
 var objectEnds = wordSet("to into onto from in on for with at as by about of under until via through over after " +
-	"before within without than that saying where which who when near during between across while since toward towards throughout upon among against")
+	"before within without than that saying where which who when near during between across while since toward towards throughout upon among against so")
 
 // textStarts introduce a message's text: "tell the team that ...",
 // "reply saying ...".

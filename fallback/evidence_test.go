@@ -86,6 +86,7 @@ func TestRequestOpening(t *testing.T) {
 		{"Let's archive the old channel", Opening{Verb: "archive", Object: []string{"the", "old", "channel"}}},
 		{"please,archive the channel", Opening{Verb: "archive", Object: []string{"the", "channel"}}},
 		{"transition OPS-8 to review", Opening{Verb: "transition", Object: []string{"ops", "8"}}},
+		{"overwrite todo.txt so it holds one line", Opening{Verb: "overwrite", Object: []string{"todo", "txt"}}}, // "so" opens a purpose or a result
 		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
 		{"add a :tada: reaction to the announcement", Opening{Verb: "add", Object: []string{"a", "tada", "reaction"}}},

@@ -901,3 +901,13 @@ func TestUnservedWhen(t *testing.T) {
 		{"what's the weather in Paris tomorrow", "weather__get_forecast", false},
 	})
 }
+
+// TestObjectEndsAtSo: "so" ends a request's object (fallback's
+// objectEnds): what follows says what the change is for, and is no object
+// a top tool must have ("Overwrite ~/plans/week.md so it only holds the
+// heading ...": filesystem__write_file has no "heading").
+func TestObjectEndsAtSo(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{`Overwrite ~/plans/week.md so it only holds the heading "Week 48"`, "filesystem__write_file", false},
+	})
+}
