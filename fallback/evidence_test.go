@@ -86,6 +86,7 @@ func TestRequestOpening(t *testing.T) {
 		{"Let's archive the old channel", Opening{Verb: "archive", Object: []string{"the", "old", "channel"}}},
 		{"please,archive the channel", Opening{Verb: "archive", Object: []string{"the", "channel"}}},
 		{"transition OPS-8 to review", Opening{Verb: "transition", Object: []string{"ops", "8"}}},
+		{"overwrite todo.txt so it holds one line", Opening{Verb: "overwrite", Object: []string{"todo", "txt"}}}, // "so" opens a purpose or a result
 		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
 		{"add a :tada: reaction to the announcement", Opening{Verb: "add", Object: []string{"a", "tada", "reaction"}}},
@@ -381,15 +382,20 @@ func TestLocativeNames(t *testing.T) {
 	}{
 		{"is it going to rain in Seattle this weekend", []string{"seattle"}},
 		{"driving time from Boston to Palo Alto if I leave at 5pm", []string{"boston", "palo", "alto"}},
-		{"what's the weather near Union Square, Portland", []string{"union", "square"}}, // the comma ends the name
+		{"what's the weather near Union Square, Portland", []string{"union", "square", "portland"}}, // a comma goes on to the next name
 		{"AQI in Delhi today", []string{"delhi"}},
-		{"convert 250 dollars to USD", nil},                     // all capitals
-		{"play it on Spotify", nil},                             // not a locative preposition
-		{"search for 'Blinding Lights' in 'Main Street'", nil},  // quoted
-		{"the forecast in. Denver", nil},                        // starts a sentence
-		{"Forecast In Denver", nil},                             // Title Case
-		{"send the report to Maria and Lee", []string{"maria"}}, // "and" is no name
-		{"move the file to #ops-archive", nil},                  // technical
+		{"convert 250 dollars to USD", nil},                            // all capitals
+		{"play it on Spotify", nil},                                    // not a locative preposition
+		{"search for 'Blinding Lights' in 'Main Street'", nil},         // quoted
+		{"the forecast in. Denver", nil},                               // starts a sentence
+		{"Forecast In Denver", nil},                                    // Title Case
+		{"send the report to Maria and Lee", []string{"maria", "lee"}}, // "and" joins a list of names
+		{"how do I get from Union Square to the Golden Gate Bridge by bike", []string{"union", "square", "golden", "gate", "bridge"}}, // "the" after the preposition
+		{"offices in Lyon, Grenoble and Annecy, then the drive", []string{"lyon", "grenoble", "annecy"}},
+		{"in Leeds; Bristol is next", []string{"leeds"}},          // a semicolon ends the list
+		{"go to the shop and Buy milk", nil},                      // "the" keeps no name of its own
+		{"near Berlin and book the Marriott", []string{"berlin"}}, // "and" then a lowercase word ends the list
+		{"move the file to #ops-archive", nil},                    // technical
 	} {
 		got := slices.Sorted(maps.Keys(locativeNames(c.raw)))
 		want := slices.Sorted(slices.Values(c.want))
@@ -662,6 +668,9 @@ func TestClauseObject(t *testing.T) {
 		{"tell the team that the fix is out", []string{"the", "team"}},
 		{"archive it", []string{"it"}},
 		{"book", nil},
+		{"Find him a driving school near Columbus", []string{"him", "a", "driving", "school"}}, // "near" and the other prepositions of place and time (objectEnds)
+		{"walk my dog while I'm at work", []string{"my", "dog"}},
+		{"move the files between the folders", []string{"the", "files"}},
 	} {
 		var got []string
 		for cl := range RequestClauses(c.raw) {

@@ -320,6 +320,9 @@ func TestKeywordRetrievalVerbClass(t *testing.T) {
 	})
 	q := mustParse(t, "find where Priya talked about the budget on slack")
 	firstExpanded(t, ix, q, "slack__search_messages")
+	// The verb weighs as the class's commonest word (retrievalExponent 1):
+	// at half the way, "find" still outweighed "slack" and "messages".
+	firstExpanded(t, ix, mustParse(t, "find slack messages about time slots"), "slack__search_messages")
 }
 
 // TestKeywordQuotedText: quoted text is a value, the text the caller

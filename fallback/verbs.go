@@ -49,6 +49,8 @@ var verbSynonyms = map[string][]string{
 	"save":       {"write", "create", "store"},
 	"answer":     {"reply", "respond"},
 	"setup":      {"create", "schedule", "configure", "add", "set"},
+	"signup":     {"register", "enroll", "subscribe", "join", "sign up"}, // "sign me up for ...": the phrasal verb (package search's phrasalVerbs)
+	"giveback":   {"return", "refund", "exchange"},                       // "return the shoes I ordered": given back (package search's givesBack)
 	"replace":    {"edit", "update", "modify"},
 	"lower":      {"set", "adjust", "decrease", "reduce"},
 	"raise":      {"set", "adjust", "increase"},

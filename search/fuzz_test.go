@@ -103,6 +103,11 @@ func FuzzSearch(f *testing.F) {
 		// booking at a time, a support verb, a later step naming a server.
 		{35, "how many rows in the orders table"}, {36, "why slow: SELECT * FROM x WHERE"}, {37, "UPDATE"},
 		{38, "invite bob to a review on Friday at 3"}, {39, "leave a comment saying"}, {40, "check x and post it on slack"},
+		// The tenth session's: a causative's particle, "have" and a
+		// subject, an indirect object, a phrasal verb with a pronoun, a
+		// request to see, giving back, an issue key and a URL.
+		{41, "have"}, {42, "have I"}, {43, "get it tuned up"}, {44, "give my x a"}, {45, "sign me up"}, {46, "sign me"},
+		{47, "call off"}, {48, "find x and react to it"}, {49, "return the I bought"}, {50, "move OPS-7 into https://x.io"},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}

@@ -44,11 +44,12 @@ type idRef struct {
 // identifiers the rule reads: twice pathMaxWords, since an identifier
 // names what the request acts on, not where its result goes ("Add '…' at
 // the bottom of note n_4410, keeping what is already there" has 19).
-// Measured (docs/benchmarks.md, "A thing named by its identifier"): the
-// example sets' first tool right 574 → 581 of 753 (keyword 583 → 591),
-// none lost; livemcpbench nDCG@10 .3818 → .3897 (keyword .3427 → .3506:
-// "hacker news story 44490510" and the tool whose bare id its name says
-// is a story's), bfcl .7158 → .7152 (keyword .7007 → .7003).
+// Measured on main 3ebf31e (docs/benchmarks.md, "A value's kind beyond
+// paths: a thing named by its identifier"): the example sets' first tool
+// right 587 → 593 of 753 (keyword 595 → 602), none lost; livemcpbench
+// nDCG@10 .3999 → .4077 (keyword .3539 → .3618: "hacker news story
+// 44490510" and the tool whose bare id its name says is a story's), bfcl
+// .7151 → .7144 (keyword .7004 → .7000).
 const idMaxWords = 20
 
 // idRefsOf returns the identifiers of raw with the nouns (as

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
@@ -20,7 +21,8 @@ import (
 // learned queries, in the request's own learning scope, resemble the
 // request:
 //
-//	similarity  s = max(keyword, centroid)
+//	similarity  s = m · m / best, m = max(keyword, centroid), best the
+//	            largest m of the request's learned candidates (bestShare)
 //	  keyword   the tool's learned queries as a field of their own: a
 //	            separate BM25F index (fallback.NewIndex) with one document
 //	            per tool that learned something, scored × the share of the
@@ -73,11 +75,12 @@ import (
 // it gains on livemcpbench and the more it costs stabletoolbench (−0.007
 // to −0.033 nDCG@10 in the last one's settings), while bfcl gains less
 // than with the boost. The boost's own similarity, evidence and credit
-// were varied 13 ways against livemcpbench's even half, the one replay
-// below 75 % of the stand-in (docs/benchmarks.md, "Sixth round"): none
-// was kept. That half's gap is requests whose write_file learned from two
-// sessions' quarter uses, which the join rules keep out as they must; on
-// its other requests learning is ahead of the stand-in.
+// were varied 13 ways against livemcpbench's even half (docs/benchmarks.md,
+// "Sixth round"): none was kept; reading a tool's similarity as its share
+// of the request's best learned match (bestShare) was (tenth session).
+// That half's remaining gap is mostly requests whose write_file learned
+// from two sessions' quarter uses, which the join rules keep out as they
+// must.
 //
 // A search reads one learned index, chosen as it begins (beginLearned),
 // and runs the stage's lexical half (learnedWords) and, when the query's
@@ -228,8 +231,10 @@ type Learned struct {
 	Signal string
 	// Boost is the score added by learning, before calibration.
 	Boost float64
-	// Similarity is the signal's similarity in [0, 1], and Evidence the
-	// tool's learned weight (≈ sessions that used it, decayed).
+	// Similarity is the signal's similarity in [0, 1] as the boost read
+	// it (its share of the request's best learned similarity applied:
+	// bestShare), and Evidence the tool's learned weight (≈ sessions
+	// that used it, decayed).
 	Similarity, Evidence float64
 }
 
@@ -281,6 +286,12 @@ type learnedStage struct {
 	// (0: none yet).
 	agreedOf int
 	agreed   bool
+	// verbIDs are the term IDs of the request's action verb and its
+	// synonyms in ix's numbering (requestVerb), read once verbRead:
+	// agrees asks them of every tool it weighs; verbNone: the request
+	// has no action verb.
+	verbIDs            []int32
+	verbRead, verbNone bool
 	// panicked is what the goroutine panicked with (nil if it did not),
 	// set before done is closed; join and end panic with it again on the
 	// search's goroutine (rethrow).
@@ -343,6 +354,24 @@ type learnedSights struct {
 // in localEvidence) differ in their last bits only.
 type screenedRows struct {
 	tools, end, rows []int32
+	// The first few tools and rows live in the struct (newScreenedRows):
+	// a screen lets ≈ 2–3 vectors through on BenchmarkLearnedSearch, and
+	// the three slices grown by append from nothing were ≈ 7 of the ≈ 18
+	// allocations a search with learning adds.
+	toolsBuf, endBuf [screenedInline]int32
+	rowsBuf          [2 * screenedInline]int32
+}
+
+// screenedInline is how many tools' screened vectors a screenedRows
+// holds without allocating beyond itself (twice as many vectors).
+const screenedInline = 8
+
+// newScreenedRows returns an empty screenedRows whose slices start in its
+// own arrays.
+func newScreenedRows() *screenedRows {
+	sr := &screenedRows{}
+	sr.tools, sr.end, sr.rows = sr.toolsBuf[:0], sr.endBuf[:0], sr.rowsBuf[:0]
+	return sr
 }
 
 // add records tool i's screened vectors ks; tools are added in ascending
@@ -569,7 +598,7 @@ func (e *Engine) learnedSightsOf(st *state, ix *learnedIndex, text string) *lear
 		a.semantic = project(raw, st.sem.pc) // as vectorCandidates
 		a.q = slices.Clone(a.semantic)
 		embed.Normalize(a.q)
-		a.rows = &screenedRows{}
+		a.rows = newScreenedRows()
 		ix.screen.vectorsAbove(a.q, func(i int, ks []int) { a.rows.add(i, ks) })
 	}
 	if ix.centroid != nil {
@@ -658,8 +687,12 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	var provBuf [fusionDepth]Learned
 	prov := provBuf[:0] // their provenance, moved[k]'s prov[k]
 	cands := sims.best(split)
+	best := 0.0
 	for _, c := range cands {
-		i, sim, signal := c.i, c.sim, c.signal
+		best = max(best, c.sim)
+	}
+	for _, c := range cands {
+		i, sim, signal := c.i, bestShare(c.sim, best), c.signal
 		// The evidence resembling the request is at most the tool's
 		// (localEvidence), and the boost and canJoin grow with it: a tool
 		// that would not be lifted or could not join with all of its
@@ -712,6 +745,37 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	m.hits = hits
 	m.total = max(m.total, len(hits))
 	return m
+}
+
+// bestShare is a learned candidate's similarity m as the lift reads it:
+// m times its share of best, the largest similarity among the request's
+// learned candidates (m ≤ best). The tool whose learned queries resemble
+// the request most keeps its similarity, and a sibling whose learned
+// queries share fewer of the request's words is lifted less in
+// proportion, whatever its sessions: the learned evidence (localEvidence)
+// counts every learned query that resembles the request by a third of
+// its words, so a tool that many sessions used after requests sharing a
+// few words with this one ("create a jira task in OPS …" and
+// jira__create_issue) outweighed the tool whose one learned query says
+// what this request asks, and the naive stand-in, whose appended text
+// scores by the words it shares, ranked the latter first. Measured
+// (docs/benchmarks.md, "The best learned match sets the scale"), ratio of
+// learning's nDCG@10 gain to the naive stand-in's, even / odd, before →
+// m · (m / best): livemcpbench .55 / .94 → .73 / .86 (keyword .43 / .88
+// → .43 / .90); the example pool .47 / .79 → .49 / .91 (keyword .20 / .50
+// → .21 / .64); bfcl .85 / .98 → .85 / .98 (keyword .84 / .95 → .85 /
+// .96); stabletoolbench's gain +.0066 / −.0031 → +.0080 / +.0030 (keyword
+// +.0042 / −.0009 → +.0091 / +.0050). Other powers of the share: ½
+// livemcpbench .73 / .94, pool .49 / .91 (keyword .18 / .58),
+// stabletoolbench +.0087 / −.0001; 1.5 and 2 lower on the pool (.48 /
+// .89, .46 / .88; keyword odd .57 and .45). The share scaling the
+// resembling evidence too (the evidence's weight × the share) measured
+// lower: pool .48 / .85 (keyword .22 / .55).
+func bestShare(m, best float64) float64 {
+	if best <= 0 {
+		return m
+	}
+	return m * m / best
 }
 
 // rejectedHas reports whether the tool id is among the semantic candidates
@@ -919,7 +983,7 @@ func (e *Engine) learnedVectors(st *state, p *plan, qv []float32, vec []hit, fou
 	} else {
 		q = slices.Clone(qv)
 		embed.Normalize(q)
-		sr = &screenedRows{}
+		sr = newScreenedRows()
 		ix.screen.vectorsAbove(q, func(i int, ks []int) { sr.add(i, ks) }) // the others' best is below learnedVectorJoin
 	}
 	p.learned.screened = sr
@@ -1043,26 +1107,9 @@ func (st *state) agrees(ls *learnedStage, id int) bool {
 	if !ok {
 		return false
 	}
-	verb := ""
-	for _, w := range fallback.Words(ls.text) { // the one text pipeline: "deleteEmail" says delete
-		if fallback.PreambleWord(w) {
-			continue
-		}
-		if base, action := actionVerb(w); action {
-			verb = base
-			break
-		}
-	}
-	if verb == "" {
+	verbs, none := ls.requestVerb()
+	if none {
 		return true
-	}
-	var verbs []int32 // term IDs of the verb and its synonyms
-	for _, v := range append([]string{verb}, fallback.VerbSynonyms(verb)...) {
-		for _, t := range fallback.Terms(v) {
-			if id, ok := ix.terms.ids[t]; ok && !slices.Contains(verbs, id) {
-				verbs = append(verbs, id)
-			}
-		}
 	}
 	if len(verbs) == 0 || !ls.have && !ls.joined {
 		return false
@@ -1084,4 +1131,45 @@ func (st *state) agrees(ls *learnedStage, id int) bool {
 		}
 	}
 	return false
+}
+
+// requestVerb returns the term IDs, in the stage's learned numbering, of
+// the request's first action verb (actionVerb, past the preamble words;
+// "deleteEmail" says delete: the one text pipeline, fallback.Words) and
+// of its synonyms (fallback.VerbSynonyms), or none when the request has
+// no action verb; read once a search (agrees asks it of every tool it
+// weighs). The words are read a field of the ranking text at a time up to
+// the verb, not all of them: the analysis is word-local and splits at
+// every space, so the fields' words in order are the text's
+// (TestRequestVerbIsWords); the IDs of a verb are kept by the learned
+// index (learnedTerms.verbIDs).
+func (ls *learnedStage) requestVerb() (ids []int32, none bool) {
+	if ls.verbRead {
+		return ls.verbIDs, ls.verbNone
+	}
+	ls.verbRead = true
+	verb := firstActionVerb(ls.text)
+	if verb == "" {
+		ls.verbNone = true
+		return nil, true
+	}
+	ls.verbIDs = ls.ix.terms.verbIDs(verb)
+	return ls.verbIDs, false
+}
+
+// firstActionVerb returns the base of the first action verb among the
+// words of text (fallback.Words) that are not preamble words
+// (fallback.PreambleWord), or "" when none is.
+func firstActionVerb(text string) string {
+	for f := range strings.FieldsSeq(text) {
+		for _, w := range fallback.Words(f) {
+			if fallback.PreambleWord(w) {
+				continue
+			}
+			if base, action := actionVerb(w); action {
+				return base
+			}
+		}
+	}
+	return ""
 }

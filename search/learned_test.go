@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -405,13 +406,20 @@ func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
 // the agent used tool: n sessions' successful uses.
 func learnFrom(t *testing.T, e *search.Engine, q, tool string, n int) {
 	t.Helper()
-	ctx := testenv.Context(t)
 	for i := range n {
-		s := fmt.Sprintf("%s/%d", q, i)
-		if _, err := e.Search(ctx, search.Request{Query: q, SessionID: s, MaxResults: 10}); err != nil {
-			t.Fatal(err)
-		}
-		if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: s, Tool: tool, Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
+		learnSession(t, e, fmt.Sprintf("%s/%d", q, i), q, tool)
+	}
+}
+
+// learnSession has session search q and use tools, in order.
+func learnSession(t *testing.T, e *search.Engine, session, q string, tools ...string) {
+	t.Helper()
+	ctx := testenv.Context(t)
+	if _, err := e.Search(ctx, search.Request{Query: q, SessionID: session, MaxResults: 10}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools {
+		if rep, err := e.ReportToolUse(ctx, search.ToolUse{SessionID: session, Tool: tool, Outcome: search.OutcomeSuccess}); err != nil || !rep.Recorded {
 			t.Fatalf("ReportToolUse = %+v, %v", rep, err)
 		}
 	}
@@ -465,5 +473,43 @@ func TestLearnedGateReadsLearnedQueries(t *testing.T) {
 	}
 	if !res.Metadata.NoConfidentMatch {
 		t.Errorf("after learning: %v not flagged no_confident_match", names(res))
+	}
+}
+
+// A tool whose learned queries share a word or two of a request is lifted
+// by their share of the best learned similarity (bestShare), not by its
+// sessions: after four sessions fetched pages ("fetch
+// https://go.dev/doc/effective_go …", "get https://example.org/robots.txt")
+// with fetch__fetch_url and five got files from github repositories ("get
+// go.mod from golang/tools on github", …) with github__get_file_contents,
+// "get the page at https://go.dev/doc" keeps fetch__fetch_url first and
+// the catalog's second, fetch__web_search, above github__get_file_contents,
+// which its five sessions' "get" lifted over it.
+func TestLearnedLiftByItsShareOfTheBest(t *testing.T) {
+	e := exampleLearningEngine(t)
+	req := search.Request{Query: "get the page at https://go.dev/doc", Mode: search.ModeKeyword, MaxResults: 5}
+	if got := names(search1(t, e, req)); len(got) < 2 || got[0] != "fetch__fetch_url" || got[1] != "fetch__web_search" {
+		t.Fatalf("without learning, %q ranks %v; want fetch__fetch_url, fetch__web_search first", req.Query, got)
+	}
+	for i, q := range []string{
+		"fetch https://go.dev/doc/effective_go and summarise it",
+		"fetch https://news.ycombinator.com",
+		"get https://example.org/robots.txt",
+		"grab the text of https://go.dev/blog/loopvar-preview so I can read it here",
+	} {
+		learnSession(t, e, fmt.Sprintf("fetch-%d", i), q, "fetch__fetch_url")
+	}
+	for i, q := range []string{
+		"get src/main.go from acme/api on github",
+		"get go.mod from golang/tools on github",
+		"get docs/index.md from acme/web on github",
+		"show README.md from the torvalds/linux repo on github",
+		"get the Dockerfile on the main branch of hashicorp/vault",
+	} {
+		learnSession(t, e, fmt.Sprintf("github-%d", i), q, "github__get_file_contents")
+	}
+	got := names(search1(t, e, req))
+	if got[0] != "fetch__fetch_url" || slices.Index(got, "github__get_file_contents") < slices.Index(got, "fetch__web_search") {
+		t.Errorf("after learning, %q ranks %v; want fetch__fetch_url first and fetch__web_search above github__get_file_contents", req.Query, got)
 	}
 }

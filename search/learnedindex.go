@@ -811,6 +811,38 @@ type learnedTerms struct {
 	// sets holds *termSet of one bit per term, all zero, for requestOf
 	// (release hands them back).
 	sets sync.Pool
+	// verbs memoizes verbIDs by verb (a verb base of actionVerb: a few
+	// hundred at most).
+	verbsMu sync.RWMutex
+	verbs   map[string][]int32
+}
+
+// verbIDs returns the IDs of the terms of verb (an action verb's base,
+// actionVerb) and of its synonyms (fallback.VerbSynonyms) that some
+// learned query has, each once, the verb's first: what agrees looks for
+// in a tool's learned queries. Memoized (the caller must not modify the
+// slice); safe for concurrent use.
+func (t *learnedTerms) verbIDs(verb string) []int32 {
+	t.verbsMu.RLock()
+	ids, ok := t.verbs[verb]
+	t.verbsMu.RUnlock()
+	if ok {
+		return ids
+	}
+	for _, v := range append([]string{verb}, fallback.VerbSynonyms(verb)...) {
+		for _, term := range fallback.Terms(v) {
+			if id, ok := t.ids[term]; ok && !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	t.verbsMu.Lock()
+	if t.verbs == nil {
+		t.verbs = map[string][]int32{}
+	}
+	t.verbs[verb] = ids
+	t.verbsMu.Unlock()
+	return ids
 }
 
 // chunkTerms are the ranking terms of one request chunk in a learnedTerms'

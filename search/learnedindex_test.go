@@ -519,17 +519,7 @@ func TestRequestTermsAreTerms(t *testing.T) {
 			"weather weather forecasts forecast", "open issues on github and close issues",
 		})
 	})
-	t.Run("bfcl", func(t *testing.T) {
-		qs, err := evaluation.LoadQueries(evaltest.Bench(t, "bfcl/queries.jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts := make([]string, len(qs))
-		for i, q := range qs {
-			texts[i] = q.Query
-		}
-		check(t, texts)
-	})
+	t.Run("bfcl", func(t *testing.T) { check(t, bfclQueryTexts(t)) })
 }
 
 // best gives the tools a stable sort by tool gives, keeping a tool's
@@ -654,4 +644,87 @@ func TestBelowIsComparison(t *testing.T) {
 			t.Fatalf("%d bounds: got %v, want %v", n, got, want)
 		}
 	}
+}
+
+// requestVerb reads the words of a request's ranking text a field at a
+// time up to its first action verb (firstActionVerb), and a verb's term
+// IDs from the learned index's memo (learnedTerms.verbIDs): both as
+// agrees read them before, from every word of the whole text and the
+// verb's and its synonyms' terms, on odd texts and every bfcl query.
+func TestRequestVerbIsWords(t *testing.T) {
+	wantVerb := func(text string) string {
+		for _, w := range fallback.Words(text) {
+			if fallback.PreambleWord(w) {
+				continue
+			}
+			if base, action := actionVerb(w); action {
+				return base
+			}
+		}
+		return ""
+	}
+	check := func(t *testing.T, texts []string) {
+		var learned []learnedQuery
+		for i, text := range texts {
+			if i%2 == 0 {
+				learned = append(learned, learnedQuery{terms: fallback.Terms(text), weight: 1})
+			}
+		}
+		lt := newLearnedTerms([][]learnedQuery{learned})
+		verbs := 0
+		for pass := range 2 { // the memo's first reading, then its own
+			for _, text := range texts {
+				q, err := query.Parse(text)
+				if err != nil {
+					continue
+				}
+				rt := q.RankingText()
+				verb := firstActionVerb(rt)
+				if want := wantVerb(rt); verb != want {
+					t.Fatalf("%q: verb %q, want %q", rt, verb, want)
+				}
+				if verb == "" {
+					continue
+				}
+				verbs++
+				var want []int32
+				for _, v := range append([]string{verb}, fallback.VerbSynonyms(verb)...) {
+					for _, term := range fallback.Terms(v) {
+						if id, ok := lt.ids[term]; ok && !slices.Contains(want, id) {
+							want = append(want, id)
+						}
+					}
+				}
+				if got := lt.verbIDs(verb); !slices.Equal(got, want) {
+					t.Errorf("pass %d, %q: verb %q IDs %v, want %v", pass, rt, verb, got, want)
+				}
+			}
+		}
+		if verbs == 0 {
+			t.Error("no text has an action verb: nothing checked")
+		}
+	}
+	t.Run("odd texts", func(t *testing.T) {
+		check(t, []string{
+			"", "the a of", "please  deleteEmail\tfrom\nbob", "can you sendMessage to the team",
+			"I want to re-send the invite", "unassign the ticket", "用Go写 天气预报 archive it",
+			"bad \xe2\x82 utf8\xff delete here", "help me", "weather in Paris", "Stopped? planning, creating.",
+			`"new york" weather -rain +forecast send`, "server:github close issues",
+		})
+	})
+	t.Run("bfcl", func(t *testing.T) { check(t, bfclQueryTexts(t)) })
+}
+
+// bfclQueryTexts returns the text of every bfcl dev query.
+func bfclQueryTexts(t *testing.T) []string {
+	t.Helper()
+	qs, err := evaluation.LoadQueries(evaltest.Bench(t, "bfcl/queries.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := make([]string, len(qs))
+	for i, q := range qs {
+		texts[i] = q.Query
+	}
+	return texts
 }

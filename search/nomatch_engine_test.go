@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -100,6 +101,9 @@ func TestUnservedAction(t *testing.T) {
 		{"get my latest emails forwarded to bob", true},
 		{"get the quarterly report printed", true},
 		{"get the weather forecast for Boston", false},
+		{"get the slack channel locked down", true},     // a particle after the participle: the participle is still the verb
+		{"get the old branches cleaned up", true},       // (withoutParticle)
+		{"have the draft emails sent out today", false}, // email__send_email sends emails
 		// A support verb's action is the noun that ends its short object.
 		{"make a phone call to alice about the standup meeting", true},
 		{"make a DELETE request to https://api.acme.io/v1/items/7", false},
@@ -108,8 +112,17 @@ func TestUnservedAction(t *testing.T) {
 		{"get it committed", false},                             // a pronoun: as "commit it"
 		{"put a hold on pull request #42 in acme/webapp", true}, // give, put and take are support verbs too
 		{"give alice a call about the standup meeting", true},
-		{"give me the weather forecast for Boston", false}, // the object's noun is no action
-		{"take a look at jira issue OPS-12", false},        // "look" is a light verb
+		{"give my manager alice a call about the standup meeting", true}, // an indirect object before the action's noun (directObjectOf)
+		{"have my latest emails forwarded to bob", true},
+		// A long request's noun after an indirect object is its action
+		// (actionNoun, directObjectOf): not "leave", which no tool does.
+		{"leave my teammate bob a comment on pull request #42 in acme/webapp saying the build is flaky again", false},
+		{"have I got anything uncommitted in ~/work/payments?", false}, // a question
+		{"have the old branches cleaned up", true},                     // "have" is a stop word, still the causative (stopCausative)
+		{"give me the weather forecast for Boston", false},             // the object's noun is no action
+		{"put the design review meeting on hold", true},                // put on an action's bare noun: held (onAction)
+		{"put the design review meeting on my calendar", false},
+		{"take a look at jira issue OPS-12", false}, // "look" is a light verb
 		// A yes/no question about the asker's own things needs a top tool with its subject.
 		{"is my invoice for the jira issue OPS-12 paid?", true},
 		{"has my pull request been merged?", false},
@@ -136,10 +149,89 @@ func TestUnservedAction(t *testing.T) {
 	})
 }
 
+// TestPhrasalSignUp: "sign me up" registers (phrasalVerbs), so a tool
+// whose name has "signs" (bfcl's DurationImpl.alignSigns) does not serve
+// it, and one that subscribes does; its object is what follows the
+// particle (afterParticle), so a tool that signs up an account does not
+// serve "sign me up for the pottery class".
+func TestPhrasalSignUp(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "numbers__align_signs", Description: "Aligns the signs of the numbers in a class of values.", InputSchema: obj},
+		{Name: "news__subscribe", Description: "Subscribes an email address to the weekly newsletter.", InputSchema: obj},
+		{Name: "news__list_issues", Description: "Lists the past issues of the weekly newsletter.", InputSchema: obj},
+		{Name: "accounts__sign_up", Description: "Signs up a new user account with an email address.", InputSchema: obj},
+	}, []unservedCase{
+		{"sign me up for the weekly newsletter", false},
+		{"sign up for the weekly newsletter", false},
+		{"sign me up for the numbers class", true},
+		{"sign me up for a new account", false},
+		{"sign me up for the pottery class", true}, // accounts__sign_up signs up, but no class: the object after the particle (afterParticle)
+	})
+}
+
+// TestGivesBack: "return" of a thing the requester got gives it back
+// (givesBack), done by a tool whose name or first sentence says so, not
+// by one whose later sentence "Returns" what it reads; "return" of
+// anything else asks to see it.
+func TestGivesBack(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	readers := []catalog.Tool{
+		{Name: "shop__order_status", Description: "Check the status of a customer's order. Returns the current state of the order and its shoes' tracking number.", InputSchema: obj},
+		{Name: "shop__list_orders", Description: "List the orders of a customer, with the items ordered.", InputSchema: obj},
+		{Name: "shop__track_order", Description: "Track the delivery of an order.", InputSchema: obj},
+	}
+	returns := append(slices.Clone(readers), catalog.Tool{Name: "shop__return_item", Description: "Return an item of an order for a refund.", InputSchema: obj})
+	flagsOn(t, readers, []unservedCase{
+		{"return the shoes I ordered last week", true},
+		{"return the status of my order", false}, // a read
+	})
+	flagsOn(t, returns, []unservedCase{{"return the shoes I ordered last week", false}})
+}
+
+// TestAnswerVerbNameReads: a noun of a tool's name after an answer verb is
+// what the tool computes, not an action it does (toolActions):
+// calculate_water_needs does not water the plants.
+func TestAnswerVerbNameReads(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "garden__calculate_water_needs", Description: "Calculate the weekly watering needs of a plant.", InputSchema: obj},
+		{Name: "garden__find_nursery", Description: "Find nurseries that sell plants.", InputSchema: obj},
+		{Name: "garden__plant_biomass", Description: "Estimate the biomass of the plants in an area.", InputSchema: obj},
+	}, []unservedCase{
+		{"water the tomato plants every morning", true},
+		{"calculate the water needs of my tomato plants", false},
+	})
+}
+
+// TestParticipleVerbs: a verb left out of actionVerbs because requests
+// open with it as a noun ("tow truck") is a verb in its -ed form after a
+// causative's object (participleVerbs).
+func TestParticipleVerbs(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object"}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "cars__list_available", Description: "List the rental cars available at a dealership.", InputSchema: obj},
+		{Name: "cars__reserve", Description: "Reserve a rental car at a dealership.", InputSchema: obj},
+		{Name: "cars__price", Description: "Get the daily price of a rental car.", InputSchema: obj},
+	}, []unservedCase{
+		{"get my car towed to the dealership", true},
+		{"get a rental car reserved at the dealership", false},
+	})
+}
+
 // unservedCase is a request and whether a no-match rule flags it.
 type unservedCase struct {
 	query   string
 	flagged bool
+}
+
+// caseQueries returns the cases' requests.
+func caseQueries(cases []unservedCase) []string {
+	queries := make([]string, len(cases))
+	for i, c := range cases {
+		queries[i] = c.query
+	}
+	return queries
 }
 
 // searchEachExample searches each query in the keyword and default modes
@@ -148,7 +240,12 @@ type unservedCase struct {
 // the query's index.
 func searchEachExample(t *testing.T, queries []string, do func(mode search.Mode, name string, i int, res search.Result)) {
 	t.Helper()
-	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	searchEach(t, loadSnapshot(t, "testdata/eval/example/catalog.json"), queries, do)
+}
+
+// searchEach is searchEachExample on the catalog snap.
+func searchEach(t *testing.T, snap *catalog.Snapshot, queries []string, do func(mode search.Mode, name string, i int, res search.Result)) {
+	t.Helper()
 	for _, m := range rankingModes(t) {
 		e := m.engine(snap)
 		for i, q := range queries {
@@ -165,15 +262,31 @@ func searchEachExample(t *testing.T, queries []string, do func(mode search.Mode,
 // having at least one reference.
 func searchExample(t *testing.T, cases []unservedCase, check func(t *testing.T, mode string, c unservedCase, res search.Result)) {
 	t.Helper()
-	queries := make([]string, len(cases))
-	for i, c := range cases {
-		queries[i] = c.query
-	}
-	searchEachExample(t, queries, func(_ search.Mode, name string, i int, res search.Result) {
+	searchEachExample(t, caseQueries(cases), func(_ search.Mode, name string, i int, res search.Result) {
 		if len(res.References) == 0 {
 			t.Fatalf("%s %q: no results", name, cases[i].query)
 		}
 		check(t, name, cases[i], res)
+	})
+}
+
+// flagsOn checks, in the keyword and default modes, whether each case's
+// search of a catalog of tools is flagged no_confident_match.
+func flagsOn(t *testing.T, tools []catalog.Tool, cases []unservedCase) {
+	t.Helper()
+	snap, err := catalog.NewSnapshot(tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	searchEach(t, snap, caseQueries(cases), func(_ search.Mode, name string, i int, res search.Result) {
+		c := cases[i]
+		if len(res.References) == 0 {
+			t.Fatalf("%s %q: no results", name, c.query)
+		}
+		top := res.References[0]
+		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+			t.Errorf("%s %q (%d tools): no_confident_match = %v, want %v (top %s %.3f: %s)", name, c.query, len(tools), got, c.flagged, top.Name, top.Score, top.Explanation)
+		}
 	})
 }
 
@@ -757,5 +870,44 @@ func TestDataInTable(t *testing.T) {
 		{"insert a new customer named Ada into the customers table", "postgres__execute", false},
 		{"delete the empty rows in my Excel spreadsheet", "", true},
 		{"update the pivot table in the quarterly workbook", "", true},
+	})
+}
+
+// TestPhrasalAction: an action verb and its particle that
+// fallback.VerbSynonyms has as a phrase are one verb (openingAction,
+// phrasalAction): "call off" cancels, so calendar__delete_event does it
+// ("call" alone is no tool's action, and the request was flagged); a
+// near miss said with the phrase is still flagged.
+func TestPhrasalAction(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"call off event e77 on the team calendar", "calendar__delete_event", false},
+		{"please call off my event with id 5tt", "calendar__delete_event", false},
+		{"call off the slack reminder", "", true},
+	})
+}
+
+// TestUnservedWhen: a request whose only words the top tool has are a
+// time's, and one of whose content words the catalog does not know,
+// asks about something no tool has (unservedwhen.go): the weather
+// forecast says "tomorrow", and nothing of the moon or of sunrise. A
+// request in everyday words for the weather ("umbrella", "snow") is
+// still served.
+func TestUnservedWhen(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"when is moonrise in Oslo tomorrow", "", true},
+		{"when does the sun come up in Lisbon tomorrow", "", true},
+		{"do I need an umbrella in Oslo tomorrow", "weather__get_forecast", false},
+		{"will it snow in Chicago tomorrow", "weather__get_forecast", false},
+		{"what's the weather in Paris tomorrow", "weather__get_forecast", false},
+	})
+}
+
+// TestObjectEndsAtSo: "so" ends a request's object (fallback's
+// objectEnds): what follows says what the change is for, and is no object
+// a top tool must have ("Overwrite ~/plans/week.md so it only holds the
+// heading ...": filesystem__write_file has no "heading").
+func TestObjectEndsAtSo(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{`Overwrite ~/plans/week.md so it only holds the heading "Week 48"`, "filesystem__write_file", false},
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -33,32 +34,6 @@ func TestPathValueRanksPathTakers(t *testing.T) {
 	}
 }
 
-// TestValueKindRanksTakers: the rule reads values of other kinds than
-// paths whose words are no topic: an issue key ("file" draws the
-// filesystem tools), coordinates, a #channel ("calendar" draws the
-// calendar tools). Each fails without the kind in pathKinds.
-func TestValueKindRanksTakers(t *testing.T) {
-	e := newEngine(t, loadSnapshot(t, exampleCatalog), search.Config{})
-	for _, tc := range []struct {
-		query, want string
-		modes       []search.Mode
-	}{
-		{"move FILE-208 to Blocked", "jira__transition_issue", []search.Mode{search.ModeKeyword}},
-		{"name the street at 52.5163, 13.3777", "maps__reverse_geocode", []search.Mode{search.ModeKeyword, search.ModeDefault}},
-		{"anything new in #calendar-sync", "slack__get_channel_history", []search.Mode{search.ModeKeyword, search.ModeDefault}},
-	} {
-		for _, m := range tc.modes {
-			res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: m, MaxResults: 5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.References) == 0 || res.References[0].Name != tc.want {
-				t.Errorf("%q (%s): top %v, want %s first", tc.query, m, res.References, tc.want)
-			}
-		}
-	}
-}
-
 // TestPathValueLongRequest: a request longer than pathMaxWords is a task
 // whose path is often where its result goes, as livemcpbench's ("... and
 // save it to /root/ppt/x.pptx"): its path lifts no tool that takes one
@@ -75,4 +50,53 @@ func TestPathValueLongRequest(t *testing.T) {
 			t.Errorf("%q: %s among the 3 best, want the weather tools", q, r.Name)
 		}
 	}
+}
+
+// TestValueKindRanksTakers: an issue key or a URL ranks the tools that
+// take one as a path does (pathKinds): "move OPS-7 into QA" found
+// filesystem__move_file by its verb, "show me what
+// https://example.com/changelog says" git__log by "changelog".
+func TestValueKindRanksTakers(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"move OPS-7 into QA", search.ModeKeyword, "jira__transition_issue"},
+		{"move OPS-7 into QA", search.ModeDefault, "jira__transition_issue"},
+		{"show me what https://example.com/changelog says", search.ModeKeyword, "fetch__fetch_url"},
+		{"show me what https://example.com/changelog says", search.ModeDefault, "fetch__fetch_url"},
+	})
+}
+
+// TestValueKindNumberParameter: a parameter that takes a number or a
+// boolean takes no value of a kind, whatever its words (namesValueKind):
+// a search tool's integer "page" is no web page, and the URL of "get the page
+// of the docs at https://docs.example.com" lifts the tool that fetches one.
+func TestValueKindNumberParameter(t *testing.T) {
+	snap, err := catalog.NewSnapshot([]catalog.Tool{
+		{Name: "web__fetch_page", Description: "Fetch a web page and return its text.",
+			InputSchema: []byte(`{"type":"object","properties":{"url":{"type":"string","description":"The address of the page."}}}`)},
+		{Name: "docs__search_docs", Description: "Search the product docs for a phrase.",
+			InputSchema: []byte(`{"type":"object","properties":{"query":{"type":"string","description":"Words to find."},"page":{"type":"integer","description":"Result page, from 1."}}}`)},
+		{Name: "docs__list_sections", Description: "List the sections of the product docs.",
+			InputSchema: []byte(`{"type":"object","properties":{"page":{"type":"integer","description":"Result page, from 1."}}}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, snap, search.Config{})
+	const q = "get the page of the docs at https://docs.example.com"
+	res, err := e.Search(context.Background(), search.Request{Query: q, Mode: search.ModeKeyword, MaxResults: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.References) == 0 || res.References[0].Name != "web__fetch_page" {
+		t.Errorf("%q: %v, want web__fetch_page first", q, names(res))
+	}
+}
+
+// TestValueKindLongRequest: an issue key or a URL is read whatever the
+// request's length (pathKindsOf): unlike a path, a longer task's URL is
+// what it acts on, not where its result goes.
+func TestValueKindLongRequest(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"please grab the full text of https://example.com/blog/post-42 so that I can read it here in the chat", search.ModeKeyword, "fetch__fetch_url"},
+	})
 }

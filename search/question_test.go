@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -137,6 +138,39 @@ func TestVerbBesideLearnedHits(t *testing.T) {
 	}
 	if !lifted {
 		t.Fatalf("%q: %v; want github__search_issues lifted by learning: the test tests nothing", q, names(res))
+	}
+}
+
+// The verb rule demotes a best that does the request's verb only by its
+// learned queries when a tool below it does the verb by its own text and
+// by learned queries that resemble the request more (saidBetter): "book a
+// meeting with Lee on Friday at 2" and calendar__create_event over
+// calendar__find_free_time, which the sessions that booked a meeting used
+// first (the example pool's replay).
+func TestVerbBesideLearnedDoers(t *testing.T) {
+	e := exampleLearningEngine(t)
+	req := search.Request{Query: "book a meeting with Lee on Friday at 2", Mode: search.ModeKeyword, MaxResults: 5}
+	if got := names(search1(t, e, req)); len(got) == 0 || got[0] != "calendar__create_event" {
+		t.Fatalf("without learning, first = %v; want calendar__create_event", got)
+	}
+	for i, s := range []struct {
+		query string
+		tools []string
+	}{
+		{"put a dentist appointment on my calendar for March 3 at 9am", []string{"calendar__create_event"}},
+		{"schedule a meeting with alice tomorrow at 3pm", []string{"calendar__create_event"}},
+		{"when are Ana, Ben and Chris all free for an hour next week", []string{"calendar__find_free_time"}},
+		{"when are both Sam and I free next week", []string{"calendar__find_free_time"}},
+		{"when is everyone free for a call next week", []string{"calendar__find_free_time"}},
+		{"Maya and Tom both need to be in a 30-minute sync on Friday. Could you find a slot when maya@acme.com and tom@acme.com are free and book it?", []string{"calendar__find_free_time", "calendar__create_event"}},
+		{"Our offsite is next week. Could you find a time when dana, li and I are all free on Thursday and put a planning meeting there?", []string{"calendar__find_free_time", "calendar__create_event"}},
+		{"can you find an hour next tuesday when jo@acme.com and I are both free and book a 1:1 then", []string{"calendar__find_free_time", "calendar__create_event"}},
+		{"set up a 30 minute call with Sam on Tuesday", []string{"calendar__find_free_time", "calendar__create_event"}},
+	} {
+		learnSession(t, e, fmt.Sprintf("cal-%d", i), s.query, s.tools...)
+	}
+	if got := names(search1(t, e, req)); got[0] != "calendar__create_event" {
+		t.Errorf("after learning, %q ranks %v; want calendar__create_event first", req.Query, got)
 	}
 }
 

@@ -126,17 +126,7 @@ func TestCodeName(t *testing.T) {
 // verb's noun (-s, -es, -ee, -ment, y → -ies), not by its bare form (a
 // sort order, a file format) nor by a word that only starts with it.
 func TestTakesVerb(t *testing.T) {
-	schema := func(params ...string) json.RawMessage {
-		props := map[string]any{}
-		for _, p := range params {
-			props[p] = map[string]string{"type": "string"}
-		}
-		b, err := json.Marshal(map[string]any{"type": "object", "properties": props})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	schema := func(params ...string) json.RawMessage { return paramSchema(t, "string", params...) }
 	st := newState(mustSnapshot(t, []catalog.Tool{
 		{Name: "create_issue", Description: "Create an issue.", InputSchema: schema("title", "assignees", "labels")},
 		{Name: "list_orders", Description: "List orders.", InputSchema: schema("order", "format", "startTime")},
@@ -167,4 +157,19 @@ func TestTakesVerb(t *testing.T) {
 			t.Errorf("takesVerb(%s, %q) = %v, want %v", c.tool, c.verb, got, c.want)
 		}
 	}
+}
+
+// paramSchema returns an object's input schema whose properties are
+// params, each of type typ.
+func paramSchema(t testing.TB, typ string, params ...string) json.RawMessage {
+	t.Helper()
+	props := map[string]any{}
+	for _, p := range params {
+		props[p] = map[string]string{"type": typ}
+	}
+	b, err := json.Marshal(map[string]any{"type": "object", "properties": props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -66,7 +66,7 @@ func (st *state) unservedPast(p *plan, hs []hit) bool {
 	if !slices.ContainsFunc(st.leadWords(hs[0].id), func(w string) bool { return presentWords[w] }) {
 		return false
 	}
-	for _, h := range hs[:min(len(hs), unservedDepth)] {
+	for _, h := range st.servingTop(req, hs) {
 		if slices.ContainsFunc(st.leadWords(h.id), func(w string) bool { return pastWords[w] }) {
 			return false
 		}

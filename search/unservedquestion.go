@@ -56,7 +56,7 @@ func (st *state) unservedQuestion(p *plan, words int, hs []hit) string {
 	if head == "" {
 		return ""
 	}
-	for _, h := range hs[:min(len(hs), unservedDepth)] {
+	for _, h := range st.servingTop(req, hs) {
 		if st.lex.HasWord(h.id, head) {
 			return ""
 		}

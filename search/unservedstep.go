@@ -180,13 +180,14 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 		return ""
 	}
 	var evidence map[string]fallback.WordMatch
+	var top []hit
 	for _, s := range steps[1:] {
 		if !s.Chained || s.Preamble {
 			continue // "add a comment to OPS-88: fix deployed", "... and I like to watch the one ..."
 		}
 		base, action := actionVerb(s.First)
 		if particle := s.Particle(); !action && base == s.First && particle != "" && !supportVerbs[base] && !causativeVerbs[base] {
-			if st.unservedPhrasal(base, particle, hs) != "" {
+			if st.unservedPhrasal(req, base, particle, hs) != "" {
 				return base + " " + particle // "... and check me in": a light verb and a particle are one action
 			}
 			continue
@@ -199,8 +200,8 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 			for _, w := range st.lex.WordMatches(req, hs[0].id) {
 				evidence[w.Word] = w
 			}
+			top = st.servingTop(req, hs)
 		}
-		top := hs[:min(len(hs), unservedDepth)]
 		phrase := s.Phrase() // not a message's text: "... and reply that we accept the terms"
 		obj := s.Object()
 		if st.stepServed(base, phrase, func(w string) bool { return slices.Contains(obj, w) }, evidence, top) {

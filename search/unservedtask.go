@@ -198,7 +198,7 @@ func (st *state) unservedTask(p *plan, words int, hs []hit) string {
 	for _, w := range st.lex.WordMatches(req, hs[0].id) {
 		evidence[w.Word] = w
 	}
-	top := hs[:min(len(hs), unservedDepth)]
+	top := st.servingTop(req, hs)
 	for _, s := range steps {
 		if st.stepServed(s.verb, s.words, anyWord, evidence, top) {
 			return ""

@@ -98,7 +98,8 @@ func (st *state) namesKind(id int, kind string) bool {
 // paramKind is takesKind (anyValue: a tool without parameters, or with
 // one that takes data of any kind, takes the kind) and namesKind.
 // The parameters' names and words are the tool's facts (facts), derived
-// once per state: the path rule asks it of up to fusionDepth hits a search.
+// once per state; the path rule (boostPathTakers) reads the same facts of
+// its keyword hits (namesValueKind: only the parameters that take text).
 func (st *state) paramKind(id int, kind string, anyValue bool) bool {
 	f := st.facts(id)
 	if len(f.paramNames) == 0 {

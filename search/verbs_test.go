@@ -42,6 +42,13 @@ func TestOpeningAction(t *testing.T) {
 		{"send", []string{"bob", "the", "report"}, "send", false},
 		{"send", nil, "send", false},
 		{"set", []string{"up", "a", "call"}, "setup", false},
+		{"sign", []string{"me", "up", "for", "a", "pottery", "class"}, "signup", false}, // an object pronoun between
+		{"sign", []string{"up", "for", "the", "newsletter"}, "signup", false},
+		{"sign", []string{"the", "contract"}, "sign", false},
+		{"send", []string{"me", "up"}, "send", false},                  // no phrasal verb of "send"
+		{"call", []string{"off", "the", "offsite"}, "call off", false}, // the phrase fallback.VerbSynonyms has (phrasalAction)
+		{"call", []string{"the", "dentist"}, "call", false},
+		{"jot", []string{"down", "a", "note"}, "jot", false}, // its phrase also reads as "note", no verb
 		{"inform", []string{"me", "about", "the", "weather"}, "inform", true},
 		{"update", []string{"us", "on", "the", "release"}, "update", true},
 		{"update", []string{"the", "event"}, "update", false},
