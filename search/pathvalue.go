@@ -13,14 +13,14 @@ import (
 // them at formedWeight already, yet "notes", "todo" or "log" still draw
 // the tools of other servers whose text shares them (the notes, e-mail and
 // git tools), ahead of the tools that take a path. The rule: when a
-// request of at most pathMaxWords words acts on a value of a kind of
-// pathKinds (a path, a file, an issue key, a URL: fallback.ValueKinds,
-// not a fallback.Value.Adjunct), the keyword hits of tools with a
-// parameter that names that kind (namesValueKind: "path", "file",
-// "directory" ... in a parameter's name or description, from the schema,
-// not the tool's text; a number's or a boolean's parameter takes none)
-// score pathValueBoost more, and the list is sorted again;
-// not after a support verb (supportVerbs: "make run.sh executable": what
+// request acts on a value of a kind of pathKinds (a path or a file in a
+// request of at most pathMaxWords words, an issue key or a URL in any:
+// fallback.ValueKinds, not a fallback.Value.Adjunct), the keyword hits of
+// tools with a parameter that names that kind (namesValueKind: "path",
+// "file", "directory" ... in a parameter's name or description, from the
+// schema, not the tool's text; a number's or a boolean's parameter takes
+// none) score pathValueBoost more, and the list is sorted again; not
+// after a support verb (supportVerbs: "make run.sh executable": what
 // is done to the file is no tool's, and the no-match rules read the 3 best
 // for a tool that takes it). Only the keyword list moves (keyword mode,
 // and keyword's half of fusion), and its best score stays what it was.
