@@ -28,16 +28,12 @@ import (
 // (docs/benchmarks.md): a tool whose description says "file" need not take
 // one.
 //
-// The same holds for a value of another kind whose words are no topic
-// either (h36-rank20, tenth session): an issue key ("move DATA-908 to In
-// Review": "move" and "data" drew filesystem__move_file and the database
-// tools over jira__transition_issue), coordinates ("name the street at
-// 52.5163, 13.3777"), an e-mail address or a #channel ("anything new in
-// #calendar-sync" drew the calendar tools). The owner/name pair is left
-// out: it lifted the GitHub tools that take owner and repo over the
-// search tools that take it inside a query ("find open issues labelled
-// good-first-issue in rust-lang/cargo" ranked github__create_issue
-// first), example sets' first tool right −6 default, −7 keyword.
+// The same holds for a thing named by a noun and its identifier
+// (idvalue.go, h36-rank20, tenth session: "add a line to the bottom of
+// note n_4410" and notes__update_note's note_id), whose takers the rule
+// lifts too (valueTakers). Coordinates, e-mail addresses and #channels
+// were tried as kinds and dropped, and the owner/name pair is left out
+// (pathKinds).
 
 // pathValueBoost is the share added to the keyword score of a tool that
 // takes the kind of the request's path or file value (see above).
