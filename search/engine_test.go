@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +22,12 @@ func names(res search.Result) []string {
 		out[i] = r.Name
 	}
 	return out
+}
+
+// isLifted reports whether res lists tool name with a learned lift
+// (Reference.Learned).
+func isLifted(res search.Result, name string) bool {
+	return slices.ContainsFunc(res.References, func(r search.Reference) bool { return r.Name == name && r.Learned != nil })
 }
 
 func TestSearchRequests(t *testing.T) {

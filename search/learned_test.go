@@ -197,11 +197,7 @@ func TestLearnedKeywordReadsPastTheLimit(t *testing.T) {
 	}
 	req.MaxResults = 2
 	got := search1(t, e, req)
-	lifted := false
-	for _, r := range got.References {
-		lifted = lifted || (r.Name == target && r.Learned != nil)
-	}
-	if len(got.References) != 2 || !lifted {
+	if len(got.References) != 2 || !isLifted(got, target) {
 		t.Errorf("keyword %q, max_results 2, after one session used %s: %+v; want it among them, lifted", q, target, got.References)
 	}
 	// In another scope nothing was learned: the results are the catalog's.
@@ -464,11 +460,7 @@ func TestLearnedGateReadsLearnedQueries(t *testing.T) {
 	}
 	learnFrom(t, e, "push my dentist appointment on Friday to 4pm", tool, 3)
 	res = search1(t, e, req)
-	lifted := false
-	for _, r := range res.References {
-		lifted = lifted || (r.Name == tool && r.Learned != nil)
-	}
-	if res.Metadata.FallbackReason != "" || !lifted {
+	if res.Metadata.FallbackReason != "" || !isLifted(res, tool) {
 		t.Fatalf("after learning: reason %q, %v; want a fused search (no fallback reason) with %s lifted by learning", res.Metadata.FallbackReason, names(res), tool)
 	}
 	if !res.Metadata.NoConfidentMatch {

@@ -132,11 +132,7 @@ func TestVerbBesideLearnedHits(t *testing.T) {
 		}
 		t.Fatalf("%q: %v; want github__create_issue first (it does the verb)", q, names(res))
 	}
-	lifted := false
-	for _, r := range res.References {
-		lifted = lifted || r.Name == "github__search_issues" && r.Learned != nil
-	}
-	if !lifted {
+	if !isLifted(res, "github__search_issues") {
 		t.Fatalf("%q: %v; want github__search_issues lifted by learning: the test tests nothing", q, names(res))
 	}
 }
@@ -186,11 +182,7 @@ func TestStatementBesideLearnedHits(t *testing.T) {
 	learnFrom(t, e, "how many customers signed up in March? they are in the signups table", "postgres__query", 2)
 	const q = "how many signups were there yesterday in the users table"
 	res := search1(t, e, search.Request{Query: q, MaxResults: 5, Debug: true})
-	lifted := false
-	for _, r := range res.References {
-		lifted = lifted || r.Name == "postgres__describe_table" && r.Learned != nil
-	}
-	if !lifted {
+	if !isLifted(res, "postgres__describe_table") {
 		t.Fatalf("%q: %v; want postgres__describe_table lifted by learning: the test tests nothing", q, names(res))
 	}
 	if res.References[0].Name != "postgres__query" {
