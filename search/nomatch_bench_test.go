@@ -51,19 +51,11 @@ type keywordSearch struct {
 // a stage after them (result's) reads.
 func keywordSearches(b *testing.B, set string) (*state, []keywordSearch) {
 	b.Helper()
-	tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, set+"/tools.jsonl")})
-	if err != nil {
-		b.Fatal(err)
-	}
 	qs, err := evaluation.LoadQueries(evaltest.Bench(b, set+"/queries.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := NewFromTools(tools, Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { e.Close() })
+	e := devSetEngine(b, set)
 	st := e.state.Load()
 	var out []keywordSearch
 	for _, q := range qs {
@@ -74,4 +66,21 @@ func keywordSearches(b *testing.B, set string) (*state, []keywordSearch) {
 		out = append(out, keywordSearch{p, e.learnedKeyword(st, p)})
 	}
 	return st, out
+}
+
+// devSetEngine returns an engine (built-in defaults, learning off) over
+// the tools of the dev set set (../shared/bench/SET/tools.jsonl), closed
+// when b ends.
+func devSetEngine(b *testing.B, set string) *Engine {
+	b.Helper()
+	tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, set+"/tools.jsonl")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := NewFromTools(tools, Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { e.Close() })
+	return e
 }

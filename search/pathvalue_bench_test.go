@@ -3,9 +3,6 @@ package search
 import (
 	"context"
 	"testing"
-
-	"github.com/toolsearch/toolsearch/catalog"
-	"github.com/toolsearch/toolsearch/evaluation/evaltest"
 )
 
 // BenchmarkPathRequest measures a keyword-mode search of a short request
@@ -15,15 +12,7 @@ import (
 //
 //	go test -run '^$' -bench PathRequest -benchmem ./search
 func BenchmarkPathRequest(b *testing.B) {
-	tools, err := catalog.Load(catalog.Source{Path: evaltest.Bench(b, "bfcl/tools.jsonl")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	e, err := NewFromTools(tools, Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { e.Close() })
+	e := devSetEngine(b, "bfcl")
 	qs := []string{"read the file /home/user/report.txt", "what is in ~/projects/notes.md", "how big is backup.tar.gz", "move draft.docx to /srv/archive"}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
