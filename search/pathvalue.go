@@ -77,11 +77,24 @@ const pathMaxWords = 10
 // longitude are numbers (namesValueKind leaves them out); a channel lifted
 // slack__get_channel_history into the best 3 of "What has been said in
 // #incidents over the last hour?" and the request was flagged.
-var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL}
+var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates}
+
+// issueKeyRef is what an issue key ("OPS-1500", fallback.KindIssue)
+// names: an issue's identifier of letters, taken by a parameter named for
+// an issue's key or id (takesID: jira__get_issue's issue_key), not by any
+// parameter whose words say "issue" or "key" (namesValueKind:
+// jira__search_issues' "fields" lists "key", jira__create_issue's
+// project_key and issue_type): "look up jira OPS-1500 and post its summary
+// to #ops" ranked the search first.
+var issueKeyRef = idRef{noun: "issue"}
+
+// numberKinds are the kinds of value that a parameter of numbers takes
+// (namesValueKind): maps__reverse_geocode's latitude and longitude.
+var numberKinds = wordSet(fallback.KindCoordinates)
 
 // anyLengthKinds are the kinds of pathKinds read in a request of any
 // length (see pathMaxWords).
-var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL}
+var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates}
 
 // pathValueKinds returns the kinds of pathKinds of the values raw acts
 // on, each once.
@@ -112,6 +125,11 @@ func (st *state) valueTakers(p *plan) func(int) bool {
 	var ids []idRef
 	if n <= idMaxWords {
 		ids = idRefsOf(raw)
+	}
+	if i := slices.Index(kinds, fallback.KindIssue); i >= 0 {
+		// An issue key is an issue's identifier (issueKeyRef).
+		kinds = slices.Delete(kinds, i, i+1)
+		ids = append(ids, issueKeyRef)
 	}
 	if len(kinds) == 0 && len(ids) == 0 {
 		return nil
@@ -166,5 +184,9 @@ func (st *state) boostPathTakers(takes func(int) bool, hs []hit) []hit {
 // text (no number or boolean: catalog.Parameter.Type) and names values of
 // kind (kindWords): a "per_page" integer names a page, and takes no URL.
 func (st *state) namesValueKind(id int, kind string) bool {
-	return slices.ContainsFunc(st.facts(id).valueText, func(w string) bool { return slices.Contains(kindWords[kind], w) })
+	text := st.facts(id).valueText
+	if numberKinds[kind] {
+		text = st.facts(id).paramText
+	}
+	return slices.ContainsFunc(text, func(w string) bool { return slices.Contains(kindWords[kind], w) })
 }
