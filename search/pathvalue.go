@@ -31,9 +31,10 @@ import (
 // The same holds for a thing named by a noun and its identifier
 // (idvalue.go, h36-rank20, tenth session: "add a line to the bottom of
 // note n_4410" and notes__update_note's note_id), whose takers the rule
-// lifts too (valueTakers). Coordinates, e-mail addresses and #channels
-// were tried as kinds and dropped, and the owner/name pair is left out
-// (pathKinds).
+// lifts too (valueTakers), and an issue key is read as one (issueKeyRef).
+// Coordinates are a kind since h37-rank (numberKinds); e-mail addresses
+// and #channels were tried as kinds and dropped, and the owner/name pair
+// is left out (pathKinds).
 
 // pathValueBoost is the share added to the keyword score of a tool that
 // takes the kind of the request's path or file value (see above).
@@ -72,11 +73,14 @@ const pathMaxWords = 10
 // github__get_issue over the searching and file tools ("find open issues
 // labeled bug in acme/api", "get src/main.go from acme/api on github").
 // Coordinates, e-mail addresses and channels were tried (h36-rank20;
-// docs/benchmarks.md, "A value's kind beyond paths"): coordinates lift the
-// tools taking a "location" over maps__reverse_geocode, whose latitude and
-// longitude are numbers (namesValueKind leaves them out); a channel lifted
-// slack__get_channel_history into the best 3 of "What has been said in
-// #incidents over the last hour?" and the request was flagged.
+// docs/benchmarks.md, "A value's kind beyond paths"): coordinates lifted
+// the tools taking a "location" over maps__reverse_geocode, whose latitude
+// and longitude are numbers, until numberKinds read them (h37-rank,
+// eleventh session: example pairs first tool right +0 default, +3 keyword,
+// "what address is at 48.8584, 2.2945"; bfcl keyword .7000 → .6999); a
+// channel lifted slack__get_channel_history into the best 3 of "What has
+// been said in #incidents over the last hour?" and the request was
+// flagged.
 var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates}
 
 // issueKeyRef is what an issue key ("OPS-1500", fallback.KindIssue)
