@@ -375,6 +375,38 @@ func TestUnservedStep(t *testing.T) {
 	}, flaggedBy("the unserved step", "a later step"))
 }
 
+// TestStepServedAlone: a later step whose tool is no hit of the request
+// (the first step's words fill its ranking) is served by a tool that its
+// own clause, searched alone within the request's scope, finds doing its
+// verb on its value's kind (stepServedAlone); the opening verb is not
+// held to the later step's values (openingValues). A step nothing does
+// ("fax it"), or whose own thing the tool lacks ("save the attachment":
+// filesystem__write_file writes no attachment), stays flagged.
+func TestStepServedAlone(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Download https://example.org/data.csv and save it to /tmp/data.csv", "fetch__fetch_url", false},
+		{"Download https://example.com/a.csv and save it to ~/data/a.csv", "fetch__fetch_url", false},
+		{"Read ~/notes/todo.txt and post it in #general", "", false},
+		{"Download https://example.com/a.csv and fax it to +1 555 0100", "", true},
+		{"Find the email from Bo with the lease and save the attachment to ~/leases", "", true},
+		{"Read ~/notes/todo.txt and text it to +1 415 555 0100", "", true},
+	})
+	// Out of scope, the later step's tool serves nothing.
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, m := range rankingModes(t) {
+		res, err := m.engine(snap).Search(context.Background(), search.Request{
+			Query: "Download https://example.org/data.csv and save it to /tmp/data.csv", Mode: m.mode, MaxResults: 5,
+			Visible: []string{"fetch:*", "email:*"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Metadata.NoConfidentMatch {
+			t.Errorf("%s: the download and save request without the filesystem tools in scope is not flagged: %+v", m.name, res.References)
+		}
+	}
+}
+
 // TestBookFrame: a request that books, schedules or invites at a time
 // (fallback.TimeFrame's BookKey) is served by a top tool that creates or
 // schedules and keeps events, when that tool has a word of its object
@@ -732,6 +764,13 @@ func TestAcronymObject(t *testing.T) {
 		{"Send an SMS to +1 415 555 0134 saying I'm running ten minutes late.", true},
 		{"email the PDF report to bob@example.com", false},
 		{"send a DM to alice on slack saying hi", false},
+		// A short form is in the tool that has its full words (ownsWord):
+		// "PR" in github__add_issue_comment's "pull request", "DM" in
+		// slack__send_message's "direct message".
+		{"Leave a comment on PR 12 in acme/api saying ship it", false},
+		{"comment on the PR for the login fix", false},
+		{"send a DM to dana saying hi", false},
+		{"delete PR 9 in acme/web", true}, // the tools that delete have no pull request
 	}, flaggedBy("the unserved object", "lack its object"))
 }
 

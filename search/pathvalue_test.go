@@ -100,3 +100,28 @@ func TestValueKindLongRequest(t *testing.T) {
 		{"please grab the full text of https://example.com/blog/post-42 so that I can read it here in the chat", search.ModeKeyword, "fetch__fetch_url"},
 	})
 }
+
+// TestIssueKeyRanksItsGetter: an issue key is an issue's identifier
+// (issueKeyRef): it lifts the tools whose parameter takes an issue's key
+// (jira__get_issue, jira__transition_issue), not those whose parameters
+// only say "issue" or "key" (jira__search_issues' "fields" lists "key",
+// jira__create_issue's project_key), which "pull up OPS-42" ranked first.
+func TestIssueKeyRanksItsGetter(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"pull up OPS-42 and tell me its priority", search.ModeKeyword, "jira__get_issue"},
+		{"pull up OPS-42 and tell me its priority", search.ModeDefault, "jira__get_issue"},
+		{"what's the status of PAY-77", search.ModeKeyword, "jira__get_issue"},
+	})
+}
+
+// TestCoordinatesRankTheirTakers: coordinates are a kind of value whose
+// parameters take numbers (numberKinds): "what address is 51.5007,
+// -0.1246" ranks maps__reverse_geocode, whose latitude and longitude are
+// numbers, over maps__geocode, which "address" draws (keyword mode: in
+// the default mode the semantic half still ranks maps__geocode first).
+func TestCoordinatesRankTheirTakers(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"what address is 51.5007, -0.1246", search.ModeKeyword, "maps__reverse_geocode"},
+		{"which street is at 35.6586, 139.7454", search.ModeKeyword, "maps__reverse_geocode"},
+	})
+}
