@@ -24,7 +24,9 @@ type WordMatch struct {
 	Weight float64
 	// Known: one of its terms or stem variants occurs in some tool.
 	Known bool
-	// InTool: one of its terms or stem variants occurs in the tool.
+	// InTool: one of its terms or stem variants occurs in the tool, or,
+	// for a Plain short form, every word of one of its full forms ("PR":
+	// pull request).
 	InTool bool
 	// Tools is the number of tools that have one of its own terms (not
 	// variants); 0 for an unknown word.
@@ -62,6 +64,9 @@ func (ix *Index) WordMatches(q query.Query, id int) []WordMatch {
 			if !m.InTool && ix.has(id, tid) {
 				m.InTool = true
 			}
+		}
+		if !m.InTool && m.Plain && ix.shortIn(id, qw.short) {
+			m.InTool = true // "PR" and a tool that says "pull request"
 		}
 		out = append(out, m)
 	})
