@@ -407,6 +407,21 @@ func TestStepServedAlone(t *testing.T) {
 	}
 }
 
+// TestColloquialReads: "pull up" something asks to see it (askVerbs),
+// and "grab" is a light verb (lightVerbs), whose clause is a read, no
+// context before a lone step: neither is flagged where its tools read,
+// while "pull" alone is git's action and a grabbed thing faxed is a
+// later step nothing serves.
+func TestColloquialReads(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"pull up my note about the offsite", "", false},
+		{"pull up the forecast for Oslo this weekend", "weather__get_forecast", false},
+		{"pull the latest changes from origin into main", "", true},
+		{"Grab the description of PAY-77 from Jira and post it in Slack channel C01RELEASE", "", false},
+		{"Grab the summary of PAY-77 from Jira and fax it to legal", "", true},
+	})
+}
+
 // TestBookFrame: a request that books, schedules or invites at a time
 // (fallback.TimeFrame's BookKey) is served by a top tool that creates or
 // schedules and keeps events, when that tool has a word of its object
