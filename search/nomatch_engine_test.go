@@ -764,6 +764,13 @@ func TestAcronymObject(t *testing.T) {
 		{"Send an SMS to +1 415 555 0134 saying I'm running ten minutes late.", true},
 		{"email the PDF report to bob@example.com", false},
 		{"send a DM to alice on slack saying hi", false},
+		// A short form is in the tool that has its full words (ownsWord):
+		// "PR" in github__add_issue_comment's "pull request", "DM" in
+		// slack__send_message's "direct message".
+		{"Leave a comment on PR 12 in acme/api saying ship it", false},
+		{"comment on the PR for the login fix", false},
+		{"send a DM to dana saying hi", false},
+		{"delete PR 9 in acme/web", true}, // the tools that delete have no pull request
 	}, flaggedBy("the unserved object", "lack its object"))
 }
 
