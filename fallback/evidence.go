@@ -974,6 +974,13 @@ var questionWords = wordSet("what where when how which who whom whose why is are
 var objectEnds = wordSet("to into onto from in on for with at as by about of under until via through over after " +
 	"before within without than that saying where which who when near during between across while since toward towards throughout upon among against so")
 
+// ObjectEnd reports whether w (a word as analysis.Words gives it) ends
+// a noun phrase the way it ends a request's object (objectEnds: a
+// preposition, "that", "so"): the no-match decision of package search
+// reads a tool description's places with it ("in a GitHub repository
+// with a title"). A pure function.
+func ObjectEnd(w string) bool { return objectEnds[w] }
+
 // textStarts introduce a message's text: "tell the team that ...",
 // "reply saying ...".
 var textStarts = wordSet("that saying")

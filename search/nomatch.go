@@ -415,6 +415,7 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 	if len(objects) == 0 || len(op.Object) > 0 && !inPhrase {
 		return true // nothing but argument values follow the verb
 	}
+	head := objectHead(op.Object)
 	for k, h := range top {
 		if !served[k] {
 			continue
@@ -422,7 +423,13 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 		if st.namesServer(words[verb].Word, h.id) {
 			return true // the verb names the tool's server: "email bob the report"
 		}
+		if st.actsIn(h.id, head) {
+			continue // "create a new calendar called Family": calendar__create_event creates in a calendar (unservedplace.go)
+		}
 		for _, o := range objects {
+			if objectModifiers[o.Word] {
+				continue // "create a new jira project" and git__create_branch's "Create a new branch"
+			}
 			if k == 0 && ownsWord(o) || o.Known && k > 0 && st.lex.HasWord(h.id, o.Word) {
 				return true
 			}

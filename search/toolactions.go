@@ -88,6 +88,7 @@ type toolFacts struct {
 	names           []string    // the stems of the words of its name and its server's (fallback.Stem; servingTop)
 	idParams        [][2]string // the things whose identifier a parameter takes, with the kind of identifier: {"note", "id"} of note_id, {"issue", "number"} of issue_number (takesID)
 	textParams      []textParam // its parameters that may take text, one by one (misfitsPath)
+	places          []string    // the stems of the things it acts in, not on (toolPlaces): "repository" of github__create_issue, "calendar" of calendar__create_event
 }
 
 // textParam is a parameter of a tool that may take text: the words of its
@@ -140,6 +141,7 @@ func (st *state) facts(id int) toolFacts {
 			}
 		}
 	}
+	f.places = toolPlaces(t, f.idParams)
 	st.actions.Store(id, f)
 	return f
 }
