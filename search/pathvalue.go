@@ -116,7 +116,7 @@ func (st *state) valueTakers(p *plan) func(int) bool {
 	if len(kinds) == 0 && len(ids) == 0 {
 		return nil
 	}
-	if v := fallback.RequestOpening(raw).Verb; supportVerbs[v] {
+	if v, _ := fallback.RequestVerb(raw); supportVerbs[v] {
 		return nil
 	}
 	return func(id int) bool {
