@@ -26,14 +26,20 @@ import (
 // and keyword's half of fusion), and its best score stays what it was.
 // Matching the kind's word in the tool's whole text was tried and dropped
 // (docs/benchmarks.md): a tool whose description says "file" need not take
-// one.
+// one. But a request of little more than a path ("What's in ~/Downloads?")
+// has no keyword hit to lift: where the rule reads a path or a file name,
+// keyword search matches it also through the word of what it names
+// (valueTakers' paths, fallback.Options.PathKinds: "file", or "directory"
+// and "folder"; docs/benchmarks.md, "A path matches through the word of
+// what it names"), and the rule lifts the takers among those hits.
 //
 // The same holds for a thing named by a noun and its identifier
 // (idvalue.go, h36-rank20, tenth session: "add a line to the bottom of
 // note n_4410" and notes__update_note's note_id), whose takers the rule
-// lifts too (valueTakers). Coordinates, e-mail addresses and #channels
-// were tried as kinds and dropped, and the owner/name pair is left out
-// (pathKinds).
+// lifts too (valueTakers), and an issue key is read as one (issueKeyRef).
+// Coordinates are a kind since h37-rank (numberKinds); e-mail addresses
+// and #channels were tried as kinds and dropped, and the owner/name pair
+// is left out (pathKinds).
 
 // pathValueBoost is the share added to the keyword score of a tool that
 // takes the kind of the request's path or file value (see above).
@@ -72,16 +78,32 @@ const pathMaxWords = 10
 // github__get_issue over the searching and file tools ("find open issues
 // labeled bug in acme/api", "get src/main.go from acme/api on github").
 // Coordinates, e-mail addresses and channels were tried (h36-rank20;
-// docs/benchmarks.md, "A value's kind beyond paths"): coordinates lift the
-// tools taking a "location" over maps__reverse_geocode, whose latitude and
-// longitude are numbers (namesValueKind leaves them out); a channel lifted
-// slack__get_channel_history into the best 3 of "What has been said in
-// #incidents over the last hour?" and the request was flagged.
-var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL}
+// docs/benchmarks.md, "A value's kind beyond paths"): coordinates lifted
+// the tools taking a "location" over maps__reverse_geocode, whose latitude
+// and longitude are numbers, until numberKinds read them (h37-rank,
+// eleventh session: example pairs first tool right +0 default, +3 keyword,
+// "what address is at 48.8584, 2.2945"; bfcl keyword .7000 → .6999); a
+// channel lifted slack__get_channel_history into the best 3 of "What has
+// been said in #incidents over the last hour?" and the request was
+// flagged.
+var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates}
+
+// issueKeyRef is what an issue key ("OPS-1500", fallback.KindIssue)
+// names: an issue's identifier of letters, taken by a parameter named for
+// an issue's key or id (takesID: jira__get_issue's issue_key), not by any
+// parameter whose words say "issue" or "key" (namesValueKind:
+// jira__search_issues' "fields" lists "key", jira__create_issue's
+// project_key and issue_type): "look up jira OPS-1500 and post its summary
+// to #ops" ranked the search first.
+var issueKeyRef = idRef{noun: "issue"}
+
+// numberKinds are the kinds of value that a parameter of numbers takes
+// (namesValueKind): maps__reverse_geocode's latitude and longitude.
+var numberKinds = wordSet(fallback.KindCoordinates)
 
 // anyLengthKinds are the kinds of pathKinds read in a request of any
 // length (see pathMaxWords).
-var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL}
+var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates}
 
 // pathValueKinds returns the kinds of pathKinds of the values raw acts
 // on, each once.
@@ -101,8 +123,11 @@ func pathValueKinds(raw string) []string {
 // pathMaxWords words), or a thing's identifier (idvalue.go: takesID) in a
 // request of at most idMaxWords; nil when they read nothing, or the
 // request opens with a support verb ("make run.sh executable": the action
-// is elsewhere, unknown).
-func (st *state) valueTakers(p *plan) func(int) bool {
+// is elsewhere, unknown). paths reports whether it reads a path or a file
+// name: keyword search then matches it through the word of what it names
+// too (fallback.Options.PathKinds), so that a request of little more than
+// a path ("What's in ~/Downloads?") has keyword hits for the rule to lift.
+func (st *state) valueTakers(p *plan) (takes func(int) bool, paths bool) {
 	raw := request(p.query).Raw
 	n := len(strings.Fields(raw))
 	kinds := pathValueKinds(raw)
@@ -113,16 +138,22 @@ func (st *state) valueTakers(p *plan) func(int) bool {
 	if n <= idMaxWords {
 		ids = idRefsOf(raw)
 	}
+	if i := slices.Index(kinds, fallback.KindIssue); i >= 0 {
+		// An issue key is an issue's identifier (issueKeyRef).
+		kinds = slices.Delete(kinds, i, i+1)
+		ids = append(ids, issueKeyRef)
+	}
 	if len(kinds) == 0 && len(ids) == 0 {
-		return nil
+		return nil, false
 	}
 	if v, _ := fallback.RequestVerb(raw); supportVerbs[v] {
-		return nil
+		return nil, false
 	}
+	paths = slices.Contains(kinds, fallback.KindPath) || slices.Contains(kinds, fallback.KindFile)
 	return func(id int) bool {
 		return slices.ContainsFunc(kinds, func(k string) bool { return st.namesValueKind(id, k) }) ||
 			len(ids) > 0 && st.takesID(id, ids)
-	}
+	}, paths
 }
 
 // boostPathTakers raises the hits of tools that takes admits (valueTakers)
@@ -166,5 +197,9 @@ func (st *state) boostPathTakers(takes func(int) bool, hs []hit) []hit {
 // text (no number or boolean: catalog.Parameter.Type) and names values of
 // kind (kindWords): a "per_page" integer names a page, and takes no URL.
 func (st *state) namesValueKind(id int, kind string) bool {
-	return slices.ContainsFunc(st.facts(id).valueText, func(w string) bool { return slices.Contains(kindWords[kind], w) })
+	text := st.facts(id).valueText
+	if numberKinds[kind] {
+		text = st.facts(id).paramText
+	}
+	return slices.ContainsFunc(text, func(w string) bool { return slices.Contains(kindWords[kind], w) })
 }

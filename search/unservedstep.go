@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
+	"github.com/toolsearch/toolsearch/query"
 )
 
 // The unserved step: a short request of several steps ("X and Y", "X,
@@ -212,6 +213,9 @@ func (st *state) unservedStep(r *reading, words int, hs []hit) string {
 		if st.stepServedBelow(base, s, phrase, evidence, hs[min(len(hs), unservedDepth):min(len(hs), stepReach)]) {
 			continue
 		}
+		if st.stepServedAlone(r.plan, base, s, phrase, evidence, hs[:min(len(hs), stepReach)]) {
+			continue
+		}
 		return base
 	}
 	return ""
@@ -262,6 +266,62 @@ func (st *state) stepServedBelow(verb string, s fallback.Clause, phrase []string
 		}
 	}
 	return false
+}
+
+// stepServedAlone reports whether the step searched alone, within the
+// request's scope (plan.allow), finds a tool that serves it as
+// stepServedBelow reads one among its stepReach best keyword hits
+// (a tool doing the step's verb that takes the kind of a value the step
+// acts on, or names a word of its phrase, or sends on the server the verb
+// names). The first step's words fill the whole ranking of a two-step
+// request, and a tool of the later step need not be a hit at all:
+// "Download https://example.org/data.csv and save it to /tmp/data.csv"
+// ranks fetch__fetch_url first and no filesystem tool among the 10 best
+// ("download" and "save" are no words of filesystem__write_file), while
+// "save it to /tmp/data.csv" alone ranks filesystem__write_file first
+// (save → write, fallback.VerbSynonyms), which takes a path. The search is
+// one keyword search of the step's clause, run only when the step would
+// be flagged otherwise, bounded like any search by the index's postings
+// and stepReach, whatever the catalog's size.
+//
+// The step's own search has no tool the rule judged already (judged: the
+// request's stepReach best hits, which stepServed and stepServedBelow
+// read), and when the step names a thing of its own, a word of its direct
+// object the catalog knows ("... and save the attachment to ~/contracts"),
+// its tool must have that word: filesystem__write_file takes a path, but
+// no e-mail tool gives it the attachment.
+//
+// Measured (eleventh session, h37-flags; docs/benchmarks.md, "A later
+// step searched alone"), with openingValues, default and keyword mode:
+// example held-out-20 answerable flagged 14 → 12 % ("Get the summary of
+// SEC-311 and post it in #security": slack__send_message, a channel),
+// pooled example pairs 50 → 49 of 717 (keyword 60 → 59); no no-answer
+// request of any set and no dev set moves. Without judged, the tool the
+// rule had rejected in the top 3 came back by its kind: held-out-11's
+// "Read ~/contracts/nda.txt and send it out for e-signature to
+// jonas@acme.com through DocuSign" (email__send_email first); without
+// the object's word, held-out-14's and held-out-19's "... and save the
+// (PDF) attachment to ~/..." (filesystem__write_file): 3 no-answer
+// requests let through in both modes.
+func (st *state) stepServedAlone(p *plan, verb string, s fallback.Clause, phrase []string, evidence map[string]fallback.WordMatch, judged []hit) bool {
+	q, err := query.Parse(s.First + " " + s.Text())
+	if err != nil || len(q.Terms) == 0 {
+		return false
+	}
+	var object []string // the step's own thing: "... and save the attachment to ~/contracts"
+	for _, w := range s.Object() {
+		if e, ok := evidence[w]; ok && e.Known && !e.Arg && e.Weight >= 1 && !proWords[w] {
+			object = append(object, w)
+		}
+	}
+	r := st.lex.Keyword(q, fallback.Options{Limit: stepReach, Allow: p.allow, Expand: true, NoCoverage: true})
+	hs := slices.DeleteFunc(fromFallback(r.Hits), func(h hit) bool {
+		if slices.ContainsFunc(judged, func(j hit) bool { return j.id == h.id }) {
+			return true // a hit of the request, which stepServed or stepServedBelow judged already
+		}
+		return len(object) > 0 && !slices.ContainsFunc(object, func(w string) bool { return st.lex.HasWord(h.id, w) })
+	})
+	return st.stepServedBelow(verb, s, phrase, evidence, hs)
 }
 
 // stepReach is how deep stepServedBelow looks for a later step's tool:

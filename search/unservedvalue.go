@@ -116,7 +116,7 @@ func (st *state) paramKind(id int, kind string, anyValue bool) bool {
 // kind no tool among the valueDepth best hits that does the action base
 // takes, or a zero Value (see above).
 func (st *state) valueUntaken(r *reading, base string, hs []hit) fallback.Value {
-	values := r.values()
+	values := openingValues(r.req.Raw)
 	if len(values) == 0 {
 		return fallback.Value{}
 	}
@@ -159,4 +159,38 @@ func (st *state) valueUntakenByAny(r *reading, top []hit) fallback.Value {
 // its action (or support) verb.
 func unservedValueWhy(verb string, v fallback.Value) string {
 	return fmt.Sprintf("no tool among the best for %q takes a %s such as %q", verb, v.Kind, v.Text)
+}
+
+// openingValues returns the values of raw (fallback.ValueKinds) but those
+// of a later step: a clause after the first that opens with an action
+// verb in its base form (stepVerb: "Download https://example.com/a.csv
+// and save it to ~/data/a.csv"). The opening verb acts on its own
+// values; a later step's are where its result goes, which the unserved
+// step checks against the tools doing that step (stepServedAlone), not
+// against the tools doing the opening verb (fetch__fetch_url takes no
+// path, and need not).
+func openingValues(raw string) []fallback.Value {
+	values := fallback.ValueKinds(raw)
+	if len(values) < 2 || !fallback.HasClauseBreak(raw) {
+		return values
+	}
+	var later []fallback.Value
+	n := 0
+	for c := range fallback.RequestClauses(raw) {
+		if n++; n > 1 && c.Chained && stepVerb(c.First) {
+			later = append(later, fallback.ValueKinds(c.Text())...)
+		}
+	}
+	if len(later) == 0 {
+		return values
+	}
+	out := values[:0:0]
+	for _, v := range values {
+		if i := slices.IndexFunc(later, func(l fallback.Value) bool { return l.Text == v.Text }); i >= 0 {
+			later = slices.Delete(later, i, i+1)
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
 }
