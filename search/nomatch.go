@@ -416,7 +416,10 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 	if len(objects) == 0 || len(op.Object) > 0 && !inPhrase {
 		return true // nothing but argument values follow the verb
 	}
-	head := objectHead(op.Object)
+	head := "" // the object's head, read when no message text follows: "update my work calendar: move the dentist to 4pm" says what after its colon
+	if len(op.Text) == 0 {
+		head = objectHead(op.Object)
+	}
 	for k, h := range top {
 		if !served[k] {
 			continue

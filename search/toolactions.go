@@ -88,7 +88,16 @@ type toolFacts struct {
 	names           []string    // the stems of the words of its name and its server's (fallback.Stem; servingTop)
 	writes          bool        // its first action writes (writeVerbs): requestRead demotes it on a question, read for every hit
 	idParams        [][2]string // the things whose identifier a parameter takes, with the kind of identifier: {"note", "id"} of note_id, {"issue", "number"} of issue_number (takesID)
+	textParams      []textParam // its parameters that may take text, one by one (misfitsPath)
 	places          []string    // the stems of the things it acts in, not on (toolPlaces): "repository" of github__create_issue, "calendar" of calendar__create_event
+}
+
+// textParam is a parameter of a tool that may take text: the words of its
+// name and description (as toolFacts.valueText) and whether it takes a
+// list of values (type array; misfitsPath).
+type textParam struct {
+	words []string
+	list  bool
 }
 
 // facts returns tool id's toolFacts, derived on first use and kept with
@@ -112,11 +121,16 @@ func (st *state) facts(id int) *toolFacts {
 		f.params = append(f.params, fallback.Words(p.Name)...)
 		f.paramNames = append(f.paramNames, strings.ToLower(p.Name))
 		numeric := p.Type == "integer" || p.Type == "number" || p.Type == "boolean"
+		tp := textParam{list: p.Type == "array"}
 		for _, w := range fallback.Words(p.Name + " " + p.Description) {
 			f.paramText = append(f.paramText, strings.TrimSuffix(w, "s"))
 			if !numeric {
 				f.valueText = append(f.valueText, strings.TrimSuffix(w, "s"))
+				tp.words = append(tp.words, strings.TrimSuffix(w, "s"))
 			}
+		}
+		if !numeric {
+			f.textParams = append(f.textParams, tp)
 		}
 		switch ws := fallback.Words(p.Name); {
 		case len(ws) == 2 && idSuffixes[ws[1]]:
