@@ -1002,6 +1002,7 @@ func TestUnservedPlace(t *testing.T) {
 		{"create a brand new github repository for the docs", true}, // create_issue, create_pull_request: "in a GitHub repository"
 		{"add a new event to my work calendar", false},
 		{"remove the standup event from my calendar", false},
+		{"update my work calendar: move the dentist to 4pm", false}, // what changes follows the colon
 		{"open a new pull request in acme/docs from docs-fix into main", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
