@@ -213,7 +213,7 @@ func (st *state) unservedStep(r *reading, words int, hs []hit) string {
 		if st.stepServedBelow(base, s, phrase, evidence, hs[min(len(hs), unservedDepth):min(len(hs), stepReach)]) {
 			continue
 		}
-		if st.stepServedAlone(r.plan, base, s, phrase, evidence, hs[:min(len(hs), stepReach)]) {
+		if st.stepServedAlone(r.plan, base, s, phrase, evidence, append(top[:len(top):len(top)], hs[min(len(hs), unservedDepth):min(len(hs), stepReach)]...)) {
 			continue
 		}
 		return base
@@ -285,8 +285,12 @@ func (st *state) stepServedBelow(verb string, s fallback.Clause, phrase []string
 // and stepReach, whatever the catalog's size.
 //
 // The step's own search has no tool the rule judged already (judged: the
-// request's stepReach best hits, which stepServed and stepServedBelow
-// read), and when the step names a thing of its own, a word of its direct
+// request's serving top, servingTop, which stepServed read, and its hits
+// below the unservedDepth best up to stepReach, which stepServedBelow
+// read; a tool among the best that is no candidate of the request was
+// judged by neither: "Check the air quality in Delhi and text it to
+// #health" ranks slack__send_message third, which has no word of the air
+// quality), and when the step names a thing of its own, a word of its direct
 // object the catalog knows ("... and save the attachment to ~/contracts"),
 // its tool must have that word: filesystem__write_file takes a path, but
 // no e-mail tool gives it the attachment.
