@@ -150,7 +150,7 @@ func (st *state) valueTakers(p *plan) (lift func(int) float64, paths bool) {
 	if len(kinds) == 0 && len(ids) == 0 {
 		return nil, false
 	}
-	if v := fallback.RequestOpening(raw).Verb; supportVerbs[v] {
+	if v, _ := fallback.RequestVerb(raw); supportVerbs[v] {
 		return nil, false
 	}
 	paths = slices.Contains(kinds, fallback.KindPath) || slices.Contains(kinds, fallback.KindFile)

@@ -86,6 +86,7 @@ type toolFacts struct {
 	paramText       []string    // the words of its parameters' names and descriptions, a plural's -s cut (paramKind)
 	valueText       []string    // paramText of its parameters that may take text: no number or boolean (namesValueKind)
 	names           []string    // the stems of the words of its name and its server's (fallback.Stem; servingTop)
+	writes          bool        // its first action writes (writeVerbs): requestRead demotes it on a question, read for every hit
 	idParams        [][2]string // the things whose identifier a parameter takes, with the kind of identifier: {"note", "id"} of note_id, {"issue", "number"} of issue_number (takesID)
 	textParams      []textParam // its parameters that may take text, one by one (misfitsPath)
 	places          []string    // the stems of the things it acts in, not on (toolPlaces): "repository" of github__create_issue, "calendar" of calendar__create_event
@@ -100,15 +101,16 @@ type textParam struct {
 }
 
 // facts returns tool id's toolFacts, derived on first use and kept with
-// the state. Safe for concurrent use: two searches that derive the same
-// tool's facts at once store equal values.
-func (st *state) facts(id int) toolFacts {
-	if f, ok := st.actions.Load(id); ok {
-		return f.(toolFacts)
+// the state; callers must not modify them. Safe for concurrent use: two
+// searches that derive the same tool's facts at once store equal values.
+func (st *state) facts(id int) *toolFacts {
+	if f := st.actions[id].Load(); f != nil {
+		return f
 	}
 	t := st.snap.Tool(id)
 	server, name := catalog.SplitName(t.Name)
 	f := toolFacts{actions: toolActions(t)}
+	f.writes = len(f.actions) > 0 && writeVerbs[f.actions[0]]
 	for _, w := range fallback.Words(server + " " + name + " " + t.Server) {
 		f.names = append(f.names, fallback.Stem(w))
 	}
@@ -142,8 +144,8 @@ func (st *state) facts(id int) toolFacts {
 		}
 	}
 	f.places = toolPlaces(t, f.idParams)
-	st.actions.Store(id, f)
-	return f
+	st.actions[id].Store(&f)
+	return &f
 }
 
 // toolActions returns tool id's own actions (toolActions of its tool),
