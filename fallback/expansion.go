@@ -156,6 +156,8 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 			i = n // the frame reads the rest of the request
 		case w == "tell" && i+1 < n && !openingPreamble[ws[i+1].word]: // not "tell me"
 			dst = append(dst, verbExpansion{at: i, key: "tell _"})
+		case w == "open" && i+1 < n && ws[i+1].value: // "open notes.md": a thing that exists, read
+			dst = append(dst, verbExpansion{at: i, key: "open _"})
 		case ok:
 			dst = append(dst, verbExpansion{at: at, key: k, own: framedPhrases[k]})
 			i++

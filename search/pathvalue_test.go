@@ -142,12 +142,15 @@ func TestPathKindWords(t *testing.T) {
 		{"Anything new in ~/Pictures/2025?", "drive__list_folder"},
 		{"What does ~/thesis/chapter-3.odt say?", "drive__open_document"},
 	} {
-		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3})
+		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3, Debug: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(res.References) == 0 || res.References[0].Name != tc.want {
 			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
+			for _, r := range res.References {
+				t.Log(r.Name, r.Explanation)
+			}
 		}
 	}
 }
@@ -163,12 +166,15 @@ func TestPathListFits(t *testing.T) {
 		{"What does ~/thesis/chapter-3.odt say?", "drive__open_document"},
 		{"What is in budget-2026.xlsx?", "drive__open_document"},
 	} {
-		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3})
+		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3, Debug: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(res.References) == 0 || res.References[0].Name != tc.want {
 			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
+			for _, r := range res.References {
+				t.Log(r.Name, r.Explanation)
+			}
 		}
 	}
 }
@@ -207,4 +213,38 @@ func TestCoordinatesRankTheirTakers(t *testing.T) {
 		{"what address is 51.5007, -0.1246", search.ModeKeyword, "maps__reverse_geocode"},
 		{"which street is at 35.6586, 139.7454", search.ModeKeyword, "maps__reverse_geocode"},
 	})
+}
+
+// TestOpenValueReads: "open" before a path or a file name opens a thing
+// that exists: it reads ("open _" of fallback.VerbSynonyms), where "open
+// a ticket" makes one.
+func TestOpenValueReads(t *testing.T) {
+	snap, err := catalog.NewSnapshot([]catalog.Tool{
+		{Name: "helpdesk__create_ticket", Description: "Open a new support ticket for a customer problem.",
+			InputSchema: []byte(`{"type":"object","properties":{"title":{"type":"string","description":"Short title."},"body":{"type":"string","description":"What happened."}}}`)},
+		{Name: "docs__read_document", Description: "Read the text of a document from local storage.",
+			InputSchema: []byte(`{"type":"object","properties":{"path":{"type":"string","description":"Path of the document."}}}`)},
+		{Name: "docs__delete_document", Description: "Delete a document from local storage.",
+			InputSchema: []byte(`{"type":"object","properties":{"path":{"type":"string","description":"Path of the document."}}}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, snap, search.Config{})
+	for _, tc := range []struct{ query, want string }{
+		{"open ~/contracts/lease-2026.pdf", "docs__read_document"},
+		{"Open minutes-2026-03.docx", "docs__read_document"},
+		{"open a ticket: the printer is jammed", "helpdesk__create_ticket"},
+	} {
+		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3, Debug: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.References) == 0 || res.References[0].Name != tc.want {
+			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
+			for _, r := range res.References {
+				t.Log(r.Name, r.Explanation)
+			}
+		}
+	}
 }
