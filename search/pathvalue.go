@@ -178,7 +178,10 @@ func (st *state) valueTakers(p *plan) (lift func(int) float64, paths bool) {
 // Whether the path names a file or a directory is left to the word of
 // what it names (fallback.PathKindWords), which keyword search matches.
 // Measured (docs/benchmarks.md, "One path or a list of them"): example
-// pairs first tool right 536.3 → 539.3 of 717 (keyword 546.8 → 551.8).
+// pairs first tool right 536.3 → 538.3 of 717 (keyword 546.8 → 548.8),
+// answerable flagged 48 → 47 (keyword 58 → 57); 539.3 / 551.8 was the
+// fit boost tried instead and dropped (it let 2 no-answer requests
+// through).
 const pathListMisfit = 1 / 1.5
 
 // listWords join the values of a list ("a.txt and b.txt", "a.txt, b.txt
