@@ -81,7 +81,7 @@ const pathMaxWords = 10
 // channel lifted slack__get_channel_history into the best 3 of "What has
 // been said in #incidents over the last hour?" and the request was
 // flagged.
-var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates}
+var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates, fallback.KindEmoji}
 
 // issueKeyRef is what an issue key ("OPS-1500", fallback.KindIssue)
 // names: an issue's identifier of letters, taken by a parameter named for
@@ -98,14 +98,16 @@ var numberKinds = wordSet(fallback.KindCoordinates)
 
 // anyLengthKinds are the kinds of pathKinds read in a request of any
 // length (see pathMaxWords).
-var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates}
+var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates, fallback.KindEmoji}
 
 // pathValueKinds returns the kinds of pathKinds of the values raw acts
-// on, each once.
+// on, each once. An emoji's short code is read after "with" too (not a
+// fallback.Value.Adjunct): "react with :eyes: to message …" gives it as
+// the reaction.
 func pathValueKinds(raw string) []string {
 	var kinds []string
 	for _, v := range fallback.ValueKinds(raw) {
-		if !v.Adjunct && slices.Contains(pathKinds, v.Kind) && !slices.Contains(kinds, v.Kind) {
+		if (!v.Adjunct || v.Kind == fallback.KindEmoji) && slices.Contains(pathKinds, v.Kind) && !slices.Contains(kinds, v.Kind) {
 			kinds = append(kinds, v.Kind)
 		}
 	}
@@ -118,7 +120,8 @@ func pathValueKinds(raw string) []string {
 // pathMaxWords words), or a thing's identifier (idvalue.go: takesID) in a
 // request of at most idMaxWords; nil when they read nothing, or the
 // request opens with a support verb ("make run.sh executable": the action
-// is elsewhere, unknown).
+// is elsewhere, unknown) and has no emoji's short code ("put a :eyes: on
+// message …": the emoji says the action, a reaction).
 func (st *state) valueTakers(p *plan) func(int) bool {
 	raw := request(p.query).Raw
 	n := len(strings.Fields(raw))
@@ -138,7 +141,7 @@ func (st *state) valueTakers(p *plan) func(int) bool {
 	if len(kinds) == 0 && len(ids) == 0 {
 		return nil
 	}
-	if v := fallback.RequestOpening(raw).Verb; supportVerbs[v] {
+	if v := fallback.RequestOpening(raw).Verb; supportVerbs[v] && !slices.Contains(kinds, fallback.KindEmoji) {
 		return nil
 	}
 	return func(id int) bool {

@@ -68,6 +68,7 @@ var kindWords = map[string][]string{
 	fallback.KindIssue:       {"issue", "ticket", "key"},
 	fallback.KindPhone:       {"phone", "telephone", "mobile", "cell", "sms", "msisdn"},
 	fallback.KindCoordinates: append(slices.Clip(coordinateWords), "location", "position", "origin", "destination"),
+	fallback.KindEmoji:       {"emoji", "reaction", "emoticon"},
 }
 
 // coordinateWords are the words of kindWords that name coordinates
