@@ -137,8 +137,10 @@ type seqWord struct {
 // plan resolves q's terms to index terms. It marks the plan's terms in
 // s.termPos and keeps its buffers in s (putScratch releases them). Without
 // coverage its known and weight (Result.Coverage) leave out no place's or
-// person's name (locativeNames): the caller does not read them.
-func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms func(string) []string) plan {
+// person's name (locativeNames): the caller does not read them. Without
+// pathKinds a path or a file name matches by its own words alone
+// (Options.PathKinds).
+func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds bool, synonyms func(string) []string) plan {
 	p := plan{terms: s.terms[:0], seq: s.seq[:0]}
 	s.chunks = ix.termWords(s.chunks, q.Terms)
 	slot := 0
@@ -279,13 +281,17 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand bool, synonyms
 			if qw.kindOwn {
 				kw = 1 // coordinates: a place, not a number
 			}
-			if coverage && qw.value && qw.unmatched && len(qw.kind) > 0 {
+			kind := qw.kind
+			if qw.pathKind && !pathKinds {
+				kind = nil
+			}
+			if coverage && qw.value && qw.unmatched && len(kind) > 0 {
 				// A value of a kind the catalog knows is understood
 				// (Result.Coverage): one known word, at the kind's weight.
 				p.weight += kw
 				p.known += kw
 			}
-			for _, id := range qw.kind {
+			for _, id := range kind {
 				if s.termPos[id] > 0 {
 					continue
 				}
@@ -494,7 +500,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	}
 	s := ix.getScratch()
 	defer ix.putScratch(s)
-	p := ix.plan(s, q, !o.NoCoverage, o.Expand, o.CoverageVerbs)
+	p := ix.plan(s, q, !o.NoCoverage, o.Expand, o.PathKinds, o.CoverageVerbs)
 	coverage := p.coverage()
 	if o.NoCoverage {
 		coverage = 0

@@ -24,7 +24,9 @@ type WordMatch struct {
 	Weight float64
 	// Known: one of its terms or stem variants occurs in some tool.
 	Known bool
-	// InTool: one of its terms or stem variants occurs in the tool.
+	// InTool: one of its terms or stem variants occurs in the tool, or,
+	// for a Plain short form, every word of one of its full forms ("PR":
+	// pull request).
 	InTool bool
 	// Tools is the number of tools that have one of its own terms (not
 	// variants); 0 for an unknown word.
@@ -62,6 +64,9 @@ func (ix *Index) WordMatches(q query.Query, id int) []WordMatch {
 			if !m.InTool && ix.has(id, tid) {
 				m.InTool = true
 			}
+		}
+		if !m.InTool && m.Plain && ix.shortIn(id, qw.short) {
+			m.InTool = true // "PR" and a tool that says "pull request"
 		}
 		out = append(out, m)
 	})
@@ -169,14 +174,41 @@ const kindWeight = 0.5
 // kindWeight), so "post an update in #general" finds the tools with a
 // channel. Forms that name several kinds ("owner/repo" or a branch,
 // "@name" on any network, "ABC-12") are left out: of formKind's kinds,
-// which the no-match decision reads (ValueKinds), only these three.
-func valueKind(text string) string {
-	switch k := formKind(tokenCore(text)); k {
+// which the no-match decision reads (ValueKinds), only these three, and a
+// path's or a file's (path true), which Keyword reads only with
+// Options.PathKinds: PathKindWords' "file", or "directory" and "folder".
+func valueKind(text string) (words []string, path bool) {
+	core := tokenCore(text)
+	switch k := formKind(core); k {
 	case KindChannel, KindURL, KindEmail:
-		return k
+		return []string{k}, false
+	case KindPath, KindFile:
+		return PathKindWords(core), true
 	}
-	return ""
+	return nil, false
 }
+
+// PathKindWords returns the words a tool's parameters use for what a
+// path or a file name (KindPath, KindFile: a Value's Text) names:
+// fileKindWords when its last element is a file's name ("notes.txt",
+// "src/app.ts"), directoryKindWords otherwise ("~/Downloads", "/var/log/",
+// "/srv/app"). A path without an extension names a directory far more
+// often than a file: of the example sets' 70 such paths, 2 are files
+// ("/etc/hosts", "/var/log/syslog"), and the tools that take either say
+// "file or directory". The slice is shared: callers must not modify it.
+func PathKindWords(text string) []string {
+	if fileName(text[strings.LastIndexByte(text, '/')+1:]) {
+		return fileKindWords
+	}
+	return directoryKindWords
+}
+
+// fileKindWords and directoryKindWords are the words of a file's and a
+// directory's parameters (PathKindWords).
+var (
+	fileKindWords      = []string{"file"}
+	directoryKindWords = []string{"directory", "folder"}
+)
 
 // coordinatesKind are the words keyword search matches coordinates by
 // (KindCoordinates: "48.8584, 2.2945"), as valueKind's word matches a
@@ -964,6 +996,13 @@ var questionWords = wordSet("what where when how which who whom whose why is are
 // keyword 80 → 85 %; nothing else moves (no nDCG@10 of any dev set).
 var objectEnds = wordSet("to into onto from in on for with at as by about of under until via through over after " +
 	"before within without than that saying where which who when near during between across while since toward towards throughout upon among against so")
+
+// ObjectEnd reports whether w (a word as analysis.Words gives it) ends
+// a noun phrase the way it ends a request's object (objectEnds: a
+// preposition, "that", "so"): the no-match decision of package search
+// reads a tool description's places with it ("in a GitHub repository
+// with a title"). A pure function.
+func ObjectEnd(w string) bool { return objectEnds[w] }
 
 // textStarts introduce a message's text: "tell the team that ...",
 // "reply saying ...".

@@ -14,7 +14,7 @@ func (ix *Index) Filter(q query.Query) func(id int) bool {
 		return nil
 	}
 	s := ix.getScratch()
-	p := ix.plan(s, q, false, false, nil) // the filters alone
+	p := ix.plan(s, q, false, false, false, nil) // the filters alone
 	required := append([][]int32(nil), p.required...)
 	excluded := append([][]int32(nil), p.excluded...)
 	impossible := p.impossible

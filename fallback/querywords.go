@@ -53,6 +53,9 @@ type queryWord struct {
 	// (a number's, numberWeight) but is a content word's: coordinates
 	// say what the request is about, a place (coordinatesKind).
 	kindOwn bool
+	// pathKind: kind is a path's or a file's (valueKind), which plan
+	// reads only with Options.PathKinds.
+	pathKind bool
 	// short: the index terms of the word's full forms when it is a short
 	// form (shortForms: "repo" → repository), and shortKnown: the catalog
 	// knows every word of one of them (resolveShort).
@@ -109,8 +112,11 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 			qws[j].value = value
 		}
 		if len(ws) > 0 {
-			if kind := valueKind(t.Text); kind != "" {
-				qws[0].kind = ix.resolveWord(kind).ids
+			if kind, path := valueKind(t.Text); kind != nil {
+				for _, w := range kind {
+					qws[0].kind = append(qws[0].kind, ix.resolveWord(w).ids...)
+				}
+				qws[0].pathKind = path
 			} else if next := ""; value {
 				if i+1 < len(terms) {
 					next = terms[i+1].Text

@@ -74,6 +74,15 @@ type Options struct {
 	// call from the searching goroutine; it is never retained, nor are the
 	// slices it returns.
 	CoverageVerbs func(word string) []string
+	// PathKinds tells Keyword to match a path or a file name also through
+	// the word of what it names (PathKindWord: "file" for "notes.txt",
+	// "directory" for "~/Downloads"), at kindWeight in the value's slot,
+	// as a channel matches through "channel" (valueKind), and to count
+	// such a value as known in Result.Coverage when the catalog knows the
+	// word. The caller sets it when it reads the path as what the request
+	// acts on (search's path rule: a short request), not where its
+	// result goes.
+	PathKinds bool
 }
 
 func (o Options) allowed(id int) bool { return o.Allow == nil || o.Allow(id) }

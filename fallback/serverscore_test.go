@@ -26,7 +26,7 @@ func TestServerSmoothing(t *testing.T) {
 	}
 	q := mustParse(t, "game score and player statistics ")
 	s := ix.getScratch()
-	ix.scoreServers(s, ix.plan(s, q, true, false, nil))
+	ix.scoreServers(s, ix.plan(s, q, true, false, false, nil))
 	alpha, zeta := s.servers.acc[serverOf[0]], s.servers.acc[serverOf[2]]
 	ix.putScratch(s)
 	if zeta != 1 || !(alpha > 0 && alpha < zeta) {

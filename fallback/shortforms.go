@@ -174,6 +174,7 @@ type shortTerm struct {
 	id     int32
 	weight float64
 	slot   int
+	form   int // which full form of the short one the term is of (shortIn)
 }
 
 // letterPrefixed returns the word a query chunk makes when a prefix of one
@@ -199,7 +200,7 @@ func letterPrefixed(text string) string {
 // knows every word of one of them (itself or a stem variant).
 func (ix *Index) resolveShort(forms []string) (ts []shortTerm, known bool) {
 	extra := 0 // the later words' slots so far
-	for _, f := range forms {
+	for fi, f := range forms {
 		ws := strings.Fields(f)
 		all := true
 		for k, w := range ws {
@@ -210,7 +211,7 @@ func (ix *Index) resolveShort(forms []string) (ts []shortTerm, known bool) {
 				slot = extra
 			}
 			for _, id := range qw.ids {
-				ts = append(ts, shortTerm{id: id, weight: 1 / float64(len(ws)), slot: slot})
+				ts = append(ts, shortTerm{id: id, weight: 1 / float64(len(ws)), slot: slot, form: fi})
 			}
 			all = all && (len(qw.ids) > 0 || len(qw.vars) > 0)
 		}
@@ -240,6 +241,34 @@ func lastSlot(ts []shortTerm) int {
 		n = max(n, t.slot)
 	}
 	return n
+}
+
+// shortIn reports whether tool id has every word of one full form of a
+// short one (ts, resolveShort): "PR" is in github__add_issue_comment,
+// whose text says "pull request" (WordMatch.InTool of a Plain word). A
+// word of a form with several terms (its analyses) counts when the tool
+// has any of them.
+func (ix *Index) shortIn(id int, ts []shortTerm) bool {
+	for i := 0; i < len(ts); {
+		form, j := ts[i].form, i
+		all := true
+		for ; j < len(ts) && ts[j].form == form; j++ {
+			// the terms of one word share its slot and weight; a word is
+			// had when any of its terms is
+			k := j
+			had := false
+			for ; k < len(ts) && ts[k].form == form && ts[k].slot == ts[j].slot; k++ {
+				had = had || ix.has(id, ts[k].id)
+			}
+			all = all && had
+			j = k - 1
+		}
+		if all {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // FullForms returns the full words that a request's short form w stands

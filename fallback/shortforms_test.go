@@ -125,3 +125,27 @@ func TestKeywordSolidWordUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestShortFormInTool: WordMatches reads a short form as in a tool that
+// has every word of one of its full forms ("PR": pull request, "dm":
+// direct message), and not in one that has only some of them or none.
+func TestShortFormInTool(t *testing.T) {
+	ix := NewIndex(shortFormDocs)
+	for _, c := range []struct {
+		query, tool, word string
+		in                bool
+	}{
+		{"comment on the PR", "github__list_pull_requests", "pr", true},
+		{"comment on the PR", "github__get_file", "pr", false},
+		{"send bob a dm", "slack__send_message", "dm", true},
+		{"send bob a dm", "email__send_email", "dm", false},
+		{"query the db", "postgres__query", "db", true},
+	} {
+		id, _ := ix.Lookup(c.tool)
+		for _, w := range ix.WordMatches(mustParse(t, c.query), id) {
+			if w.Word == c.word && (w.InTool != c.in || !w.Plain) {
+				t.Errorf("WordMatches(%q, %s) %q: InTool %v, Plain %v; want InTool %v, Plain", c.query, c.tool, w.Word, w.InTool, w.Plain, c.in)
+			}
+		}
+	}
+}

@@ -47,7 +47,7 @@ func ruleDepth(p *plan) int {
 // keywordMatches runs keyword search and, when it finds nothing, fuzzy
 // matching (reason ReasonNoKeywordMatch). depth is how many hits to return.
 func (st *state) keywordMatches(p *plan, depth int) matches {
-	takes := st.valueTakers(p)
+	takes, paths := st.valueTakers(p)
 	limit := depth
 	if takes != nil {
 		// A tool that takes the request's path may rank below depth on
@@ -55,7 +55,7 @@ func (st *state) keywordMatches(p *plan, depth int) matches {
 		// that the answer does not depend on max_results.
 		limit = max(depth, fusionDepth)
 	}
-	opts := fallback.Options{Limit: limit, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs}
+	opts := fallback.Options{Limit: limit, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs, PathKinds: paths}
 	r := st.lex.Keyword(p.query, opts)
 	hits := st.boostPathTakers(takes, fromFallback(r.Hits))
 	if len(hits) > depth {

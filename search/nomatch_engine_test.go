@@ -407,6 +407,21 @@ func TestStepServedAlone(t *testing.T) {
 	}
 }
 
+// TestColloquialReads: "pull up" something asks to see it (askVerbs),
+// and "grab" is a light verb (lightVerbs), whose clause is a read, no
+// context before a lone step: neither is flagged where its tools read,
+// while "pull" alone is git's action and a grabbed thing faxed is a
+// later step nothing serves.
+func TestColloquialReads(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"pull up my note about the offsite", "", false},
+		{"pull up the forecast for Oslo this weekend", "weather__get_forecast", false},
+		{"pull the latest changes from origin into main", "", true},
+		{"Grab the description of PAY-77 from Jira and post it in Slack channel C01RELEASE", "", false},
+		{"Grab the summary of PAY-77 from Jira and fax it to legal", "", true},
+	})
+}
+
 // TestBookFrame: a request that books, schedules or invites at a time
 // (fallback.TimeFrame's BookKey) is served by a top tool that creates or
 // schedules and keeps events, when that tool has a word of its object
@@ -764,6 +779,13 @@ func TestAcronymObject(t *testing.T) {
 		{"Send an SMS to +1 415 555 0134 saying I'm running ten minutes late.", true},
 		{"email the PDF report to bob@example.com", false},
 		{"send a DM to alice on slack saying hi", false},
+		// A short form is in the tool that has its full words (ownsWord):
+		// "PR" in github__add_issue_comment's "pull request", "DM" in
+		// slack__send_message's "direct message".
+		{"Leave a comment on PR 12 in acme/api saying ship it", false},
+		{"comment on the PR for the login fix", false},
+		{"send a DM to dana saying hi", false},
+		{"delete PR 9 in acme/web", true}, // the tools that delete have no pull request
 	}, flaggedBy("the unserved object", "lack its object"))
 }
 
@@ -941,5 +963,40 @@ func TestUnservedWhen(t *testing.T) {
 func TestObjectEndsAtSo(t *testing.T) {
 	topAndFlag(t, []topCase{
 		{`Overwrite ~/plans/week.md so it only holds the heading "Week 48"`, "filesystem__write_file", false},
+	})
+}
+
+// TestUnservedPlace: a top tool that does the request's verb does not
+// serve its object when the object's head is a thing the tool acts in
+// (unservedplace.go: the thing of an identifier it takes, the place its
+// description names after "in", "on", "across"), not one of its name;
+// "new" serves no object. The same thing after a preposition is the
+// request's place too, and the tool serves it.
+func TestUnservedPlace(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object","properties":{"board_id":{"type":"string"},"title":{"type":"string"}}}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "kanban__create_card", Description: "Create a new card on a board, with a title and a due date.", InputSchema: obj},
+		{Name: "kanban__archive_card", Description: "Archive a card of a board.", InputSchema: obj},
+		{Name: "kanban__create_label", Description: "Create a new colored label for cards.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "kanban__list_cards", Description: "List the cards in a board's column.", InputSchema: obj},
+	}, []unservedCase{
+		{"create a new board called Roadmap", true}, // create_card creates on a board, create_label a new label
+		{"archive the whole board", true},           // archive_card takes the board's id: it archives cards
+		{"create a new card called Launch on the Roadmap board", false},
+		{"archive the launch card on the roadmap board", false},
+		{"create a new label called urgent", false},
+	})
+	searchExample(t, []unservedCase{
+		{"set up a new calendar named Chores", true},                // calendar__create_event takes a calendar's id
+		{"remove my work calendar", true},                           // so does calendar__delete_event
+		{"create a brand new github repository for the docs", true}, // create_issue, create_pull_request: "in a GitHub repository"
+		{"add a new event to my work calendar", false},
+		{"remove the standup event from my calendar", false},
+		{"open a new pull request in acme/docs from docs-fix into main", false},
+	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+			top := res.References[0]
+			t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", mode, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
+		}
 	})
 }

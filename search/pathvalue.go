@@ -26,7 +26,12 @@ import (
 // and keyword's half of fusion), and its best score stays what it was.
 // Matching the kind's word in the tool's whole text was tried and dropped
 // (docs/benchmarks.md): a tool whose description says "file" need not take
-// one.
+// one. But a request of little more than a path ("What's in ~/Downloads?")
+// has no keyword hit to lift: where the rule reads a path or a file name,
+// keyword search matches it also through the word of what it names
+// (valueTakers' paths, fallback.Options.PathKinds: "file", or "directory"
+// and "folder"; docs/benchmarks.md, "A path matches through the word of
+// what it names"), and the rule lifts the takers among those hits.
 //
 // The same holds for a thing named by a noun and its identifier
 // (idvalue.go, h36-rank20, tenth session: "add a line to the bottom of
@@ -121,8 +126,12 @@ func pathValueKinds(raw string) []string {
 // request of at most idMaxWords; nil when they read nothing, or the
 // request opens with a support verb ("make run.sh executable": the action
 // is elsewhere, unknown) and has no emoji's short code ("put a :eyes: on
-// message …": the emoji says the action, a reaction).
-func (st *state) valueTakers(p *plan) func(int) bool {
+// message …": the emoji says the action, a reaction). paths reports
+// whether it reads a path or a file name: keyword search then matches it
+// through the word of what it names too (fallback.Options.PathKinds), so
+// that a request of little more than a path ("What's in ~/Downloads?")
+// has keyword hits for the rule to lift.
+func (st *state) valueTakers(p *plan) (takes func(int) bool, paths bool) {
 	raw := request(p.query).Raw
 	n := len(strings.Fields(raw))
 	kinds := pathValueKinds(raw)
@@ -139,15 +148,16 @@ func (st *state) valueTakers(p *plan) func(int) bool {
 		ids = append(ids, issueKeyRef)
 	}
 	if len(kinds) == 0 && len(ids) == 0 {
-		return nil
+		return nil, false
 	}
 	if v := fallback.RequestOpening(raw).Verb; supportVerbs[v] && !slices.Contains(kinds, fallback.KindEmoji) {
-		return nil
+		return nil, false
 	}
+	paths = slices.Contains(kinds, fallback.KindPath) || slices.Contains(kinds, fallback.KindFile)
 	return func(id int) bool {
 		return slices.ContainsFunc(kinds, func(k string) bool { return st.namesValueKind(id, k) }) ||
 			len(ids) > 0 && st.takesID(id, ids)
-	}
+	}, paths
 }
 
 // boostPathTakers raises the hits of tools that takes admits (valueTakers)

@@ -101,6 +101,66 @@ func TestValueKindLongRequest(t *testing.T) {
 	})
 }
 
+// valueOnlyCatalog is a drive, a chat and a photo server whose tools take
+// a folder, a file's path, several files' paths or none: the requests of
+// TestPathKindWords are little more than a path.
+func valueOnlyCatalog(t *testing.T) *catalog.Snapshot {
+	t.Helper()
+	snap, err := catalog.NewSnapshot([]catalog.Tool{
+		{Name: "drive__list_folder", Description: "List the items stored in a folder of the drive.",
+			InputSchema: []byte(`{"type":"object","properties":{"folder":{"type":"string","description":"Folder to list, e.g. /Shared/Reports."}}}`)},
+		{Name: "drive__open_document", Description: "Return the text of a document stored on the drive.",
+			InputSchema: []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"Path of the file to open."}}}`)},
+		{Name: "drive__share_item", Description: "Share an item of the drive with other people.",
+			InputSchema: []byte(`{"type":"object","properties":{"item":{"type":"string","description":"Path of the item to share."},"emails":{"type":"array","items":{"type":"string"},"description":"Whom to share it with."}}}`)},
+		{Name: "chat__list_rooms", Description: "List the chat rooms you are in, with their topics and what is new in them.",
+			InputSchema: []byte(`{"type":"object","properties":{"limit":{"type":"integer","description":"How many rooms."}}}`)},
+		{Name: "chat__room_history", Description: "Get the latest messages said in a chat room.",
+			InputSchema: []byte(`{"type":"object","properties":{"room":{"type":"string","description":"Room name."}}}`)},
+		{Name: "photos__list_albums", Description: "List the photo albums of the account, newest first.",
+			InputSchema: []byte(`{"type":"object","properties":{}}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// TestPathKindWords: a short request of little more than a path has no
+// keyword hit of its own, or only the tools its path's words name
+// ("share" of /mnt/share): keyword search matches the path also through
+// the word of what it names (fallback.PathKindWords: a folder for a path
+// without an extension, a file for a file's name), so the tools that take
+// that kind come first, the one whose parameter names the kind before the
+// others that take a path.
+func TestPathKindWords(t *testing.T) {
+	e := newEngine(t, valueOnlyCatalog(t), search.Config{})
+	for _, tc := range []struct{ query, want string }{
+		{"What's under /mnt/share/?", "drive__list_folder"},
+		{"Anything new in ~/Pictures/2025?", "drive__list_folder"},
+		{"What does ~/thesis/chapter-3.odt say?", "drive__open_document"},
+	} {
+		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.References) == 0 || res.References[0].Name != tc.want {
+			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
+		}
+	}
+}
+
+// TestPathKindWordsExample: "What's in ~/Downloads?", written by three
+// writers of the tenth session's pairs, had no keyword hit and took the
+// Slack tools from the semantic ranking.
+func TestPathKindWordsExample(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"What's in ~/Downloads?", search.ModeDefault, "filesystem__list_directory"},
+		{"What's in ~/Downloads?", search.ModeKeyword, "filesystem__list_directory"},
+		{"when was data.csv created", search.ModeDefault, "filesystem__get_file_info"},
+	})
+}
+
 // TestIssueKeyRanksItsGetter: an issue key is an issue's identifier
 // (issueKeyRef): it lifts the tools whose parameter takes an issue's key
 // (jira__get_issue, jira__transition_issue), not those whose parameters

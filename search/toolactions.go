@@ -88,6 +88,7 @@ type toolFacts struct {
 	neededNumbers   []string    // paramText of its required parameters of numbers (askedKind)
 	names           []string    // the stems of the words of its name and its server's (fallback.Stem; servingTop)
 	idParams        [][2]string // the things whose identifier a parameter takes, with the kind of identifier: {"note", "id"} of note_id, {"issue", "number"} of issue_number (takesID)
+	places          []string    // the stems of the things it acts in, not on (toolPlaces): "repository" of github__create_issue, "calendar" of calendar__create_event
 }
 
 // facts returns tool id's toolFacts, derived on first use and kept with
@@ -129,6 +130,7 @@ func (st *state) facts(id int) toolFacts {
 			}
 		}
 	}
+	f.places = toolPlaces(t, f.idParams)
 	st.actions.Store(id, f)
 	return f
 }

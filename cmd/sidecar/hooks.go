@@ -24,7 +24,8 @@ type hooks struct {
 	// stdioTransport makes --mcp-stdio's transport; nil: the process's
 	// stdin and stdout.
 	stdioTransport func() mcp.Transport
-	// readFile reads the cgroup's memory-limit files; nil: os.ReadFile.
+	// readFile reads the cgroup's memory-limit files and /proc/self/status
+	// (the file-backed pages, setGoMemoryLimit); nil: os.ReadFile.
 	readFile func(string) ([]byte, error)
 	// startPullTimeout bounds the start-up pull of --learn-from; 0:
 	// learnStartPullTimeout.

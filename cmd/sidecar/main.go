@@ -131,6 +131,9 @@ type sidecar struct {
 	fleet  *fleetStore // nil without --store
 	em     *embedders
 	limit  memoryLimit
+	// goSoft is the Go runtime's soft limit the sidecar set
+	// (setGoMemoryLimit), 0 when it set none.
+	goSoft int64
 	budget int64
 	// sessionBudget is the MCP endpoint's HTTP sessions' share of the
 	// memory budget (mcpSessionBudget).
@@ -288,11 +291,13 @@ func (s *sidecar) memoryLimit(context.Context) (func(), error) {
 		s.sessionBudget = mcpSessionBudget(s.budget, s.cfg.maxSessions)
 		s.budget -= s.sessionBudget
 	}
+	var restore func()
+	s.goSoft, restore = setGoMemoryLimit(limit, s.cfg.gomemlimit, readFile)
 	s.limit = limit
 	s.em.budget = s.budget
 	s.metrics.SetLimit("memory_limit_bytes", float64(limit.bytes))
 	s.metrics.SetLimit("memory_budget_bytes", float64(s.budget))
-	return setGoMemoryLimit(limit, s.cfg.gomemlimit), nil
+	return restore, nil
 }
 
 // loadLearned loads the learned state (--learn): the file in --cache-dir,
@@ -311,7 +316,7 @@ func (s *sidecar) loadEngine(ctx context.Context) (func(), error) {
 		return nil, err
 	}
 	s.engine = engine
-	logMemory(s.log, s.limit, engine.Memory())
+	logMemory(s.log, s.limit, s.goSoft, engine.Memory())
 	// The stop waits for the background provider check too, so that no
 	// goroutine outlives the sidecar (it takes under a second at 2k tools).
 	return func() { _ = engine.Close(); <-checked }, nil

@@ -34,16 +34,52 @@ const (
 	cgroupV1Unlimited = 1 << 62
 )
 
-// goSoftLimitShare is the share of the limit the sidecar sets as the Go
+// goSoftLimitShare is the share of the limit the sidecar gives the Go
 // runtime's soft memory limit (debug.SetMemoryLimit) when GOMEMLIMIT is not
-// set: 90%, so the collector works harder before the kernel's limit is
-// reached rather than at it (the Go guide to the GC suggests leaving
-// 5–10%). The Go limit does not count the binary's file-backed pages
-// (~29 MiB of RSS), which the kernel's limit does: at 95% a sidecar filled
-// to its budget's edge peaked at 513 MiB under a 512 MiB limit, at 90%
-// under it (TestBudgetEdgeUnderLimit). For a limit of 512 MiB the runtime
-// aims at 461 MiB.
+// set, before the file-backed pages are taken off (goSoftLimit): 90%, so
+// the collector works harder before the kernel's limit is reached rather
+// than at it (the Go guide to the GC suggests leaving 5–10%).
 const goSoftLimitShare = 0.90
+
+// goSoftLimitFloor is the least share of the limit goSoftLimit leaves the
+// runtime, whatever the file-backed pages read: a half.
+const goSoftLimitFloor = 0.5
+
+// goSoftLimit is the Go runtime's soft limit for a process limited to
+// limitBytes whose file-backed resident pages (the mapped binary) are
+// fileRSS bytes: goSoftLimitShare of the limit less fileRSS, at least
+// goSoftLimitFloor of it. The Go limit counts only the runtime's memory; the
+// kernel's counts the binary's pages too (~29 MiB of RSS). With 90% alone,
+// a sidecar filled to its budget's edge under 512 MiB peaked at 487 MiB on
+// a quiet machine and 502–512 MiB under a load of 20 (the collector falls
+// behind the upserts); less the file pages, 90% leaves the same 10% margin
+// whatever the binary's size (TestBudgetEdgeUnderLimit; docs/benchmarks.md,
+// memory).
+func goSoftLimit(limitBytes, fileRSS int64) int64 {
+	soft := int64(float64(limitBytes)*goSoftLimitShare) - max(fileRSS, 0)
+	return max(soft, int64(float64(limitBytes)*goSoftLimitFloor))
+}
+
+// procSelfStatus is where fileBackedRSS reads the process's file-backed
+// resident memory (Linux).
+const procSelfStatus = "/proc/self/status"
+
+// fileBackedRSS is the RssFile line of a /proc/<pid>/status text, in bytes,
+// or 0 when there is none (not Linux, or an older kernel).
+func fileBackedRSS(status []byte) int64 {
+	for line := range strings.Lines(string(status)) {
+		rest, ok := strings.CutPrefix(line, "RssFile:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+		if err != nil || kb < 0 {
+			return 0
+		}
+		return kb << 10
+	}
+	return 0
+}
 
 // memoryLimit is a resolved --memory-limit.
 type memoryLimit struct {
@@ -157,25 +193,33 @@ func mcpSessionBudget(budget int64, maxSessions int) int64 {
 	return min(budget/mcpSessionShare, int64(maxSessions)*mcpserver.SessionMemory)
 }
 
-// setGoMemoryLimit sets the Go runtime's soft memory limit from limit when
-// GOMEMLIMIT (gomemlimit) does not set it already (the runtime reads that
-// itself), and returns a function restoring the previous one.
-func setGoMemoryLimit(limit memoryLimit, gomemlimit string) (restore func()) {
+// setGoMemoryLimit sets the Go runtime's soft memory limit from limit
+// (goSoftLimit, with the file-backed pages read by readFile from
+// procSelfStatus) when GOMEMLIMIT (gomemlimit) does not set it already (the
+// runtime reads that itself), and returns the limit set (0 when none) and a
+// function restoring the previous one.
+func setGoMemoryLimit(limit memoryLimit, gomemlimit string, readFile func(string) ([]byte, error)) (soft int64, restore func()) {
 	if limit.bytes == 0 || gomemlimit != "" {
-		return func() {}
+		return 0, func() {}
 	}
-	prev := debug.SetMemoryLimit(int64(float64(limit.bytes) * goSoftLimitShare))
-	return func() { debug.SetMemoryLimit(prev) }
+	var fileRSS int64
+	if b, err := readFile(procSelfStatus); err == nil {
+		fileRSS = fileBackedRSS(b)
+	}
+	soft = goSoftLimit(limit.bytes, fileRSS)
+	prev := debug.SetMemoryLimit(soft)
+	return soft, func() { debug.SetMemoryLimit(prev) }
 }
 
-// logMemory logs the limit, the budget and how many tools fit.
-func logMemory(log *slog.Logger, limit memoryLimit, m search.MemoryInfo) {
+// logMemory logs the limit, the Go soft limit the sidecar set (goSoft, 0
+// when none), the budget and how many tools fit.
+func logMemory(log *slog.Logger, limit memoryLimit, goSoft int64, m search.MemoryInfo) {
 	if m.Budget == 0 {
 		log.Info("no memory budget: UpsertTools is limited by --max-tools alone; set --memory-limit (or run in a container with a memory limit) to refuse changes the sidecar cannot afford",
 			"memory_limit", limit.source, "catalog_estimate_mib", mib(m.Estimate), "tools", m.Tools)
 		return
 	}
-	log.Info("memory budget", "memory_limit_mib", mib(limit.bytes), "source", limit.source, "budget_mib", mib(m.Budget),
+	log.Info("memory budget", "memory_limit_mib", mib(limit.bytes), "source", limit.source, "go_soft_limit_mib", mib(goSoft), "budget_mib", mib(m.Budget),
 		"catalog_estimate_mib", mib(m.Estimate), "tools", m.Tools, "dimensions", m.Dimensions, "tools_that_fit", m.Fit)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/toolsearch/toolsearch/mcpserver"
 	"io/fs"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -196,5 +197,66 @@ func TestMCPSessionBudget(t *testing.T) {
 				t.Errorf("mcpSessionBudget(%d, %d) = %d, want %d", tc.budget, tc.maxSessions, got, tc.want)
 			}
 		})
+	}
+}
+
+func TestGoSoftLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		limit, fileRSS int64
+		want           int64
+	}{
+		{"no file pages read", 1000 << 20, 0, 900 << 20},
+		{"the binary's pages taken off", 1000 << 20, 29 << 20, 871 << 20},
+		{"a negative reading counts as none", 1000 << 20, -5, 900 << 20},
+		{"never below half the limit", 100 << 20, 80 << 20, 50 << 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := goSoftLimit(tc.limit, tc.fileRSS); got != tc.want {
+				t.Errorf("goSoftLimit(%d, %d) = %d, want %d", tc.limit, tc.fileRSS, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFileBackedRSS(t *testing.T) {
+	status := "Name:\tsidecar\nVmHWM:\t  52000 kB\nRssAnon:\t   20000 kB\nRssFile:\t   29696 kB\nRssShmem:\t       0 kB\n"
+	if got, want := fileBackedRSS([]byte(status)), int64(29696)<<10; got != want {
+		t.Errorf("fileBackedRSS = %d, want %d", got, want)
+	}
+	for _, bad := range []string{"", "Name:\tsidecar\n", "RssFile:\tlots kB\n"} {
+		if got := fileBackedRSS([]byte(bad)); got != 0 {
+			t.Errorf("fileBackedRSS(%q) = %d, want 0", bad, got)
+		}
+	}
+}
+
+// TestSetGoMemoryLimit: the sidecar sets the Go limit from the limit less
+// the file-backed pages read from /proc/self/status, leaves it alone under
+// GOMEMLIMIT or without a limit, and restores the previous one.
+func TestSetGoMemoryLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	status := func(string) ([]byte, error) { return []byte("RssFile:\t10240 kB\n"), nil }
+	soft, restore := setGoMemoryLimit(memoryLimit{bytes: 1000 << 20, source: "--memory-limit"}, "", status)
+	if want := int64(890 << 20); soft != want || debug.SetMemoryLimit(-1) != want {
+		t.Errorf("soft limit %d (runtime %d), want %d", soft, debug.SetMemoryLimit(-1), want)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != prev {
+		t.Errorf("after restore the runtime's limit is %d, want %d", got, prev)
+	}
+	for _, tc := range []struct {
+		name       string
+		limit      memoryLimit
+		gomemlimit string
+	}{
+		{"GOMEMLIMIT set", memoryLimit{bytes: 1000 << 20}, "4GiB"},
+		{"no limit", memoryLimit{source: "none"}, ""},
+	} {
+		soft, restore := setGoMemoryLimit(tc.limit, tc.gomemlimit, status)
+		if soft != 0 || debug.SetMemoryLimit(-1) != prev {
+			t.Errorf("%s: soft %d, runtime %d; want 0 and the runtime's unchanged", tc.name, soft, debug.SetMemoryLimit(-1))
+		}
+		restore()
 	}
 }
