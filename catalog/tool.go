@@ -128,7 +128,7 @@ func (t Tool) Summary() string {
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
-	text = strings.Join(strings.Fields(text), " ")
+	text = collapseSpace(text)
 	text = firstSentence(text)
 	if utf8.RuneCountInString(text) <= SummaryMaxRunes {
 		return text
@@ -141,6 +141,29 @@ func (t Tool) Summary() string {
 	return strings.TrimRightFunc(string(runes), func(r rune) bool {
 		return unicode.IsSpace(r) || r == ',' || r == ';' || r == ':'
 	}) + "…"
+}
+
+// collapseSpace returns text with its runs of whitespace collapsed to one
+// space and none at either end, as strings.Join(strings.Fields(text), " ")
+// does: text itself, without allocating, when it is so already (most
+// descriptions' first lines; Summary runs for every reference of every
+// search result).
+func collapseSpace(text string) string {
+	space := true // at the start, or after a space
+	for _, r := range text {
+		if !unicode.IsSpace(r) {
+			space = false
+			continue
+		}
+		if space || r != ' ' {
+			return strings.Join(strings.Fields(text), " ")
+		}
+		space = true
+	}
+	if space && text != "" {
+		return strings.Join(strings.Fields(text), " ") // a trailing space
+	}
+	return text
 }
 
 // firstSentence returns text up to and including the end of its first

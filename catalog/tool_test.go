@@ -79,3 +79,17 @@ func TestParameters(t *testing.T) {
 		})
 	}
 }
+
+// TestCollapseSpace checks collapseSpace against what it stands for,
+// strings.Join(strings.Fields(text), " "), on text already collapsed
+// (returned as is) and text that is not.
+func TestCollapseSpace(t *testing.T) {
+	for _, text := range []string{
+		"", " ", "a", "a b", "a b c.", "a  b", "a\tb", "a\nb", " a", "a ", "a b ",
+		"a\u00a0b", "a\u0085b", "a\u3000b", "a\xffb", "\xff \xfe", "héllo wörld", "a \u00a0b",
+	} {
+		if got, want := collapseSpace(text), strings.Join(strings.Fields(text), " "); got != want {
+			t.Errorf("collapseSpace(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -1025,7 +1025,19 @@ func wordSet(s string) map[string]bool {
 // archive the #old-project channel" → archive, [the old project channel];
 // "what's in the downloads folder" → no verb. It is a pure function of
 // raw, safe for concurrent use.
-func RequestOpening(raw string) Opening {
+func RequestOpening(raw string) Opening { return requestOpening(raw, false) }
+
+// RequestVerb returns RequestOpening(raw)'s Verb and VerbValue, reading raw
+// only up to its verb (a rule that asks only which verb opens a request,
+// and most requests are longer than their opening). A pure function.
+func RequestVerb(raw string) (verb string, value bool) {
+	op := requestOpening(raw, true)
+	return op.Verb, op.VerbValue
+}
+
+// requestOpening is RequestOpening, which returns once it has the verb
+// when verbOnly (its Object and Text then cut short).
+func requestOpening(raw string, verbOnly bool) Opening {
 	var op Opening
 	object, text := false, false
 	toks := strings.Fields(raw)
@@ -1047,6 +1059,9 @@ func RequestOpening(raw string) Opening {
 			ws = cutVerbPrefix(tok, ws)
 			op.Verb, object = ws[0], true
 			op.VerbValue = technical(tokenCore(tok)) || opensQuote(tok)
+			if verbOnly {
+				return op
+			}
 			op.Object = append(op.Object, ws[1:]...)
 		case object && len(op.Object) == 0 && determiner(ws, toks[i+1:]):
 			op.Object = append(op.Object, ws...)

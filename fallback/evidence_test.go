@@ -109,6 +109,9 @@ func TestRequestOpening(t *testing.T) {
 		if diff := cmp.Diff(c.want, RequestOpening(c.raw)); diff != "" {
 			t.Errorf("RequestOpening(%q) (-want +got):\n%s", c.raw, diff)
 		}
+		if verb, value := RequestVerb(c.raw); verb != c.want.Verb || value != c.want.VerbValue {
+			t.Errorf("RequestVerb(%q) = %q, %v, want %q, %v", c.raw, verb, value, c.want.Verb, c.want.VerbValue)
+		}
 	}
 }
 

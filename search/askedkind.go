@@ -76,12 +76,12 @@ func (st *state) needsCoordinates(id int) bool {
 	})
 }
 
-// askedKind scales the hits of tools that need the coordinates p's
+// askedKind scales the hits of tools that need the coordinates r's
 // request asks for (see above), sorts hs again and keeps the best hit's
 // score; hs is returned unchanged when the request asks for none or no
 // hit needs them.
-func (st *state) askedKind(p *plan, hs []hit) []hit {
-	if len(hs) < 2 || !asksCoordinates(request(p.query).Raw) {
+func (st *state) askedKind(r *reading, hs []hit) []hit {
+	if len(hs) < 2 || !asksCoordinates(r.req.Raw) {
 		return hs
 	}
 	top := hs[0].score
@@ -90,7 +90,7 @@ func (st *state) askedKind(p *plan, hs []hit) []hit {
 		if st.needsCoordinates(hs[i].id) {
 			hs[i].score *= askedKindFactor
 			changed = true
-			if p.debug {
+			if r.debug {
 				hs[i].explain += fmt.Sprintf("; coordinates asked for, and the tool needs them: × %.2f", askedKindFactor)
 			}
 		}

@@ -71,11 +71,15 @@ func idRefsOf(raw string) []idRef {
 		if strings.ContainsAny(toks[i][len(toks[i])-1:], ".,;:!?)") {
 			continue // "in the note, 4410 times": the phrase ended
 		}
+		ok, number := identifier(toks[i+1]) // first: most tokens are followed by no identifier, and their words are not read
+		if !ok {
+			continue
+		}
 		noun := fallback.Words(toks[i])
 		if len(noun) != 1 || !strings.EqualFold(noun[0], strings.Trim(toks[i], "(\"'")) {
 			continue
 		}
-		if ok, number := identifier(toks[i+1]); ok && !slices.Contains(out, idRef{noun[0], number}) {
+		if !slices.Contains(out, idRef{noun[0], number}) {
 			out = append(out, idRef{noun[0], number})
 		}
 	}

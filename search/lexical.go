@@ -47,9 +47,9 @@ func ruleDepth(p *plan) int {
 // keywordMatches runs keyword search and, when it finds nothing, fuzzy
 // matching (reason ReasonNoKeywordMatch). depth is how many hits to return.
 func (st *state) keywordMatches(p *plan, depth int) matches {
-	takes, paths := st.valueTakers(p)
+	lift, paths := st.valueTakers(p)
 	limit := depth
-	if takes != nil {
+	if lift != nil {
 		// A tool that takes the request's path may rank below depth on
 		// the words alone: boostPathTakers reads as deep as fusion, so
 		// that the answer does not depend on max_results.
@@ -57,7 +57,7 @@ func (st *state) keywordMatches(p *plan, depth int) matches {
 	}
 	opts := fallback.Options{Limit: limit, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs, PathKinds: paths}
 	r := st.lex.Keyword(p.query, opts)
-	hits := st.boostPathTakers(takes, fromFallback(r.Hits))
+	hits := st.boostPathTakers(lift, fromFallback(r.Hits))
 	if len(hits) > depth {
 		hits = hits[:depth]
 	}

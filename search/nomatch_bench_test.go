@@ -32,7 +32,7 @@ func BenchmarkNoMatchRules(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
 				x := in[i%len(in)]
-				st.unserved(x.p, st.lex.RankingWords(x.p.query), x.hs)
+				st.unserved(st.newReading(x.p), x.hs)
 			}
 		})
 	}

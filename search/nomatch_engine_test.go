@@ -390,6 +390,16 @@ func TestStepServedAlone(t *testing.T) {
 		{"Download https://example.com/a.csv and fax it to +1 555 0100", "", true},
 		{"Find the email from Bo with the lease and save the attachment to ~/leases", "", true},
 		{"Read ~/notes/todo.txt and text it to +1 415 555 0100", "", true},
+		// A tool among the best that is no candidate of the request
+		// (servingTop) was judged by no check: its own search reads it.
+		{"Check the air quality in Delhi and text it to #health", "weather__get_air_quality", false},
+		{"Check the weather in Rome and text it to my landlord", "", true},
+		// "store" and "share" do what their plain verbs say
+		// (fallback.VerbSynonyms: save, write, create; send, post).
+		{"Look up the forecast for Oslo and share it in #travel", "weather__get_forecast", false},
+		{"Fetch https://example.com/a.html and store it in ./a.html", "fetch__fetch_url", false},
+		{"store the wifi password in my notes", "notes__create_note", false},
+		{"Find my notes about the launch and share them on LinkedIn", "", true},
 	})
 	// Out of scope, the later step's tool serves nothing.
 	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
@@ -992,6 +1002,7 @@ func TestUnservedPlace(t *testing.T) {
 		{"create a brand new github repository for the docs", true}, // create_issue, create_pull_request: "in a GitHub repository"
 		{"add a new event to my work calendar", false},
 		{"remove the standup event from my calendar", false},
+		{"update my work calendar: move the dentist to 4pm", false}, // what changes follows the colon
 		{"open a new pull request in acme/docs from docs-fix into main", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {

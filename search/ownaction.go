@@ -30,14 +30,14 @@ import (
 
 // ownActionCoverage returns the coverage of m for calibration: m.coverage,
 // or more for a request that names the top tool's own action (see above);
-// hs are m's hits as the answer orders them, best first, and words gives
-// the query's ranking words (fallback.Index.RankingWords), which result
-// reads once for this and the no-match rules.
-func (st *state) ownActionCoverage(p *plan, m matches, hs []hit, words func() []string) float64 {
+// hs are m's hits as the answer orders them, best first, and r the
+// request as result reads it once for this, requestRead and the no-match
+// rules (reading).
+func (st *state) ownActionCoverage(r *reading, m matches, hs []hit) float64 {
 	if m.coverage >= 1 || len(hs) == 0 || (m.mode != ModeKeyword && m.mode != ModeHybrid && m.mode != ModeSemantic) {
 		return m.coverage
 	}
-	ws := words()
+	ws := r.words()
 	if len(ws) < 2 {
 		return m.coverage
 	}
@@ -49,12 +49,11 @@ func (st *state) ownActionCoverage(p *plan, m matches, hs []hit, words func() []
 	if !slices.Contains(fallback.Words(name), verb) || !st.actsVerb(hs[0].id, verb) {
 		return m.coverage // not email__read_email's "email": it reads email
 	}
-	req := request(p.query)
-	if op := fallback.RequestOpening(req.Raw); op.Verb != verb || op.VerbValue {
+	if op := r.opening(); op.Verb != verb || op.VerbValue {
 		return m.coverage
 	}
 	var weight, known float64
-	for _, w := range st.lex.WordMatches(req, hs[0].id) {
+	for _, w := range r.matches(hs[0].id) {
 		if !w.Known && w.Arg {
 			continue // a name or a value the catalog does not know: what the action acts on
 		}

@@ -119,19 +119,23 @@ func pathValueKinds(raw string) []string {
 	return kinds
 }
 
-// valueTakers returns whether a tool takes what p's request names by its
-// values, when the rules read it: a kind of value of pathKinds
-// (namesValueKind; only anyLengthKinds in a request longer than
-// pathMaxWords words), or a thing's identifier (idvalue.go: takesID) in a
-// request of at most idMaxWords; nil when they read nothing, or the
-// request opens with a support verb ("make run.sh executable": the action
-// is elsewhere, unknown) and has no emoji's short code ("put a :eyes: on
-// message …": the emoji says the action, a reaction). paths reports
-// whether it reads a path or a file name: keyword search then matches it
-// through the word of what it names too (fallback.Options.PathKinds), so
-// that a request of little more than a path ("What's in ~/Downloads?")
-// has keyword hits for the rule to lift.
-func (st *state) valueTakers(p *plan) (takes func(int) bool, paths bool) {
+// valueTakers returns by how much a tool's keyword hit is raised for
+// taking what p's request names by its values, when the rules read it (1:
+// not at all): 1 + pathValueBoost for a tool that takes a kind of value of
+// pathKinds (namesValueKind; only anyLengthKinds in a request longer than
+// pathMaxWords words) or a thing's identifier (idvalue.go: takesID) in a
+// request of at most idMaxWords, (1 + pathValueBoost) × pathListMisfit for
+// one whose parameters for a path take a list where the request names
+// one, or one where it names a list (misfitsPath); nil when they read
+// nothing, or the request opens with a support verb ("make run.sh
+// executable": the action is elsewhere, unknown) and has no emoji's short
+// code ("put a :eyes: on message …": the emoji says the action, a
+// reaction). paths reports whether
+// it reads a path or a file name: keyword search then matches it through
+// the word of what it names too (fallback.Options.PathKinds), so that a
+// request of little more than a path ("What's in ~/Downloads?") has
+// keyword hits for the rule to lift.
+func (st *state) valueTakers(p *plan) (lift func(int) float64, paths bool) {
 	raw := request(p.query).Raw
 	n := len(strings.Fields(raw))
 	kinds := pathValueKinds(raw)
@@ -150,28 +154,102 @@ func (st *state) valueTakers(p *plan) (takes func(int) bool, paths bool) {
 	if len(kinds) == 0 && len(ids) == 0 {
 		return nil, false
 	}
-	if v := fallback.RequestOpening(raw).Verb; supportVerbs[v] && !slices.Contains(kinds, fallback.KindEmoji) {
+	if v, _ := fallback.RequestVerb(raw); supportVerbs[v] && !slices.Contains(kinds, fallback.KindEmoji) {
 		return nil, false
 	}
 	paths = slices.Contains(kinds, fallback.KindPath) || slices.Contains(kinds, fallback.KindFile)
-	return func(id int) bool {
-		return slices.ContainsFunc(kinds, func(k string) bool { return st.namesValueKind(id, k) }) ||
-			len(ids) > 0 && st.takesID(id, ids)
+	var lists []bool
+	if paths {
+		lists = pathListsOf(raw)
+	}
+	return func(id int) float64 {
+		if !slices.ContainsFunc(kinds, func(k string) bool { return st.namesValueKind(id, k) }) &&
+			!(len(ids) > 0 && st.takesID(id, ids)) {
+			return 1
+		}
+		if st.misfitsPath(id, lists) {
+			return (1 + pathValueBoost) * pathListMisfit
+		}
+		return 1 + pathValueBoost
 	}, paths
 }
 
-// boostPathTakers raises the hits of tools that takes admits (valueTakers)
-// and sorts hs again, best first; hs is returned unchanged when takes is
-// nil.
-func (st *state) boostPathTakers(takes func(int) bool, hs []hit) []hit {
-	if len(hs) < 2 || takes == nil {
+// pathListMisfit scales the lift (pathValueBoost) of a tool whose
+// parameters for a path take a list where the request names one path, or
+// one where it names a list (misfitsPath): "read notes.txt" is
+// read_file's (path), not read_multiple_files' (paths, an array), "open
+// src/main.go, src/router.go and go.mod at once" the other way round.
+// Whether the path names a file or a directory is left to the word of
+// what it names (fallback.PathKindWords), which keyword search matches.
+// Measured (docs/benchmarks.md, "One path or a list of them"): example
+// pairs first tool right 536.3 → 539.3 of 717 (keyword 546.8 → 551.8).
+const pathListMisfit = 1 / 1.5
+
+// listWords join the values of a list ("a.txt and b.txt", "a.txt, b.txt
+// or c.txt"; a comma after the first is its token's).
+var listWords = wordSet("and or &")
+
+// pathListsOf returns, for the paths and file names that raw acts on
+// (fallback.ValueKinds: not an adjunct), whether each stands in a list,
+// each answer once: a path stands in a list when the token next to it,
+// or the one after a listWords word, is a path or a name with a dot or a
+// slash inside ("main.go, go.mod and README.md": go.mod's extension is no
+// file kind's).
+func pathListsOf(raw string) []bool {
+	var texts []string
+	for _, v := range fallback.ValueKinds(raw) {
+		if !v.Adjunct && (v.Kind == fallback.KindPath || v.Kind == fallback.KindFile) {
+			texts = append(texts, v.Text)
+		}
+	}
+	toks := strings.Fields(raw)
+	value := make([]bool, len(toks)) // the token is one of texts
+	named := make([]bool, len(toks)) // the token is a path or a name with an inner dot or slash
+	for i, tok := range toks {
+		value[i] = slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(tok, t) })
+		named[i] = value[i] || strings.ContainsAny(strings.Trim(tok, ".,;:!?()'\""), "./")
+	}
+	var out []bool
+	for i := range toks {
+		if !value[i] {
+			continue
+		}
+		listed := i > 0 && named[i-1] || i+1 < len(toks) && named[i+1] ||
+			i > 1 && named[i-2] && listWords[strings.ToLower(toks[i-1])] ||
+			i+2 < len(toks) && named[i+2] && listWords[strings.ToLower(toks[i+1])]
+		if !slices.Contains(out, listed) {
+			out = append(out, listed)
+		}
+	}
+	return out
+}
+
+// misfitsPath reports whether tool id has parameters that take a path
+// (kindWords) and none of them takes a list (an array) as the request's
+// paths stand, one of lists (pathListsOf), in a list or alone.
+func (st *state) misfitsPath(id int, lists []bool) bool {
+	if len(lists) == 0 {
+		return false
+	}
+	takes, fits := false, false
+	for _, tp := range st.facts(id).textParams {
+		if slices.ContainsFunc(tp.words, func(w string) bool { return slices.Contains(kindWords[fallback.KindPath], w) }) {
+			takes = true
+			fits = fits || slices.Contains(lists, tp.list)
+		}
+	}
+	return takes && !fits
+}
+
+// boostPathTakers raises the hits of tools by lift (valueTakers) and
+// sorts hs again, best first; hs is returned unchanged when lift is nil.
+func (st *state) boostPathTakers(lift func(int) float64, hs []hit) []hit {
+	if len(hs) < 2 || lift == nil {
 		return hs
 	}
 	out := slices.Clone(hs)
 	for i := range out {
-		if takes(out[i].id) {
-			out[i].score *= 1 + pathValueBoost
-		}
+		out[i].score *= lift(out[i].id)
 	}
 	top := 0.0
 	for _, h := range out {

@@ -111,6 +111,8 @@ func valueOnlyCatalog(t *testing.T) *catalog.Snapshot {
 			InputSchema: []byte(`{"type":"object","properties":{"folder":{"type":"string","description":"Folder to list, e.g. /Shared/Reports."}}}`)},
 		{Name: "drive__open_document", Description: "Return the text of a document stored on the drive.",
 			InputSchema: []byte(`{"type":"object","properties":{"file_path":{"type":"string","description":"Path of the file to open."}}}`)},
+		{Name: "drive__open_documents", Description: "Return the texts of several documents stored on the drive at once.",
+			InputSchema: []byte(`{"type":"object","properties":{"file_paths":{"type":"array","items":{"type":"string"},"description":"Paths of the files to open."}}}`)},
 		{Name: "drive__share_item", Description: "Share an item of the drive with other people.",
 			InputSchema: []byte(`{"type":"object","properties":{"item":{"type":"string","description":"Path of the item to share."},"emails":{"type":"array","items":{"type":"string"},"description":"Whom to share it with."}}}`)},
 		{Name: "chat__list_rooms", Description: "List the chat rooms you are in, with their topics and what is new in them.",
@@ -139,6 +141,27 @@ func TestPathKindWords(t *testing.T) {
 		{"What's under /mnt/share/?", "drive__list_folder"},
 		{"Anything new in ~/Pictures/2025?", "drive__list_folder"},
 		{"What does ~/thesis/chapter-3.odt say?", "drive__open_document"},
+	} {
+		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.References) == 0 || res.References[0].Name != tc.want {
+			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
+		}
+	}
+}
+
+// TestPathListFits: among the tools that take a path, the one whose
+// parameter takes a list (an array) fits a list of paths, and the one
+// whose parameter takes a single path fits one (misfitsPath).
+func TestPathListFits(t *testing.T) {
+	e := newEngine(t, valueOnlyCatalog(t), search.Config{})
+	for _, tc := range []struct{ query, want string }{
+		{"Show me ~/thesis/intro.md, ~/thesis/methods.md and ~/thesis/results.md", "drive__open_documents"},
+		{"budget-2026.xlsx and forecast.xlsx side by side", "drive__open_documents"},
+		{"What does ~/thesis/chapter-3.odt say?", "drive__open_document"},
+		{"What is in budget-2026.xlsx?", "drive__open_document"},
 	} {
 		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3})
 		if err != nil {

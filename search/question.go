@@ -139,32 +139,31 @@ const statementDepth = 10
 // and git__add over git__diff). One factor, questionWriteFactor, or
 // frameFactor when a frame reads the request (on data, or a verb that
 // moves or books a thing in time), then every score by what keeps the best
-// hit's score (see above). words are the query's ranking words. It
-// returns hs.
-func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
+// hit's score (see above). r is the request (reading). It returns hs.
+func (st *state) requestRead(r *reading, hs []hit) []hit {
 	if len(hs) < 2 {
 		return hs
 	}
-	hs = st.askedKind(p, hs)
-	raw := request(p.query).Raw
+	hs = st.askedKind(r, hs)
+	p := r.plan
+	raw := r.req.Raw
 	var demoted func(k int) bool
 	why := ""
 	factor := questionWriteFactor
-	if does := st.doesStatement(words, hs[:min(len(hs), statementDepth)]); does != nil {
+	if does := st.doesStatement(r, hs[:min(len(hs), statementDepth)]); does != nil {
 		keeps := learnedKeeps(hs[:len(does)], does)
 		demoted = func(k int) bool { return k >= len(does) || !does[k] && (keeps == nil || !keeps[k]) }
 		why = "a request on data, and the tool is not among the best doing its statement"
 		factor = frameFactor
-	} else if question, see := questionRequest(raw), seeRequest(raw); question || see {
+	} else if question, see := questionRequest(raw), r.seeRequest(); question || see {
 		demoted = func(k int) bool {
-			acts := st.toolActions(hs[k].id)
-			return len(acts) > 0 && writeVerbs[acts[0]]
+			return st.facts(hs[k].id).writes
 		}
 		why = "a question, and the tool writes"
 		if see {
 			why = "a request to see, and the tool writes"
 		}
-	} else if does, framed := st.doesVerb(p, raw, words, hs[:min(len(hs), verbDepth)]); does != nil {
+	} else if does, framed := st.doesVerb(r, hs[:min(len(hs), verbDepth)]); does != nil {
 		keeps := learnedKeeps(hs[:len(does)], does)
 		demoted = func(k int) bool { return k >= len(does) || !does[k] && (keeps == nil || !keeps[k]) }
 		why = "the request's verb, and the tool is not among the best doing it"
@@ -215,16 +214,17 @@ func (st *state) requestRead(p *plan, hs []hit, words func() []string) []hit {
 // display the last five lines from report.csv" and a bfcl tool named
 // extractLastTransactionId over the learned gorilla_file_system tools).
 // Its second result says whether a frame of time reads the verb
-// (requestRead's frameFactor). words are the request's ranking words.
-func (st *state) doesVerb(p *plan, raw string, words func() []string, top []hit) ([]bool, bool) {
-	ws, at := st.opening(words)
+// (requestRead's frameFactor). r is the request (reading).
+func (st *state) doesVerb(r *reading, top []hit) ([]bool, bool) {
+	p := r.plan
+	ws, at := r.lead()
 	if at < 0 {
 		return nil, false
 	}
 	if base, action := actionVerb(ws[at]); !action || base != ws[at] {
 		return nil, false // the cheap test first: most requests open with no action verb
 	}
-	op := fallback.RequestOpening(raw)
+	op := r.opening()
 	if op.Verb != ws[at] || op.VerbValue {
 		return nil, false
 	}
@@ -253,11 +253,11 @@ func (st *state) doesVerb(p *plan, raw string, words func() []string, top []hit)
 	return does, frame != ""
 }
 
-// opening returns a request's ranking words (words) and the position of
-// the first that is no preamble word, where the verb rules read the
+// lead returns the request's ranking words (reading.words) and the
+// position of the first that is no preamble word, where the verb rules read the
 // request's opening (doesVerb, doesStatement); -1 when there is none.
-func (st *state) opening(words func() []string) ([]string, int) {
-	ws := words()
+func (r *reading) lead() ([]string, int) {
+	ws := r.words()
 	return ws, slices.IndexFunc(ws, func(w string) bool { return !fallback.PreambleWord(w) })
 }
 
@@ -366,10 +366,10 @@ func learnedKeeps(top []hit, does []bool) []bool {
 // statement that a request on data asks for (fallback.DataFrame: "set
 // status = 'shipped' for order 9912 in the orders table" an UPDATE, "how
 // many rows in the orders table have status 'refunded'" a SELECT), when
-// some of them do and the best does not; nil otherwise. words are the
-// request's ranking words.
-func (st *state) doesStatement(words func() []string, top []hit) []bool {
-	ws, at := st.opening(words)
+// some of them do and the best does not; nil otherwise. r is the request
+// (reading).
+func (st *state) doesStatement(r *reading, top []hit) []bool {
+	ws, at := r.lead()
 	if at < 0 {
 		return nil
 	}

@@ -114,30 +114,23 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		RegexScanned:        m.scanned,
 	}}
 	hits, total := m.hits, m.total
-	var ws []string // the query's ranking words, read once for requestRead, ownActionCoverage and the no-match rules
-	read := false
-	words := func() []string {
-		if !read {
-			ws, read = st.lex.RankingWords(p.query), true
-		}
-		return ws
-	}
+	r := st.newReading(p) // the request as requestRead, ownActionCoverage and the no-match rules read it, each part once
 	if m.mode != ModeSelect {
 		hits = preferServers(hits, p.servers, st.serverOf, st.twinKey, st.name)
 		if m.mode != ModeRegex { // a pattern, no request in words (TestQuestionRegex)
-			hits = st.requestRead(p, hits, words)
+			hits = st.requestRead(r, hits)
 		}
 		hits, total = exactFirst(hits, total, p.exact)
 	}
 	var confident bool
-	m.coverage = st.ownActionCoverage(p, m, hits, words)
+	m.coverage = st.ownActionCoverage(r, m, hits)
 	hits, confident = calibrate(hits, m, p.exact)
 	if !confident && vouched(m, hits) {
 		vouch(m, hits, p.debug)
 		confident = true
 	}
 	if confident && hasFloor(m.mode) && !(p.exact >= 0 && hits[0].id == p.exact) {
-		if why := st.unserved(p, words(), hits); why != "" {
+		if why := st.unserved(r, hits); why != "" {
 			unserve(hits, why, p.debug)
 			confident = false
 		}

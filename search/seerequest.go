@@ -1,6 +1,11 @@
 package search
 
-import "github.com/toolsearch/toolsearch/fallback"
+import (
+	"iter"
+	"slices"
+
+	"github.com/toolsearch/toolsearch/fallback"
+)
 
 // A request that opens with a verb of seeing ("find my notes about the
 // offsite", "search the slack messages from @maria", "show me in-progress
@@ -35,12 +40,25 @@ var seeVerbs = wordSet("browse display find list locate look search show view")
 // summary to #ops" ask for a change too, "find my note about the visa
 // appointment and open it" does not.
 func seeRequest(raw string) bool {
-	op := fallback.RequestOpening(raw)
-	if !seeVerbs[op.Verb] || op.VerbValue {
+	verb, value := fallback.RequestVerb(raw)
+	return seeing(verb, value, func() iter.Seq[fallback.Clause] { return fallback.RequestClauses(raw) })
+}
+
+// seeRequest is seeRequest of the request's text.
+func (r *reading) seeRequest() bool {
+	verb, value := r.verb()
+	return seeing(verb, value, func() iter.Seq[fallback.Clause] { return slices.Values(r.clauses()) })
+}
+
+// seeing is seeRequest of a request whose opening verb is verb (value: its
+// token is an argument value, fallback.Opening.VerbValue) and whose
+// clauses clauses returns (read only when a verb of seeing opens it).
+func seeing(verb string, value bool, clauses func() iter.Seq[fallback.Clause]) bool {
+	if !seeVerbs[verb] || value {
 		return false
 	}
 	n := 0
-	for c := range fallback.RequestClauses(raw) {
+	for c := range clauses() {
 		if n++; n > 1 && c.First != "" && !c.Question && !lightVerbs[c.First] {
 			return false
 		}

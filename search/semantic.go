@@ -36,9 +36,9 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	if e.cfg.SemanticOnly {
 		return matches{hits: vec, total: len(vec), mode: ModeSemantic, stages: stages, coverage: 1}, nil
 	}
-	takes, paths := st.valueTakers(p)
+	lift, paths := st.valueTakers(p)
 	kw := st.lex.Keyword(p.query, fallback.Options{Limit: fusionDepth, Allow: p.allow, Explain: p.debug, Expand: true, CoverageVerbs: coverageVerbs, PathKinds: paths})
-	kwHits := st.boostPathTakers(takes, fromFallback(kw.Hits))
+	kwHits := st.boostPathTakers(lift, fromFallback(kw.Hits))
 	conf := st.sem.gate.confidence(vec)
 	cosine := 0.0
 	if len(vec) > 0 {

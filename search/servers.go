@@ -94,12 +94,7 @@ func (st *state) distinctive(word, s string) bool {
 			others++
 		}
 	}
-	outside := 0
-	for _, c := range st.snap.Servers() {
-		if strings.ToLower(c.Name) != s {
-			outside += c.Tools
-		}
-	}
+	outside := st.allTools - st.serverTools[s] // the tools of the servers not named s
 	return float64(others) <= distinctShare*float64(outside)
 }
 

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/toolsearch/toolsearch/fallback"
-	"github.com/toolsearch/toolsearch/query"
 )
 
 // servingTop returns the tools the no-match rules read as a request's best
@@ -49,12 +48,12 @@ import (
 // average of 11-19): bfcl 91 → 105, stabletoolbench 117 → 125, 108 and
 // 128 before the name's stems were kept with the tool (toolFacts.names)
 // and the request's stemmed once.
-func (st *state) servingTop(req query.Query, hs []hit) []hit {
+func (st *state) servingTop(r *reading, hs []hit) []hit {
 	top := hs[:min(len(hs), unservedDepth)]
 	if len(top) < 2 {
 		return top
 	}
-	c := requestWords{st: st, req: req, best: top[0].id}
+	c := requestWords{r: r, best: top[0].id}
 	if !slices.ContainsFunc(top[1:], func(h hit) bool { return !c.candidate(h.id) }) {
 		return top
 	}
@@ -70,8 +69,7 @@ func (st *state) servingTop(req query.Query, hs []hit) []hit {
 // requestWords reads a request's words once for servingTop, each kind
 // when first needed: its ranking words, and the words it is about.
 type requestWords struct {
-	st              *state
-	req             query.Query
+	r               *reading
 	best            int      // the request's best tool, whose word evidence tells which words the catalog knows
 	ranking, about  []string // ranking holds the stems of its ranking words (fallback.Stem)
 	ranked, aboutOK bool
@@ -87,9 +85,9 @@ type requestWords struct {
 // "port", "server" of the request above. kd_calculator has neither: its
 // name says "kd calculator", and "kill" is the request's verb.
 func (c *requestWords) candidate(id int) bool {
-	st := c.st
+	st := c.r.st
 	if !c.ranked {
-		for _, w := range st.lex.RankingWords(c.req) {
+		for _, w := range c.r.words() {
 			c.ranking = append(c.ranking, fallback.Stem(w))
 		}
 		c.ranked = true
@@ -100,12 +98,12 @@ func (c *requestWords) candidate(id int) bool {
 	}
 	if !c.aboutOK {
 		var verbs []string
-		for cl := range fallback.RequestClauses(c.req.Raw) {
+		for _, cl := range c.r.clauses() {
 			if cl.First != "" {
 				verbs = append(verbs, cl.First)
 			}
 		}
-		for _, w := range st.lex.WordMatches(c.req, c.best) {
+		for _, w := range c.r.matches(c.best) {
 			if w.Known && !w.Arg && w.Weight >= 1 && !proWords[w.Word] && !slices.Contains(verbs, w.Word) {
 				c.about = append(c.about, w.Word)
 			}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestServingTop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := st.lex.RankingWords(p.query)
+	shared := st.newReading(p)
 	for _, c := range []struct {
 		tools  []string
 		top    int    // how many of the tools servingTop keeps
@@ -45,10 +46,15 @@ func TestServingTop(t *testing.T) {
 		for i, name := range c.tools {
 			hs[i] = hit{id: id(name), score: 0.6 - 0.01*float64(i)}
 		}
-		if got := st.servingTop(p.query, hs); len(got) != c.top {
+		if got := st.servingTop(st.newReading(p), hs); len(got) != c.top {
 			t.Errorf("%v: servingTop keeps %d tools, want %d", c.tools, len(got), c.top)
 		}
-		why := st.unserved(p, ws, hs)
+		// One reading across every case: its servingTop is decided once
+		// for the same best tools, and again when they change.
+		if got, want := shared.servingTop(hs), st.servingTop(st.newReading(p), hs); !slices.Equal(got, want) {
+			t.Errorf("%v: a reading's servingTop = %v, want %v", c.tools, got, want)
+		}
+		why := st.unserved(st.newReading(p), hs)
 		if c.unserv == "" && why != "" || c.unserv != "" && !strings.HasPrefix(why, c.unserv) {
 			t.Errorf("%v: unserved = %q, want %q", c.tools, why, c.unserv)
 		}

@@ -3,7 +3,7 @@ package search
 import (
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/toolsearch/toolsearch/catalog"
 	"github.com/toolsearch/toolsearch/fallback"
@@ -23,6 +23,10 @@ type state struct {
 	// serverKeys maps the forms a query may name a server in to the server
 	// (servers.go).
 	serverKeys map[string]string
+	// serverTools counts the tools of each server by its lowercased name,
+	// and allTools those of every server (distinctive).
+	serverTools map[string]int
+	allTools    int
 	// sem is the semantic view; nil without an embedder.
 	sem *semState
 	// actions holds each tool's own actions and parameters' words
@@ -30,8 +34,11 @@ type state struct {
 	// rule: once per snapshot, not
 	// once per search. A state of another snapshot starts a new one (a
 	// change may give an ID another tool); a copy of the state for a new
-	// semantic view shares it. Safe for concurrent use.
-	actions *sync.Map // int → toolFacts
+	// semantic view shares it. Safe for concurrent use. By ID: one
+	// pointer per tool, read without hashing or copying the facts (the
+	// rules read them for every hit; h37-lat: a sync.Map of values
+	// before).
+	actions []atomic.Pointer[toolFacts]
 }
 
 // newState builds the state of snap from scratch, without a semantic view.
@@ -49,7 +56,9 @@ func newState(snap *catalog.Snapshot, keywords map[string]string) *state {
 // stateWith returns the state of snap with lex, its keyword index (built or
 // loaded), without a semantic view.
 func stateWith(snap *catalog.Snapshot, lex *fallback.Index, keywords map[string]string) *state {
-	return &state{snap: snap, keywords: keywords, lex: lex, serverKeys: serverKeys(serverNames(snap)), actions: new(sync.Map)}
+	st := &state{snap: snap, keywords: keywords, lex: lex, serverKeys: serverKeys(serverNames(snap)), actions: make([]atomic.Pointer[toolFacts], snap.Len())}
+	st.serverTools, st.allTools = serverTools(snap)
+	return st
 }
 
 // next returns the state of snap, a change of st's snapshot that edited the
@@ -71,8 +80,9 @@ func (st *state) next(snap *catalog.Snapshot, edited []int) (*state, []int32) {
 		keywords:   st.keywords,
 		lex:        st.lex.Apply(n, edits),
 		serverKeys: st.serverKeys,
-		actions:    new(sync.Map),
+		actions:    make([]atomic.Pointer[toolFacts], n),
 	}
+	next.serverTools, next.allTools = serverTools(snap)
 	if !slices.Equal(serverNames(snap), serverNames(st.snap)) {
 		next.serverKeys = serverKeys(serverNames(snap))
 	}
@@ -105,6 +115,19 @@ func serverNames(snap *catalog.Snapshot) []string {
 		servers = append(servers, strings.ToLower(s.Name))
 	}
 	return servers
+}
+
+// serverTools returns the tools of each server of snap by its lowercased
+// name (servers whose names differ only in case count together), and of
+// all of them.
+func serverTools(snap *catalog.Snapshot) (map[string]int, int) {
+	counts := make(map[string]int, len(snap.Servers()))
+	all := 0
+	for _, s := range snap.Servers() {
+		counts[strings.ToLower(s.Name)] += s.Tools
+		all += s.Tools
+	}
+	return counts, all
 }
 
 // documentTexts returns the embedding text of every tool of st, by ID,

@@ -87,20 +87,31 @@ type toolFacts struct {
 	valueText       []string    // paramText of its parameters that may take text: no number or boolean (namesValueKind)
 	neededNumbers   []string    // paramText of its required parameters of numbers (askedKind)
 	names           []string    // the stems of the words of its name and its server's (fallback.Stem; servingTop)
+	writes          bool        // its first action writes (writeVerbs): requestRead demotes it on a question, read for every hit
 	idParams        [][2]string // the things whose identifier a parameter takes, with the kind of identifier: {"note", "id"} of note_id, {"issue", "number"} of issue_number (takesID)
+	textParams      []textParam // its parameters that may take text, one by one (misfitsPath)
 	places          []string    // the stems of the things it acts in, not on (toolPlaces): "repository" of github__create_issue, "calendar" of calendar__create_event
 }
 
+// textParam is a parameter of a tool that may take text: the words of its
+// name and description (as toolFacts.valueText) and whether it takes a
+// list of values (type array; misfitsPath).
+type textParam struct {
+	words []string
+	list  bool
+}
+
 // facts returns tool id's toolFacts, derived on first use and kept with
-// the state. Safe for concurrent use: two searches that derive the same
-// tool's facts at once store equal values.
-func (st *state) facts(id int) toolFacts {
-	if f, ok := st.actions.Load(id); ok {
-		return f.(toolFacts)
+// the state; callers must not modify them. Safe for concurrent use: two
+// searches that derive the same tool's facts at once store equal values.
+func (st *state) facts(id int) *toolFacts {
+	if f := st.actions[id].Load(); f != nil {
+		return f
 	}
 	t := st.snap.Tool(id)
 	server, name := catalog.SplitName(t.Name)
 	f := toolFacts{actions: toolActions(t)}
+	f.writes = len(f.actions) > 0 && writeVerbs[f.actions[0]]
 	for _, w := range fallback.Words(server + " " + name + " " + t.Server) {
 		f.names = append(f.names, fallback.Stem(w))
 	}
@@ -111,13 +122,18 @@ func (st *state) facts(id int) toolFacts {
 		f.params = append(f.params, fallback.Words(p.Name)...)
 		f.paramNames = append(f.paramNames, strings.ToLower(p.Name))
 		numeric := p.Type == "integer" || p.Type == "number" || p.Type == "boolean"
+		tp := textParam{list: p.Type == "array"}
 		for _, w := range fallback.Words(p.Name + " " + p.Description) {
 			f.paramText = append(f.paramText, strings.TrimSuffix(w, "s"))
 			if !numeric {
 				f.valueText = append(f.valueText, strings.TrimSuffix(w, "s"))
+				tp.words = append(tp.words, strings.TrimSuffix(w, "s"))
 			} else if p.Required && p.Type == "number" {
 				f.neededNumbers = append(f.neededNumbers, strings.TrimSuffix(w, "s"))
 			}
+		}
+		if !numeric {
+			f.textParams = append(f.textParams, tp)
 		}
 		switch ws := fallback.Words(p.Name); {
 		case len(ws) == 2 && idSuffixes[ws[1]]:
@@ -131,8 +147,8 @@ func (st *state) facts(id int) toolFacts {
 		}
 	}
 	f.places = toolPlaces(t, f.idParams)
-	st.actions.Store(id, f)
-	return f
+	st.actions[id].Store(&f)
+	return &f
 }
 
 // toolActions returns tool id's own actions (toolActions of its tool),

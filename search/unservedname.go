@@ -39,16 +39,15 @@ import (
 
 // unservedName returns the first word of a name the request asks for
 // that no tool knows, or "" (see above).
-func (st *state) unservedName(p *plan, hs []hit) string {
-	if len(hs) == 0 || st.learnedServes(p, hs[0]) {
+func (st *state) unservedName(r *reading, hs []hit) string {
+	if len(hs) == 0 || st.learnedServes(r.plan, hs[0]) {
 		return ""
 	}
-	req := request(p.query)
-	names := fallback.NamedObjects(req.Raw)
+	names := fallback.NamedObjects(r.req.Raw)
 	if len(names) == 0 {
 		return ""
 	}
-	for _, w := range st.lex.WordMatches(req, hs[0].id) {
+	for _, w := range r.matches(hs[0].id) {
 		if !w.Known && slices.Contains(names, w.Word) && !st.inSchemas(hs, w.Word) {
 			return w.Word
 		}

@@ -47,7 +47,12 @@ var presentWords = wordSet("current currently now live realtime forecast forecas
 var pastWords = wordSet("history historical past previous recent archive archived log logs earlier yesterday")
 
 // pastAuxiliaries make a question one about the past.
-var pastAuxiliaries = wordSet("was were did")
+var pastAuxiliaries = wordSet(strings.Join(pastAuxiliaryList, " "))
+
+// pastAuxiliaryList is pastAuxiliaries as a list, which pastMarker reads
+// for every token of every request (a range over the set starts a map
+// iterator for each token).
+var pastAuxiliaryList = []string{"was", "were", "did"}
 
 // pastAuxReach is how many words after a question word its auxiliary may
 // come ("what was", "how hot was", "how much snow did").
@@ -55,18 +60,17 @@ const pastAuxReach = 3
 
 // unservedPast reports whether the request asks about the past and its
 // best tools report only the present or the future (see above).
-func (st *state) unservedPast(p *plan, hs []hit) bool {
-	if len(hs) == 0 || st.learnedServes(p, hs[0]) {
+func (st *state) unservedPast(r *reading, hs []hit) bool {
+	if len(hs) == 0 || st.learnedServes(r.plan, hs[0]) {
 		return false
 	}
-	req := request(p.query)
-	if !pastRequest(req.Raw) {
+	if !pastRequest(r.req.Raw) {
 		return false
 	}
 	if !slices.ContainsFunc(st.leadWords(hs[0].id), func(w string) bool { return presentWords[w] }) {
 		return false
 	}
-	for _, h := range st.servingTop(req, hs) {
+	for _, h := range r.servingTop(hs) {
 		if slices.ContainsFunc(st.leadWords(h.id), func(w string) bool { return pastWords[w] }) {
 			return false
 		}
@@ -110,7 +114,7 @@ func pastMarker(raw string) bool {
 		if strings.EqualFold(tok, "historical") {
 			return true
 		}
-		for a := range pastAuxiliaries {
+		for _, a := range pastAuxiliaryList {
 			if strings.EqualFold(tok, a) {
 				return true
 			}

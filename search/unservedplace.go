@@ -26,7 +26,10 @@ import (
 // workspace") — and no word of the tool's own name (after its server's):
 // issue_number is add_issue_comment's own thing. "create an event on my
 // work calendar" and "delete the standup meeting from my calendar" keep
-// their object: the calendar follows a preposition, it is no head.
+// their object: the calendar follows a preposition, it is no head. Nor
+// is it read when a colon, "that" or "saying" follows the object
+// (fallback.Opening.Text): "update my work calendar: move the dentist to
+// 4pm" says after its colon what it changes.
 //
 // A creation tool's "Create a new X" says nothing of a request's "new Y"
 // either: "new" (objectModifiers) serves no object, or git__create_branch

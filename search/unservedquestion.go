@@ -38,17 +38,16 @@ import (
 // state tax refund been issued yet?" → refund, its last word that is no
 // argument value) when none of the best hits (sorted best first) has it,
 // or "" (see above).
-func (st *state) unservedQuestion(p *plan, words int, hs []hit) string {
-	if len(hs) == 0 || st.learnedServes(p, hs[0]) || words > unservedMaxWords {
+func (st *state) unservedQuestion(r *reading, words int, hs []hit) string {
+	if len(hs) == 0 || st.learnedServes(r.plan, hs[0]) || words > unservedMaxWords {
 		return ""
 	}
-	req := request(p.query)
-	subject := fallback.OwnQuestion(req.Raw)
+	subject := fallback.OwnQuestion(r.req.Raw)
 	if len(subject) == 0 {
 		return ""
 	}
 	head := ""
-	for _, w := range st.lex.WordMatches(req, hs[0].id) {
+	for _, w := range r.matches(hs[0].id) {
 		if !w.Arg && w.Weight >= 1 && slices.Contains(subject, w.Word) {
 			head = w.Word
 		}
@@ -56,7 +55,7 @@ func (st *state) unservedQuestion(p *plan, words int, hs []hit) string {
 	if head == "" {
 		return ""
 	}
-	for _, h := range st.servingTop(req, hs) {
+	for _, h := range r.servingTop(hs) {
 		if st.lex.HasWord(h.id, head) {
 			return ""
 		}

@@ -145,17 +145,16 @@ import (
 // unservedStep returns the verb of a later step of a request of several
 // steps that none of the best hits (sorted best first) serves, or "" (see
 // above).
-func (st *state) unservedStep(p *plan, words int, hs []hit) string {
-	if len(hs) == 0 || st.learnedServes(p, hs[0]) || words > stepMaxWords {
+func (st *state) unservedStep(r *reading, words int, hs []hit) string {
+	if len(hs) == 0 || st.learnedServes(r.plan, hs[0]) || words > stepMaxWords {
 		return ""
 	}
-	req := request(p.query)
-	if !fallback.HasClauseBreak(req.Raw) {
+	if !fallback.HasClauseBreak(r.req.Raw) {
 		return "" // no "and", "then" or "also": one step (most requests; the clauses are not parsed)
 	}
 	var steps []fallback.Clause
 	condition := false // a chained condition came before the next step: "... and, if it's sunny, book ..."
-	for c := range fallback.RequestClauses(req.Raw) {
+	for _, c := range r.clauses() {
 		if len(steps) == 0 && c.First == "" {
 			continue // context: "I'm in Lisbon tomorrow."
 		}
@@ -188,7 +187,7 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 		}
 		base, action := actionVerb(s.First)
 		if particle := s.Particle(); !action && base == s.First && particle != "" && !supportVerbs[base] && !causativeVerbs[base] {
-			if st.unservedPhrasal(req, base, particle, hs) != "" {
+			if st.unservedPhrasal(r, base, particle, hs) != "" {
 				return base + " " + particle // "... and check me in": a light verb and a particle are one action
 			}
 			continue
@@ -198,10 +197,10 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 		}
 		if evidence == nil {
 			evidence = map[string]fallback.WordMatch{}
-			for _, w := range st.lex.WordMatches(req, hs[0].id) {
+			for _, w := range r.matches(hs[0].id) {
 				evidence[w.Word] = w
 			}
-			top = st.servingTop(req, hs)
+			top = r.servingTop(hs)
 		}
 		phrase := s.Phrase() // not a message's text: "... and reply that we accept the terms"
 		obj := s.Object()
@@ -214,7 +213,7 @@ func (st *state) unservedStep(p *plan, words int, hs []hit) string {
 		if st.stepServedBelow(base, s, phrase, evidence, hs[min(len(hs), unservedDepth):min(len(hs), stepReach)]) {
 			continue
 		}
-		if st.stepServedAlone(p, base, s, phrase, evidence, hs[:min(len(hs), stepReach)]) {
+		if st.stepServedAlone(r.plan, base, s, phrase, evidence, append(top[:len(top):len(top)], hs[min(len(hs), unservedDepth):min(len(hs), stepReach)]...)) {
 			continue
 		}
 		return base
@@ -286,8 +285,12 @@ func (st *state) stepServedBelow(verb string, s fallback.Clause, phrase []string
 // and stepReach, whatever the catalog's size.
 //
 // The step's own search has no tool the rule judged already (judged: the
-// request's stepReach best hits, which stepServed and stepServedBelow
-// read), and when the step names a thing of its own, a word of its direct
+// request's serving top, servingTop, which stepServed read, and its hits
+// below the unservedDepth best up to stepReach, which stepServedBelow
+// read; a tool among the best that is no candidate of the request was
+// judged by neither: "Check the air quality in Delhi and text it to
+// #health" ranks slack__send_message third, which has no word of the air
+// quality), and when the step names a thing of its own, a word of its direct
 // object the catalog knows ("... and save the attachment to ~/contracts"),
 // its tool must have that word: filesystem__write_file takes a path, but
 // no e-mail tool gives it the attachment.

@@ -158,8 +158,8 @@ const taskMinSteps = 2
 // unservedTask returns the first action verb of a longer request none of
 // whose steps the best hits (sorted best first) serve, or "" (see above).
 // words is the query's number of ranking words.
-func (st *state) unservedTask(p *plan, words int, hs []hit) string {
-	if len(hs) == 0 || st.learnedServes(p, hs[0]) || words <= unservedMaxWords {
+func (st *state) unservedTask(r *reading, words int, hs []hit) string {
+	if len(hs) == 0 || st.learnedServes(r.plan, hs[0]) || words <= unservedMaxWords {
 		return ""
 	}
 	type step struct {
@@ -169,8 +169,7 @@ func (st *state) unservedTask(p *plan, words int, hs []hit) string {
 	var steps []step
 	var reads [][]string // the direct objects of the steps that read or answer
 	context := false     // a clause that is no step (a statement, a fragment) came before the first step
-	req := request(p.query)
-	for c := range fallback.RequestClauses(req.Raw) {
+	for _, c := range r.clauses() {
 		if c.First == "" {
 			context = context || len(steps) == 0
 			continue // context: a statement, a name
@@ -195,10 +194,10 @@ func (st *state) unservedTask(p *plan, words int, hs []hit) string {
 		return ""
 	}
 	evidence := map[string]fallback.WordMatch{}
-	for _, w := range st.lex.WordMatches(req, hs[0].id) {
+	for _, w := range r.matches(hs[0].id) {
 		evidence[w.Word] = w
 	}
-	top := st.servingTop(req, hs)
+	top := r.servingTop(hs)
 	for _, s := range steps {
 		if st.stepServed(s.verb, s.words, anyWord, evidence, top) {
 			return ""

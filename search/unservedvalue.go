@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/toolsearch/toolsearch/fallback"
-	"github.com/toolsearch/toolsearch/query"
 )
 
 // The value's kind, a part of the unserved action (nomatch.go): a short
@@ -122,8 +121,8 @@ func (st *state) paramKind(id int, kind string, anyValue bool) bool {
 // purpose of a branch, a format, which the tool need not take) whose
 // kind no tool among the valueDepth best hits that does the action base
 // takes, or a zero Value (see above).
-func (st *state) valueUntaken(req query.Query, base string, hs []hit) fallback.Value {
-	values := openingValues(req.Raw)
+func (st *state) valueUntaken(r *reading, base string, hs []hit) fallback.Value {
+	values := openingValues(r.req.Raw)
 	if len(values) == 0 {
 		return fallback.Value{}
 	}
@@ -150,8 +149,8 @@ const valueDepth = 10
 
 // valueUntakenByAny returns the first value of the request that it acts
 // on (not an adjunct), whose kind no tool of top takes, or a zero Value.
-func (st *state) valueUntakenByAny(req query.Query, top []hit) fallback.Value {
-	for _, v := range fallback.ValueKinds(req.Raw) {
+func (st *state) valueUntakenByAny(r *reading, top []hit) fallback.Value {
+	for _, v := range r.values() {
 		if v.Adjunct {
 			continue
 		}

@@ -1,6 +1,10 @@
 package search
 
-import "github.com/toolsearch/toolsearch/fallback"
+import (
+	"slices"
+
+	"github.com/toolsearch/toolsearch/fallback"
+)
 
 // The unserved when: a request whose only words the top tool has are
 // words of a time ("When is sunrise in Reykjavik tomorrow?", "tide times
@@ -26,12 +30,15 @@ import "github.com/toolsearch/toolsearch/fallback"
 // moves. Counting a filler's ("need") or an everyday word's ("umbrella",
 // fallback.WordMatch.Plain) as the unknown topic flagged "do I need an
 // umbrella in London tomorrow" (two example sets).
-func (st *state) unservedWhen(p *plan, hs []hit) bool {
-	if len(hs) == 0 || st.learnedServes(p, hs[0]) {
+func (st *state) unservedWhen(r *reading, hs []hit) bool {
+	if !slices.ContainsFunc(r.words(), fallback.TimeWord) {
+		return false // no time's word to be the top tool's only one (most requests: no word evidence read)
+	}
+	if len(hs) == 0 || st.learnedServes(r.plan, hs[0]) {
 		return false
 	}
 	in, unknown := 0, false
-	for _, w := range st.lex.WordMatches(request(p.query), hs[0].id) {
+	for _, w := range r.matches(hs[0].id) {
 		if w.Arg {
 			continue
 		}
