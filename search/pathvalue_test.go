@@ -136,20 +136,11 @@ func valueOnlyCatalog(t *testing.T) *catalog.Snapshot {
 // that kind come first, the one whose parameter names the kind before the
 // others that take a path.
 func TestPathKindWords(t *testing.T) {
-	e := newEngine(t, valueOnlyCatalog(t), search.Config{})
-	for _, tc := range []struct{ query, want string }{
-		{"What's under /mnt/share/?", "drive__list_folder"},
-		{"Anything new in ~/Pictures/2025?", "drive__list_folder"},
-		{"What does ~/thesis/chapter-3.odt say?", "drive__open_document"},
-	} {
-		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.References) == 0 || res.References[0].Name != tc.want {
-			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
-		}
-	}
+	firstToolsOn(t, newEngine(t, valueOnlyCatalog(t), search.Config{}), []firstCase{
+		{"What's under /mnt/share/?", search.ModeKeyword, "drive__list_folder"},
+		{"Anything new in ~/Pictures/2025?", search.ModeKeyword, "drive__list_folder"},
+		{"What does ~/thesis/chapter-3.odt say?", search.ModeKeyword, "drive__open_document"},
+	})
 }
 
 // TestPathListFits: among the tools that take a path, the one whose
