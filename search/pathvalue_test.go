@@ -199,3 +199,15 @@ func TestCoordinatesRankTheirTakers(t *testing.T) {
 		{"which street is at 35.6586, 139.7454", search.ModeKeyword, "maps__reverse_geocode"},
 	})
 }
+
+// TestEmojiRanksItsTaker: an emoji's short code is a kind of value
+// (pathKinds) taken by a parameter for a reaction or an emoji, read after
+// "with" and after a support verb too ("put a :eyes: on …": the emoji
+// says the action): slack__add_reaction over the message tools.
+func TestEmojiRanksItsTaker(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"slap a :tada: on message 1712345678.000100 in C0123ABC", search.ModeDefault, "slack__add_reaction"},
+		{"slap a :tada: on message 1712345678.000100 in C0123ABC", search.ModeKeyword, "slack__add_reaction"},
+		{"give message 1712345678.000100 a :+1:", search.ModeDefault, "slack__add_reaction"},
+	})
+}

@@ -194,3 +194,13 @@ func TestStatementBesideLearnedHits(t *testing.T) {
 		t.Fatalf("%q: %v; want postgres__query first (it runs the statement)", q, names(res))
 	}
 }
+
+// TestStatementDepth: a request on data reads statementDepth hits for the
+// tool that runs its statement: in the default mode the tools that list
+// and describe tables filled the best 3 of "Set plan = 'pro' for customer
+// 981 in the accounts table", and postgres__execute was below them.
+func TestStatementDepth(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Set plan = 'pro' for customer 981 in the accounts table", search.ModeDefault, "postgres__execute"},
+	})
+}
