@@ -552,6 +552,9 @@ const (
 	// KindCoordinates: a latitude and a longitude in decimal degrees
 	// ("48.8584, 2.2945", "40.7484,-73.9857"; coordinatesLength).
 	KindCoordinates = "coordinates"
+	// KindEmoji: an emoji's short code (":eyes:", ":white_check_mark:",
+	// ":+1:"; emojiCode).
+	KindEmoji = "emoji"
 )
 
 // Value is an argument value of a request with its kind (ValueKinds). A
@@ -625,6 +628,8 @@ func ValueKinds(raw string) []Value {
 			text = text || textStarts[w] && !determiner([]string{w}, toks[i+1:])
 		} else if k := formKind(core); k != "" {
 			out = append(out, Value{core, k, adjunct || text})
+		} else if emojiCode(strings.TrimRight(tok, ".,;!?)")) {
+			out = append(out, Value{core, KindEmoji, adjunct || text})
 		}
 		if strings.ContainsAny(last[len(last)-1:], ".,;:!?") {
 			adjunct = false
@@ -668,6 +673,24 @@ func formKind(core string) string {
 		return KindIssue
 	}
 	return ""
+}
+
+// emojiCode reports whether tok, a raw token without its trailing
+// punctuation, is an emoji's short code: at least two lower-case letters,
+// digits, "_", "+" or "-" between colons (":eyes:", ":+1:",
+// ":white_check_mark:"), with a letter or a "+1"/"-1".
+func emojiCode(tok string) bool {
+	name, open := strings.CutPrefix(tok, ":")
+	name, closed := strings.CutSuffix(name, ":")
+	if !open || !closed || len(name) < 2 {
+		return false
+	}
+	if strings.ContainsFunc(name, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '_' || r == '+' || r == '-')
+	}) {
+		return false
+	}
+	return name == "+1" || name == "-1" || strings.ContainsFunc(name, func(r rune) bool { return 'a' <= r && r <= 'z' })
 }
 
 // rawSpan returns raw's text from its field i to its field j (toks is

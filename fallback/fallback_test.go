@@ -325,6 +325,7 @@ func FuzzKeyword(f *testing.F) {
 		"AAs ", "IDs of the AAs", "list PRs in the repo", "e-mail my cfg", "lat/long 48.8584, 2.2945", "call +49 170 1234567",
 		"how many rows in the orders table", "set x in the t table", "why slow: SELECT * FROM x WHERE a = 1. ok", "SELECT FROM",
 		"INSERT INTO", "will it snow", "book a table tonight at 7", "move it to Friday at 3", "#moveA00 ABAAAAAAA 0am",
+		"What's in ~/Downloads?", "~/", "/", "a.txt /var/log/ src/app.ts", ".txt ~/. /../", "comment on the PR", "dm the db",
 	} {
 		f.Add(s)
 	}
@@ -347,6 +348,8 @@ func FuzzKeyword(f *testing.F) {
 		if ex.WordCoverage < res.WordCoverage-1e-9 || ex.Coverage < res.Coverage-1e-9 {
 			t.Errorf("Keyword(%q) with Expand and CoverageVerbs: coverage %v/%v, without %v/%v", s, ex.Coverage, ex.WordCoverage, res.Coverage, res.WordCoverage)
 		}
+		// A path's or a file's kind words (Options.PathKinds).
+		checkScores(t, ix, ix.Keyword(q, Options{Limit: 5, Expand: true, PathKinds: true}))
 		fres, _ := ix.Fuzzy(q, Options{Limit: 5})
 		checkScores(t, ix, fres)
 		ix.Regex(s, Options{Limit: 5})

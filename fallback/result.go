@@ -75,13 +75,13 @@ type Options struct {
 	// slices it returns.
 	CoverageVerbs func(word string) []string
 	// PathKinds tells Keyword to match a path or a file name also through
-	// the word of what it names (PathKindWord: "file" for "notes.txt",
-	// "directory" for "~/Downloads"), at kindWeight in the value's slot,
-	// as a channel matches through "channel" (valueKind), and to count
-	// such a value as known in Result.Coverage when the catalog knows the
-	// word. The caller sets it when it reads the path as what the request
-	// acts on (search's path rule: a short request), not where its
-	// result goes.
+	// the word of what it names (PathKindWords: "file" for "notes.txt",
+	// "directory" and "folder" for "~/Downloads"), at kindWeight in the
+	// value's slot, as a channel matches through "channel" (valueKind),
+	// and to count such a value as known in Result.Coverage when the
+	// catalog knows the word. The caller sets it when it reads the path as
+	// what the request acts on (search's path rule: a short request), not
+	// where its result goes.
 	PathKinds bool
 }
 

@@ -270,3 +270,8 @@ func (ix *Index) shortIn(id int, ts []shortTerm) bool {
 	}
 	return false
 }
+
+// FullForms returns the full words that a request's short form w stands
+// for (shortForms: "gps" → coordinates, location; "lat" → latitude,
+// coordinates), or nil. The slice is shared: callers must not modify it.
+func FullForms(w string) []string { return shortForms[w] }

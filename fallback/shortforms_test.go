@@ -141,11 +141,22 @@ func TestShortFormInTool(t *testing.T) {
 		{"send bob a dm", "email__send_email", "dm", false},
 		{"query the db", "postgres__query", "db", true},
 	} {
-		id, _ := ix.Lookup(c.tool)
+		id, ok := ix.Lookup(c.tool)
+		if !ok {
+			t.Fatalf("no tool %s in shortFormDocs", c.tool)
+		}
+		found := false
 		for _, w := range ix.WordMatches(mustParse(t, c.query), id) {
-			if w.Word == c.word && (w.InTool != c.in || !w.Plain) {
+			if w.Word != c.word {
+				continue
+			}
+			found = true
+			if w.InTool != c.in || !w.Plain {
 				t.Errorf("WordMatches(%q, %s) %q: InTool %v, Plain %v; want InTool %v, Plain", c.query, c.tool, w.Word, w.InTool, w.Plain, c.in)
 			}
+		}
+		if !found {
+			t.Errorf("WordMatches(%q, %s) has no %q: the case tests nothing", c.query, c.tool, c.word)
 		}
 	}
 }

@@ -47,8 +47,7 @@ var verbSynonyms = map[string][]string{
 	"download":   {"fetch"},
 	"set":        {"update", "change", "create", "configure"},
 	"save":       {"write", "create", "store"},
-	"store":      {"save", "write", "create"}, // eleventh session (h37-flags): "... and store it in ~/notes/go-install.html"
-	"share":      {"send", "post"},            // "... and share them in #marketing"
+	"share":      {"send", "post"}, // eleventh session (h37-flags): "... and share them in #marketing"
 	"answer":     {"reply", "respond"},
 	"setup":      {"create", "schedule", "configure", "add", "set"},
 	"signup":     {"register", "enroll", "subscribe", "join", "sign up"}, // "sign me up for ...": the phrasal verb (package search's phrasalVerbs)

@@ -108,6 +108,14 @@ func FuzzSearch(f *testing.F) {
 		// request to see, giving back, an issue key and a URL.
 		{41, "have"}, {42, "have I"}, {43, "get it tuned up"}, {44, "give my x a"}, {45, "sign me up"}, {46, "sign me"},
 		{47, "call off"}, {48, "find x and react to it"}, {49, "return the I bought"}, {50, "move OPS-7 into https://x.io"},
+		// The eleventh session's: the unserved place (a naming word, a
+		// head after "new", message text after a colon), a later step
+		// searched alone and its values, colloquial reads, a path or an
+		// issue key alone, a short form, coordinates.
+		{51, "create a new issue called"}, {52, "create a new called x"}, {53, "update my slack channel: called new"},
+		{54, "get https://x.io/a.csv and send it to ~/a/b.txt and log it to #general"}, {55, "x and save it to /"},
+		{56, "pull up"}, {57, "grab the issue and"}, {58, "What's in ~/?"}, {59, "OPS-1"}, {60, "comment on the PR"},
+		{61, "what address is 1.5, -2.5"},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}

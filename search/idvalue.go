@@ -52,10 +52,19 @@ type idRef struct {
 // .7151 → .7144 (keyword .7004 → .7000).
 const idMaxWords = 20
 
+// A request that ends by naming a database table as the place of its data
+// (fallback.InTable: "Set active = false for user 4412 in the users
+// table") names a row by its key, not a thing that a tool takes by its
+// identifier: the rule reads no identifier in it (tableRows). "user 4412"
+// lifted slack__get_user_profile (user_id) over the database's tools.
+
 // idRefsOf returns the identifiers of raw with the nouns (as
 // fallback.Words gives them) that they follow: "note" of "note n_4410",
 // "event" of "(event 7f3k2)".
 func idRefsOf(raw string) []idRef {
+	if fallback.InTable(raw) {
+		return nil // a row's key in a table's data (tableRows)
+	}
 	toks := strings.Fields(raw)
 	var out []idRef
 	for i := 0; i+1 < len(toks); i++ {

@@ -51,3 +51,13 @@ func TestIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentifierInTable: a request that names a database table as the
+// place of its data names a row by its key (idRefsOf, fallback.InTable):
+// "user 77" of "change the email of user 77 ... in the members table"
+// lifted slack__get_user_profile (user_id) over postgres__execute.
+func TestIdentifierInTable(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"change the email of user 77 to a@b.co in the members table", search.ModeKeyword, "postgres__execute"},
+	})
+}

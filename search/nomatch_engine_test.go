@@ -394,11 +394,9 @@ func TestStepServedAlone(t *testing.T) {
 		// (servingTop) was judged by no check: its own search reads it.
 		{"Check the air quality in Delhi and text it to #health", "weather__get_air_quality", false},
 		{"Check the weather in Rome and text it to my landlord", "", true},
-		// "store" and "share" do what their plain verbs say
-		// (fallback.VerbSynonyms: save, write, create; send, post).
+		// "share" does what its plain verbs say (fallback.VerbSynonyms:
+		// send, post).
 		{"Look up the forecast for Oslo and share it in #travel", "weather__get_forecast", false},
-		{"Fetch https://example.com/a.html and store it in ./a.html", "fetch__fetch_url", false},
-		{"store the wifi password in my notes", "notes__create_note", false},
 		{"Find my notes about the launch and share them on LinkedIn", "", true},
 	})
 	// Out of scope, the later step's tool serves nothing.

@@ -86,7 +86,7 @@ const pathMaxWords = 10
 // channel lifted slack__get_channel_history into the best 3 of "What has
 // been said in #incidents over the last hour?" and the request was
 // flagged.
-var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates}
+var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates, fallback.KindEmoji}
 
 // issueKeyRef is what an issue key ("OPS-1500", fallback.KindIssue)
 // names: an issue's identifier of letters, taken by a parameter named for
@@ -103,14 +103,16 @@ var numberKinds = wordSet(fallback.KindCoordinates)
 
 // anyLengthKinds are the kinds of pathKinds read in a request of any
 // length (see pathMaxWords).
-var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates}
+var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates, fallback.KindEmoji}
 
 // pathValueKinds returns the kinds of pathKinds of the values raw acts
-// on, each once.
+// on, each once. An emoji's short code is read after "with" too (not a
+// fallback.Value.Adjunct): "react with :eyes: to message …" gives it as
+// the reaction.
 func pathValueKinds(raw string) []string {
 	var kinds []string
 	for _, v := range fallback.ValueKinds(raw) {
-		if !v.Adjunct && slices.Contains(pathKinds, v.Kind) && !slices.Contains(kinds, v.Kind) {
+		if (!v.Adjunct || v.Kind == fallback.KindEmoji) && slices.Contains(pathKinds, v.Kind) && !slices.Contains(kinds, v.Kind) {
 			kinds = append(kinds, v.Kind)
 		}
 	}
@@ -126,7 +128,9 @@ func pathValueKinds(raw string) []string {
 // one whose parameters for a path take a list where the request names
 // one, or one where it names a list (misfitsPath); nil when they read
 // nothing, or the request opens with a support verb ("make run.sh
-// executable": the action is elsewhere, unknown). paths reports whether
+// executable": the action is elsewhere, unknown) and has no emoji's short
+// code ("put a :eyes: on message …": the emoji says the action, a
+// reaction). paths reports whether
 // it reads a path or a file name: keyword search then matches it through
 // the word of what it names too (fallback.Options.PathKinds), so that a
 // request of little more than a path ("What's in ~/Downloads?") has
@@ -150,7 +154,7 @@ func (st *state) valueTakers(p *plan) (lift func(int) float64, paths bool) {
 	if len(kinds) == 0 && len(ids) == 0 {
 		return nil, false
 	}
-	if v, _ := fallback.RequestVerb(raw); supportVerbs[v] {
+	if v, _ := fallback.RequestVerb(raw); supportVerbs[v] && !slices.Contains(kinds, fallback.KindEmoji) {
 		return nil, false
 	}
 	paths = slices.Contains(kinds, fallback.KindPath) || slices.Contains(kinds, fallback.KindFile)
@@ -178,7 +182,10 @@ func (st *state) valueTakers(p *plan) (lift func(int) float64, paths bool) {
 // Whether the path names a file or a directory is left to the word of
 // what it names (fallback.PathKindWords), which keyword search matches.
 // Measured (docs/benchmarks.md, "One path or a list of them"): example
-// pairs first tool right 536.3 → 539.3 of 717 (keyword 546.8 → 551.8).
+// pairs first tool right 536.3 → 538.3 of 717 (keyword 546.8 → 548.8),
+// answerable flagged 48 → 47 (keyword 58 → 57); 539.3 / 551.8 was the
+// fit boost tried instead and dropped (it let 2 no-answer requests
+// through).
 const pathListMisfit = 1 / 1.5
 
 // listWords join the values of a list ("a.txt and b.txt", "a.txt, b.txt

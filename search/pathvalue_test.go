@@ -136,23 +136,11 @@ func valueOnlyCatalog(t *testing.T) *catalog.Snapshot {
 // that kind come first, the one whose parameter names the kind before the
 // others that take a path.
 func TestPathKindWords(t *testing.T) {
-	e := newEngine(t, valueOnlyCatalog(t), search.Config{})
-	for _, tc := range []struct{ query, want string }{
-		{"What's under /mnt/share/?", "drive__list_folder"},
-		{"Anything new in ~/Pictures/2025?", "drive__list_folder"},
-		{"What does ~/thesis/chapter-3.odt say?", "drive__open_document"},
-	} {
-		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3, Debug: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.References) == 0 || res.References[0].Name != tc.want {
-			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
-			for _, r := range res.References {
-				t.Log(r.Name, r.Explanation)
-			}
-		}
-	}
+	firstToolsOn(t, newEngine(t, valueOnlyCatalog(t), search.Config{}), []firstCase{
+		{"What's under /mnt/share/?", search.ModeKeyword, "drive__list_folder"},
+		{"Anything new in ~/Pictures/2025?", search.ModeKeyword, "drive__list_folder"},
+		{"What does ~/thesis/chapter-3.odt say?", search.ModeKeyword, "drive__open_document"},
+	})
 }
 
 // TestPathListFits: among the tools that take a path, the one whose
@@ -166,15 +154,12 @@ func TestPathListFits(t *testing.T) {
 		{"What does ~/thesis/chapter-3.odt say?", "drive__open_document"},
 		{"What is in budget-2026.xlsx?", "drive__open_document"},
 	} {
-		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3, Debug: true})
+		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(res.References) == 0 || res.References[0].Name != tc.want {
 			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
-			for _, r := range res.References {
-				t.Log(r.Name, r.Explanation)
-			}
 		}
 	}
 }
@@ -230,21 +215,21 @@ func TestOpenValueReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEngine(t, snap, search.Config{})
-	for _, tc := range []struct{ query, want string }{
-		{"open ~/contracts/lease-2026.pdf", "docs__read_document"},
-		{"Open minutes-2026-03.docx", "docs__read_document"},
-		{"open a ticket: the printer is jammed", "helpdesk__create_ticket"},
-	} {
-		res, err := e.Search(context.Background(), search.Request{Query: tc.query, Mode: search.ModeKeyword, MaxResults: 3, Debug: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.References) == 0 || res.References[0].Name != tc.want {
-			t.Errorf("%q: %v, want %s first", tc.query, names(res), tc.want)
-			for _, r := range res.References {
-				t.Log(r.Name, r.Explanation)
-			}
-		}
-	}
+	firstToolsOn(t, newEngine(t, snap, search.Config{}), []firstCase{
+		{"open ~/contracts/lease-2026.pdf", search.ModeKeyword, "docs__read_document"},
+		{"Open minutes-2026-03.docx", search.ModeKeyword, "docs__read_document"},
+		{"open a ticket: the printer is jammed", search.ModeKeyword, "helpdesk__create_ticket"},
+	})
+}
+
+// TestEmojiRanksItsTaker: an emoji's short code is a kind of value
+// (pathKinds) taken by a parameter for a reaction or an emoji, read after
+// "with" and after a support verb too ("put a :eyes: on …": the emoji
+// says the action): slack__add_reaction over the message tools.
+func TestEmojiRanksItsTaker(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"slap a :tada: on message 1712345678.000100 in C0123ABC", search.ModeDefault, "slack__add_reaction"},
+		{"slap a :tada: on message 1712345678.000100 in C0123ABC", search.ModeKeyword, "slack__add_reaction"},
+		{"give message 1712345678.000100 a :+1:", search.ModeDefault, "slack__add_reaction"},
+	})
 }

@@ -17,7 +17,12 @@ import (
 //   - a query that is exactly a tool name ranks that tool first (exact.go);
 //   - an empty query browses.
 //
-// A plan is immutable once built.
+// newPlan builds a plan; Search then sets its learning scope and learned
+// stage (learnScope, learned) before any stage reads it, and from then
+// on it is immutable. It belongs to one search: the learned stage's
+// goroutine is given copies of what it reads (beginLearned), and what the
+// request rules derive from the plan lazily lives in the search's
+// reading (reading.go), not here.
 type plan struct {
 	// requested is the mode asked for, as reported in
 	// requested_search_type (ModeSemantic for the default).

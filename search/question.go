@@ -119,6 +119,15 @@ func questionRequest(raw string) bool {
 // when a frame reads the request: on data, or in time).
 const verbDepth = 3
 
+// statementDepth is how many of the best hits a request on data reads for
+// a tool that runs its statement (doesStatement): deeper than verbDepth,
+// since the data frame says surely what is asked, and in the default mode
+// the tools that list and describe tables, and the tools of the row's
+// noun ("user 4412": slack__get_user_profile), fill the best 3 by the
+// table's words ("Set active = false for user 4412 in the users table"
+// had postgres__execute sixth).
+const statementDepth = 10
+
 // requestRead reorders hs by what p's request asks for: a request on a
 // database's data is done by a tool that runs its statement (doesStatement:
 // the hits that are not among the verbDepth best and running it are
@@ -135,12 +144,13 @@ func (st *state) requestRead(r *reading, hs []hit) []hit {
 	if len(hs) < 2 {
 		return hs
 	}
+	hs = st.askedKind(r, hs)
 	p := r.plan
 	raw := r.req.Raw
 	var demoted func(k int) bool
 	why := ""
 	factor := questionWriteFactor
-	if does := st.doesStatement(r, hs[:min(len(hs), verbDepth)]); does != nil {
+	if does := st.doesStatement(r, hs[:min(len(hs), statementDepth)]); does != nil {
 		keeps := learnedKeeps(hs[:len(does)], does)
 		demoted = func(k int) bool { return k >= len(does) || !does[k] && (keeps == nil || !keeps[k]) }
 		why = "a request on data, and the tool is not among the best doing its statement"

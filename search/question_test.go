@@ -84,8 +84,8 @@ func TestQuestionRegex(t *testing.T) {
 	}
 }
 
-// firstCase is a request, the mode it is searched in on the example
-// catalog, and the first tool it must find (firstTools).
+// firstCase is a request, the mode it is searched in, and the first tool
+// it must find (firstTools, firstToolsOn).
 type firstCase struct {
 	query string
 	mode  search.Mode
@@ -96,7 +96,12 @@ type firstCase struct {
 // engine) and checks its first tool.
 func firstTools(t *testing.T, tests []firstCase) {
 	t.Helper()
-	e := newSemanticEngine(t, loadSnapshot(t, exampleCatalog))
+	firstToolsOn(t, newSemanticEngine(t, loadSnapshot(t, exampleCatalog)), tests)
+}
+
+// firstToolsOn searches each case with e and checks its first tool.
+func firstToolsOn(t *testing.T, e *search.Engine, tests []firstCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.query+"/"+string(tt.mode), func(t *testing.T) {
 			res, err := e.Search(context.Background(), search.Request{Query: tt.query, Mode: tt.mode, Debug: true})
@@ -188,4 +193,14 @@ func TestStatementBesideLearnedHits(t *testing.T) {
 	if res.References[0].Name != "postgres__query" {
 		t.Fatalf("%q: %v; want postgres__query first (it runs the statement)", q, names(res))
 	}
+}
+
+// TestStatementDepth: a request on data reads statementDepth hits for the
+// tool that runs its statement: in the default mode the tools that list
+// and describe tables filled the best 3 of "Set plan = 'pro' for customer
+// 981 in the accounts table", and postgres__execute was below them.
+func TestStatementDepth(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Set plan = 'pro' for customer 981 in the accounts table", search.ModeDefault, "postgres__execute"},
+	})
 }

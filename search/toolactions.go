@@ -85,6 +85,7 @@ type toolFacts struct {
 	paramNames      []string    // its parameters' names, lower case (paramKind)
 	paramText       []string    // the words of its parameters' names and descriptions, a plural's -s cut (paramKind)
 	valueText       []string    // paramText of its parameters that may take text: no number or boolean (namesValueKind)
+	neededNumbers   []string    // paramText of its required parameters of numbers (askedKind)
 	names           []string    // the stems of the words of its name and its server's (fallback.Stem; servingTop)
 	writes          bool        // its first action writes (writeVerbs): requestRead demotes it on a question, read for every hit
 	idParams        [][2]string // the things whose identifier a parameter takes, with the kind of identifier: {"note", "id"} of note_id, {"issue", "number"} of issue_number (takesID)
@@ -127,6 +128,8 @@ func (st *state) facts(id int) *toolFacts {
 			if !numeric {
 				f.valueText = append(f.valueText, strings.TrimSuffix(w, "s"))
 				tp.words = append(tp.words, strings.TrimSuffix(w, "s"))
+			} else if p.Required && p.Type == "number" {
+				f.neededNumbers = append(f.neededNumbers, strings.TrimSuffix(w, "s"))
 			}
 		}
 		if !numeric {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/fallback"
 )
 
 // TestToolActions: what a tool does is said by its name and the leading
@@ -74,10 +75,10 @@ func TestToolActions(t *testing.T) {
 	}
 }
 
-// FuzzToolActions: toolActions never panics on any name or description
-// (every name form catalog.SplitName reads, text without spaces, invalid
-// UTF-8) and gives only words as analysis.Words gives them: not empty,
-// lowercase.
+// FuzzToolActions: toolActions and toolPlaces never panic on any name or
+// description (every name form catalog.SplitName reads, text without
+// spaces, invalid UTF-8) and give only words as analysis.Words gives them
+// (toolPlaces their stems): not empty, lowercase.
 func FuzzToolActions(f *testing.F) {
 	for _, s := range [][2]string{
 		{"word-document-server__search_and_replace", "Search for text and replace all occurrences."},
@@ -85,6 +86,10 @@ func FuzzToolActions(f *testing.F) {
 		{"查询", strings.Repeat("删除", 400)}, {"x", "\xff\xfe INSERT\xff"}, {"Make", "Make"}, {"x", "use it to"},
 		{"AuditApi.get_x", "x Get CREATE_TABLE, HTTP/2. Use it to"},
 		{"email__reply_to_email", "Reply to an email. Set reply_all to include everyone."}, {"x", "Set dryRun."}, {"x", "Set a_b"},
+		// toolPlaces: a place's preposition at a phrase's end, before a
+		// break, or twice; only articles after it; a place of its own name.
+		{"calendar__create_event", "Create an event in a calendar, on the."}, {"x", "in"}, {"x", "in the (a)"}, {"x", "in on across x"},
+		{"github__create_issue", "Create an issue in a GitHub repository with a title"}, {"s__in", "In IN in. On:"},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -100,9 +105,19 @@ func FuzzToolActions(f *testing.F) {
 			}
 		}
 		schema := []byte(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`)
-		for _, w := range toolActions(catalog.Tool{Name: name, Description: desc, InputSchema: schema}) {
+		tool := catalog.Tool{Name: name, Description: desc, InputSchema: schema}
+		for _, w := range toolActions(tool) {
 			if w == "" || w != strings.ToLower(w) {
 				t.Errorf("toolActions(%q, %q) has %q: want lowercase words", name, desc, w)
+			}
+		}
+		var ids [][2]string // a thing whose identifier a parameter takes: the description's last word
+		if ws := fallback.Words(desc); len(ws) > 0 {
+			ids = append(ids, [2]string{ws[len(ws)-1], "id"})
+		}
+		for _, w := range toolPlaces(tool, ids) {
+			if w == "" || w != strings.ToLower(w) {
+				t.Errorf("toolPlaces(%q, %q) has %q: want lowercase stems", name, desc, w)
 			}
 		}
 	})

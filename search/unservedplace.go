@@ -18,18 +18,19 @@ import (
 // unserved object (objectServed) found them served. The rule, part of
 // the unserved object: a top tool that does the request's verb does not
 // serve its object when the object's head (objectHead: the last word of
-// the phrase after the verb, before "called" or "named") is one of the
-// tool's places (toolPlaces) — a thing whose identifier one of its
-// parameters takes (calendar_id, project_key), or the last word of a
-// phrase its description opens with a place's preposition
-// (placePrepositions: "in a local git repository", "across the Slack
-// workspace") — and no word of the tool's own name (after its server's):
-// issue_number is add_issue_comment's own thing. "create an event on my
-// work calendar" and "delete the standup meeting from my calendar" keep
-// their object: the calendar follows a preposition, it is no head. Nor
-// is it read when a colon, "that" or "saying" follows the object
-// (fallback.Opening.Text): "update my work calendar: move the dentist to
-// 4pm" says after its colon what it changes.
+// the phrase after the verb, before a naming word, namingWords: "called",
+// "named", "titled") is one of the tool's places (toolPlaces) — a thing
+// whose identifier one of its parameters takes (calendar_id,
+// project_key), or the last word of a phrase its description opens with
+// a place's preposition (placePrepositions: "in a local git repository",
+// "across the Slack workspace") — and no word of the tool's own name
+// (after its server's): issue_number is add_issue_comment's own thing.
+// "create an event on my work calendar" and "delete the standup meeting
+// from my calendar" keep their object: the calendar follows a
+// preposition, it is no head. Nor is it read when a colon, "that" or
+// "saying" follows the object (fallback.Opening.Text): "update my work
+// calendar: move the dentist to 4pm" says after its colon what it
+// changes.
 //
 // A creation tool's "Create a new X" says nothing of a request's "new Y"
 // either: "new" (objectModifiers) serves no object, or git__create_branch

@@ -58,17 +58,23 @@ import (
 // things of a value kind (fallback.Kind*): a tool with such a parameter
 // takes values of that kind.
 var kindWords = map[string][]string{
-	fallback.KindPath:    {"path", "file", "filename", "directory", "folder", "dir"},
-	fallback.KindFile:    {"path", "file", "filename", "directory", "folder", "attachment", "document", "url"},
-	fallback.KindEmail:   {"email", "mail", "recipient", "address"},
-	fallback.KindURL:     {"url", "uri", "link", "website", "site", "page", "domain", "endpoint"},
-	fallback.KindChannel: {"channel", "hashtag", "tag", "topic", "room"},
-	fallback.KindRepo:    {"repo", "repository", "path", "directory", "folder", "branch", "ref", "package", "model", "dataset"},
-	fallback.KindIssue:   {"issue", "ticket", "key"},
-	fallback.KindPhone:   {"phone", "telephone", "mobile", "cell", "sms", "msisdn"},
-	fallback.KindCoordinates: {"latitude", "longitude", "coordinate", "coordinates", "lat", "lng", "lon",
-		"location", "position", "origin", "destination"},
+	fallback.KindPath:        {"path", "file", "filename", "directory", "folder", "dir"},
+	fallback.KindFile:        {"path", "file", "filename", "directory", "folder", "attachment", "document", "url"},
+	fallback.KindEmail:       {"email", "mail", "recipient", "address"},
+	fallback.KindURL:         {"url", "uri", "link", "website", "site", "page", "domain", "endpoint"},
+	fallback.KindChannel:     {"channel", "hashtag", "tag", "topic", "room"},
+	fallback.KindRepo:        {"repo", "repository", "path", "directory", "folder", "branch", "ref", "package", "model", "dataset"},
+	fallback.KindIssue:       {"issue", "ticket", "key"},
+	fallback.KindPhone:       {"phone", "telephone", "mobile", "cell", "sms", "msisdn"},
+	fallback.KindCoordinates: append(slices.Clip(coordinateWords), "location", "position", "origin", "destination"),
+	fallback.KindEmoji:       {"emoji", "reaction", "emoticon"},
 }
+
+// coordinateWords are the words of kindWords that name coordinates
+// themselves, not a place that may be given by them ("location",
+// "origin"): a request that says one asks for or gives coordinates
+// (askedKind).
+var coordinateWords = []string{"latitude", "longitude", "coordinate", "coordinates", "lat", "lng", "lon"}
 
 // anyKind are parameter names that take a value of any kind: the data a
 // tool writes or fills in ("fill out an input field" with selector and

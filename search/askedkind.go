@@ -1,0 +1,108 @@
+package search
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolsearch/toolsearch/fallback"
+)
+
+// A request that names coordinates by their words and holds none ("What
+// are the coordinates of the Rijksmuseum?", "lat/long of the Eiffel
+// Tower", "Pin down the GPS position of the Sydney Opera House") asks for
+// coordinates: it is done by a tool that returns them (maps__geocode,
+// "Convert an address or place name into geographic coordinates"), not by
+// one that needs them to run (maps__reverse_geocode, whose required
+// latitude and longitude are numbers the request does not give). Yet the
+// words match both, and the shorter description ranks the tool that
+// needs them first. So the tools whose required parameters of numbers
+// name coordinates (toolFacts.neededNumbers, coordinateWords) are scaled
+// by askedKindFactor, and the best hit keeps its score, as requestRead
+// does. A request with coordinates ("what address is at 48.8584,
+// 2.2945") gives them: the path rule lifts their takers (numberKinds).
+
+// askedKindFactor scales the hits of tools that need the coordinates a
+// request asks for (askedKind): frameFactor's value, since the request
+// says surely what it wants. Measured (docs/benchmarks.md, "Coordinates
+// asked for"), example pairs' first tool right (767): 600 → 603 at 0.5,
+// → 604 at 0.4 ("What are the coordinates of the Rijksmuseum in
+// Amsterdam?", default mode: 0.608 × 0.5 was still above maps__geocode's
+// 0.301); keyword 614 → 617 at both; dev sets unchanged.
+const askedKindFactor = 0.4
+
+// askedMaxWords is the longest request, in words as written, that
+// askedKind reads: a longer one is a task whose coordinates are what a
+// step needs ("Can you provide me with the ocean conditions closest to
+// the latitude and longitude of the wedding venue? ...", stabletoolbench,
+// wants the tool that takes them). The example sets' such requests have 5
+// to 11 words. Measured: stabletoolbench nDCG@10 .7507 → .7496 (keyword
+// .7486 → .7476) without the limit, unchanged with it.
+const askedMaxWords = 15
+
+// asksCoordinates reports whether raw names coordinates by a word of
+// coordinateWords, or a short form of one (fallback.FullForms: "gps"),
+// and holds no value of fallback.KindCoordinates and no number (numeral),
+// in a request of at most askedMaxWords words.
+func asksCoordinates(raw string) bool {
+	if len(strings.Fields(raw)) > askedMaxWords {
+		return false
+	}
+	named := slices.ContainsFunc(fallback.Words(raw), func(w string) bool {
+		return slices.Contains(coordinateWords, w) || slices.ContainsFunc(fallback.FullForms(w), func(f string) bool { return slices.Contains(coordinateWords, f) })
+	})
+	if !named {
+		return false
+	}
+	return !slices.ContainsFunc(strings.Fields(raw), numeral) &&
+		!slices.ContainsFunc(fallback.ValueKinds(raw), func(v fallback.Value) bool { return v.Kind == fallback.KindCoordinates })
+}
+
+// numeral reports whether a raw token is a number ("37.8715", "-122.27,",
+// "30%"): a request may give a latitude and a longitude apart ("using
+// latitude 37.8715 and longitude -122.2730", bfcl), which are no value of
+// fallback.KindCoordinates.
+func numeral(tok string) bool {
+	_, err := strconv.ParseFloat(strings.TrimRight(strings.Trim(tok, "()[]\"'"), ".,;:!?%°"), 64)
+	return err == nil
+}
+
+// needsCoordinates reports whether tool id has a required parameter of
+// numbers that names coordinates (coordinateWords).
+func (st *state) needsCoordinates(id int) bool {
+	return slices.ContainsFunc(st.facts(id).neededNumbers, func(w string) bool {
+		return slices.ContainsFunc(coordinateWords, func(c string) bool { return strings.TrimSuffix(c, "s") == w })
+	})
+}
+
+// askedKind scales the hits of tools that need the coordinates r's
+// request asks for (see above), sorts hs again and keeps the best hit's
+// score; hs is returned unchanged when the request asks for none or no
+// hit needs them.
+func (st *state) askedKind(r *reading, hs []hit) []hit {
+	if len(hs) < 2 || !asksCoordinates(r.req.Raw) {
+		return hs
+	}
+	top := hs[0].score
+	changed := false
+	for i := range hs {
+		if st.needsCoordinates(hs[i].id) {
+			hs[i].score *= askedKindFactor
+			changed = true
+			if r.debug {
+				hs[i].explain += fmt.Sprintf("; coordinates asked for, and the tool needs them: × %.2f", askedKindFactor)
+			}
+		}
+	}
+	if !changed {
+		return hs
+	}
+	sortHits(hs, st.name)
+	if best := hs[0].score; best > 0 && best < top {
+		for i := range hs {
+			hs[i].score *= top / best
+		}
+	}
+	return hs
+}
