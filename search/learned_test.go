@@ -507,14 +507,16 @@ func TestLearnedLiftByItsShareOfTheBest(t *testing.T) {
 }
 
 // TestOneSessionLiftsItsRequest: one session whose request says much of
-// what this one says ("read main.go, go.mod and README.md at once") lifts
+// what this one says ("read main.go, go.mod and README.md at once"; "open
+// up", since "open" before a file name reads and ranks the tool second
+// without learning) lifts
 // the tool it used to the second place, over tools the catalog's text
 // ranks above it (learnEvidenceHalf 0.75: one session's use gives e =
 // 0.57; with 1, e = 0.5, filesystem__read_multiple_files stayed fourth).
 func TestOneSessionLiftsItsRequest(t *testing.T) {
 	e := exampleLearningEngine(t)
 	const tool = "filesystem__read_multiple_files"
-	req := search.Request{Query: "open src/main.go, src/router.go and go.mod at once", MaxResults: 10}
+	req := search.Request{Query: "open up src/main.go, src/router.go and go.mod at once", MaxResults: 10}
 	if k := slices.Index(names(search1(t, e, req)), tool); k >= 0 && k < 2 {
 		t.Fatalf("without learning, %q ranks %s at %d; want it below the second place", req.Query, tool, k)
 	}
