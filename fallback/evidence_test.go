@@ -540,7 +540,8 @@ func TestClauseGoverned(t *testing.T) {
 // FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
 // NamedObjects, locativeNames, freeTextWords, OpeningParticle and ValueKinds never panic
 // on any text and give only its words (its values, of their kind); an
-// opening's verb is neither preamble nor question word; every clause is
+// opening's verb is neither preamble nor question word, and RequestVerb,
+// which reads only up to it, gives the same verb; every clause is
 // yielded once, in order, and a caller that stops after k clauses gets k;
 // HasClauseBreak is true of every text with a chained clause.
 func FuzzRequestClauses(f *testing.F) {
@@ -567,6 +568,9 @@ func FuzzRequestClauses(f *testing.F) {
 			words[w] = true
 		}
 		op := RequestOpening(raw)
+		if verb, value := RequestVerb(raw); verb != op.Verb || value != op.VerbValue {
+			t.Errorf("RequestVerb(%q) = %q, %v; RequestOpening has %q, %v", raw, verb, value, op.Verb, op.VerbValue)
+		}
 		if op.Verb != "" && (openingPreamble[op.Verb] || questionWords[op.Verb]) {
 			t.Errorf("RequestOpening(%q).Verb = %q, a preamble or question word", raw, op.Verb)
 		}

@@ -505,23 +505,3 @@ func TestLearnedLiftByItsShareOfTheBest(t *testing.T) {
 		t.Errorf("after learning, %q ranks %v; want fetch__fetch_url first and fetch__web_search above github__get_file_contents", req.Query, got)
 	}
 }
-
-// TestOneSessionLiftsItsRequest: one session whose request says much of
-// what this one says ("read main.go, go.mod and README.md at once"; "open
-// up", since "open" before a file name reads and ranks the tool second
-// without learning) lifts
-// the tool it used to the second place, over tools the catalog's text
-// ranks above it (learnEvidenceHalf 0.75: one session's use gives e =
-// 0.57; with 1, e = 0.5, filesystem__read_multiple_files stayed fourth).
-func TestOneSessionLiftsItsRequest(t *testing.T) {
-	e := exampleLearningEngine(t)
-	const tool = "filesystem__read_multiple_files"
-	req := search.Request{Query: "open up src/main.go, src/router.go and go.mod at once", MaxResults: 10}
-	if k := slices.Index(names(search1(t, e, req)), tool); k >= 0 && k < 2 {
-		t.Fatalf("without learning, %q ranks %s at %d; want it below the second place", req.Query, tool, k)
-	}
-	learnSession(t, e, "near", "read main.go, go.mod and README.md at once", tool)
-	if got := names(search1(t, e, req)); slices.Index(got, tool) > 1 || slices.Index(got, tool) < 0 {
-		t.Errorf("after one session, %q ranks %v; want %s in the first two", req.Query, got, tool)
-	}
-}

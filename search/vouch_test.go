@@ -62,11 +62,7 @@ func TestVouchedLexicalPath(t *testing.T) {
 		top     string
 		flagged bool // in the default mode
 	}{
-		// An "outlet", not a "store": the noun "store" counts as known in
-		// the coverage through its plain verbs (fallback.VerbSynonyms:
-		// save, write, create) since h37-flags, and keyword search is
-		// confident of the store request alone.
-		{"find a hardware outlet open near 5th Ave and 23rd St", search.ModeKeyword, "maps__search_places", false},
+		{"find a hardware store open near 5th Ave and 23rd St", search.ModeKeyword, "maps__search_places", false},
 		{"anywhere decent for ramen near Shibuya station?", search.ModeKeyword, "maps__search_places", false},
 		{"how toasty is Phoenix right now", search.ModeFuzzy, "weather__get_current_weather", false},
 		{"turn off the living room lights", search.ModeKeyword, "weather__get_current_weather", true},
