@@ -1,7 +1,6 @@
 package search
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,31 +77,12 @@ func (st *state) needsCoordinates(id int) bool {
 
 // askedKind scales the hits of tools that need the coordinates r's
 // request asks for (see above), sorts hs again and keeps the best hit's
-// score; hs is returned unchanged when the request asks for none or no
-// hit needs them.
+// score (demote, as requestRead); hs is returned unchanged when the
+// request asks for none or no hit needs them.
 func (st *state) askedKind(r *reading, hs []hit) []hit {
 	if len(hs) < 2 || !asksCoordinates(r.req.Raw) {
 		return hs
 	}
-	top := hs[0].score
-	changed := false
-	for i := range hs {
-		if st.needsCoordinates(hs[i].id) {
-			hs[i].score *= askedKindFactor
-			changed = true
-			if r.debug {
-				hs[i].explain += fmt.Sprintf("; coordinates asked for, and the tool needs them: × %.2f", askedKindFactor)
-			}
-		}
-	}
-	if !changed {
-		return hs
-	}
-	sortHits(hs, st.name)
-	if best := hs[0].score; best > 0 && best < top {
-		for i := range hs {
-			hs[i].score *= top / best
-		}
-	}
-	return hs
+	needs := func(k int) bool { return st.needsCoordinates(hs[k].id) }
+	return st.demote(hs, needs, askedKindFactor, "coordinates asked for, and the tool needs them", r.debug)
 }

@@ -179,6 +179,17 @@ func (st *state) requestRead(r *reading, hs []hit) []hit {
 	} else {
 		return hs
 	}
+	return st.demote(hs, demoted, factor, why, p.debug)
+}
+
+// demote scales the scores of the hits of hs that demoted admits (by
+// their index in hs as given) by factor, noting why in their explanation
+// when debug, sorts hs again and returns it, the best hit keeping the
+// score the best hit had: the rule orders, it does not judge the match,
+// so calibration reads the same strength (a question whose best tools
+// all write is no weaker for it). hs is returned unchanged when demoted
+// admits none. The request rules share it (requestRead, askedKind).
+func (st *state) demote(hs []hit, demoted func(k int) bool, factor float64, why string, debug bool) []hit {
 	top := hs[0].score
 	changed := false
 	for i := range hs {
@@ -187,7 +198,7 @@ func (st *state) requestRead(r *reading, hs []hit) []hit {
 		}
 		hs[i].score *= factor
 		changed = true
-		if p.debug {
+		if debug {
 			hs[i].explain += fmt.Sprintf("; %s: × %.2f", why, factor)
 		}
 	}
@@ -195,14 +206,11 @@ func (st *state) requestRead(r *reading, hs []hit) []hit {
 		return hs
 	}
 	sortHits(hs, st.name)
-	// The rule orders, it does not judge the match: the best hit keeps
-	// the score the best hit had, so calibration reads the same strength
-	// (a question whose best tools all write is no weaker for it).
 	if best := hs[0].score; best > 0 && best < top {
 		for i := range hs {
 			hs[i].score *= top / best
 		}
-		if p.debug {
+		if debug {
 			hs[0].explain += fmt.Sprintf("; scores × %.3f (the best hit's score before)", top/best)
 		}
 	}
