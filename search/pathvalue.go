@@ -189,7 +189,8 @@ func (st *state) valueTakers(p *plan) (lift func(int) float64, paths bool) {
 const pathListMisfit = 1 / 1.5
 
 // listWords join the values of a list ("a.txt and b.txt", "a.txt, b.txt
-// or c.txt"; a comma after the first is its token's).
+// or c.txt"; a comma after the first is its token's), and end a place a
+// tool's description names (toolPlaces: "in a repository and ...").
 var listWords = wordSet("and or &")
 
 // pathListsOf returns, for the paths and file names that raw acts on

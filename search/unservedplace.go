@@ -88,7 +88,7 @@ func toolPlaces(t catalog.Tool, idParams [][2]string) []string {
 			}
 			last := ""
 			for _, x := range ws[i+1:] {
-				if fallback.ObjectEnd(x) || x == "and" || x == "or" {
+				if fallback.ObjectEnd(x) || listWords[x] {
 					break
 				}
 				if !articles[x] {
