@@ -33,18 +33,12 @@ import (
 // done") are light verbs that may.
 var seeVerbs = wordSet("browse display find list locate look search show view")
 
-// seeRequest reports whether raw opens with a verb of seeing (seeVerbs,
-// after a preamble: fallback.RequestOpening) and no later clause opens
-// with a word that is no light verb (fallback.RequestClauses): "find
+// seeRequest reports whether the request opens with a verb of seeing
+// (seeVerbs, after a preamble: fallback.RequestOpening) and no later clause
+// opens with a word that is no light verb (fallback.RequestClauses): "find
 // Maria's message in #ops and react to it" and "look up OPS-9 and post a
 // summary to #ops" ask for a change too, "find my note about the visa
 // appointment and open it" does not.
-func seeRequest(raw string) bool {
-	verb, value := fallback.RequestVerb(raw)
-	return seeing(verb, value, func() iter.Seq[fallback.Clause] { return fallback.RequestClauses(raw) })
-}
-
-// seeRequest is seeRequest of the request's text.
 func (r *reading) seeRequest() bool {
 	verb, value := r.verb()
 	return seeing(verb, value, func() iter.Seq[fallback.Clause] { return slices.Values(r.clauses()) })
