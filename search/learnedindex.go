@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -915,26 +916,41 @@ func (t *learnedTerms) requestOf(c *requestTerms, q query.Query) (set termSet, n
 		if term.Excluded {
 			continue
 		}
-		ct, ok := t.chunks[term.Text]
-		if !ok {
-			for _, s := range c.chunk(term.Text) {
-				if id, ok := t.ids[s]; ok {
-					ct.known = append(ct.known, id)
-				} else {
-					ct.other = append(ct.other, s)
+		rest, long := term.Text, len(term.Text) > maxCachedTermChunkLen
+		for rest != "" {
+			text := rest
+			rest = ""
+			if long {
+				// A chunk too long to cache (a quoted phrase) is
+				// taken a word at a time: spaces separate tokens and
+				// the analysis is word-local, so its words' terms
+				// together are its terms, and its words are cached.
+				text, rest, _ = strings.Cut(text, " ")
+				if text == "" {
+					continue
 				}
 			}
-			if len(term.Text) <= maxCachedTermChunkLen {
-				fresh = append(fresh, chunk{term.Text, ct})
+			ct, ok := t.chunks[text]
+			if !ok {
+				for _, s := range c.chunk(text) {
+					if id, ok := t.ids[s]; ok {
+						ct.known = append(ct.known, id)
+					} else {
+						ct.other = append(ct.other, s)
+					}
+				}
+				if len(text) <= maxCachedTermChunkLen {
+					fresh = append(fresh, chunk{text, ct})
+				}
 			}
-		}
-		for _, id := range ct.known {
-			if w, b := &set[id/64], uint64(1)<<(id%64); *w&b == 0 {
-				*w |= b
-				n++
+			for _, id := range ct.known {
+				if w, b := &set[id/64], uint64(1)<<(id%64); *w&b == 0 {
+					*w |= b
+					n++
+				}
 			}
+			other = append(other, ct.other...)
 		}
-		other = append(other, ct.other...)
 	}
 	t.chunksMu.RUnlock()
 	if len(fresh) > 0 {
@@ -1001,7 +1017,10 @@ type requestTerms struct {
 // maxCachedTermChunks bounds requestTerms: at most this many chunks are
 // kept; when it is full it is emptied and fills again with the chunks in
 // use. An entry takes about 100 bytes, so the cache stays under about
-// 1 MB. maxCachedTermChunkLen is the longest chunk (in bytes) cached.
+// 1 MB. maxCachedTermChunkLen is the longest chunk (in bytes) cached;
+// learnedTerms.requestOf takes a longer one (a quoted phrase: bfcl has
+// 70, up to ≈ 470 bytes) a word at a time, so that its words are cached:
+// requestOf over bfcl's odd half 4.6–4.9 → 1.2–1.3 µs a search.
 const (
 	maxCachedTermChunks   = 8192
 	maxCachedTermChunkLen = 64

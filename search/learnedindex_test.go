@@ -517,9 +517,33 @@ func TestRequestTermsAreTerms(t *testing.T) {
 			"searches searching searched search", "email:send to bob@example.com", "café naïve résumé",
 			"server:github open issues", "weath* forecast", "HTTPServer JSONParser",
 			"weather weather forecasts forecast", "open issues on github and close issues",
+			`find "  the weather forecast for San Francisco,	California  and Los Angeles for the next weeks " now`,
+			`"getTheCurrentWeatherForecastForTheCityOfSanFranciscoInCaliforniaToday please" and "open issues"`,
 		})
 	})
 	t.Run("bfcl", func(t *testing.T) { check(t, bfclQueryTexts(t)) })
+}
+
+// A quoted phrase too long to cache (maxCachedTermChunkLen) is cached a
+// word at a time, so a request that repeats it finds its terms cached.
+func TestRequestOfCachesLongPhraseWords(t *testing.T) {
+	phrase := "the current weather forecast for the city of San Francisco in California"
+	if len(phrase) <= maxCachedTermChunkLen {
+		t.Fatalf("phrase of %d bytes: want one longer than %d", len(phrase), maxCachedTermChunkLen)
+	}
+	q, err := query.Parse(`"` + phrase + `"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c requestTerms
+	lt := newLearnedTerms([][]learnedQuery{{{terms: fallback.Terms("weather forecast"), weight: 1}}})
+	set, _ := lt.requestOf(&c, q)
+	lt.release(set)
+	for _, w := range []string{"weather", "forecast", "California"} {
+		if _, ok := lt.chunks[w]; !ok {
+			t.Errorf("word %q of a long phrase not cached", w)
+		}
+	}
 }
 
 // best gives the tools a stable sort by tool gives, keeping a tool's
