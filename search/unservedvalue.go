@@ -122,7 +122,7 @@ func (st *state) paramKind(id int, kind string, anyValue bool) bool {
 // kind no tool among the valueDepth best hits that does the action base
 // takes, or a zero Value (see above).
 func (st *state) valueUntaken(r *reading, base string, hs []hit) fallback.Value {
-	values := openingValues(r.req.Raw)
+	values := r.openingValues()
 	if len(values) == 0 {
 		return fallback.Value{}
 	}
@@ -167,7 +167,7 @@ func unservedValueWhy(verb string, v fallback.Value) string {
 	return fmt.Sprintf("no tool among the best for %q takes a %s such as %q", verb, v.Kind, v.Text)
 }
 
-// openingValues returns the values of raw (fallback.ValueKinds) but those
+// openingValues returns the request's values (reading.values) but those
 // of a later step: a clause after the first that opens with an action
 // verb in its base form (stepVerb: "Download https://example.com/a.csv
 // and save it to ~/data/a.csv"). The opening verb acts on its own
@@ -175,15 +175,15 @@ func unservedValueWhy(verb string, v fallback.Value) string {
 // step checks against the tools doing that step (stepServedAlone), not
 // against the tools doing the opening verb (fetch__fetch_url takes no
 // path, and need not).
-func openingValues(raw string) []fallback.Value {
-	values := fallback.ValueKinds(raw)
-	if len(values) < 2 || !fallback.HasClauseBreak(raw) {
+// The result may share the reading's slice: callers must not modify it.
+func (r *reading) openingValues() []fallback.Value {
+	values := r.values()
+	if len(values) < 2 || !fallback.HasClauseBreak(r.req.Raw) {
 		return values
 	}
 	var later []fallback.Value
-	n := 0
-	for c := range fallback.RequestClauses(raw) {
-		if n++; n > 1 && c.Chained && stepVerb(c.First) {
+	for n, c := range r.clauses() {
+		if n > 0 && c.Chained && stepVerb(c.First) {
 			later = append(later, fallback.ValueKinds(c.Text())...)
 		}
 	}
