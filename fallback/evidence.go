@@ -731,11 +731,11 @@ func spanCore(text string) string {
 // ("10-20", "300-1000": numberRange) is none.
 func phoneLength(toks []string) int {
 	core := strings.TrimRight(tokenCore(toks[0]), ".,")
-	if rest, ok := strings.CutPrefix(core, "+"); ok && rest != "" && allDigits(rest) {
+	if rest, ok := strings.CutPrefix(core, "+"); ok && rest != "" && isNumber(rest) {
 		n, digits := 1, len(rest)
 		for ; n < len(toks) && digits < maxPhoneDigits; n++ {
 			g := strings.Trim(toks[n], "().,;:!?")
-			if g == "" || !allDigits(strings.ReplaceAll(g, "-", "")) || strings.ContainsAny(toks[n][:len(toks[n])-1], ",;:!?") {
+			if g == "" || !isNumber(strings.ReplaceAll(g, "-", "")) || strings.ContainsAny(toks[n][:len(toks[n])-1], ",;:!?") {
 				break
 			}
 			digits += len(strings.ReplaceAll(g, "-", ""))
@@ -749,17 +749,17 @@ func phoneLength(toks []string) int {
 		}
 		return 0
 	}
-	if strings.HasPrefix(toks[0], "(") && strings.HasSuffix(toks[0], ")") && len(core) == 3 && allDigits(core) && len(toks) > 1 {
-		if g := strings.Split(strings.TrimRight(toks[1], ".,;:!?"), "-"); len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && allDigits(g[0]+g[1]) {
+	if strings.HasPrefix(toks[0], "(") && strings.HasSuffix(toks[0], ")") && len(core) == 3 && isNumber(core) && len(toks) > 1 {
+		if g := strings.Split(strings.TrimRight(toks[1], ".,;:!?"), "-"); len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && isNumber(g[0]+g[1]) {
 			return 2 // "(415) 555-0100"
 		}
 	}
 	g := strings.Split(core, "-")
-	area := len(g) == 3 && len(g[0]) == 3 && allDigits(g[0])
+	area := len(g) == 3 && len(g[0]) == 3 && isNumber(g[0])
 	if area {
 		g = g[1:]
 	}
-	if len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && allDigits(g[0]+g[1]) && (area || !numberRange(g[0], g[1])) {
+	if len(g) == 2 && len(g[0]) == 3 && len(g[1]) == 4 && isNumber(g[0]+g[1]) && (area || !numberRange(g[0], g[1])) {
 		return 1
 	}
 	return 0
@@ -802,7 +802,7 @@ func coordinatesLength(toks []string) int {
 // ("48.8584", "-73.9857") of magnitude at most limit.
 func degrees(s string, limit float64) bool {
 	whole, frac, ok := strings.Cut(strings.TrimPrefix(s, "-"), ".")
-	if !ok || !allDigits(whole) || !allDigits(frac) || len(whole) > 3 {
+	if !ok || !isNumber(whole) || !isNumber(frac) || len(whole) > 3 {
 		return false
 	}
 	v, err := strconv.ParseFloat(s, 64)
@@ -823,11 +823,6 @@ const (
 	minPhoneDigits = 7
 	maxPhoneDigits = 15
 )
-
-// allDigits reports whether s is one or more ASCII digits.
-func allDigits(s string) bool {
-	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
-}
 
 // fileName reports whether s is a name with a file extension
 // (fileExtensions), written in lowercase: "deploy.sh", "README.md".

@@ -57,7 +57,7 @@ func queryWordWeight(w string) float64 {
 // do about as well.
 const numberWeight = 0.3
 
-// isNumber reports whether w is all ASCII digits.
+// isNumber reports whether w is one or more ASCII digits.
 func isNumber(w string) bool {
 	for i := 0; i < len(w); i++ {
 		if w[i] < '0' || w[i] > '9' {
