@@ -713,13 +713,20 @@ func rawSpan(raw string, toks []string, i, j int) string {
 // without its outer punctuation, as tokenCore gives a value of one token:
 // "[40.7484,-73.9857]" → 40.7484,-73.9857, "(+49 170 1234567)," → +49 170
 // 1234567; a national number's area code keeps its parentheses ("(415)
-// 555-0100"), and "+" and "-" their place.
+// 555-0100"), and "+" and "-" their place. An opening parenthesis goes
+// while the span has more of them than closing ones, so the core of a
+// core is itself ("((0.0,0.0" → 0.0,0.0, as "(0.0,0.0" gives).
 func spanCore(text string) string {
-	text = strings.TrimLeft(strings.TrimRight(text, ".,;:!?)]"), "[")
-	if strings.HasPrefix(text, "(") && !strings.Contains(text, ")") {
-		text = text[1:]
+	for {
+		core := strings.TrimLeft(strings.TrimRight(text, ".,;:!?)]"), "[")
+		if strings.HasPrefix(core, "(") && strings.Count(core, "(") > strings.Count(core, ")") {
+			core = core[1:]
+		}
+		if core == text {
+			return core
+		}
+		text = core
 	}
-	return text
 }
 
 // phoneLength returns how many of toks, from the first, make a telephone

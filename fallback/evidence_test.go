@@ -189,6 +189,8 @@ func TestValueKinds(t *testing.T) {
 		// Without their outer brackets, as a value of one token is.
 		{"what is at [40.7484,-73.9857] and (48.8584, 2.2945)?", []Value{{"40.7484,-73.9857", KindCoordinates, false}, {"48.8584, 2.2945", KindCoordinates, false}}},
 		{"call me (+49 170 1234567) or at (555-0199).", []Value{{"+49 170 1234567", KindPhone, false}, {"555-0199", KindPhone, false}}},
+		// Unclosed parentheses, however many, are no part of the value.
+		{"pin ((48.8584, 2.2945 and ((415) 555-0100", []Value{{"48.8584, 2.2945", KindCoordinates, false}, {"(415) 555-0100", KindPhone, false}}},
 	} {
 		if diff := cmp.Diff(c.want, ValueKinds(c.raw)); diff != "" {
 			t.Errorf("ValueKinds(%q) (-want +got):\n%s", c.raw, diff)
