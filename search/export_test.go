@@ -47,3 +47,6 @@ func IDRefsOf(raw string) []string {
 	}
 	return out
 }
+
+// NegatedVerbs returns negatedVerbs(raw): for TestNegatedVerbs.
+func NegatedVerbs(raw string) []string { return negatedVerbs(raw) }

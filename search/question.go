@@ -134,7 +134,9 @@ const verbDepth = 3
 // identical.
 const statementDepth = 10
 
-// requestRead reorders hs by what p's request asks for: a request on a
+// requestRead reorders hs by what p's request asks for (after the
+// coordinates it asks for, askedKind, and the actions it rules out,
+// notAsked): a request on a
 // database's data is done by a tool that runs its statement (doesStatement:
 // the hits that are not among the verbDepth best and running it are
 // demoted), a question is answered by a tool that reads (the hits whose
@@ -151,6 +153,7 @@ func (st *state) requestRead(r *reading, hs []hit) []hit {
 		return hs
 	}
 	hs = st.askedKind(r, hs)
+	hs = st.notAsked(r, hs)
 	p := r.plan
 	raw := r.req.Raw
 	var demoted func(k int) bool
