@@ -943,6 +943,12 @@ type Opening struct {
 	// is deployed" → the, fix, is, deployed), which says nothing for or
 	// against a tool.
 	Text []string
+	// End is the preposition that ended Object ("add the bug label to
+	// issue #45" → to), "" when none did; Place holds the words after it
+	// up to the next such word (issue, 45): where the verb puts its
+	// object, or takes it from.
+	End   string
+	Place []string
 }
 
 // openingPreamble are the words a request may put before its verb
@@ -1041,7 +1047,7 @@ func RequestVerb(raw string) (verb string, value bool) {
 // when verbOnly (its Object and Text then cut short).
 func requestOpening(raw string, verbOnly bool) Opening {
 	var op Opening
-	object, text := false, false
+	object, text, place := false, false, false
 	toks := strings.Fields(raw)
 	for i, tok := range toks {
 		ws := analysis.Words().Analyze(tok)
@@ -1072,11 +1078,22 @@ func requestOpening(raw string, verbOnly bool) Opening {
 			op.Text = append(op.Text, ws[1:]...)
 		case object && objectEnds[ws[0]]:
 			object = false
+			if place = len(op.Object) > 0; place {
+				op.End = ws[0]
+				op.Place = append(op.Place, ws[1:]...)
+			}
 		case object:
 			op.Object = append(op.Object, ws...)
+		case place && objectEnds[ws[0]]:
+			place = false
+		case place:
+			op.Place = append(op.Place, ws...)
+		}
+		if strings.HasSuffix(tok, ",") || strings.HasSuffix(tok, ";") {
+			place = false // "move it to the archive, then ..."
 		}
 		if strings.HasSuffix(tok, ":") && !strings.HasPrefix(tok, ":") && op.Verb != "" { // not an :emoji:
-			object, text = false, true
+			object, text, place = false, true, false
 		}
 	}
 	return op

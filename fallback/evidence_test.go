@@ -79,25 +79,27 @@ func TestRequestOpening(t *testing.T) {
 		raw  string
 		want Opening
 	}{
-		{"cancel my flight to Oslo", Opening{Verb: "cancel", Object: []string{"my", "flight"}}},
+		{"cancel my flight to Oslo", Opening{Verb: "cancel", Object: []string{"my", "flight"}, End: "to", Place: []string{"oslo"}}},
 		{"please archive the #old-project channel", Opening{Verb: "archive", Object: []string{"the", "old", "project", "channel"}}},
-		{"Can you help me convert 150 Euros to dollars?", Opening{Verb: "convert", Object: []string{"150", "euros"}}},
+		{"Can you help me convert 150 Euros to dollars?", Opening{Verb: "convert", Object: []string{"150", "euros"}, End: "to", Place: []string{"dollars"}}},
 		{"I'd like to forward this email", Opening{Verb: "forward", Object: []string{"this", "email"}}},
 		{"Let's archive the old channel", Opening{Verb: "archive", Object: []string{"the", "old", "channel"}}},
 		{"please,archive the channel", Opening{Verb: "archive", Object: []string{"the", "channel"}}},
-		{"transition OPS-8 to review", Opening{Verb: "transition", Object: []string{"ops", "8"}}},
-		{"overwrite todo.txt so it holds one line", Opening{Verb: "overwrite", Object: []string{"todo", "txt"}}}, // "so" opens a purpose or a result
+		{"transition OPS-8 to review", Opening{Verb: "transition", Object: []string{"ops", "8"}, End: "to", Place: []string{"review"}}},
+		{"overwrite todo.txt so it holds one line", Opening{Verb: "overwrite", Object: []string{"todo", "txt"}, End: "so", Place: []string{"it", "holds", "one", "line"}}}, // "so" opens a purpose or a result
 		{"comment on OPS-12 that the fix is deployed", Opening{Verb: "comment", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"jot down a note: call the plumber", Opening{Verb: "jot", Object: []string{"down", "a", "note"}, Text: []string{"call", "the", "plumber"}}},
-		{"add a :tada: reaction to the announcement", Opening{Verb: "add", Object: []string{"a", "tada", "reaction"}}},
+		{"add a :tada: reaction to the announcement", Opening{Verb: "add", Object: []string{"a", "tada", "reaction"}, End: "to", Place: []string{"the", "announcement"}}},
 		{"delete that message", Opening{Verb: "delete", Object: []string{"that", "message"}}},
 		{"reply that I'm on my way", Opening{Verb: "reply", Text: []string{"i", "m", "on", "my", "way"}}},
 		{"confirm that the fix is deployed", Opening{Verb: "confirm", Text: []string{"the", "fix", "is", "deployed"}}},
 		{"tell bob that", Opening{Verb: "tell", Object: []string{"bob"}}},
-		{"E-file my tax return", Opening{Verb: "file", Object: []string{"my", "tax", "return"}}},       // a prefix joined by a hyphen
-		{"T-Mobile bill for May", Opening{Verb: "mobile", Object: []string{"bill"}}},                   // no verb of the search's lists: no rule reads it
-		{"OPS-12 to review", Opening{Verb: "ops", Object: []string{"12"}, VerbValue: true}},            // the verb's token is a value
-		{"zip up the logs into logs.zip", Opening{Verb: "zip", Object: []string{"up", "the", "logs"}}}, // a later value of the same word
+		{"E-file my tax return", Opening{Verb: "file", Object: []string{"my", "tax", "return"}}},                                                                                // a prefix joined by a hyphen
+		{"T-Mobile bill for May", Opening{Verb: "mobile", Object: []string{"bill"}, End: "for", Place: []string{"may"}}},                                                        // no verb of the search's lists: no rule reads it
+		{"OPS-12 to review", Opening{Verb: "ops", Object: []string{"12"}, VerbValue: true, End: "to", Place: []string{"review"}}},                                               // the verb's token is a value
+		{"zip up the logs into logs.zip", Opening{Verb: "zip", Object: []string{"up", "the", "logs"}, End: "into", Place: []string{"logs", "zip"}}},                             // a later value of the same word
+		{"add the bug label to issue #45 in acme/web, then close it", Opening{Verb: "add", Object: []string{"the", "bug", "label"}, End: "to", Place: []string{"issue", "45"}}}, // the place ends at the next preposition
+		{"move it to the archive, then tell bob", Opening{Verb: "move", Object: []string{"it"}, End: "to", Place: []string{"the", "archive"}}},                                  // or at a clause's end
 		{"what's in the downloads folder", Opening{}},
 		{"cast of the movie Inception", Opening{}}, // a noun before "of"
 		{"please, record of my workouts", Opening{}},

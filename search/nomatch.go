@@ -379,7 +379,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	invites := tf == fallback.BookKey && base == "invite"
 	// "set status = 'shipped' for order 9912 in the orders table": a tool running the statement serves any table's data
 	inTable := data != "" && fallback.InTable(req.Raw)
-	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.objectServed(words, verb, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.objectServed(words, verb, base, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(r, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}
@@ -398,7 +398,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 // "output" match ("stage everything in the docs folder and commit it"
 // goes on: the catalog knows "docs" and "folder", and a tool that stages
 // may say "file" for them).
-func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.Opening, stop string, top []hit, served []bool) bool {
+func (st *state) objectServed(words []fallback.WordMatch, verb int, base string, op fallback.Opening, stop string, top []hit, served []bool) bool {
 	var objects []fallback.WordMatch
 	inPhrase := false
 	known := false // a word of the object before stop is known to the catalog
@@ -416,9 +416,11 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 	if len(objects) == 0 || len(op.Object) > 0 && !inPhrase {
 		return true // nothing but argument values follow the verb
 	}
-	head := "" // the object's head, read when no message text follows: "update my work calendar: move the dentist to 4pm" says what after its colon
+	head := ""            // the object's head, read when no message text follows: "update my work calendar: move the dentist to 4pm" says what after its colon
+	var asked objectFrame // what the verb acts on, and where (verbobject.go)
 	if len(op.Text) == 0 {
 		head = objectHead(op.Object)
+		asked = requestFrame(words[verb+1:], objects, op)
 	}
 	for k, h := range top {
 		if !served[k] {
@@ -429,6 +431,9 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, op fallback.
 		}
 		if st.actsIn(h.id, head) {
 			continue // "create a new calendar called Family": calendar__create_event creates in a calendar (unservedplace.go)
+		}
+		if st.actsOnOther(h.id, base, asked, k == 0 && ownsWord(asked.match) || k > 0 && st.lex.HasWord(h.id, asked.thing)) {
+			continue // "add the bug label to issue #45": github__add_issue_comment adds comments to issues (verbobject.go)
 		}
 		for _, o := range objects {
 			if objectModifiers[o.Word] {

@@ -1026,3 +1026,33 @@ func TestUnservedPlace(t *testing.T) {
 		}
 	})
 }
+
+// TestVerbObject: a top tool that does the request's verb to another
+// thing (its description's frame: "Add a comment to ...") does not serve
+// the request, nor one that makes the thing the request names by its
+// identifier as the place of its object.
+func TestVerbObject(t *testing.T) {
+	obj := json.RawMessage(`{"type":"object","properties":{"ticket_id":{"type":"string"},"body":{"type":"string"}}}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "tracker__add_comment", Description: "Add a comment to a ticket.", InputSchema: obj},
+		{Name: "tracker__create_ticket", Description: "Create a new ticket in a project, with a title and tags.", InputSchema: json.RawMessage(`{"type":"object","properties":{"project":{"type":"string"},"title":{"type":"string"},"tags":{"type":"array"}}}`)},
+		{Name: "tracker__get_ticket", Description: "Get a ticket with its title, tags, state and comments.", InputSchema: obj},
+		{Name: "tracker__close_ticket", Description: "Close a ticket.", InputSchema: obj},
+	}, []unservedCase{
+		{"add the tag urgent to ticket 77", true}, // add_comment adds comments, create_ticket makes tickets
+		{"add a comment to ticket 77", false},
+		{"create a new ticket in the ops project with the tag urgent", false},
+	})
+	searchExample(t, []unservedCase{
+		{"add the wontfix label to issue 88 in acme/api", true},
+		{"Add the label p1-blocker to issue #12 in acme/web", true}, // the name of the label is no word of the catalog: its thing is "label"
+		{"add a comment to issue 88 in acme/api saying it is fixed", false},
+		{"add a new event to my work calendar", false},
+		{"write text to a new file on disk", false}, // no file named by an identifier: write_file creates one
+	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+			top := res.References[0]
+			t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", mode, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
+		}
+	})
+}

@@ -91,6 +91,7 @@ type toolFacts struct {
 	idParams        [][2]string // the things whose identifier a parameter takes, with the kind of identifier: {"note", "id"} of note_id, {"issue", "number"} of issue_number (takesID)
 	textParams      []textParam // its parameters that may take text, one by one (misfitsPath)
 	places          []string    // the stems of the things it acts in, not on (toolPlaces): "repository" of github__create_issue, "calendar" of calendar__create_event
+	frames          []verbFrame // what its description's sentences say its verbs act on (toolFrames): {add comment to} of github__add_issue_comment
 }
 
 // textParam is a parameter of a tool that may take text: the words of its
@@ -147,6 +148,7 @@ func (st *state) facts(id int) *toolFacts {
 		}
 	}
 	f.places = toolPlaces(t, f.idParams)
+	f.frames = toolFrames(t.Description)
 	st.actions[id].Store(&f)
 	return &f
 }
