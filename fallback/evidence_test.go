@@ -486,6 +486,32 @@ func TestCoverageArguments(t *testing.T) {
 	}
 }
 
+// TestWhenCoverage: Result.WhenCoverage leaves out the unknown words of
+// a time that say when ("today", "this morning", "Thursday", "10am"),
+// which Result.Coverage counts; not a time after "every" (a recurrence)
+// or after an article or a possessive (a thing's name), nor a time the
+// catalog knows.
+func TestWhenCoverage(t *testing.T) {
+	ix := NewIndex(testDocs)
+	for _, c := range []struct {
+		q              string
+		coverage, when float64 // Coverage, WhenCoverage
+	}{
+		{"send messages", 1, 1},
+		{"send zorblax messages", 2.0 / 3, 2.0 / 3},
+		{"send zorblax messages today", 0.5, 2.0 / 3},
+		{"send zorblax messages tomorrow at 10am", 0.5, 2.0 / 3}, // a clock time is a value already
+		{"send zorblax messages every week", 0.4, 0.4},           // a recurrence: the tool must repeat
+		{"send the monday zorblax messages", 0.5, 0.5},           // a thing's name
+		{"send zorblax messages on thursday morning", 0.4, 2.0 / 3},
+	} {
+		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
+		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WhenCoverage-c.when) > 1e-9 {
+			t.Errorf("%q: Coverage %.3f, WhenCoverage %.3f; want %.3f, %.3f", c.q, res.Coverage, res.WhenCoverage, c.coverage, c.when)
+		}
+	}
+}
+
 // TestClausePhrase: a clause's phrase ends where a message's text starts
 // ("that" opening a clause, "saying"), not at a "that" that points at the
 // object.
