@@ -109,7 +109,10 @@ type plan struct {
 	// (Result.WordCoverage).
 	known, weight       float64
 	knownAll, weightAll float64
-	seq                 []seqWord // ranking words with index terms, in query order
+	// when sums the weights of the words in weight that say when
+	// (saysWhen) and are not known: Result.WhenCoverage leaves them out.
+	when float64
+	seq  []seqWord // ranking words with index terms, in query order
 }
 
 // coverage is Result.Coverage of the plan.
@@ -118,6 +121,14 @@ func (p *plan) coverage() float64 {
 		return 1
 	}
 	return p.known / p.weight
+}
+
+// whenCoverage is Result.WhenCoverage of the plan.
+func (p *plan) whenCoverage() float64 {
+	if p.weight-p.when <= 0 {
+		return p.coverage()
+	}
+	return p.known / (p.weight - p.when)
 }
 
 // wordCoverage is Result.WordCoverage of the plan.
@@ -169,6 +180,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 	weather := -1                   // weatherContext of the request, once a word of another sense asks (-1: not yet)
 	at := 0                         // the word's position among the words of s.planWords
 	var names, text map[string]bool // locativeNames and freeTextWords of q.Raw, once a word is unknown
+	var notWhen map[string]bool     // timesNotWhen of q.Raw, once a time is unknown
 	for k, t := range q.Terms {
 		qws := s.chunks[k]
 		if t.Excluded {
@@ -227,6 +239,13 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 				p.weight += qw.weight
 				if !qw.unmatched || expand && shortKnown || coverage && synonyms != nil && (ix.knowsAny(synonyms(qw.word)) || ix.framed(verbs, at, qw.word, synonyms)) {
 					p.known += qw.weight // known, in full (shortForms) or said otherwise (Options.CoverageVerbs, a frame's reading)
+				} else if saysWhen(qw.word) {
+					if notWhen == nil {
+						notWhen = timesNotWhen(q.Raw)
+					}
+					if !notWhen[qw.word] {
+						p.when += qw.weight
+					}
 				}
 			}
 			if qw.unmatched {
@@ -501,9 +520,9 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	s := ix.getScratch()
 	defer ix.putScratch(s)
 	p := ix.plan(s, q, !o.NoCoverage, o.Expand, o.PathKinds, o.CoverageVerbs)
-	coverage := p.coverage()
+	coverage, whenCoverage := p.coverage(), p.whenCoverage()
 	if o.NoCoverage {
-		coverage = 0
+		coverage, whenCoverage = 0, 0
 	}
 	// filtered: some tools may fail ok (otherwise every tool passes).
 	filtered := o.Allow != nil || len(q.Servers) > 0 || len(q.Categories) > 0 || len(p.required) > 0 || len(p.excluded) > 0
@@ -526,12 +545,12 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	rk := newRanker(ix)
 
 	if p.impossible {
-		return Result{Unmatched: p.unmatched, Coverage: coverage, WordCoverage: p.wordCoverage()}
+		return Result{Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage()}
 	}
 	// No ranking terms: list the tools that pass the filters.
 	if len(p.terms) == 0 {
 		if len(p.unmatched) > 0 {
-			return Result{Unmatched: p.unmatched, Coverage: coverage, WordCoverage: p.wordCoverage()}
+			return Result{Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage()}
 		}
 		var cs []candidate
 		for id := range ix.Len() {
@@ -539,7 +558,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 				cs = append(cs, candidate{id: id, raw: 1})
 			}
 		}
-		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WordCoverage: p.wordCoverage()}
+		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage()}
 		top := rk.top(cs, o.Limit)
 		if len(top) > 0 {
 			res.Hits = o.Hits[:0]
@@ -575,7 +594,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 		ix.smoothByServer(s, p, cs)
 		ix.feedback(s, p, cs)
 	}
-	res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WordCoverage: p.wordCoverage()}
+	res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage()}
 	if o.Explain {
 		ix.markQuery(s, p)
 	}

@@ -357,7 +357,7 @@ func TestValueKind(t *testing.T) {
 		"#general": "channel", "#dev-ops,": "channel", "(#eng)": "channel",
 		"sarah@example.com": "email", "<legal@acme.co.uk>": "email",
 		"https://example.com/x": "url", "www.acme.io": "url",
-		"#42": "", "#": "", "C#": "", "@alice": "", "acme/api": "", "OPS-12": "", "general": "",
+		"#42": "", "#": "", "C#": "", "@alice": "", "acme/api": "", "OPS-12": "issue", "OPS-12:": "issue", "general": "",
 		"report.txt": "file", "src/app.ts": "file", "~/Downloads": "directory folder", "/var/log/": "directory folder",
 	} {
 		if got, _ := valueKind(text); strings.Join(got, " ") != want {
@@ -482,6 +482,32 @@ func TestCoverageArguments(t *testing.T) {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || res.WordCoverage > c.coverage {
 			t.Errorf("%q: Coverage %.3f, WordCoverage %.3f; want %.3f and no more", c.q, res.Coverage, res.WordCoverage, c.coverage)
+		}
+	}
+}
+
+// TestWhenCoverage: Result.WhenCoverage leaves out the unknown words of
+// a time that say when ("today", "this morning", "Thursday", "10am"),
+// which Result.Coverage counts; not a time after "every" (a recurrence)
+// or after an article or a possessive (a thing's name), nor a time the
+// catalog knows.
+func TestWhenCoverage(t *testing.T) {
+	ix := NewIndex(testDocs)
+	for _, c := range []struct {
+		q              string
+		coverage, when float64 // Coverage, WhenCoverage
+	}{
+		{"send messages", 1, 1},
+		{"send zorblax messages", 2.0 / 3, 2.0 / 3},
+		{"send zorblax messages today", 0.5, 2.0 / 3},
+		{"send zorblax messages tomorrow at 10am", 0.5, 2.0 / 3}, // a clock time is a value already
+		{"send zorblax messages every week", 0.4, 0.4},           // a recurrence: the tool must repeat
+		{"send the monday zorblax messages", 0.5, 0.5},           // a thing's name
+		{"send zorblax messages on thursday morning", 0.4, 2.0 / 3},
+	} {
+		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
+		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WhenCoverage-c.when) > 1e-9 {
+			t.Errorf("%q: Coverage %.3f, WhenCoverage %.3f; want %.3f, %.3f", c.q, res.Coverage, res.WhenCoverage, c.coverage, c.when)
 		}
 	}
 }

@@ -267,6 +267,37 @@ func timeAfter(ws []planWord) int {
 // time ("4pm", "10am").
 func isTime(w string) bool { return timeWords[w] || clockTime(w) }
 
+// saysWhen reports whether w says when in any way a request may: a time
+// (isTime) or a word of a time phrase (whenWords: "now", "yet", "this").
+func saysWhen(w string) bool { return isTime(w) || whenWords[w] }
+
+// timesNotWhen returns the words of a time in a raw request that do not
+// say when the request is to be done, as analysis.Words gives them: a
+// time after "every" or "each" is a recurrence, which a tool must be able
+// to keep ("repeat every week", "every Monday at 9"), and one after an
+// article or a possessive is part of a thing's name ("the Monday
+// standup", "my morning run"). Result.WhenCoverage counts them. A pure
+// function of raw.
+func timesNotWhen(raw string) map[string]bool {
+	out := map[string]bool{}
+	toks := strings.Fields(strings.ToLower(raw))
+	for i := 1; i < len(toks); i++ {
+		if !timeNotWhenAfter[strings.Trim(toks[i-1], ",.;:!?")] {
+			continue
+		}
+		for _, w := range Words(toks[i]) {
+			if saysWhen(w) {
+				out[w] = true
+			}
+		}
+	}
+	return out
+}
+
+// timeNotWhenAfter are the words after which a time does not say when
+// (timesNotWhen): a recurrence's, an article, a possessive.
+var timeNotWhenAfter = wordSet("every each the a an my our your his her their")
+
 // Reschedules reports whether ws, a request's words (analysis.Words,
 // stop words left out) from its verb on, open with a verb that moves a
 // thing in time and name a time after it (rescheduleVerbs, isTime: "push

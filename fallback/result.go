@@ -129,6 +129,15 @@ type Result struct {
 	// and "database"). It is 1 for a query with no ranking words. Set by
 	// Keyword.
 	Coverage float64
+	// WhenCoverage is Coverage with the words that say when and that the
+	// catalog does not know left out as well ("today", "tonight", "this
+	// morning", "Thursday", "10am"): a time is when the tool is to act, an
+	// argument value of the request, where the catalog's words are about
+	// what it does. Coverage itself counts them (they are also the words
+	// of near misses' times: "what's the pollen count in Vienna today");
+	// package search reads WhenCoverage where the request names the top
+	// tool's thing. Set by Keyword; Coverage when no word is left.
+	WhenCoverage float64
 	// WordCoverage is Coverage with every ranking word counted, argument
 	// values too: the share of the query's words the index knows. The
 	// learned stage of package search weighs a request's match with a

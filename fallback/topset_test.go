@@ -197,10 +197,10 @@ func TestNoCoverageIsKeyword(t *testing.T) {
 				want := ix.Keyword(q, o)
 				o.NoCoverage = true
 				got := ix.Keyword(q, o)
-				if got.Coverage != 0 {
-					t.Errorf("%q: Coverage %v with NoCoverage, want 0", raw, got.Coverage)
+				if got.Coverage != 0 || got.WhenCoverage != 0 {
+					t.Errorf("%q: Coverage %v, WhenCoverage %v with NoCoverage, want 0", raw, got.Coverage, got.WhenCoverage)
 				}
-				got.Coverage = want.Coverage
+				got.Coverage, got.WhenCoverage = want.Coverage, want.WhenCoverage
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Errorf("%q %+v: NoCoverage %+v, want %+v", raw, o, got, want)
 				}

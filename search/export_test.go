@@ -50,3 +50,6 @@ func IDRefsOf(raw string) []string {
 
 // NegatedVerbs returns negatedVerbs(raw): for TestNegatedVerbs.
 func NegatedVerbs(raw string) []string { return negatedVerbs(raw) }
+
+// ActedPathKinds returns actedPathKinds(raw): for TestFileOfRepository.
+func ActedPathKinds(raw string) []string { return actedPathKinds(raw) }

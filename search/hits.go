@@ -41,6 +41,9 @@ type matches struct {
 	// coverage is the share of the query's ranking words that occur in the
 	// catalog (fallback.Result.Coverage); 1 where keyword search did not run.
 	coverage float64
+	// whenCoverage is coverage with the unknown words of a time left out
+	// (fallback.Result.WhenCoverage; whenCoverage in ownaction.go).
+	whenCoverage float64
 	// stages is the time spent in the semantic stages.
 	stages Stages
 	// unlimited: the hits are not cut to the plan's limit (select:).

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/fallback"
@@ -298,6 +299,9 @@ type learnedStage struct {
 	// has no action verb.
 	verbIDs            []int32
 	verbRead, verbNone bool
+	// late: the goroutine began aheadLateStart or more after it was
+	// started (goAhead); set by it, read once done is closed.
+	late bool
 	// panicked is what the goroutine panicked with (nil if it did not),
 	// set before done is closed; join and end panic with it again on the
 	// search's goroutine (rethrow).
@@ -309,12 +313,15 @@ type learnedStage struct {
 // again on the search's goroutine when the search waits for f (join,
 // end), where it would have been raised had f run in line — so the
 // server's recovery (server/interceptor.go) answers that one call with an
-// error and the sidecar keeps serving.
+// error and the sidecar keeps serving. The goroutine notes whether it
+// began late (aheadLateStart).
 func (ls *learnedStage) goAhead(f func()) {
 	ls.done = make(chan struct{})
+	started := time.Now()
 	go func() {
 		defer close(ls.done)
 		defer func() { ls.panicked = recover() }()
+		ls.late = time.Since(started) >= aheadLateStart
 		f()
 	}()
 }
@@ -464,7 +471,8 @@ func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
 }
 
 // aheadBackoff is how many searches run the learned stage in line after
-// one found the stage's goroutine unfinished when it needed its work. The
+// one found the stage's goroutine unfinished when it needed its work, or
+// found that it began late (aheadLateStart). The
 // goroutine (≈ 55 µs) is done long before the candidates (≈ 150 µs) when
 // a core is free for it; when it is not, the search waits for it, and
 // running it in line costs less. On BenchmarkLearnedSearch at load
@@ -477,9 +485,30 @@ func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
 // again, so a core that frees up is used again within that many searches.
 const aheadBackoff = 64
 
+// aheadLateStart is how long after it was started the stage's goroutine
+// may begin and still be taken for one that had a core of its own: a
+// search whose goroutine began later backs off (aheadBackoff) even when
+// the goroutine finished before its work was needed. A core is not
+// free then, and the goroutine shares one with the search: on
+// BenchmarkLearnedSearch's learned engine at load average 7–10 on 2
+// cores (h38-lat), the goroutines began 73–100 µs after they were
+// started (10th to 90th percentile; a bare goroutine in a program that
+// does nothing else: 70–90 µs), nearly all finished in time, and the
+// searches that ran one took 80–100 µs longer at the median than those
+// that ran the stage in line (and those in line ≈ 20 µs longer than
+// under the rule below, the ahead ones slowing the searches after
+// them): backing off on a late start too ran 1.5 % of the searches
+// ahead instead of 11–17 %, and lowered the p50 by 22, 31 and 28 µs (one
+// engine, blocks of 32 searches alternated between the two rules), and
+// by 18, 8, 21 and 19 µs with the rules' order swapped and blocks of 256
+// or 32 (two settings that are the same differ by 2–8 µs there). A
+// goroutine that begins within it had a core at hand. The delay is the
+// Go scheduler's (an idle P's thread woken), not the goroutine's work.
+const aheadLateStart = 25 * time.Microsecond
+
 // runsAhead reports whether a search's learned stage starts its
 // goroutine: with more than one P, unless a recent search found it
-// unfinished (aheadBackoff).
+// unfinished or begun late (aheadBackoff, aheadLateStart).
 func (l *learner) runsAhead() bool {
 	if l.serial || runtime.GOMAXPROCS(0) < 2 {
 		return false
@@ -492,8 +521,9 @@ func (l *learner) runsAhead() bool {
 }
 
 // join waits for the stage's goroutine the first time the search needs
-// its work, and raises its panic (rethrow); if it is not done yet, the
-// next aheadBackoff searches run the stage in line.
+// its work, and raises its panic (rethrow); if it is not done yet, or
+// began late (aheadLateStart), the next aheadBackoff searches run the
+// stage in line.
 func (ls *learnedStage) join() {
 	if ls.done == nil || ls.joined {
 		return
@@ -501,6 +531,9 @@ func (ls *learnedStage) join() {
 	ls.joined = true
 	select {
 	case <-ls.done:
+		if ls.late {
+			ls.l.inline.Store(aheadBackoff)
+		}
 	default:
 		ls.l.inline.Store(aheadBackoff)
 		<-ls.done

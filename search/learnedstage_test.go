@@ -271,3 +271,24 @@ func learnedEngine(t testing.TB, tools []Tool, emb embed.Embedder, lc LearnConfi
 	}
 	return e
 }
+
+// TestLearnedAheadBacksOffWhenLate: a search whose goroutine finished
+// before its work was needed still runs the next aheadBackoff searches'
+// stage in line when the goroutine began late (aheadLateStart), and not
+// when it began in time.
+func TestLearnedAheadBacksOffWhenLate(t *testing.T) {
+	l := &learner{}
+	for _, late := range []bool{false, true} {
+		l.inline.Store(0)
+		ls := &learnedStage{l: l, done: make(chan struct{}), late: late}
+		close(ls.done) // finished
+		ls.join()
+		want := int32(0)
+		if late {
+			want = aheadBackoff
+		}
+		if got := l.inline.Load(); got != want {
+			t.Errorf("late %v: %d searches to run in line, want %d", late, got, want)
+		}
+	}
+}

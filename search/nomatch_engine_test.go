@@ -873,6 +873,23 @@ func topAndFlag(t *testing.T, cases []topCase) {
 	}
 }
 
+// TestNamedThingAtATime: a request that names the top tool's thing (a
+// word of its name, or a value of a kind it takes by name: a #channel)
+// and a time the catalog does not know is calibrated without the time
+// (fallback.Result.WhenCoverage, namesThing), in every mode; a near miss
+// whose top tool has only a word of its description ("count", "index")
+// keeps the time counted and stays flagged, and so does a recurrence
+// ("every week"), which the tool would have to keep.
+func TestNamedThingAtATime(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"what was said in #general yesterday", "slack__get_channel_history", false},
+		{"is the air in Quito bad this evening", "weather__get_air_quality", false},
+		{"what's the wave count in Nice today", "", true},
+		{"what's the bloom index in Kyoto today", "", true},
+		{"make the Tuesday sync repeat every week, event 9xq2", "", true},
+	})
+}
+
 // TestEverydayConditions: a request in everyday words for a condition a
 // weather tool reports (fallback's everydayWords) finds that tool and is
 // confident, in every mode; the catalog knows none of its words else.

@@ -50,7 +50,8 @@ import (
 const pathValueBoost = 1.0
 
 // pathMaxWords is the longest request, in words as written, whose path
-// or file name the rule reads: a longer request is a task whose path is
+// or file name the rule reads (but for a file named with its repository:
+// actedPathKinds): a longer request is a task whose path is
 // as often where its result goes ("... and save the report to
 // /root/markdown/report.md", livemcpbench's 13 such requests have 10 to
 // 47 words) as what it acts on. Measured: see pathValueBoost. An issue
@@ -140,7 +141,8 @@ func (st *state) valueTakers(p *plan) (lift func(int) float64, paths bool) {
 	n := len(strings.Fields(raw))
 	kinds := pathValueKinds(raw)
 	if n > pathMaxWords {
-		kinds = slices.DeleteFunc(kinds, func(k string) bool { return !slices.Contains(anyLengthKinds, k) })
+		acted := actedPathKinds(raw)
+		kinds = slices.DeleteFunc(kinds, func(k string) bool { return !slices.Contains(anyLengthKinds, k) && !slices.Contains(acted, k) })
 	}
 	var ids []idRef
 	if n <= idMaxWords {
@@ -288,4 +290,50 @@ func (st *state) namesValueKind(id int, kind string) bool {
 		text = st.facts(id).paramText
 	}
 	return slices.ContainsFunc(text, func(w string) bool { return slices.Contains(kindWords[kind], w) })
+}
+
+// destinationWords open the place where a request's result goes ("save
+// it to ~/out/report.md", "copy it into ~/code/app/", "keep it as
+// ./ci.yml"): a path after one of them is no object of the request.
+var destinationWords = wordSet("to into onto as")
+
+// actedPathKinds returns the kinds (a path, a file name) of the values of
+// raw that the request acts on (fallback.ValueKinds, not an adjunct)
+// and that no word of destinationWords comes right before, when raw also
+// names a repository by its owner/name pair (fallback.KindRepo): a file
+// named with the repository that holds it is what the request acts on at
+// any length ("Show me the Cargo.toml of tokio-rs/axum as it was at tag
+// axum-v0.7.0", 13 words, ranked the notes tools first by "tag"; "Copy
+// .golangci.yml from the main branch of acme/platform on GitHub into
+// ~/code/toolkit/.golangci.yml"), where a path after "to" or "into" is
+// where its result goes. Nil when raw names no repository. Measured
+// (twelfth session, h38-rank; docs/benchmarks.md, "A file named with its
+// repository"): pair 24 first tool right 26.5 → 27.5 of 50, nDCG@10 .7487
+// → .7609 (keyword .7498 → .7598), pair 22 .8413 → .8452 (keyword .8547
+// → .8617); the pooled pairs, every flag and the dev sets unchanged.
+// Reading every long request's path so (without the repository) was
+// tried and dropped: example pairs first right 548.3 → 550.0 (keyword
+// 560.3 → 562.0), but livemcpbench nDCG@10 .4079 → .4046 (keyword .3618 →
+// .3472: "Read the data under /root/excel/people_data.xlsx and tell me
+// Sophia Moore's bmi" lifted another reader of spreadsheets; "… then
+// create a Comparison Report in /root/markdown/…" read as the paper's
+// path), and a no-answer request of pair 24 let through.
+func actedPathKinds(raw string) []string {
+	vals := fallback.ValueKinds(raw)
+	if !slices.ContainsFunc(vals, func(v fallback.Value) bool { return v.Kind == fallback.KindRepo }) {
+		return nil
+	}
+	toks := strings.Fields(raw)
+	var kinds []string
+	for _, v := range vals {
+		if v.Adjunct || v.Kind != fallback.KindPath && v.Kind != fallback.KindFile || slices.Contains(kinds, v.Kind) {
+			continue
+		}
+		i := slices.IndexFunc(toks, func(t string) bool { return strings.Contains(t, v.Text) })
+		if i > 0 && destinationWords[strings.ToLower(toks[i-1])] {
+			continue
+		}
+		kinds = append(kinds, v.Kind)
+	}
+	return kinds
 }

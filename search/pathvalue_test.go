@@ -5,7 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolsearch/toolsearch/catalog"
+	"github.com/toolsearch/toolsearch/fallback"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -231,5 +234,41 @@ func TestEmojiRanksItsTaker(t *testing.T) {
 		{"slap a :tada: on message 1712345678.000100 in C0123ABC", search.ModeDefault, "slack__add_reaction"},
 		{"slap a :tada: on message 1712345678.000100 in C0123ABC", search.ModeKeyword, "slack__add_reaction"},
 		{"give message 1712345678.000100 a :+1:", search.ModeDefault, "slack__add_reaction"},
+	})
+}
+
+// TestFileOfRepository: a file named with the repository that holds it
+// (an owner/name pair) is read as the request's object at any length
+// (actedPathKinds), a path after "into" or "as" is where the result goes,
+// and without a repository a long request's path is left to pathMaxWords;
+// the tool that gets a file from a repository then ranks first.
+func TestFileOfRepository(t *testing.T) {
+	kinds := []struct {
+		raw  string
+		want []string
+	}{
+		{"Show me the README.md of vercel/swr as it stood at tag v2.0.0, please", []string{fallback.KindFile}},
+		{"Copy the whole thing from acme/platform on GitHub into ~/code/toolkit/.golangci.yml", nil},
+		{"Please read the crash report in ~/reports/crash.txt and file it as a bug", nil},
+	}
+	for _, tt := range kinds {
+		if diff := cmp.Diff(tt.want, search.ActedPathKinds(tt.raw)); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tt.raw, diff)
+		}
+	}
+	firstTools(t, []firstCase{
+		{"Show me the README.md of vercel/swr as it stood at tag v2.0.0, please", search.ModeDefault, "github__get_file_contents"},
+		{"Show me the README.md of vercel/swr as it stood at tag v2.0.0, please", search.ModeKeyword, "github__get_file_contents"},
+	})
+}
+
+// TestIssueKeyNamesIssue: an issue key matches through the word of what
+// it names, "issue" (fallback's valueKind), so a request that names an
+// issue by its key alone finds the tool that gets an issue.
+func TestIssueKeyNamesIssue(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Which fix version is set on PAY-2291?", search.ModeDefault, "jira__get_issue"},
+		{"Which fix version is set on PAY-2291?", search.ModeKeyword, "jira__get_issue"},
+		{"who is working on OPS-1402 right now", search.ModeDefault, "jira__get_issue"},
 	})
 }
