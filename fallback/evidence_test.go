@@ -357,7 +357,7 @@ func TestValueKind(t *testing.T) {
 		"#general": "channel", "#dev-ops,": "channel", "(#eng)": "channel",
 		"sarah@example.com": "email", "<legal@acme.co.uk>": "email",
 		"https://example.com/x": "url", "www.acme.io": "url",
-		"#42": "", "#": "", "C#": "", "@alice": "", "acme/api": "", "OPS-12": "", "general": "",
+		"#42": "", "#": "", "C#": "", "@alice": "", "acme/api": "", "OPS-12": "issue", "OPS-12:": "issue", "general": "",
 		"report.txt": "file", "src/app.ts": "file", "~/Downloads": "directory folder", "/var/log/": "directory folder",
 	} {
 		if got, _ := valueKind(text); strings.Join(got, " ") != want {

@@ -261,3 +261,14 @@ func TestFileOfRepository(t *testing.T) {
 		{"Show me the README.md of vercel/swr as it stood at tag v2.0.0, please", search.ModeKeyword, "github__get_file_contents"},
 	})
 }
+
+// TestIssueKeyNamesIssue: an issue key matches through the word of what
+// it names, "issue" (fallback's valueKind), so a request that names an
+// issue by its key alone finds the tool that gets an issue.
+func TestIssueKeyNamesIssue(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Which fix version is set on PAY-2291?", search.ModeDefault, "jira__get_issue"},
+		{"Which fix version is set on PAY-2291?", search.ModeKeyword, "jira__get_issue"},
+		{"who is working on OPS-1402 right now", search.ModeDefault, "jira__get_issue"},
+	})
+}
