@@ -379,7 +379,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	invites := tf == fallback.BookKey && base == "invite"
 	// "set status = 'shipped' for order 9912 in the orders table": a tool running the statement serves any table's data
 	inTable := data != "" && fallback.InTable(req.Raw)
-	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.objectServed(words, verb, base, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.inFileServed(r, top, served[:len(top)]) || st.objectServed(words, verb, base, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(r, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}

@@ -890,6 +890,18 @@ func TestNamedThingAtATime(t *testing.T) {
 	})
 }
 
+// TestObjectInFile: what a request changes inside a file it names after
+// "in" is the file's content, which a tool doing the verb to files
+// serves whatever its words (inFileServed); a directory is no such
+// place, and the object stays unserved.
+func TestObjectInFile(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"change the timeout from 30 to 60 in settings.yaml", "filesystem__edit_file", false},
+		{"replace the version 1.2 with 1.3 in package.json", "filesystem__edit_file", false},
+		{"change the timeout to 60 in ~/config", "", true},
+	})
+}
+
 // TestEverydayConditions: a request in everyday words for a condition a
 // weather tool reports (fallback's everydayWords) finds that tool and is
 // confident, in every mode; the catalog knows none of its words else.
