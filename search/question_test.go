@@ -204,3 +204,16 @@ func TestStatementDepth(t *testing.T) {
 		{"Set plan = 'pro' for customer 981 in the accounts table", search.ModeDefault, "postgres__execute"},
 	})
 }
+
+// TestScheduleQuestion: a question about the speaker's own time ("what am
+// I doing on Saturday") is read as one about their calendar
+// (fallback's scheduleQuestion): its only other words are times, which the
+// weather tools share.
+func TestScheduleQuestion(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"what am I doing on Saturday", search.ModeDefault, "calendar__list_events"},
+		{"what am I doing on Saturday", search.ModeKeyword, "calendar__list_events"},
+		{"What have I got on between 10 and 4 on Monday 7 December?", search.ModeDefault, "calendar__list_events"},
+		{"What have I got on between 10 and 4 on Monday 7 December?", search.ModeKeyword, "calendar__list_events"},
+	})
+}
