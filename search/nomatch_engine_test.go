@@ -902,6 +902,15 @@ func TestObjectInFile(t *testing.T) {
 	})
 }
 
+// TestDropDeletes: "drop" a thing is to delete or remove it
+// (fallback.VerbSynonyms), so a tool that deletes does what was asked.
+func TestDropDeletes(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"drop event 8hq2 from the calendar", "calendar__delete_event", false},
+		{"drop note n-5521 from my workspace", "notes__delete_note", false},
+	})
+}
+
 // TestEverydayConditions: a request in everyday words for a condition a
 // weather tool reports (fallback's everydayWords) finds that tool and is
 // confident, in every mode; the catalog knows none of its words else.
@@ -1055,12 +1064,25 @@ func TestVerbObject(t *testing.T) {
 		{"add a comment to ticket 77", false},
 		{"create a new ticket in the ops project with the tag urgent", false},
 	})
+	flagsOn(t, []catalog.Tool{
+		{Name: "car__set_navigation", Description: "Set the navigation destination of the car.", InputSchema: json.RawMessage(`{"type":"object","properties":{"destination":{"type":"string"}}}`)},
+		{Name: "car__play_radio", Description: "Play a radio station at a volume.", InputSchema: json.RawMessage(`{"type":"object","properties":{"station":{"type":"string"},"level":{"type":"integer"}}}`)},
+		{Name: "car__get_status", Description: "Get the car's fuel level and tire pressure, read directly from its sensors.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+	}, []unservedCase{
+		{"set the navigation volume to 5", true},             // set_navigation sets a destination: the volume is no word of it
+		{"set navigation directly to 12 Main Street", false}, // an adverb, no thing
+		{"set the navigation destination to 12 Main Street", false},
+	})
 	searchExample(t, []unservedCase{
 		{"add the wontfix label to issue 88 in acme/api", true},
 		{"Add the label p1-blocker to issue #12 in acme/web", true}, // the name of the label is no word of the catalog: its thing is "label"
 		{"add a comment to issue 88 in acme/api saying it is fixed", false},
 		{"add a new event to my work calendar", false},
 		{"write text to a new file on disk", false}, // no file named by an identifier: write_file creates one
+		{"change my calendar time zone to Berlin", true},
+		{"change the time zone of my work calendar to Berlin", true}, // update_event changes an event's time, title, ...
+		{"change the title of event 8fk2 to Standup", false},
+		{"update the attendees of event 8fk2 to dana and li", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
 			top := res.References[0]
