@@ -902,6 +902,15 @@ func TestObjectInFile(t *testing.T) {
 	})
 }
 
+// TestDropDeletes: "drop" a thing is to delete or remove it
+// (fallback.VerbSynonyms), so a tool that deletes does what was asked.
+func TestDropDeletes(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"drop event 8hq2 from the calendar", "calendar__delete_event", false},
+		{"drop note n-5521 from my workspace", "notes__delete_note", false},
+	})
+}
+
 // TestEverydayConditions: a request in everyday words for a condition a
 // weather tool reports (fallback's everydayWords) finds that tool and is
 // confident, in every mode; the catalog knows none of its words else.
