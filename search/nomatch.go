@@ -421,6 +421,7 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, base string,
 	if len(op.Text) == 0 {
 		head = objectHead(op.Object)
 		asked = requestFrame(words[verb+1:], objects, op)
+		asked.named = asked.named && !st.placeChanged(asked, top)
 	}
 	for k, h := range top {
 		if !served[k] {

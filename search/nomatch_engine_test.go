@@ -1080,7 +1080,8 @@ func TestVerbObject(t *testing.T) {
 		{"add a new event to my work calendar", false},
 		{"write text to a new file on disk", false}, // no file named by an identifier: write_file creates one
 		{"change my calendar time zone to Berlin", true},
-		{"change the time zone of my work calendar to Berlin", true}, // update_event changes an event's time, title, ...
+		{"update the body of note n_88 with the new agenda", false}, // an attribute after "of" is not read: "body" is the note's content
+		{"add the attendees dana and li to event 9kd2", false},      // update_event takes the event's id and has attendees (placeChanged)
 		{"change the title of event 8fk2 to Standup", false},
 		{"update the attendees of event 8fk2 to dana and li", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {

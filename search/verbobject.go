@@ -120,7 +120,7 @@ type objectFrame struct {
 	end    string
 	place  string
 	named  bool
-	owners []string // the object's words before thing, and the place's head after "of"
+	owners []string // the object's words before thing: "my calendar time zone" → my, calendar
 }
 
 // requestFrame returns the request's objectFrame: after are the word
@@ -151,9 +151,6 @@ func requestFrame(after, objects []fallback.WordMatch, op fallback.Opening) obje
 			}
 		}
 	}
-	if op.End == "of" && f.place != "" {
-		f.owners = append(f.owners, f.place)
-	}
 	return f
 }
 
@@ -182,6 +179,17 @@ func headWord(phrase []string, skip func(string) bool) string {
 // it makes such things, it does not act in one); or the verb changes an
 // attribute (changesAttribute) that the tool has no word of, of a thing
 // the tool has (objectFrame.owners).
+// placeChanged reports whether a tool of top that changes things
+// (changers) takes the identifier of the request's place and has a word
+// of its thing: "add the attendees dana and li to event 9kd2" and
+// calendar__update_event (event_id, attendees), which does not "add" by
+// the verb lists; then no tool is read as acting on the place instead.
+func (st *state) placeChanged(req objectFrame, top []hit) bool {
+	return req.named && slices.ContainsFunc(st.changers(top), func(h hit) bool {
+		return st.lex.HasWord(h.id, req.thing) && slices.ContainsFunc(st.facts(h.id).idParams, func(p [2]string) bool { return fallback.SameStem(p[0], req.place) })
+	})
+}
+
 func (st *state) actsOnOther(id int, base string, req objectFrame, hasThing bool) bool {
 	if req.thing == "" {
 		return false
