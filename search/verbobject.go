@@ -41,12 +41,19 @@ import (
 //   - or the verb changes an attribute (changesAttribute: update, or a verb
 //     with update among its synonyms: set, change, edit, modify) that the
 //     tool has no word of, of a thing it has (the object's words before
-//     its thing, or the place after "of"): "change my calendar time zone
-//     to Tokyo" and "change the time zone of my work calendar to Berlin"
-//     meet calendar__update_event, which changes an event's "time, title,
+//     its thing): "change my calendar time zone to Tokyo" meets
+//     calendar__update_event, which changes an event's "time, title,
 //     attendees, location or description" (the attribute). An -ly word
 //     is no thing (adverb: "set navigation directly to Crescent Hollow"
-//     and bfcl's vehicle_control__set_navigation).
+//     and bfcl's vehicle_control__set_navigation). The place after "of"
+//     is no owner: "update the body of note n_88 ..." and "set the due
+//     date of my dentist event ..." name the content and the time in
+//     other words (probed, answerable, flagged when it was read).
+//
+// The place is not read when a top tool that changes things takes its
+// identifier and has the thing (placeChanged): "add the attendees dana
+// and li to event 9kd2" is calendar__update_event's, which does not "add"
+// by the verb lists, not calendar__create_event's either way.
 //
 // "add a comment to issue 5", "add a new event to my work calendar" and
 // "remove the standup event from my calendar" keep their tools: the
