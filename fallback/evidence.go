@@ -185,6 +185,9 @@ const kindWeight = 0.5
 // .7609 → .7687 (.7598 → .7675), no-answer flagged 672 → 674 of 710
 // (keyword 673 → 675), the dev sets unchanged.
 func valueKind(text string) (words []string, path bool) {
+	if globCore(text) != "" {
+		return []string{"glob", "pattern"}, false
+	}
 	core := tokenCore(text)
 	switch k := formKind(core); k {
 	case KindChannel, KindURL, KindEmail:
@@ -564,6 +567,9 @@ const (
 	// KindEmoji: an emoji's short code (":eyes:", ":white_check_mark:",
 	// ":+1:"; emojiCode).
 	KindEmoji = "emoji"
+	// KindPattern: a glob pattern of file names ("*.tf", "report-*.pdf",
+	// "src/**/*.ts"; globCore).
+	KindPattern = "pattern"
 )
 
 // Value is an argument value of a request with its kind (ValueKinds). A
@@ -635,6 +641,8 @@ func ValueKinds(raw string) []Value {
 		} else if w := strings.ToLower(core); objectEnds[w] {
 			adjunct = adjunctPrepositions[w]
 			text = text || textStarts[w] && !determiner([]string{w}, toks[i+1:])
+		} else if g := globCore(tok); g != "" {
+			out = append(out, Value{g, KindPattern, adjunct || text})
 		} else if k := formKind(core); k != "" {
 			out = append(out, Value{core, k, adjunct || text})
 		} else if emojiCode(strings.TrimRight(tok, ".,;!?)")) {
@@ -845,6 +853,19 @@ const (
 func fileName(s string) bool {
 	i := strings.LastIndexByte(s, '.')
 	return i > 0 && fileExtensions[s[i+1:]] && strings.ContainsFunc(s[:i], unicode.IsLetter)
+}
+
+// globCore returns tok, a raw token, without its outer punctuation when
+// it is a glob pattern of file names (KindPattern): a "*" with a letter,
+// and a dot or a slash ("*.tf", "report-*.pdf", "src/**/*.ts"), not
+// emphasis ("**urgent**") nor arithmetic ("3*4"); "" otherwise. tokenCore
+// would cut a leading "*", a punctuation mark.
+func globCore(tok string) string {
+	s := strings.TrimRight(strings.TrimLeft(tok, "(\"'`"), ".,;:!?)\"'`")
+	if strings.Contains(s, "*") && strings.ContainsFunc(s, unicode.IsLetter) && strings.ContainsAny(s, "./") {
+		return s
+	}
+	return ""
 }
 
 // namePart reports whether s is one part of an owner/name pair: two or

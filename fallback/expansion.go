@@ -414,10 +414,15 @@ func (ix *Index) synonymTerms(s *scratch, syn string) []int32 {
 // catalog or request set. Measured (docs/benchmarks.md, "A request on
 // data is done by the tool that runs its statement"): the example sets'
 // first tool right for 10 more answerable requests (keyword 10), wrong
-// for none that was right; the dev sets do not move.
+// for none that was right; the dev sets do not move. "mark" ("Mark every
+// row in accounts with last_login before 2024-01-01 as inactive": a value
+// set) was added in the twelfth session (h38-rank): pair 22 first tool
+// right 33 → 34 of 50 (keyword 34.5 → 35.5), nDCG@10 .8568 → .8682
+// (.8713 → .8813), one answerable request fewer flagged; nothing else
+// moves (dev sets, the pooled pairs, no-answer flags).
 var statementVerbs = map[string]string{
 	"add": "insert", "insert": "insert", "append": "insert",
-	"set": "update", "update": "update", "change": "update", "edit": "update", "modify": "update", "bump": "update",
+	"set": "update", "update": "update", "change": "update", "edit": "update", "modify": "update", "bump": "update", "mark": "update",
 	"delete": "delete", "remove": "delete", "erase": "delete", "purge": "delete",
 	"select": "select", "count": "select", "many": "select",
 }

@@ -1092,3 +1092,17 @@ func TestVerbObject(t *testing.T) {
 		}
 	})
 }
+
+// TestVersionInOneStep: a long one-imperative request with a version
+// number is one sentence (severalSentences), read by the unserved action.
+func TestVersionInOneStep(t *testing.T) {
+	searchExample(t, []unservedCase{
+		{"Publish version 1.2.0 of acme/web with the changelog as its release notes", true},
+		{"Send a Slack message to #releases saying that version 1.2.0 is out now for everyone", false},
+	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+			top := res.References[0]
+			t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", mode, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
+		}
+	})
+}

@@ -272,3 +272,14 @@ func TestIssueKeyNamesIssue(t *testing.T) {
 		{"who is working on OPS-1402 right now", search.ModeDefault, "jira__get_issue"},
 	})
 }
+
+// TestGlobPatternTakers: a glob pattern of file names ("*.rs") is a value
+// of its kind (fallback.KindPattern), read at any length: keyword search
+// matches it through "glob" and "pattern", and the path rule lifts the
+// tools whose parameters take one.
+func TestGlobPatternTakers(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Find every *.rs file under ~/src, skipping anything inside the target folder", search.ModeDefault, "filesystem__search_files"},
+		{"Find every *.rs file under ~/src, skipping anything inside the target folder", search.ModeKeyword, "filesystem__search_files"},
+	})
+}

@@ -56,6 +56,9 @@ func TestStatementReads(t *testing.T) {
 		{"change the price of item 12 to 9.99 in the items table", search.ModeKeyword, "postgres__execute"},
 		{"select the five oldest rows from the invoices table", search.ModeDefault, "postgres__query"},
 		{"count the rows in the payments table from last week", search.ModeDefault, "postgres__query"},
+		// "mark … as" sets a value: an UPDATE (statementVerbs).
+		{"Mark each row in invoices with due_date before 2023-06-01 as overdue", search.ModeDefault, "postgres__execute"},
+		{"Mark each row in invoices with due_date before 2023-06-01 as overdue", search.ModeKeyword, "postgres__execute"},
 		// An SQL statement written in the request is a value (fallback's inlineStatement).
 		{"why is this so slow: SELECT * FROM events WHERE owner_id = 7 ORDER BY starts_at", search.ModeDefault, "postgres__explain_query"},
 		{"why is this so slow: SELECT * FROM events WHERE owner_id = 7 ORDER BY starts_at", search.ModeKeyword, "postgres__explain_query"},
