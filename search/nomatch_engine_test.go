@@ -883,6 +883,8 @@ func topAndFlag(t *testing.T, cases []topCase) {
 func TestNamedThingAtATime(t *testing.T) {
 	topAndFlag(t, []topCase{
 		{"what was said in #general yesterday", "slack__get_channel_history", false},
+		{"what came up in #standup lately", "slack__get_channel_history", false},
+		{"anything posted in #deploys recently", "slack__get_channel_history", false},
 		{"is the air in Quito bad this evening", "weather__get_air_quality", false},
 		{"what's the wave count in Nice today", "", true},
 		{"what's the bloom index in Kyoto today", "", true},
