@@ -155,6 +155,7 @@ func TestValueKinds(t *testing.T) {
 		{"zip the logs into logs.zip.", []Value{{"logs.zip", KindFile, false}}},
 		{"email bob@example.com the link https://go.dev/doc", []Value{{"bob@example.com", KindEmail, false}, {"https://go.dev/doc", KindURL, false}}},
 		{"post in #general, then close OPS-12 in acme/widgets", []Value{{"#general", KindChannel, false}, {"OPS-12", KindIssue, false}, {"acme/widgets", KindRepo, false}}},
+		{"find every *.tf file under ~/infra, skipping **old** ones", []Value{{"*.tf", KindPattern, false}, {"~/infra", KindPath, false}}},
 		{"save 'notes.txt' to the drive", nil},                               // quoted text
 		{"buy tacoshack.dev and install Node.js", nil},                       // a domain, a framework
 		{"thrown up at 40 m/s from Washington D.C. in 3/4 of the time", nil}, // a unit, a place, a number
@@ -357,7 +358,8 @@ func TestValueKind(t *testing.T) {
 		"#general": "channel", "#dev-ops,": "channel", "(#eng)": "channel",
 		"sarah@example.com": "email", "<legal@acme.co.uk>": "email",
 		"https://example.com/x": "url", "www.acme.io": "url",
-		"#42": "", "#": "", "C#": "", "@alice": "", "acme/api": "", "OPS-12": "", "general": "",
+		"#42": "", "#": "", "C#": "", "@alice": "", "acme/api": "", "OPS-12": "issue", "OPS-12:": "issue", "general": "",
+		"*.tf": "glob pattern", "report-*.pdf,": "glob pattern", "**urgent**": "", "3*4": "",
 		"report.txt": "file", "src/app.ts": "file", "~/Downloads": "directory folder", "/var/log/": "directory folder",
 	} {
 		if got, _ := valueKind(text); strings.Join(got, " ") != want {

@@ -258,6 +258,8 @@ func TestDataFrame(t *testing.T) {
 		{"count the rows in the payments table", "select _ rows"},
 		{"add a column email_verified to the users table", "alter _ rows"},
 		{"remove the rows older than 30 days", "delete _ rows"},
+		{"mark every row in accounts with last_login before 2024 as inactive", "update _ rows"},
+		{"mark the ticket as done", ""},
 		{"set a timer for ten minutes", ""},
 		{"book a table for four", ""},
 		{"table", ""},

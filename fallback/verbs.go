@@ -115,6 +115,7 @@ var verbSynonyms = map[string][]string{
 	"ditch":         {"delete", "remove"},
 	"nuke":          {"delete", "remove"},
 	"scrap":         {"delete", "remove"},
+	"drop":          {"delete", "remove"}, // twelfth session (h38-flags): "Drop event dnt-0912 from my calendar" (pair 24)
 	"shift":         {"update", "change", "reschedule"},
 	"bump":          {"update", "change", "reschedule"},
 	"google":        {"search", "web"},

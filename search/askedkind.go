@@ -76,13 +76,63 @@ func (st *state) needsCoordinates(id int) bool {
 }
 
 // askedKind scales the hits of tools that need the coordinates r's
-// request asks for (see above), sorts hs again and keeps the best hit's
-// score (demote, as requestRead); hs is returned unchanged when the
-// request asks for none or no hit needs them.
+// request asks for, or of those that yield the coordinates it gives (see
+// above and below), sorts hs again and keeps the best hit's score
+// (demote, as requestRead); hs is returned unchanged when the request
+// asks for and gives none, or no hit needs or yields them.
 func (st *state) askedKind(r *reading, hs []hit) []hit {
-	if len(hs) < 2 || !asksCoordinates(r.req.Raw) {
+	if len(hs) < 2 {
+		return hs
+	}
+	if givesCoordinates(r.req.Raw) {
+		yields := func(k int) bool { return st.yieldsCoordinates(hs[k].id) }
+		return st.demote(hs, yields, askedKindFactor, "coordinates given, and the tool yields them", r.debug)
+	}
+	if !asksCoordinates(r.req.Raw) {
 		return hs
 	}
 	needs := func(k int) bool { return st.needsCoordinates(hs[k].id) }
 	return st.demote(hs, needs, askedKindFactor, "coordinates asked for, and the tool needs them", r.debug)
+}
+
+// The converse: a request that gives coordinates ("What address is at
+// 48.8584, 2.2945?") has them, and is not done by a tool that yields
+// them (maps__geocode, "Convert an address or place name into geographic
+// coordinates"), whose description's words ("address") it shares with
+// the tool that takes them (maps__reverse_geocode, "Convert geographic
+// coordinates into a human-readable address"), and whose description the
+// semantic half ranked first. A tool yields coordinates when its
+// description names them (coordinateWords) and none of its parameters
+// does (toolFacts.paramText): it takes something else and gives them. Its
+// hits are scaled by askedKindFactor, the best keeping its score.
+// Measured (twelfth session, h38-rank; docs/benchmarks.md, "Coordinates
+// given"), default mode: example pairs' first tool right (717) 553.3 →
+// 555.3, pair 22 34 → 35 of 50, pair 24 28.5 → 29.5; keyword mode (where
+// the path rule's numberKinds lift already ranked the taker first), every
+// flag and the dev sets (bfcl's 4 requests with coordinates) unchanged.
+
+// givesCoordinates reports whether raw holds coordinates
+// (fallback.KindCoordinates) that are no adjunct, in a request of at most
+// askedMaxWords words.
+func givesCoordinates(raw string) bool {
+	if len(strings.Fields(raw)) > askedMaxWords {
+		return false
+	}
+	return slices.ContainsFunc(fallback.ValueKinds(raw), func(v fallback.Value) bool {
+		return v.Kind == fallback.KindCoordinates && !v.Adjunct
+	})
+}
+
+// yieldsCoordinates reports whether tool id's description names
+// coordinates (coordinateWords) and none of its parameters does.
+func (st *state) yieldsCoordinates(id int) bool {
+	named := func(w string) bool {
+		return slices.ContainsFunc(coordinateWords, func(c string) bool { return strings.TrimSuffix(c, "s") == strings.TrimSuffix(w, "s") })
+	}
+	if slices.ContainsFunc(st.facts(id).paramText, named) {
+		return false
+	}
+	return slices.ContainsFunc(strings.Fields(strings.ToLower(st.snap.Tool(id).Description)), func(tok string) bool {
+		return named(strings.Trim(tok, ".,;:!?()[]\"'"))
+	})
 }

@@ -379,7 +379,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	invites := tf == fallback.BookKey && base == "invite"
 	// "set status = 'shipped' for order 9912 in the orders table": a tool running the statement serves any table's data
 	inTable := data != "" && fallback.InTable(req.Raw)
-	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.objectServed(words, verb, base, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.inFileServed(r, top, served[:len(top)]) || st.objectServed(words, verb, base, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(r, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}
@@ -421,6 +421,7 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, base string,
 	if len(op.Text) == 0 {
 		head = objectHead(op.Object)
 		asked = requestFrame(words[verb+1:], objects, op)
+		asked.named = asked.named && !st.placeChanged(asked, top)
 	}
 	for k, h := range top {
 		if !served[k] {
@@ -701,11 +702,19 @@ func openQuote(tok string) (rune, bool) {
 // ("Transfer my contacts and WhatsApp chats from my old Android phone to
 // my new iPhone": "WhatsApp chats ..." is a fragment of the object).
 // Any ".", "?", "!" or ";" but a final "." or "!" disqualifies it, a
-// number's or a name's inner dot too ("2307.13854", "JD.com"): reading
-// only a token's last character as a sentence's end flagged 8 more of
-// bfcl's answerable requests (4.1 % → 4.8 %, long requests with values
-// such as "3.5") and moved the example sets, for one more of
-// livemcpbench's no-answer requests (86 % → 88 %). A final "?" counts
+// name's inner dot too ("JD.com", "output.log"): reading only a token's
+// last character as a sentence's end flagged 8 more of bfcl's answerable
+// requests (4.1 % → 4.8 %, long requests with values such as "3.5") and
+// moved the example sets, for one more of livemcpbench's no-answer
+// requests (86 % → 88 %); measured again in the twelfth session (h38-na),
+// it flagged 4 more answerable example requests and 1 of bfcl's for 1
+// example and 1 livemcpbench no-answer request. A dot between two digits
+// is no sentence's end (severalSentences: "Publish release v3.2.0 of
+// acme/cli with the changelog as its notes", "Add arXiv paper 2307.13854
+// to my Zotero library ..."): default and keyword mode, example held-out-24
+// no-answer flagged 82 → 84 % (keyword 80 → 82 %), livemcpbench 82 → 84 %
+// (its no-answer set 90.0 → 93.3 %); no answerable request of any example
+// set, dev set or dev held-out set moves. A final "?" counts
 // too (a polite "Can you ...?"): allowing it flagged bfcl's answerable
 // requests 4.1 % → 4.8 % (keyword 4.6 % → 5.1 %) and 1 of livemcpbench's
 // 12 held-out-5 answerable ones, for no no-answer request.
@@ -717,11 +726,38 @@ func oneStep(raw string) bool {
 		}
 		n++
 	}
-	if t := strings.TrimRight(strings.TrimSpace(raw), ".!"); strings.ContainsAny(t, ".?!;") {
+	if t := strings.TrimRight(strings.TrimSpace(raw), ".!"); severalSentences(t) {
 		return false // several sentences
 	}
 	return n > 0
 }
+
+// severalSentences reports whether t (a request without its final "."
+// or "!") holds a sentence's end: a "?", "!" or ";", or a "." but one
+// between two digits (a version, a decimal number, an identifier:
+// "v3.2.0", "2307.13854", "1732555555.000200"; see oneStep).
+func severalSentences(t string) bool {
+	if strings.ContainsAny(t, "?!;") {
+		return true
+	}
+	for i := strings.IndexByte(t, '.'); i >= 0; i = nextDot(t, i) {
+		if i == 0 || i+1 == len(t) || !isDigit(t[i-1]) || !isDigit(t[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextDot returns the index of the first "." in t after i, or -1.
+func nextDot(t string, i int) int {
+	if j := strings.IndexByte(t[i+1:], '.'); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
+}
+
+// isDigit reports whether b is an ASCII digit.
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // causativeVerbs open a request whose action is a participle later in
 // it: "get my car washed", "have the contract signed by Friday".

@@ -883,10 +883,33 @@ func topAndFlag(t *testing.T, cases []topCase) {
 func TestNamedThingAtATime(t *testing.T) {
 	topAndFlag(t, []topCase{
 		{"what was said in #general yesterday", "slack__get_channel_history", false},
+		{"what came up in #standup lately", "slack__get_channel_history", false},
+		{"anything posted in #deploys recently", "slack__get_channel_history", false},
 		{"is the air in Quito bad this evening", "weather__get_air_quality", false},
 		{"what's the wave count in Nice today", "", true},
 		{"what's the bloom index in Kyoto today", "", true},
 		{"make the Tuesday sync repeat every week, event 9xq2", "", true},
+	})
+}
+
+// TestObjectInFile: what a request changes inside a file it names after
+// "in" is the file's content, which a tool doing the verb to files
+// serves whatever its words (inFileServed); a directory is no such
+// place, and the object stays unserved.
+func TestObjectInFile(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"change the timeout from 30 to 60 in settings.yaml", "filesystem__edit_file", false},
+		{"replace the version 1.2 with 1.3 in package.json", "filesystem__edit_file", false},
+		{"change the timeout to 60 in ~/config", "", true},
+	})
+}
+
+// TestDropDeletes: "drop" a thing is to delete or remove it
+// (fallback.VerbSynonyms), so a tool that deletes does what was asked.
+func TestDropDeletes(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"drop event 8hq2 from the calendar", "calendar__delete_event", false},
+		{"drop note n-5521 from my workspace", "notes__delete_note", false},
 	})
 }
 
@@ -1043,12 +1066,40 @@ func TestVerbObject(t *testing.T) {
 		{"add a comment to ticket 77", false},
 		{"create a new ticket in the ops project with the tag urgent", false},
 	})
+	flagsOn(t, []catalog.Tool{
+		{Name: "car__set_navigation", Description: "Set the navigation destination of the car.", InputSchema: json.RawMessage(`{"type":"object","properties":{"destination":{"type":"string"}}}`)},
+		{Name: "car__play_radio", Description: "Play a radio station at a volume.", InputSchema: json.RawMessage(`{"type":"object","properties":{"station":{"type":"string"},"level":{"type":"integer"}}}`)},
+		{Name: "car__get_status", Description: "Get the car's fuel level and tire pressure, read directly from its sensors.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+	}, []unservedCase{
+		{"set the navigation volume to 5", true},             // set_navigation sets a destination: the volume is no word of it
+		{"set navigation directly to 12 Main Street", false}, // an adverb, no thing
+		{"set the navigation destination to 12 Main Street", false},
+	})
 	searchExample(t, []unservedCase{
 		{"add the wontfix label to issue 88 in acme/api", true},
 		{"Add the label p1-blocker to issue #12 in acme/web", true}, // the name of the label is no word of the catalog: its thing is "label"
 		{"add a comment to issue 88 in acme/api saying it is fixed", false},
 		{"add a new event to my work calendar", false},
 		{"write text to a new file on disk", false}, // no file named by an identifier: write_file creates one
+		{"change my calendar time zone to Berlin", true},
+		{"update the body of note n_88 with the new agenda", false}, // an attribute after "of" is not read: "body" is the note's content
+		{"add the attendees dana and li to event 9kd2", false},      // update_event takes the event's id and has attendees (placeChanged)
+		{"change the title of event 8fk2 to Standup", false},
+		{"update the attendees of event 8fk2 to dana and li", false},
+	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+			top := res.References[0]
+			t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", mode, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
+		}
+	})
+}
+
+// TestVersionInOneStep: a long one-imperative request with a version
+// number is one sentence (severalSentences), read by the unserved action.
+func TestVersionInOneStep(t *testing.T) {
+	searchExample(t, []unservedCase{
+		{"Publish version 1.2.0 of acme/web with the changelog as its release notes", true},
+		{"Send a Slack message to #releases saying that version 1.2.0 is out now for everyone", false},
 	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
 		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
 			top := res.References[0]

@@ -86,3 +86,28 @@ func TestRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestSeveralSentences: a dot between two digits (a version, a decimal,
+// an identifier) ends no sentence; any other inner dot, "?", "!" or ";"
+// does.
+func TestSeveralSentences(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"Publish release v3.2.0 of acme/cli with the changelog as its notes", false},
+		{"Add arXiv paper 2307.13854 to my Zotero library", false},
+		{"buy 0.05 BTC", false},
+		{"Delete /tmp/build/output.log", true}, // a name's inner dot
+		{"Order from JD.com", true},
+		{"Done. Now send it", true},
+		{"send it; then archive it", true},
+		{"version 2.", true}, // no digit after the dot
+		{".5 grams", true},
+		{"", false},
+	} {
+		if got := severalSentences(c.text); got != c.want {
+			t.Errorf("severalSentences(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}

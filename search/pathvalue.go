@@ -87,7 +87,7 @@ const pathMaxWords = 10
 // channel lifted slack__get_channel_history into the best 3 of "What has
 // been said in #incidents over the last hour?" and the request was
 // flagged.
-var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates, fallback.KindEmoji}
+var pathKinds = []string{fallback.KindPath, fallback.KindFile, fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates, fallback.KindEmoji, fallback.KindPattern}
 
 // issueKeyRef is what an issue key ("OPS-1500", fallback.KindIssue)
 // names: an issue's identifier of letters, taken by a parameter named for
@@ -104,7 +104,7 @@ var numberKinds = wordSet(fallback.KindCoordinates)
 
 // anyLengthKinds are the kinds of pathKinds read in a request of any
 // length (see pathMaxWords).
-var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates, fallback.KindEmoji}
+var anyLengthKinds = []string{fallback.KindIssue, fallback.KindURL, fallback.KindCoordinates, fallback.KindEmoji, fallback.KindPattern}
 
 // pathValueKinds returns the kinds of pathKinds of the values raw acts
 // on, each once. An emoji's short code is read after "with" too (not a

@@ -261,3 +261,25 @@ func TestFileOfRepository(t *testing.T) {
 		{"Show me the README.md of vercel/swr as it stood at tag v2.0.0, please", search.ModeKeyword, "github__get_file_contents"},
 	})
 }
+
+// TestIssueKeyNamesIssue: an issue key matches through the word of what
+// it names, "issue" (fallback's valueKind), so a request that names an
+// issue by its key alone finds the tool that gets an issue.
+func TestIssueKeyNamesIssue(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Which fix version is set on PAY-2291?", search.ModeDefault, "jira__get_issue"},
+		{"Which fix version is set on PAY-2291?", search.ModeKeyword, "jira__get_issue"},
+		{"who is working on OPS-1402 right now", search.ModeDefault, "jira__get_issue"},
+	})
+}
+
+// TestGlobPatternTakers: a glob pattern of file names ("*.rs") is a value
+// of its kind (fallback.KindPattern), read at any length: keyword search
+// matches it through "glob" and "pattern", and the path rule lifts the
+// tools whose parameters take one.
+func TestGlobPatternTakers(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Find every *.rs file under ~/src, skipping anything inside the target folder", search.ModeDefault, "filesystem__search_files"},
+		{"Find every *.rs file under ~/src, skipping anything inside the target folder", search.ModeKeyword, "filesystem__search_files"},
+	})
+}

@@ -56,6 +56,9 @@ func TestStatementReads(t *testing.T) {
 		{"change the price of item 12 to 9.99 in the items table", search.ModeKeyword, "postgres__execute"},
 		{"select the five oldest rows from the invoices table", search.ModeDefault, "postgres__query"},
 		{"count the rows in the payments table from last week", search.ModeDefault, "postgres__query"},
+		// "mark … as" sets a value: an UPDATE (statementVerbs).
+		{"Mark each row in invoices with due_date before 2023-06-01 as overdue", search.ModeDefault, "postgres__execute"},
+		{"Mark each row in invoices with due_date before 2023-06-01 as overdue", search.ModeKeyword, "postgres__execute"},
 		// An SQL statement written in the request is a value (fallback's inlineStatement).
 		{"why is this so slow: SELECT * FROM events WHERE owner_id = 7 ORDER BY starts_at", search.ModeDefault, "postgres__explain_query"},
 		{"why is this so slow: SELECT * FROM events WHERE owner_id = 7 ORDER BY starts_at", search.ModeKeyword, "postgres__explain_query"},
@@ -202,5 +205,18 @@ func TestStatementBesideLearnedHits(t *testing.T) {
 func TestStatementDepth(t *testing.T) {
 	firstTools(t, []firstCase{
 		{"Set plan = 'pro' for customer 981 in the accounts table", search.ModeDefault, "postgres__execute"},
+	})
+}
+
+// TestScheduleQuestion: a question about the speaker's own time ("what am
+// I doing on Saturday") is read as one about their calendar
+// (fallback's scheduleQuestion): its only other words are times, which the
+// weather tools share.
+func TestScheduleQuestion(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"what am I doing on Saturday", search.ModeDefault, "calendar__list_events"},
+		{"what am I doing on Saturday", search.ModeKeyword, "calendar__list_events"},
+		{"What have I got on between 10 and 4 on Monday 7 December?", search.ModeDefault, "calendar__list_events"},
+		{"What have I got on between 10 and 4 on Monday 7 December?", search.ModeKeyword, "calendar__list_events"},
 	})
 }

@@ -68,6 +68,7 @@ var kindWords = map[string][]string{
 	fallback.KindPhone:       {"phone", "telephone", "mobile", "cell", "sms", "msisdn"},
 	fallback.KindCoordinates: append(slices.Clip(coordinateWords), "location", "position", "origin", "destination"),
 	fallback.KindEmoji:       {"emoji", "reaction", "emoticon"},
+	fallback.KindPattern:     {"glob", "pattern", "wildcard"},
 }
 
 // coordinateWords are the words of kindWords that name coordinates
