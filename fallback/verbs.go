@@ -125,6 +125,7 @@ var verbSynonyms = map[string][]string{
 	"jot down":      {"create", "write", "note"},
 	"write down":    {"create", "write", "note"},
 	"note down":     {"create", "write", "note"},
+	"write up":      {"draft", "compose", "create"}, // "write up an email to hr@…": composed, not a file written
 	"call off":      {"cancel", "delete"},
 	"push back":     {"update", "change", "reschedule", "postpone"},
 	"put off":       {"update", "change", "reschedule", "postpone"},

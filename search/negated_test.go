@@ -42,3 +42,13 @@ func TestActionRuledOut(t *testing.T) {
 		{"Prepare an email to the landlord about the boiler repair and do not send it", search.ModeKeyword, "email__create_draft"},
 	})
 }
+
+// TestWriteUp: "write up" composes a message (fallback's verbSynonyms:
+// draft, compose, create), it writes no file: "Write up an email …, but
+// leave it unsent" is email__create_draft's, not filesystem__write_file's.
+func TestWriteUp(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Write up an email to pat@example.com about the venue change, but leave it unsent for now", search.ModeDefault, "email__create_draft"},
+		{"Write up an email to pat@example.com about the venue change, but leave it unsent for now", search.ModeKeyword, "email__create_draft"},
+	})
+}
