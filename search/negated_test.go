@@ -52,3 +52,13 @@ func TestWriteUp(t *testing.T) {
 		{"Write up an email to pat@example.com about the venue change, but leave it unsent for now", search.ModeKeyword, "email__create_draft"},
 	})
 }
+
+// TestTackAppends: "tack" appends (fallback's verbSynonyms, expanded when
+// it opens a request): "Tack '…' onto the end of note n-77" is
+// notes__update_note's ("Replace or append to the content …").
+func TestTackAppends(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Tack 'buy oat milk' onto the end of note n-77", search.ModeDefault, "notes__update_note"},
+		{"Tack 'buy oat milk' onto the end of note n-77", search.ModeKeyword, "notes__update_note"},
+	})
+}
