@@ -1009,10 +1009,11 @@ type Opening struct {
 	// is deployed" → the, fix, is, deployed), which says nothing for or
 	// against a tool.
 	Text []string
-	// End is the preposition that ended Object ("add the bug label to
-	// issue #45" → to), "" when none did; Place holds the words after it
-	// up to the next such word (issue, 45): where the verb puts its
-	// object, or takes it from.
+	// End is the word of objectEnds that ended Object, most often a
+	// preposition ("add the bug label to issue #45" → to; "so" of a
+	// purpose too), "" when none did; Place holds the words after it up
+	// to the next such word or a clause's end (issue, 45): after a
+	// preposition, where the verb puts its object, or takes it from.
 	End   string
 	Place []string
 }
@@ -1074,8 +1075,9 @@ var objectEnds = wordSet("to into onto from in on for with at as by about of und
 // ObjectEnd reports whether w (a word as analysis.Words gives it) ends
 // a noun phrase the way it ends a request's object (objectEnds: a
 // preposition, "that", "so"): the no-match decision of package search
-// reads a tool description's places with it ("in a GitHub repository
-// with a title"). A pure function.
+// reads a tool description's places ("in a GitHub repository with a
+// title") and its verbs' objects ("Add a comment to ...": comment, to)
+// with it (phraseHead). A pure function.
 func ObjectEnd(w string) bool { return objectEnds[w] }
 
 // textStarts introduce a message's text: "tell the team that ...",

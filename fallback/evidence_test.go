@@ -622,7 +622,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
 		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
 		"check me in", "check in, and", "please take it down. and check", "delete /tmp/a.csv ~/x ./y a/b x@y.z #c OPS-1 www.q https://z",
-		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1",
+		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1", "find every *.tf file, then (report-*.pdf) and src/**/*.ts", "add the bug label to issue #45 in acme/web, then move it to: x",
 		"find it and e-sign it", "get x and if it's dry book a y", "x, if y, z", "reply that that", "and if",
 		"text +49 170 1234567, then call (415) 555-0100.", "what is at 48.8584, 2.2945?", "go to [40.7484,-73.9857]",
 	} {
@@ -640,10 +640,13 @@ func FuzzRequestClauses(f *testing.F) {
 		if op.Verb != "" && (openingPreamble[op.Verb] || questionWords[op.Verb]) {
 			t.Errorf("RequestOpening(%q).Verb = %q, a preamble or question word", raw, op.Verb)
 		}
-		for _, w := range append(append([]string{op.Verb}, op.Object...), op.Text...) {
+		for _, w := range append(append(append([]string{op.Verb, op.End}, op.Object...), op.Text...), op.Place...) {
 			if w != "" && !words[w] {
 				t.Errorf("RequestOpening(%q) has %q, not a word of the text", raw, w)
 			}
+		}
+		if op.End != "" && (!objectEnds[op.End] || len(op.Object) == 0) || op.End == "" && len(op.Place) > 0 {
+			t.Errorf("RequestOpening(%q): End %q after Object %q, Place %q", raw, op.End, op.Object, op.Place)
 		}
 		for _, w := range OwnQuestion(raw) {
 			if !words[w] {
@@ -669,15 +672,17 @@ func FuzzRequestClauses(f *testing.F) {
 			t.Errorf("OpeningParticle(%q) = %q, no particle of the text", raw, p)
 		}
 		for _, v := range ValueKinds(raw) {
-			kind := formKind(v.Text)
-			if toks := strings.Fields(v.Text); len(toks) > 0 && phoneLength(toks) == len(toks) {
+			kind, core := formKind(v.Text), spanCore(v.Text)
+			if g := globCore(v.Text); g != "" {
+				kind, core = KindPattern, g // a glob pattern keeps its "*", which spanCore cuts
+			} else if toks := strings.Fields(v.Text); len(toks) > 0 && phoneLength(toks) == len(toks) {
 				kind = KindPhone
 			} else if kind == "" && len(toks) > 0 && coordinatesLength(toks) == len(toks) {
 				kind = KindCoordinates
 			} else if kind == "" && strings.Contains(raw, ":"+v.Text+":") && emojiCode(":"+v.Text+":") {
 				kind = KindEmoji // its Text is the code's name, without the colons
 			}
-			if v.Text == "" || !strings.Contains(raw, v.Text) || kind != v.Kind || v.Text != spanCore(v.Text) {
+			if v.Text == "" || !strings.Contains(raw, v.Text) || kind != v.Kind || v.Text != core {
 				t.Errorf("ValueKinds(%q) has %+v: not a value of the text of its kind", raw, v)
 			}
 		}

@@ -84,7 +84,7 @@ func (st *state) askedKind(r *reading, hs []hit) []hit {
 	if len(hs) < 2 {
 		return hs
 	}
-	if givesCoordinates(r.req.Raw) {
+	if givesCoordinates(r) {
 		yields := func(k int) bool { return st.yieldsCoordinates(hs[k].id) }
 		return st.demote(hs, yields, askedKindFactor, "coordinates given, and the tool yields them", r.debug)
 	}
@@ -111,14 +111,16 @@ func (st *state) askedKind(r *reading, hs []hit) []hit {
 // the path rule's numberKinds lift already ranked the taker first), every
 // flag and the dev sets (bfcl's 4 requests with coordinates) unchanged.
 
-// givesCoordinates reports whether raw holds coordinates
+// givesCoordinates reports whether r's request holds coordinates
 // (fallback.KindCoordinates) that are no adjunct, in a request of at most
-// askedMaxWords words.
-func givesCoordinates(raw string) bool {
-	if len(strings.Fields(raw)) > askedMaxWords {
+// askedMaxWords words. It reads the request's values once for the search
+// (reading.values), which the no-match rules read too: it runs on every
+// request of two hits or more.
+func givesCoordinates(r *reading) bool {
+	if len(strings.Fields(r.req.Raw)) > askedMaxWords {
 		return false
 	}
-	return slices.ContainsFunc(fallback.ValueKinds(raw), func(v fallback.Value) bool {
+	return slices.ContainsFunc(r.values(), func(v fallback.Value) bool {
 		return v.Kind == fallback.KindCoordinates && !v.Adjunct
 	})
 }

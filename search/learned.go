@@ -418,7 +418,7 @@ func (sr *screenedRows) of(i int) []int32 {
 
 // learnedWords is the lexical half of the learned stage (applyLearned):
 // the learned keyword search, a separate BM25F index over the learned
-// queries read fusionDepth deep, and the request's terms in the index's
+// queries read learnedKeywordDepth deep, and the request's terms in the index's
 // numbering (learnedTerms.requestOf). On BenchmarkLearnedSearch (~1,200
 // learned tools) it is about half of the learned stage's time (≈ 40 µs of
 // a search's CPU), and it depends on nothing the catalog's candidates
@@ -601,6 +601,22 @@ func (ix *learnedIndex) releaseWords(w *learnedWords) {
 	}
 }
 
+// learnedKeywordDepth is how many of the learned keyword search's best
+// tools the lift weighs (wordsOf; with the centroids above the floor).
+// 30 instead of fusionDepth (50), replays
+// against main (h38-lat; ratio of learning's nDCG@10 gain to the naive
+// stand-in's, bfcl · livemcpbench even/odd; stabletoolbench gain): default
+// .86/.98 · .82/.84 · +.0080/+.0029, the same to the digit; keyword
+// .86/.97 → .87/.97 · .32/.90 · +.0093/+.0060; stabletoolbench's 4-fold
+// gains default +.0178/+.0152/−.0005/−.0041 → +.0179/+.0152/−.0003/−.0041,
+// keyword +.0122/+.0120/−.0046/−.0052 → +.0123/+.0120/−.0042/−.0052; the
+// pool's replay (pool.sh) the same in both modes. It lowered the p50 of
+// BenchmarkLearnedSearch's learned engine by 3–8 µs (four runs, blocks of
+// 32 searches alternated with 50; the same setting twice: 1 µs): the lift
+// weighs fewer tools (localEvidence) and the top is smaller. 20 saved
+// ≈ 8 µs but took stabletoolbench's keyword fold 2 to −.0093.
+const learnedKeywordDepth = 30
+
 // wordsOf computes the learned stage's lexical half for q, text its
 // ranking text (learnedWords).
 func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) learnedWords {
@@ -613,9 +629,9 @@ func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) lea
 		if b, _ := ix.hitBufs.Get().(*[]fallback.Hit); b != nil {
 			buf = *b
 		} else {
-			buf = make([]fallback.Hit, 0, fusionDepth)
+			buf = make([]fallback.Hit, 0, learnedKeywordDepth)
 		}
-		r := ix.kw.Keyword(rq, fallback.Options{Limit: fusionDepth, Unordered: true, NoCoverage: true, Hits: buf})
+		r := ix.kw.Keyword(rq, fallback.Options{Limit: learnedKeywordDepth, Unordered: true, NoCoverage: true, Hits: buf})
 		w.hits, w.coverage = r.Hits, r.WordCoverage
 	}
 	return w
@@ -698,7 +714,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 		return m
 	}
 	ix := ls.ix
-	// The keyword hits (at most fusionDepth) and the few centroids above
+	// The keyword hits (at most learnedKeywordDepth) and the few centroids above
 	// the floor: on the stack, as a rule.
 	var simsBuf [fusionDepth + 8]learnedSim
 	sims := learnedSims(simsBuf[:0])

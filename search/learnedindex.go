@@ -680,7 +680,7 @@ func (s simSignal) String() string {
 }
 
 // learnedSims collects the learned tools a request resembles, without a
-// slot for every learned tool: the keyword hits (at most fusionDepth)
+// slot for every learned tool: the keyword hits (at most learnedKeywordDepth)
 // first, then the centroids above the floor.
 type learnedSims []learnedSim
 
@@ -697,7 +697,7 @@ func (s learnedSims) add(i int, sim float64, signal simSignal) learnedSims {
 // unless a later one is greater (the keyword's, raised by the centroid's
 // where that is above it): the keyword hits in their order, then the
 // centroids of the other tools in tool order. s[:split] are the keyword
-// hits (each tool once, in any order, at most fusionDepth) and s[split:]
+// hits (each tool once, in any order, at most learnedKeywordDepth) and s[split:]
 // the centroids (each tool once, in tool order: centroidsAbove), so each
 // keyword hit finds its tool's centroid, if any, by binary search,
 // instead of the hits being sorted by tool to merge the two lists: the

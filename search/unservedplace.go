@@ -86,16 +86,7 @@ func toolPlaces(t catalog.Tool, idParams [][2]string) []string {
 			if !placePrepositions[w] {
 				continue
 			}
-			last := ""
-			for _, x := range ws[i+1:] {
-				if fallback.ObjectEnd(x) || listWords[x] {
-					break
-				}
-				if !articles[x] {
-					last = x
-				}
-			}
-			if last != "" {
+			if last, _ := phraseHead(ws[i+1:]); last != "" {
 				add(last)
 			}
 		}
@@ -107,14 +98,29 @@ func toolPlaces(t catalog.Tool, idParams [][2]string) []string {
 // its last word before a naming word ("create a new calendar called
 // Family" → calendar), "" when it has none.
 func objectHead(object []string) string {
-	head := ""
-	for _, w := range object {
-		if namingWords[w] {
+	return headWord(object, func(string) bool { return false })
+}
+
+// phraseHead returns the head of the phrase that opens ws, a tool
+// description's words after a verb or a preposition: its last word that
+// is no article before a preposition (fallback.ObjectEnd), a list word or
+// the end, and the preposition that ended it ("" when none did): "a
+// comment to an existing issue" → comment, to. toolFrames reads the
+// object of a description's verb by it, toolPlaces the place after a
+// preposition.
+func phraseHead(ws []string) (head, end string) {
+	for _, x := range ws {
+		if fallback.ObjectEnd(x) {
+			return head, x
+		}
+		if listWords[x] {
 			break
 		}
-		head = w
+		if !articles[x] {
+			head = x
+		}
 	}
-	return head
+	return head, ""
 }
 
 // actsIn reports whether word is one of tool id's places (toolPlaces).

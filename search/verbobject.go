@@ -98,19 +98,7 @@ func toolFrames(desc string) []verbFrame {
 			continue
 		}
 		f := verbFrame{verb: base}
-		for _, x := range ws[1:] {
-			if fallback.ObjectEnd(x) {
-				f.end = x
-				break
-			}
-			if listWords[x] {
-				break
-			}
-			if !articles[x] {
-				f.head = x
-			}
-		}
-		if f.head != "" {
+		if f.head, f.end = phraseHead(ws[1:]); f.head != "" {
 			out = append(out, f)
 		}
 	}
@@ -177,15 +165,6 @@ func headWord(phrase []string, skip func(string) bool) string {
 	return head
 }
 
-// actsOnOther reports whether tool id, which does the request's verb
-// base, does it to another thing than the request's (see above): a frame
-// of its verb acts on another head and puts it where the request puts its
-// thing (the same preposition), the tool having no word of the thing
-// (hasThing false); or acts on the request's place, which the request
-// names by an identifier that the tool takes none of (toolFacts.idParams:
-// it makes such things, it does not act in one); or the verb changes an
-// attribute (changesAttribute) that the tool has no word of, of a thing
-// the tool has (objectFrame.owners).
 // placeChanged reports whether a tool of top that changes things
 // (changers) takes the identifier of the request's place and has a word
 // of its thing: "add the attendees dana and li to event 9kd2" and
@@ -197,6 +176,15 @@ func (st *state) placeChanged(req objectFrame, top []hit) bool {
 	})
 }
 
+// actsOnOther reports whether tool id, which does the request's verb
+// base, does it to another thing than the request's (see above): a frame
+// of its verb acts on another head and puts it where the request puts its
+// thing (the same preposition), the tool having no word of the thing
+// (hasThing false); or acts on the request's place, which the request
+// names by an identifier that the tool takes none of (toolFacts.idParams:
+// it makes such things, it does not act in one); or the verb changes an
+// attribute (changesAttribute) that the tool has no word of, of a thing
+// the tool has (objectFrame.owners).
 func (st *state) actsOnOther(id int, base string, req objectFrame, hasThing bool) bool {
 	if req.thing == "" {
 		return false
