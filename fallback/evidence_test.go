@@ -658,9 +658,15 @@ func FuzzRequestClauses(f *testing.F) {
 				t.Errorf("NamedObjects(%q) has %q, not a word of the text", raw, w)
 			}
 		}
+		names, others := requestNames(raw)
 		for w := range locativeNames(raw) {
-			if !words[w] {
-				t.Errorf("locativeNames(%q) has %q, not a word of the text", raw, w)
+			if !words[w] || !names[w] {
+				t.Errorf("locativeNames(%q) has %q, not a word of the text or not of requestNames", raw, w)
+			}
+		}
+		for w := range others {
+			if !words[w] || names[w] {
+				t.Errorf("requestNames(%q): other name %q, not a word of the text or a locative name too", raw, w)
 			}
 		}
 		for w := range freeTextWords(raw) {
