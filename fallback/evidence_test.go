@@ -488,13 +488,12 @@ func TestCoverageArguments(t *testing.T) {
 		{"send messages to #zorblax", 1, 2.0 / 3},
 		{"send messages to https://zorblax.example/qux", 1, 1.0 / 3}, // https, zorblax, example, qux
 		{"send zorblax messages", 2.0 / 3, 2.0 / 3},
-		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},       // a capitalized name counts: it may be the object
+		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},       // a capitalized name counts: the verb's object weighs in full
 		{"send messages to Zorblax", 1, 2.0 / 3},          // a name after "to" is an argument value
 		{"send messages on Zorblax", 2.0 / 3, 2.0 / 3},    // after "on" it may be the service asked for
 		{"send messages for Zorblax", 2.0 / 3, 2.0 / 3},   // after "for" too (servicePrepositions)
 		{"send messages about Zorblax", 2 / 2.5, 2.0 / 3}, // a name in no locative place weighs otherNameWeight
 		{"messages of the Zorblax Qux", 1 / 2.0, 1.0 / 3}, // every word of a name of several
-		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},       // the verb's object weighs in full
 		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3},    // Title Case: no names
 		{"zorblax in #qux", 0.5, 0},                       // a value of a kind the catalog knows (a channel) is understood
 		{"zorblax ~/qux/quux", 0, 0},                      // the catalog knows no path
