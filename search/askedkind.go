@@ -23,7 +23,9 @@ import (
 // 2.2945") gives them: the path rule lifts their takers (numberKinds).
 
 // askedKindFactor scales the hits of tools that need the coordinates a
-// request asks for (askedKind): frameFactor's value, since the request
+// request asks for, and of those that yield the coordinates it gives
+// (askedKind; the latter measured at this value only, see "The converse"
+// below): frameFactor's value, since the request
 // says surely what it wants. Measured (docs/benchmarks.md, "Coordinates
 // asked for"), example pairs' first tool right (767): 600 → 603 at 0.5,
 // → 604 at 0.4 ("What are the coordinates of the Rijksmuseum in
