@@ -1161,7 +1161,7 @@ func requestOpening(raw string, verbOnly bool) Opening {
 			place = false // "move it to the archive, then ..."
 		}
 		if strings.HasSuffix(tok, ":") && !strings.HasPrefix(tok, ":") && op.Verb != "" { // not an :emoji:
-			object, text, place = false, true, false
+			object, text = false, true // text is read first: no place after a colon
 		}
 	}
 	return op
