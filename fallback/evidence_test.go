@@ -488,13 +488,12 @@ func TestCoverageArguments(t *testing.T) {
 		{"send messages to #zorblax", 1, 2.0 / 3},
 		{"send messages to https://zorblax.example/qux", 1, 1.0 / 3}, // https, zorblax, example, qux
 		{"send zorblax messages", 2.0 / 3, 2.0 / 3},
-		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},       // a capitalized name counts: it may be the object
+		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},       // a capitalized name counts: the verb's object weighs in full
 		{"send messages to Zorblax", 1, 2.0 / 3},          // a name after "to" is an argument value
 		{"send messages on Zorblax", 2.0 / 3, 2.0 / 3},    // after "on" it may be the service asked for
 		{"send messages for Zorblax", 2.0 / 3, 2.0 / 3},   // after "for" too (servicePrepositions)
 		{"send messages about Zorblax", 2 / 2.5, 2.0 / 3}, // a name in no locative place weighs otherNameWeight
 		{"messages of the Zorblax Qux", 1 / 2.0, 1.0 / 3}, // every word of a name of several
-		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},       // the verb's object weighs in full
 		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3},    // Title Case: no names
 		{"zorblax in #qux", 0.5, 0},                       // a value of a kind the catalog knows (a channel) is understood
 		{"zorblax ~/qux/quux", 0, 0},                      // the catalog knows no path
@@ -658,9 +657,15 @@ func FuzzRequestClauses(f *testing.F) {
 				t.Errorf("NamedObjects(%q) has %q, not a word of the text", raw, w)
 			}
 		}
+		names, others := requestNames(raw)
 		for w := range locativeNames(raw) {
-			if !words[w] {
-				t.Errorf("locativeNames(%q) has %q, not a word of the text", raw, w)
+			if !words[w] || !names[w] {
+				t.Errorf("locativeNames(%q) has %q, not a word of the text or not of requestNames", raw, w)
+			}
+		}
+		for w := range others {
+			if !words[w] || names[w] {
+				t.Errorf("requestNames(%q): other name %q, not a word of the text or a locative name too", raw, w)
 			}
 		}
 		for w := range freeTextWords(raw) {
