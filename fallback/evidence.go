@@ -681,8 +681,8 @@ func ValueKinds(raw string) []Value {
 			out = append(out, Value{g, KindPattern, adjunct || text})
 		} else if k := formKind(core); k != "" {
 			out = append(out, Value{core, k, adjunct || text})
-		} else if emojiCode(strings.TrimRight(tok, ".,;!?)")) {
-			out = append(out, Value{core, KindEmoji, adjunct || text})
+		} else if code := strings.TrimRight(tok, ".,;!?)"); emojiCode(code) {
+			out = append(out, Value{code[1 : len(code)-1], KindEmoji, adjunct || text}) // its name: tokenCore would cut the "-" of ":-1:"
 		}
 		if strings.ContainsAny(last[len(last)-1:], ".,;:!?") {
 			adjunct = false

@@ -156,6 +156,7 @@ func TestValueKinds(t *testing.T) {
 		{"email bob@example.com the link https://go.dev/doc", []Value{{"bob@example.com", KindEmail, false}, {"https://go.dev/doc", KindURL, false}}},
 		{"post in #general, then close OPS-12 in acme/widgets", []Value{{"#general", KindChannel, false}, {"OPS-12", KindIssue, false}, {"acme/widgets", KindRepo, false}}},
 		{"find every *.tf file under ~/infra, skipping **old** ones", []Value{{"*.tf", KindPattern, false}, {"~/infra", KindPath, false}}},
+		{"give it a :-1: and a :eyes:", []Value{{"-1", KindEmoji, false}, {"eyes", KindEmoji, false}}}, // a code's name whole
 		{"save 'notes.txt' to the drive", nil},                               // quoted text
 		{"buy tacoshack.dev and install Node.js", nil},                       // a domain, a framework
 		{"thrown up at 40 m/s from Washington D.C. in 3/4 of the time", nil}, // a unit, a place, a number
@@ -621,7 +622,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
 		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
 		"check me in", "check in, and", "please take it down. and check", "delete /tmp/a.csv ~/x ./y a/b x@y.z #c OPS-1 www.q https://z",
-		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1", "find every *.tf file, then (report-*.pdf) and src/**/*.ts", "add the bug label to issue #45 in acme/web, then move it to: x",
+		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1", "find every *.tf file, then (report-*.pdf) and src/**/*.ts", "give it a :-1: or :_a_:", "add the bug label to issue #45 in acme/web, then move it to: x",
 		"find it and e-sign it", "get x and if it's dry book a y", "x, if y, z", "reply that that", "and if",
 		"text +49 170 1234567, then call (415) 555-0100.", "what is at 48.8584, 2.2945?", "go to [40.7484,-73.9857]",
 	} {
