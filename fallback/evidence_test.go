@@ -418,6 +418,36 @@ func TestLocativeNames(t *testing.T) {
 	}
 }
 
+// TestRequestNames: the names in no locative place (others) are the
+// capitalized words inside a sentence that are not after a locative
+// preposition, nor after a servicePrepositions word, its "the" or a name
+// after one; not quoted, not technical, not all capitals.
+func TestRequestNames(t *testing.T) {
+	for _, c := range []struct {
+		raw           string
+		names, others []string
+	}{
+		{"find where Priya talked about the budget in Slack", []string{"slack"}, []string{"priya"}},
+		{"lat/long of the Eiffel Tower", nil, []string{"eiffel", "tower"}},
+		{"let my manager know on Slack", nil, nil},                    // the service
+		{"book a tee time at Pebble Beach", nil, nil},                 // the venue, every word of it
+		{"earthquake alerts for the Bay Area", nil, nil},              // what it is for
+		{"what is on Thursday 3 December", nil, []string{"december"}}, // a number ends the name after "on"
+		{"read 'Main Street' and USD rates from Lisbon", []string{"lisbon"}, nil},
+		{"Forecast Of Denver", nil, nil}, // Title Case
+	} {
+		names, others := requestNames(c.raw)
+		for _, g := range []struct {
+			what      string
+			got, want []string
+		}{{"names", slices.Sorted(maps.Keys(names)), c.names}, {"others", slices.Sorted(maps.Keys(others)), c.others}} {
+			if diff := cmp.Diff(slices.Sorted(slices.Values(g.want)), g.got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("requestNames(%q) %s (-want +got):\n%s", c.raw, g.what, diff)
+			}
+		}
+	}
+}
+
 func TestFreeTextWords(t *testing.T) {
 	for _, c := range []struct {
 		raw  string
@@ -461,12 +491,15 @@ func TestCoverageArguments(t *testing.T) {
 		{"send messages to #zorblax", 1, 2.0 / 3},
 		{"send messages to https://zorblax.example/qux", 1, 1.0 / 3}, // https, zorblax, example, qux
 		{"send zorblax messages", 2.0 / 3, 2.0 / 3},
-		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},    // a capitalized name counts: it may be the object
-		{"send messages to Zorblax", 1, 2.0 / 3},       // a name after "to" is an argument value
-		{"send messages on Zorblax", 2.0 / 3, 2.0 / 3}, // after "on" it may be the service asked for
-		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3}, // Title Case: no names
-		{"zorblax in #qux", 0.5, 0},                    // a value of a kind the catalog knows (a channel) is understood
-		{"zorblax ~/qux/quux", 0, 0},                   // the catalog knows no path
+		{"send Zorblax messages", 2.0 / 3, 2.0 / 3},       // a capitalized name counts: the verb's object weighs in full
+		{"send messages to Zorblax", 1, 2.0 / 3},          // a name after "to" is an argument value
+		{"send messages on Zorblax", 2.0 / 3, 2.0 / 3},    // after "on" it may be the service asked for
+		{"send messages for Zorblax", 2.0 / 3, 2.0 / 3},   // after "for" too (servicePrepositions)
+		{"send messages about Zorblax", 2 / 2.5, 2.0 / 3}, // a name in no locative place weighs otherNameWeight
+		{"messages of the Zorblax Qux", 1 / 2.0, 1.0 / 3}, // every word of a name of several
+		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3},    // Title Case: no names
+		{"zorblax in #qux", 0.5, 0},                       // a value of a kind the catalog knows (a channel) is understood
+		{"zorblax ~/qux/quux", 0, 0},                      // the catalog knows no path
 	} {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WordCoverage-c.everyWord) > 1e-9 {
@@ -627,9 +660,15 @@ func FuzzRequestClauses(f *testing.F) {
 				t.Errorf("NamedObjects(%q) has %q, not a word of the text", raw, w)
 			}
 		}
+		names, others := requestNames(raw)
 		for w := range locativeNames(raw) {
-			if !words[w] {
-				t.Errorf("locativeNames(%q) has %q, not a word of the text", raw, w)
+			if !words[w] || !names[w] {
+				t.Errorf("locativeNames(%q) has %q, not a word of the text or not of requestNames", raw, w)
+			}
+		}
+		for w := range others {
+			if !words[w] || names[w] {
+				t.Errorf("requestNames(%q): other name %q, not a word of the text or a locative name too", raw, w)
 			}
 		}
 		for w := range freeTextWords(raw) {

@@ -23,7 +23,9 @@ import (
 // 2.2945") gives them: the path rule lifts their takers (numberKinds).
 
 // askedKindFactor scales the hits of tools that need the coordinates a
-// request asks for (askedKind): frameFactor's value, since the request
+// request asks for, and of those that yield the coordinates it gives
+// (askedKind; the latter measured at this value only, see "The converse"
+// below): frameFactor's value, since the request
 // says surely what it wants. Measured (docs/benchmarks.md, "Coordinates
 // asked for"), example pairs' first tool right (767): 600 → 603 at 0.5,
 // → 604 at 0.4 ("What are the coordinates of the Rijksmuseum in
@@ -70,9 +72,13 @@ func numeral(tok string) bool {
 // needsCoordinates reports whether tool id has a required parameter of
 // numbers that names coordinates (coordinateWords).
 func (st *state) needsCoordinates(id int) bool {
-	return slices.ContainsFunc(st.facts(id).neededNumbers, func(w string) bool {
-		return slices.ContainsFunc(coordinateWords, func(c string) bool { return strings.TrimSuffix(c, "s") == w })
-	})
+	return slices.ContainsFunc(st.facts(id).neededNumbers, coordinateStem)
+}
+
+// coordinateStem reports whether w, a word without its plural "s", is one
+// of coordinateWords without theirs ("latitude", "coordinate", "lat").
+func coordinateStem(w string) bool {
+	return slices.ContainsFunc(coordinateWords, func(c string) bool { return strings.TrimSuffix(c, "s") == w })
 }
 
 // askedKind scales the hits of tools that need the coordinates r's
@@ -128,9 +134,7 @@ func givesCoordinates(r *reading) bool {
 // yieldsCoordinates reports whether tool id's description names
 // coordinates (coordinateWords) and none of its parameters does.
 func (st *state) yieldsCoordinates(id int) bool {
-	named := func(w string) bool {
-		return slices.ContainsFunc(coordinateWords, func(c string) bool { return strings.TrimSuffix(c, "s") == strings.TrimSuffix(w, "s") })
-	}
+	named := func(w string) bool { return coordinateStem(strings.TrimSuffix(w, "s")) }
 	if slices.ContainsFunc(st.facts(id).paramText, named) {
 		return false
 	}

@@ -42,7 +42,8 @@ type matches struct {
 	// catalog (fallback.Result.Coverage); 1 where keyword search did not run.
 	coverage float64
 	// whenCoverage is coverage with the unknown words of a time left out
-	// (fallback.Result.WhenCoverage; whenCoverage in ownaction.go).
+	// (fallback.Result.WhenCoverage), which ownActionCoverage reads when
+	// the request names the top tool's thing (namesThing).
 	whenCoverage float64
 	// stages is the time spent in the semantic stages.
 	stages Stages

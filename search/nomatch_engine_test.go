@@ -270,6 +270,18 @@ func searchExample(t *testing.T, cases []unservedCase, check func(t *testing.T, 
 	})
 }
 
+// flaggedExample checks, in every mode searchExample runs, whether each
+// case's search of the example catalog is flagged no_confident_match.
+func flaggedExample(t *testing.T, cases []unservedCase) {
+	t.Helper()
+	searchExample(t, cases, func(t *testing.T, mode string, c unservedCase, res search.Result) {
+		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
+			top := res.References[0]
+			t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", mode, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
+		}
+	})
+}
+
 // flagsOn checks, in the keyword and default modes, whether each case's
 // search of a catalog of tools is flagged no_confident_match.
 func flagsOn(t *testing.T, tools []catalog.Tool, cases []unservedCase) {
@@ -1034,7 +1046,7 @@ func TestUnservedPlace(t *testing.T) {
 		{"archive the launch card on the roadmap board", false},
 		{"create a new label called urgent", false},
 	})
-	searchExample(t, []unservedCase{
+	flaggedExample(t, []unservedCase{
 		{"set up a new calendar named Chores", true},                // calendar__create_event takes a calendar's id
 		{"remove my work calendar", true},                           // so does calendar__delete_event
 		{"create a brand new github repository for the docs", true}, // create_issue, create_pull_request: "in a GitHub repository"
@@ -1042,11 +1054,6 @@ func TestUnservedPlace(t *testing.T) {
 		{"remove the standup event from my calendar", false},
 		{"update my work calendar: move the dentist to 4pm", false}, // what changes follows the colon
 		{"open a new pull request in acme/docs from docs-fix into main", false},
-	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
-		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
-			top := res.References[0]
-			t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", mode, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
-		}
 	})
 }
 
@@ -1075,7 +1082,7 @@ func TestVerbObject(t *testing.T) {
 		{"set navigation directly to 12 Main Street", false}, // an adverb, no thing
 		{"set the navigation destination to 12 Main Street", false},
 	})
-	searchExample(t, []unservedCase{
+	flaggedExample(t, []unservedCase{
 		{"add the wontfix label to issue 88 in acme/api", true},
 		{"Add the label p1-blocker to issue #12 in acme/web", true}, // the name of the label is no word of the catalog: its thing is "label"
 		{"add a comment to issue 88 in acme/api saying it is fixed", false},
@@ -1086,24 +1093,14 @@ func TestVerbObject(t *testing.T) {
 		{"add the attendees dana and li to event 9kd2", false},      // update_event takes the event's id and has attendees (placeChanged)
 		{"change the title of event 8fk2 to Standup", false},
 		{"update the attendees of event 8fk2 to dana and li", false},
-	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
-		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
-			top := res.References[0]
-			t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", mode, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
-		}
 	})
 }
 
 // TestVersionInOneStep: a long one-imperative request with a version
 // number is one sentence (severalSentences), read by the unserved action.
 func TestVersionInOneStep(t *testing.T) {
-	searchExample(t, []unservedCase{
+	flaggedExample(t, []unservedCase{
 		{"Publish version 1.2.0 of acme/web with the changelog as its release notes", true},
 		{"Send a Slack message to #releases saying that version 1.2.0 is out now for everyone", false},
-	}, func(t *testing.T, mode string, c unservedCase, res search.Result) {
-		if got := res.Metadata.NoConfidentMatch; got != c.flagged {
-			top := res.References[0]
-			t.Errorf("%s %q: no_confident_match = %v, want %v (top %s %.3f: %s)", mode, c.query, got, c.flagged, top.Name, top.Score, top.Explanation)
-		}
 	})
 }

@@ -135,7 +135,7 @@ const verbDepth = 3
 const statementDepth = 10
 
 // requestRead reorders hs by what p's request asks for (after the
-// coordinates it asks for, askedKind, and the actions it rules out,
+// coordinates it asks for or gives, askedKind, and the actions it rules out,
 // notAsked): a request on a
 // database's data is done by a tool that runs its statement (doesStatement:
 // the hits that are not among the verbDepth best and running it are

@@ -62,7 +62,6 @@ func TestVouchedLexicalPath(t *testing.T) {
 		top     string
 		flagged bool // in the default mode
 	}{
-		{"find a hardware store open near 5th Ave and 23rd St", search.ModeKeyword, "maps__search_places", false},
 		{"anywhere decent for ramen near Shibuya station?", search.ModeKeyword, "maps__search_places", false},
 		{"how toasty is Phoenix right now", search.ModeFuzzy, "weather__get_current_weather", false},
 		{"turn off the living room lights", search.ModeKeyword, "weather__get_current_weather", true},
