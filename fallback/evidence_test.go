@@ -362,6 +362,9 @@ func TestValueKind(t *testing.T) {
 		"#42": "", "#": "", "C#": "", "@alice": "", "acme/api": "", "OPS-12": "issue", "OPS-12:": "issue", "general": "",
 		"*.tf": "glob pattern", "report-*.pdf,": "glob pattern", "**urgent**": "", "3*4": "",
 		"report.txt": "file", "src/app.ts": "file", "~/Downloads": "directory folder", "/var/log/": "directory folder",
+		// A chat id (chatID), not another code of capitals and digits.
+		"C02RELEASE": "channel", "C024BE91L.": "channel", "U05KJ8PQ3": "user", "W0123ABCD": "user",
+		"C12H22O11": "", "W003247135": "", "B08N5WG761": "", "CA107308006SI": "", "NCT04280705": "", "CENTURY21": "", "U0ABC": "",
 	} {
 		if got, _ := valueKind(text); strings.Join(got, " ") != want {
 			t.Errorf("valueKind(%q) = %q, want %q", text, got, want)

@@ -359,15 +359,17 @@ func TestCloseIdempotentWithLearning(t *testing.T) {
 // the learned stage lifts the semantic candidates the gate rejected as it
 // lifts a fused search's: one session that used slack__get_user_profile
 // after "what time zone is Kenji in? I want to ping him without waking him
-// up" lifts it into the answer to "is it too late to ping U04ABCD12 right
-// now? where are they based", which shares no word with its catalog text
-// (the keyword answer does not have it) but which its own vector finds.
-// With nothing learned it is not there.
+// up" lifts it into the answer to "is it too late to ping her right now?
+// where is she based", which shares no word with its catalog text (the
+// keyword answer does not have it) but which its own vector finds. With
+// nothing learned it is not there. (The request named "U04ABCD12" until
+// h38-rank2: a user's chat id now matches through "user", and the keyword
+// answer has the tool.)
 func TestLearnedLiftsWhatTheGateRejected(t *testing.T) {
 	e := exampleLearningEngine(t)
 	ctx := testenv.Context(t)
 	const tool = "slack__get_user_profile"
-	req := search.Request{Query: "is it too late to ping U04ABCD12 right now? where are they based", MaxResults: 10}
+	req := search.Request{Query: "is it too late to ping her right now? where is she based", MaxResults: 10}
 	find := func() (search.Result, *search.Reference) {
 		res := search1(t, e, req)
 		for i, r := range res.References {

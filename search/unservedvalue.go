@@ -69,6 +69,7 @@ var kindWords = map[string][]string{
 	fallback.KindCoordinates: append(slices.Clip(coordinateWords), "location", "position", "origin", "destination"),
 	fallback.KindEmoji:       {"emoji", "reaction", "emoticon"},
 	fallback.KindPattern:     {"glob", "pattern", "wildcard"},
+	fallback.KindUser:        {"user", "member", "person"},
 }
 
 // coordinateWords are the words of kindWords that name coordinates
