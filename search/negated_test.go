@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"github.com/toolsearch/toolsearch/catalog"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -40,5 +41,24 @@ func TestActionRuledOut(t *testing.T) {
 		{"Get an email to sam@example.com ready about Friday's demo, but don't send it", search.ModeDefault, "email__create_draft"},
 		{"Get an email to sam@example.com ready about Friday's demo, but don't send it", search.ModeKeyword, "email__create_draft"},
 		{"Prepare an email to the landlord about the boiler repair and do not send it", search.ModeKeyword, "email__create_draft"},
+	})
+}
+
+// TestActionRuledOutOwnNegation: a tool whose own description rules out
+// the action too ("… it does not send it") is not demoted by notAsked: a
+// request that does not want the email sent ranks it over the tool that
+// sends.
+func TestActionRuledOutOwnNegation(t *testing.T) {
+	snap, err := catalog.NewSnapshot([]catalog.Tool{
+		{Name: "mail__send_message", Description: "Send an email message to its recipients.",
+			InputSchema: []byte(`{"type":"object","properties":{"to":{"type":"string","description":"Recipients."},"body":{"type":"string","description":"Text."}}}`)},
+		{Name: "mail__send_preview", Description: "Send a preview of an email message to yourself; it does not send it to the recipients.",
+			InputSchema: []byte(`{"type":"object","properties":{"body":{"type":"string","description":"Text."}}}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstToolsOn(t, newEngine(t, snap, search.Config{}), []firstCase{
+		{"email the newsletter message to the team, but don't send it yet", search.ModeKeyword, "mail__send_preview"},
 	})
 }
