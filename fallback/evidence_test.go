@@ -100,6 +100,8 @@ func TestRequestOpening(t *testing.T) {
 		{"zip up the logs into logs.zip", Opening{Verb: "zip", Object: []string{"up", "the", "logs"}, End: "into", Place: []string{"logs", "zip"}}},                             // a later value of the same word
 		{"add the bug label to issue #45 in acme/web, then close it", Opening{Verb: "add", Object: []string{"the", "bug", "label"}, End: "to", Place: []string{"issue", "45"}}}, // the place ends at the next preposition
 		{"move it to the archive, then tell bob", Opening{Verb: "move", Object: []string{"it"}, End: "to", Place: []string{"the", "archive"}}},                                  // or at a clause's end
+		{"start a branch hotfix off main", Opening{Verb: "start", Object: []string{"a", "branch", "hotfix"}, End: "off", Place: []string{"main"}}},                              // "off" after the object: where it starts (afterObjectEnd)
+		{"call off the offsite", Opening{Verb: "call", Object: []string{"off", "the", "offsite"}}},                                                                              // right after the verb: its particle
 		{"what's in the downloads folder", Opening{}},
 		{"cast of the movie Inception", Opening{}}, // a noun before "of"
 		{"please, record of my workouts", Opening{}},

@@ -1104,3 +1104,30 @@ func TestVersionInOneStep(t *testing.T) {
 		{"Send a Slack message to #releases saying that version 1.2.0 is out now for everyone", false},
 	})
 }
+
+// TestTicketNamesIssueKey: a word right before a value that names the
+// value's kind ("ticket OPS-12") is served by a tool that takes values
+// of that kind, whatever word the tool uses for them (kindLabels: the Jira
+// tools say "issue"); a request whose verb no tool does stays flagged.
+func TestTicketNamesIssueKey(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Comment on ticket PAY-33 that QA passed", "jira__add_comment", false},
+		{"Close ticket OPS-12", "jira__transition_issue", false},
+		{"Move ticket OPS-77 to In Review", "jira__transition_issue", false},
+		{"Assign ticket OPS-9 to me", "", true},
+		{"Create an empty directory /data/exports/2026", "", true},
+	})
+}
+
+// TestBeginVerbsMake: a verb of beginning with a new thing as its object
+// ("start a new branch", "raise an issue") makes it (beginVerbs), and
+// "off" after the object ends it ("off main": where the branch starts).
+func TestBeginVerbsMake(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Start a new branch hotfix/login-crash off main in ~/code/web", "git__create_branch", false},
+		{"Raise an issue on acme/cli titled 'crash on empty config'", "github__create_issue", false},
+		{"Start a new note titled 'Trip ideas' with Kyoto and Seoul", "notes__create_note", false},
+		{"Start a 25-minute focus timer", "", true},
+		{"start a zoom call with the design team now", "", true},
+	})
+}
