@@ -349,6 +349,14 @@ func TestNamedObjects(t *testing.T) {
 		{"Create A Calendar Event For My Dentist", nil}, // Title Case: every word is capitalized
 		{"My Fitbit died. Call A Lyft.", nil},
 		{"Fitbit died. My Garmin? A Lyft", []string{"garmin", "lyft"}}, // a determiner that starts a sentence
+		// A name after a preposition of means (namedMeans) is the service the request is done on.
+		{"open a merge request on GitLab for them", []string{"git", "lab"}},
+		{"page the on-call team through Opsgenie", []string{"opsgenie"}},
+		{"send it to the team via Telegram.", []string{"telegram"}},
+		{"book a sync with Priya on Friday at 10", nil},            // a person after "with", a time after "on"
+		{"open an issue in acme/web: login broken on Safari", nil}, // a message's text after a colon
+		{"file a bug for a crash on Android 14", nil},              // the name qualifies a value
+		{"forecast for Lisbon", nil},                               // a place
 	} {
 		if diff := cmp.Diff(c.want, NamedObjects(c.raw)); diff != "" {
 			t.Errorf("NamedObjects(%q) (-want +got):\n%s", c.raw, diff)

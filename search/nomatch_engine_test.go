@@ -375,13 +375,13 @@ func TestUnservedStep(t *testing.T) {
 		{"get the 5-day forecast for Oslo and text it to my phone", true},
 		// A tool that takes a value of any kind (a message's text) does
 		// not name the step's value's kind (namesKind, not takesKind).
-		{"read ~/docs/lease.txt and send it for e-signature to ana@corp.com through DocuSign", true},
+		{"read ~/docs/lease.txt and send it for DocuSign e-signature to ana@corp.com", true}, // not "through DocuSign": the unserved name (TestUnservedNameMeans)
 		// A verb that names the server of a tool that sends ("email"), ranked below.
 		{"Look up the Slack profile of user U123ABC and email them the launch plan", false},
 		{"list my calendar events for Friday and fax them to my assistant", true},
 		// The step names the server of a tool that does its verb.
 		{"check the weather in Rome and post it on Slack", false},
-		{"check the weather in Rome and post it on Instagram", true},
+		{"check the weather in Rome and post it to Instagram", true}, // not "on Instagram": the unserved name
 		// "one" stands for a thing named before: no word a tool must have.
 		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
 	}, flaggedBy("the unserved step", "a later step"))
