@@ -281,8 +281,32 @@ func openingAction(base string, object []string) (action string, asks bool) {
 			return v, false // "sign me up for ..."
 		}
 	}
+	if beginVerbs[base] && indefinite[object[0]] {
+		return makes, false // "start a new branch", "raise an issue", "log a bug": a thing that does not exist yet, made
+	}
 	return base, false
 }
+
+// beginVerbs are action verbs that bring their object into being when it
+// is a new thing, an indefinite noun phrase ("a", "an": indefinite):
+// "start a new branch hotfix/login off main", "raise an issue on
+// acme/cli", "log a bug in PAY", "launch a new project", "submit a
+// ticket"; the action is then to make it (makes), done by a tool that
+// creates, whose object is checked as any verb's ("start a 25-minute
+// focus timer" names nothing a tool makes). A definite object exists
+// already and the verb keeps its own sense ("start the build", "raise
+// the price", "log the hours on OPS-52"). "open a" reads so in keyword
+// search through fallback.VerbSynonyms' phrase, and "open" is a light
+// verb. Measured: see docs/benchmarks.md, "Verbs of beginning make a new
+// thing" (thirteenth session, h39-flags).
+var beginVerbs = wordSet("start begin launch raise log submit")
+
+// indefinite are the articles of a new thing (beginVerbs).
+var indefinite = wordSet("a an")
+
+// makes is the action of a verb of beginning with a new thing as its
+// object (beginVerbs): what a tool that makes it does.
+const makes = "create"
 
 // phrasalAction reports whether fallback.VerbSynonyms has phrase, a verb
 // and its particle, and every synonym is an action verb's base form

@@ -52,6 +52,10 @@ func TestOpeningAction(t *testing.T) {
 		{"inform", []string{"me", "about", "the", "weather"}, "inform", true},
 		{"update", []string{"us", "on", "the", "release"}, "update", true},
 		{"update", []string{"the", "event"}, "update", false},
+		{"start", []string{"a", "new", "branch"}, "create", false}, // a new thing made (beginVerbs)
+		{"raise", []string{"an", "issue"}, "create", false},
+		{"start", []string{"the", "build"}, "start", false}, // a thing that exists
+		{"raise", []string{"the", "price"}, "raise", false},
 	}
 	for _, tt := range tests {
 		got, asks := openingAction(tt.base, tt.object)
