@@ -1131,3 +1131,13 @@ func TestBeginVerbsMake(t *testing.T) {
 		{"start a zoom call with the design team now", "", true},
 	})
 }
+
+// TestTaskStepMessageText: a step's message text ("... and answer that
+// the transfer goes out Monday") is no word of the object a top tool
+// must have (unservedTask reads the step's phrase, fallback.Clause.Phrase):
+// email__reply_to_email answers, and the request is served.
+func TestTaskStepMessageText(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Dig up the email from the landlord about the deposit (rent@flats.co) and answer that the transfer goes out Monday", "email__read_email", false},
+	})
+}
