@@ -455,6 +455,45 @@ var servicePrepositions = wordSet("on with at via for")
 // raw, safe for concurrent use.
 func NamedObjects(raw string) []string {
 	var out []string
+	for _, n := range namedPhrases(raw) {
+		if n.Head == "" {
+			out = append(out, n.Name...)
+		}
+	}
+	return out
+}
+
+// NamedPhrase is a name read where NamedObjects reads one (after a
+// determiner or a preposition of means): Name its words (analysis.Words),
+// Head the lowercase noun that ends its noun phrase after it when the
+// name qualifies one ("our Mailchimp audience" → mailchimp, audience), ""
+// when the name itself ends it.
+type NamedPhrase struct {
+	Name []string
+	Head string
+}
+
+// NamedQualifiers returns the names that qualify the noun ending their
+// phrase (NamedPhrase.Head): "add them to our Mailchimp audience", "send
+// the figures as an Excel attachment", "a Fender guitar". Package search
+// reads one that no tool knows, whose noun no top tool has, as a service
+// the catalog does not have. A pure function of raw.
+func NamedQualifiers(raw string) []NamedPhrase {
+	var out []NamedPhrase
+	for _, n := range namedPhrases(raw) {
+		if n.Head != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// namedPhrases returns the names of raw that NamedObjects and
+// NamedQualifiers read: a run of capitalized words inside a sentence
+// (nameToken) right after a determiner or a preposition of means, that
+// ends its noun phrase or is followed by one lowercase noun that does.
+func namedPhrases(raw string) []NamedPhrase {
+	var out []NamedPhrase
 	var quote bool
 	start := true
 	det := false   // the token before is a determiner (lowercase, unless it starts a sentence)
@@ -473,14 +512,55 @@ func NamedObjects(raw string) []string {
 			continue
 		}
 		core := tokenCore(tok)
-		if (after || by && !isTime(strings.ToLower(core))) && argumentValue(core, start) && !technical(core) &&
-			strings.ToUpper(core) != core && !personNouns[strings.ToLower(core)] && endsPhrase(tok, toks[i+1:]) {
-			out = append(out, analysis.Words().Analyze(core)...)
+		if (after || by && !isTime(strings.ToLower(core))) && nameToken(core, start) {
+			if n, ok := namedPhrase(toks, i); ok {
+				out = append(out, n)
+			}
 		}
 		start = strings.ContainsAny(tok[len(tok)-1:], ".?!:")
 		text = text || strings.HasSuffix(tok, ":")
 	}
 	return out
+}
+
+// nameToken reports whether core (a token without its outer punctuation)
+// is a word of a name: capitalized inside a sentence (argumentValue),
+// neither technical nor all capitals, and no common noun for a person
+// (personNouns).
+func nameToken(core string, sentenceStart bool) bool {
+	return argumentValue(core, sentenceStart) && !technical(core) && strings.ToUpper(core) != core && !personNouns[strings.ToLower(core)]
+}
+
+// namedPhrase reads the name that opens at toks[i] (a nameToken): the
+// capitalized words from there up to a punctuation's end, then either the
+// end of its noun phrase (endsPhrase) or one lowercase plain word that
+// ends it, the noun the name qualifies.
+func namedPhrase(toks []string, i int) (NamedPhrase, bool) {
+	j := i + 1
+	for j < len(toks) && !strings.ContainsAny(toks[j-1][len(toks[j-1])-1:], ".,;:!?") && !opensQuote(toks[j]) && nameToken(tokenCore(toks[j]), false) {
+		j++
+	}
+	var name []string
+	for _, t := range toks[i:j] {
+		name = append(name, analysis.Words().Analyze(tokenCore(t))...)
+	}
+	if endsPhrase(toks[j-1], toks[j:]) {
+		// One word: "a Lyft"; several are mostly a common noun's phrase in
+		// Title Case ("a Random Forest Model on", "a Reading Room and").
+		return NamedPhrase{Name: name}, j == i+1
+	}
+	if strings.ContainsAny(toks[j-1][len(toks[j-1])-1:], ".,;:!?") || opensQuote(toks[j]) {
+		return NamedPhrase{}, false
+	}
+	head := tokenCore(toks[j])
+	if head == "" || head != strings.ToLower(head) || technical(head) || !endsPhrase(toks[j], toks[j+1:]) {
+		return NamedPhrase{}, false // "my Zeta Corp order number", "a Fender guitar 2 days ago"
+	}
+	hw := analysis.Words().Analyze(head)
+	if len(hw) != 1 {
+		return NamedPhrase{}, false
+	}
+	return NamedPhrase{Name: name, Head: hw[0]}, true
 }
 
 // namedMeans are the prepositions (in lowercase) before a name that is

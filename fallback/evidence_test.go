@@ -364,6 +364,34 @@ func TestNamedObjects(t *testing.T) {
 	}
 }
 
+// TestNamedQualifiers: a name after a determiner or a preposition of
+// means followed by one lowercase noun that ends the phrase qualifies it;
+// a name that ends its phrase is NamedObjects', and several capitalized
+// words that end it are read by neither (a common noun's phrase in Title
+// Case).
+func TestNamedQualifiers(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []NamedPhrase
+	}{
+		{"add them to our Mailchimp audience", []NamedPhrase{{Name: []string{"mailchimp"}, Head: "audience"}}},
+		{"sync my Garmin watch", []NamedPhrase{{Name: []string{"garmin"}, Head: "watch"}}},
+		{"confirm my Zeta Corp order, please", []NamedPhrase{{Name: []string{"zeta", "corp"}, Head: "order"}}},
+		{"call a Lyft", nil},                           // NamedObjects'
+		{"train a Random Forest Model on it", nil},     // Title Case
+		{"sync my Garmin watch 2 days ago", nil},       // the noun does not end the phrase
+		{"create a 'Sprint retro' meeting", nil},       // quoted
+		{"open an issue: crash on Safari mobile", nil}, // a message's text
+	} {
+		if diff := cmp.Diff(c.want, NamedQualifiers(c.raw)); diff != "" {
+			t.Errorf("NamedQualifiers(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+	if got := NamedObjects("train a Random Forest Model on it"); got != nil {
+		t.Errorf("NamedObjects read a Title Case phrase as a name: %v", got)
+	}
+}
+
 func TestValueKind(t *testing.T) {
 	for text, want := range map[string]string{
 		"#general": "channel", "#dev-ops,": "channel", "(#eng)": "channel",

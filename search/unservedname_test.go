@@ -20,3 +20,17 @@ func TestUnservedNameMeans(t *testing.T) {
 		{"add a comment on PR 12 in acme/web saying looks good", false},
 	})
 }
+
+// TestUnservedQualifier: a name no tool knows that qualifies a noun no tool
+// knows either (fallback.NamedQualifiers) is the named service's thing:
+// flagged in both modes. A noun the catalog knows keeps the request ("my
+// Notion workspace": the notes workspace; a known gap), as does a name a
+// tool knows.
+func TestUnservedQualifier(t *testing.T) {
+	flaggedExample(t, []unservedCase{
+		{"look up the Slack profile of U123ABC and add them to our Hubspot audience", true},
+		{"save my latest note to my Evernote notebook", true},
+		{"find the note about the launch and add it to my Notion workspace", false},
+		{"create an event in my work calendar for the Acme offsite", false},
+	})
+}
