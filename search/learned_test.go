@@ -507,3 +507,24 @@ func TestLearnedLiftByItsShareOfTheBest(t *testing.T) {
 		t.Errorf("after learning, %q ranks %v; want fetch__fetch_url first and fetch__web_search above github__get_file_contents", req.Query, got)
 	}
 }
+
+// TestLearnedBestByMargin: two sessions searched the web, one after
+// "search the web for go release notes": for "google the latest release
+// notes for Kubernetes 1.31" fetch__web_search is the request's best
+// learned match by a margin, and its lift weighs learnStrongWeight
+// (learnMarginShare) though its evidence is two sessions': it ranks
+// first, above notes__search_notes, which the catalog's words ("notes")
+// rank first. With learnWeight it stays second.
+func TestLearnedBestByMargin(t *testing.T) {
+	e := exampleLearningEngine(t)
+	req := search.Request{Query: "google the latest release notes for Kubernetes 1.31", MaxResults: 5}
+	if got := names(search1(t, e, req)); len(got) == 0 || got[0] != "notes__search_notes" {
+		t.Fatalf("without learning, %q ranks %v; want notes__search_notes first", req.Query, got)
+	}
+	learnSession(t, e, "release", "search the web for go release notes", "fetch__web_search")
+	learnSession(t, e, "google", "google how to center a div", "fetch__web_search")
+	res := search1(t, e, req)
+	if got := names(res); len(got) == 0 || got[0] != "fetch__web_search" || !isLifted(res, "fetch__web_search") {
+		t.Errorf("after learning, %q ranks %v; want fetch__web_search first, lifted", req.Query, got)
+	}
+}

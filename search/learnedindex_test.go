@@ -752,3 +752,40 @@ func bfclQueryTexts(t *testing.T) []string {
 	}
 	return texts
 }
+
+// TestLiftByMarginDoesNotVouch: a lift raised to learnStrongWeight as the
+// request's best learned match by a margin (Learned.ByMargin, marginLift)
+// does not vouch for its tool to the no-match rules (learnedServes),
+// however strong its evidence's own lift; the same lift without the
+// margin does.
+func TestLiftByMarginDoesNotVouch(t *testing.T) {
+	st, p := &state{}, &plan{} // no learned stage: the learned queries agree with any request
+	l := Learned{Signal: SignalLearnedQueries, Similarity: 1, Evidence: 2}
+	if liftStrength(&l) < learnedServesStrength {
+		t.Fatalf("liftStrength %v under learnedServesStrength: the test tests nothing", liftStrength(&l))
+	}
+	if !st.learnedServes(p, hit{learned: &l}) {
+		t.Fatal("a strong lift does not vouch: the test tests nothing")
+	}
+	l.ByMargin = true
+	if st.learnedServes(p, hit{learned: &l}) {
+		t.Error("a lift by the margin vouches for its tool; want it not to")
+	}
+}
+
+// TestMarginLiftReorders: marginLift raises the best learned match by a
+// margin to its lift at learnStrongWeight and re-sorts, marking the lift;
+// a first hit it leaves as it is (its confidence is not raised).
+func TestMarginLiftReorders(t *testing.T) {
+	name := func(id int) string { return string(rune('a' + id)) }
+	first, second := &Learned{}, &Learned{}
+	hits := []hit{{id: 0, score: 0.5, learned: first}, {id: 1, score: 0.4, learned: second}}
+	marginLift(hits, 0, 0.3, 0.5, false, name)
+	if hits[0].id != 0 || hits[0].score != 0.5 || first.ByMargin {
+		t.Errorf("the first hit: %+v, marked %v; want it unchanged", hits[0], first.ByMargin)
+	}
+	marginLift(hits, 1, 0.2, 0.5, false, name) // 0.2 + 0.5 · 0.8
+	if hits[0].id != 1 || math.Abs(hits[0].score-0.6) > 1e-12 || !second.ByMargin || math.Abs(second.Boost-0.4) > 1e-12 {
+		t.Errorf("the second hit: %+v, %+v; want it first at 0.6, boost 0.4, marked", hits[0], *second)
+	}
+}

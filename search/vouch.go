@@ -141,9 +141,12 @@ const learnedServesStrength = 0.16
 // learnedServes reports whether learning from use lifted h strongly
 // enough to say that it serves the request of plan p (see above), and
 // the tool's learned queries say the request's action (learnedAgrees).
+// A lift that weighed learnStrongWeight only as the request's best
+// learned match by a margin (Learned.ByMargin, learnMarginShare) does not
+// vouch: its similarity alone raised it.
 func (st *state) learnedServes(p *plan, h hit) bool {
 	l := h.learned
-	return l != nil && liftStrength(l) >= learnedServesStrength && st.learnedAgrees(p.learned, h.id)
+	return l != nil && !l.ByMargin && liftStrength(l) >= learnedServesStrength && st.learnedAgrees(p.learned, h.id)
 }
 
 // liftStrength is the strength of learning's lift l: its weight
