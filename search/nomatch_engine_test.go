@@ -1141,3 +1141,25 @@ func TestTaskStepMessageText(t *testing.T) {
 		{"Dig up the email from the landlord about the deposit (rent@flats.co) and answer that the transfer goes out Monday", "email__read_email", false},
 	})
 }
+
+// TestDataRunnerServes: a request on a database's data is served by the
+// tool among the 3 best that runs its statement, even where that tool
+// shares no other word with the request and the rules' candidates
+// (servingTop) would leave it out: postgres__execute names no column.
+func TestDataRunnerServes(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Add a nullable column last_login_ip to the users table", "", false},
+		{"delete the empty rows in my Excel spreadsheet", "", true},
+	})
+}
+
+// TestCountedPullReads: "pull" with a count in its object retrieves
+// records, a read (countedRead), as a request's verb or a later step's;
+// without a count it is git's pull, which no tool does.
+func TestCountedPullReads(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Show the schema of the invoices table and then pull the five biggest unpaid invoices", "", false},
+		{"Pull the 20 newest signups from the users table", "", false},
+		{"pull the latest changes from origin", "", true},
+	})
+}
