@@ -100,6 +100,8 @@ func TestRequestOpening(t *testing.T) {
 		{"zip up the logs into logs.zip", Opening{Verb: "zip", Object: []string{"up", "the", "logs"}, End: "into", Place: []string{"logs", "zip"}}},                             // a later value of the same word
 		{"add the bug label to issue #45 in acme/web, then close it", Opening{Verb: "add", Object: []string{"the", "bug", "label"}, End: "to", Place: []string{"issue", "45"}}}, // the place ends at the next preposition
 		{"move it to the archive, then tell bob", Opening{Verb: "move", Object: []string{"it"}, End: "to", Place: []string{"the", "archive"}}},                                  // or at a clause's end
+		{"start a branch hotfix off main", Opening{Verb: "start", Object: []string{"a", "branch", "hotfix"}, End: "off", Place: []string{"main"}}},                              // "off" after the object: where it starts (afterObjectEnd)
+		{"call off the offsite", Opening{Verb: "call", Object: []string{"off", "the", "offsite"}}},                                                                              // right after the verb: its particle
 		{"what's in the downloads folder", Opening{}},
 		{"cast of the movie Inception", Opening{}}, // a noun before "of"
 		{"please, record of my workouts", Opening{}},
@@ -347,10 +349,46 @@ func TestNamedObjects(t *testing.T) {
 		{"Create A Calendar Event For My Dentist", nil}, // Title Case: every word is capitalized
 		{"My Fitbit died. Call A Lyft.", nil},
 		{"Fitbit died. My Garmin? A Lyft", []string{"garmin", "lyft"}}, // a determiner that starts a sentence
+		// A name after a preposition of means (namedMeans) is the service the request is done on.
+		{"open a merge request on GitLab for them", []string{"git", "lab"}},
+		{"page the on-call team through Opsgenie", []string{"opsgenie"}},
+		{"send it to the team via Telegram.", []string{"telegram"}},
+		{"book a sync with Priya on Friday at 10", nil},            // a person after "with", a time after "on"
+		{"open an issue in acme/web: login broken on Safari", nil}, // a message's text after a colon
+		{"file a bug for a crash on Android 14", nil},              // the name qualifies a value
+		{"forecast for Lisbon", nil},                               // a place
 	} {
 		if diff := cmp.Diff(c.want, NamedObjects(c.raw)); diff != "" {
 			t.Errorf("NamedObjects(%q) (-want +got):\n%s", c.raw, diff)
 		}
+	}
+}
+
+// TestNamedQualifiers: a name after a determiner or a preposition of
+// means followed by one lowercase noun that ends the phrase qualifies it;
+// a name that ends its phrase is NamedObjects', and several capitalized
+// words that end it are read by neither (a common noun's phrase in Title
+// Case).
+func TestNamedQualifiers(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []NamedPhrase
+	}{
+		{"add them to our Mailchimp audience", []NamedPhrase{{Name: []string{"mailchimp"}, Head: "audience"}}},
+		{"sync my Garmin watch", []NamedPhrase{{Name: []string{"garmin"}, Head: "watch"}}},
+		{"confirm my Zeta Corp order, please", []NamedPhrase{{Name: []string{"zeta", "corp"}, Head: "order"}}},
+		{"call a Lyft", nil},                           // NamedObjects'
+		{"train a Random Forest Model on it", nil},     // Title Case
+		{"sync my Garmin watch 2 days ago", nil},       // the noun does not end the phrase
+		{"create a 'Sprint retro' meeting", nil},       // quoted
+		{"open an issue: crash on Safari mobile", nil}, // a message's text
+	} {
+		if diff := cmp.Diff(c.want, NamedQualifiers(c.raw)); diff != "" {
+			t.Errorf("NamedQualifiers(%q) (-want +got):\n%s", c.raw, diff)
+		}
+	}
+	if got := NamedObjects("train a Random Forest Model on it"); got != nil {
+		t.Errorf("NamedObjects read a Title Case phrase as a name: %v", got)
 	}
 }
 

@@ -161,6 +161,8 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 			dst = append(dst, verbExpansion{at: i, key: "tell _"})
 		case w == "open" && i+1 < n && ws[i+1].value: // "open notes.md": a thing that exists, read
 			dst = append(dst, verbExpansion{at: i, key: "open _"})
+		case w == "print" && printsText(ws[i+1:]): // "print the contents of app.ini": shown, not put on paper
+			dst = append(dst, verbExpansion{at: i, key: "print _"})
 		case ok:
 			dst = append(dst, verbExpansion{at: at, key: k, own: framedPhrases[k]})
 			i++
@@ -169,6 +171,43 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 		}
 	}
 	return dst
+}
+
+// "print" says two actions: to put a document on paper ("print the
+// quarterly report on the office printer", "print my boarding pass") and
+// to show text, as a terminal prints it ("print the first 20 lines of
+// server.log", "Print the contents of /opt/grafana/conf/custom.ini"). It
+// reads as showing (the frame "print _": read, show, display) when its
+// object is text (printsText): a word of textWords before the object's
+// first preposition, within printWindow words. In expandVerbs, "print"
+// read the printer's requests as reading too: example held-out-13's
+// "Print ~/Documents/boarding-pass.pdf on the office printer." was let
+// through in keyword mode (98 → 96 %). Measured (thirteenth session,
+// h39-rank; docs/benchmarks.md, ""print" shows text"), main 87c519a →
+// after, default / keyword mode: pair 27 first tool right 25.5 → 26.5 /
+// 26.0 → 27.0, nDCG@10 .7333 → .7456 / .7392 → .7506; no other set, flag
+// or dev set moves.
+
+// textWords are the objects "print" shows (printsText): a file's
+// contents, its lines, a command's output, a variable's value.
+var textWords = wordSet("contents content lines line output text value values")
+
+// printWindow is how many words after "print" printsText reads: "the
+// first 20 lines" (four).
+const printWindow = 4
+
+// printsText reports whether ws, the words after "print", make it show
+// text (see textWords).
+func printsText(ws []planWord) bool {
+	for k := 0; k < len(ws) && k < printWindow; k++ {
+		if textWords[ws[k].word] {
+			return true
+		}
+		if objectEnds[ws[k].word] {
+			return false
+		}
+	}
+	return false
 }
 
 // letKnowWord returns the position of "know" in "let ... know" opening at

@@ -360,3 +360,29 @@ func TestQuotedTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintShowsText: "print" shows text when its object is text
+// (printsText): a file's contents are read, not written; a document on
+// the office printer is no such object.
+func TestPrintShowsText(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "filesystem__read_file", Server: "filesystem", Description: "Read the complete contents of a file from the local file system."},
+		{Name: "filesystem__write_file", Server: "filesystem", Description: "Create a new file or completely overwrite an existing file with new content."},
+		{Name: "github__get_file_contents", Server: "github", Description: "Get the contents of a file or directory from a GitHub repository."},
+	})
+	firstExpanded(t, ix, mustParse(t, "Print the contents of /opt/grafana/conf/custom.ini"), "filesystem__read_file")
+	for query, want := range map[string]bool{
+		"print the first 20 lines of server.log":    true,
+		"print the value of HOME":                   true,
+		"print the quarterly report on the printer": false,
+		"print my boarding pass":                    false,
+	} {
+		var ws []planWord
+		for _, w := range strings.Fields(query)[1:] {
+			ws = append(ws, planWord{word: w})
+		}
+		if got := printsText(ws); got != want {
+			t.Errorf("printsText(%q) = %v, want %v", query, got, want)
+		}
+	}
+}

@@ -147,6 +147,7 @@ var verbSynonyms = map[string][]string{
 	"let _ know":    {"send", "message", "notify", "tell"}, // "let the team know the build is green"
 	"tell _":        {"send", "message", "notify"},         // "tell the #ops channel the deploy is done"
 	"open _":        {"read", "show"},                      // "open notes.md", "open ~/notes/todo.md": a value that exists (requestExpansions)
+	"print _":       {"read", "show", "display"},           // "print the contents of app.ini": text shown, not paper (requestExpansions, printsText)
 	"move _ time":   {"reschedule", "update", "change"},    // "move my 2pm meeting to 4pm", "push the standup an hour later"
 	"book _ time":   {"create", "schedule", "reserve"},
 	"_ time":        {"event", "calendar"}, // the time of "move my 2pm meeting to 4pm": a slot of its own

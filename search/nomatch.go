@@ -256,7 +256,15 @@ import (
 // (keyword 7.9 → 6.9, 12.0 → 10.0, 6.0 → 4.0 %); nothing else moves. Rows
 // or a table of other software keep the object check ("delete the empty
 // rows in my Excel spreadsheet", "update the pivot table in the
-// quarterly workbook").
+// quarterly workbook"). The tool running the statement serves the
+// request from any of the unservedDepth best places, also where it is no
+// candidate for the rules (servingTop: it shares no word with the request
+// but the statement's; "Add a nullable last_login_ip column of type inet
+// to the users table", pair 27, with postgres__describe_table first and
+// postgres__execute, which names no column, second): thirteenth session
+// (h39-flags), default and keyword mode, pair 27 answerable flagged 12 →
+// 11 of 50; no other flag and no nDCG@10 of any example, dev or dev
+// held-out set moves.
 const (
 	// unservedMaxWords is the longest query, in ranking words, the rule
 	// reads (6 and 8 measured, see above); longer queries are the
@@ -301,6 +309,9 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 			continue
 		}
 		base, action := actionVerb(w)
+		if action && countedRead(base, r.openingAfter(server).Object) {
+			action = false // "Pull the last 10 messages from #incidents": a read
+		}
 		back = !action && base == w && givesBack(w, r.openingAfter(server))
 		action = action || back // "Return the shoes I ordered last week for a refund": no read
 		if len(w) <= 2 && !prefix && i+1 < len(ws) && !action {
@@ -353,13 +364,16 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 		base = giveBack
 	}
 	top := r.servingTop(hs)
-	if server != "" && !st.objectOfTop(words[verb+1:], op, top) {
-		return "" // "weather report for Boston tomorrow", "stock quote AAPL": a noun after the server's name, no verb
-	}
 	tf := fallback.TimeFrame(ws[verb:])
 	frame := tf == fallback.RescheduleKey // "push my dentist appointment on Friday to 4pm": the verb moves a thing in time
 	data := fallback.DataFrame(ws[verb:]) // "set status = 'shipped' for order 9912 in the orders table": an SQL statement
-	var served [unservedDepth]bool        // the tool has the verb or a synonym
+	if data != "" {
+		top = hs[:min(len(hs), unservedDepth)] // the tool running the statement is the request's, whatever words it shares: postgres__execute names no column
+	}
+	if server != "" && !st.objectOfTop(words[verb+1:], op, top) {
+		return "" // "weather report for Boston tomorrow", "stock quote AAPL": a noun after the server's name, no verb
+	}
+	var served [unservedDepth]bool // the tool has the verb or a synonym
 	anyServed := false
 	for k, h := range top {
 		if data != "" {
@@ -379,7 +393,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	invites := tf == fallback.BookKey && base == "invite"
 	// "set status = 'shipped' for order 9912 in the orders table": a tool running the statement serves any table's data
 	inTable := data != "" && fallback.InTable(req.Raw)
-	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.inFileServed(r, top, served[:len(top)]) || st.objectServed(words, verb, base, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.inFileServed(r, top, served[:len(top)]) || st.objectServed(words, verb, base, op, nextVerb(raw), kindLabels(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(r, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}
@@ -398,7 +412,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 // "output" match ("stage everything in the docs folder and commit it"
 // goes on: the catalog knows "docs" and "folder", and a tool that stages
 // may say "file" for them).
-func (st *state) objectServed(words []fallback.WordMatch, verb int, base string, op fallback.Opening, stop string, top []hit, served []bool) bool {
+func (st *state) objectServed(words []fallback.WordMatch, verb int, base string, op fallback.Opening, stop string, labels map[string]string, top []hit, served []bool) bool {
 	var objects []fallback.WordMatch
 	inPhrase := false
 	known := false // a word of the object before stop is known to the catalog
@@ -442,6 +456,9 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, base string,
 			}
 			if k == 0 && ownsWord(o) || o.Known && k > 0 && st.lex.HasWord(h.id, o.Word) {
 				return true
+			}
+			if kind, ok := labels[o.Word]; ok && !o.Known && st.namesKind(h.id, kind) {
+				return true // "close ticket OPS-12": the tool takes the issue key "ticket" names (kindLabels)
 			}
 		}
 	}

@@ -375,13 +375,13 @@ func TestUnservedStep(t *testing.T) {
 		{"get the 5-day forecast for Oslo and text it to my phone", true},
 		// A tool that takes a value of any kind (a message's text) does
 		// not name the step's value's kind (namesKind, not takesKind).
-		{"read ~/docs/lease.txt and send it for e-signature to ana@corp.com through DocuSign", true},
+		{"read ~/docs/lease.txt and send it for DocuSign e-signature to ana@corp.com", true}, // not "through DocuSign": the unserved name (TestUnservedNameMeans)
 		// A verb that names the server of a tool that sends ("email"), ranked below.
 		{"Look up the Slack profile of user U123ABC and email them the launch plan", false},
 		{"list my calendar events for Friday and fax them to my assistant", true},
 		// The step names the server of a tool that does its verb.
 		{"check the weather in Rome and post it on Slack", false},
-		{"check the weather in Rome and post it on Instagram", true},
+		{"check the weather in Rome and post it to Instagram", true}, // not "on Instagram": the unserved name
 		// "one" stands for a thing named before: no word a tool must have.
 		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
 	}, flaggedBy("the unserved step", "a later step"))
@@ -1102,5 +1102,64 @@ func TestVersionInOneStep(t *testing.T) {
 	flaggedExample(t, []unservedCase{
 		{"Publish version 1.2.0 of acme/web with the changelog as its release notes", true},
 		{"Send a Slack message to #releases saying that version 1.2.0 is out now for everyone", false},
+	})
+}
+
+// TestTicketNamesIssueKey: a word right before a value that names the
+// value's kind ("ticket OPS-12") is served by a tool that takes values
+// of that kind, whatever word the tool uses for them (kindLabels: the Jira
+// tools say "issue"); a request whose verb no tool does stays flagged.
+func TestTicketNamesIssueKey(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Comment on ticket PAY-33 that QA passed", "jira__add_comment", false},
+		{"Close ticket OPS-12", "jira__transition_issue", false},
+		{"Move ticket OPS-77 to In Review", "jira__transition_issue", false},
+		{"Assign ticket OPS-9 to me", "", true},
+		{"Create an empty directory /data/exports/2026", "", true},
+	})
+}
+
+// TestBeginVerbsMake: a verb of beginning with a new thing as its object
+// ("start a new branch", "raise an issue") makes it (beginVerbs), and
+// "off" after the object ends it ("off main": where the branch starts).
+func TestBeginVerbsMake(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Start a new branch hotfix/login-crash off main in ~/code/web", "git__create_branch", false},
+		{"Raise an issue on acme/cli titled 'crash on empty config'", "github__create_issue", false},
+		{"Start a new note titled 'Trip ideas' with Kyoto and Seoul", "notes__create_note", false},
+		{"Start a 25-minute focus timer", "", true},
+		{"start a zoom call with the design team now", "", true},
+	})
+}
+
+// TestTaskStepMessageText: a step's message text ("... and answer that
+// the transfer goes out Monday") is no word of the object a top tool
+// must have (unservedTask reads the step's phrase, fallback.Clause.Phrase):
+// email__reply_to_email answers, and the request is served.
+func TestTaskStepMessageText(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Dig up the email from the landlord about the deposit (rent@flats.co) and answer that the transfer goes out Monday", "email__read_email", false},
+	})
+}
+
+// TestDataRunnerServes: a request on a database's data is served by the
+// tool among the 3 best that runs its statement, even where that tool
+// shares no other word with the request and the rules' candidates
+// (servingTop) would leave it out: postgres__execute names no column.
+func TestDataRunnerServes(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Add a nullable column last_login_ip to the users table", "", false},
+		{"delete the empty rows in my Excel spreadsheet", "", true},
+	})
+}
+
+// TestCountedPullReads: "pull" with a count in its object retrieves
+// records, a read (countedRead), as a request's verb or a later step's;
+// without a count it is git's pull, which no tool does.
+func TestCountedPullReads(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Show the schema of the invoices table and then pull the five biggest unpaid invoices", "", false},
+		{"Pull the 20 newest signups from the users table", "", false},
+		{"pull the latest changes from origin", "", true},
 	})
 }

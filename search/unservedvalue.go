@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/toolsearch/toolsearch/fallback"
 )
@@ -199,6 +200,33 @@ func (r *reading) openingValues() []fallback.Value {
 			continue
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// kindLabels returns the words of raw that name the kind of the value
+// right after them (kindWords: "ticket OPS-4410", "channel #ops",
+// "branch feature/export"), each with that kind: the word says what the
+// value is, so a tool with a parameter for values of that kind (namesKind)
+// has the thing it names, whatever word the tool uses for it (the Jira
+// tools say "issue", not "ticket"). Read by the unserved object
+// (objectServed).
+func kindLabels(raw string) map[string]string {
+	var out map[string]string
+	toks := strings.Fields(raw)
+	for i := 0; i+1 < len(toks); i++ {
+		ws := fallback.Words(toks[i])
+		if len(ws) != 1 || strings.ContainsAny(toks[i], ",;:") {
+			continue
+		}
+		vs := fallback.ValueKinds(toks[i+1])
+		if len(vs) != 1 || !slices.ContainsFunc(kindWords[vs[0].Kind], func(k string) bool { return fallback.SameStem(k, ws[0]) }) {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[ws[0]] = vs[0].Kind
 	}
 	return out
 }

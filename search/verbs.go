@@ -281,8 +281,56 @@ func openingAction(base string, object []string) (action string, asks bool) {
 			return v, false // "sign me up for ..."
 		}
 	}
+	if beginVerbs[base] && indefinite[object[0]] {
+		return makes, false // "start a new branch", "raise an issue", "log a bug": a thing that does not exist yet, made
+	}
 	return base, false
 }
+
+// beginVerbs are action verbs that bring their object into being when it
+// is a new thing, an indefinite noun phrase ("a", "an": indefinite):
+// "start a new branch hotfix/login off main", "raise an issue on
+// acme/cli", "log a bug in PAY", "launch a new project", "submit a
+// ticket"; the action is then to make it (makes), done by a tool that
+// creates, whose object is checked as any verb's ("start a 25-minute
+// focus timer" names nothing a tool makes). A definite object exists
+// already and the verb keeps its own sense ("start the build", "raise
+// the price", "log the hours on OPS-52"). "open a" reads so in keyword
+// search through fallback.VerbSynonyms' phrase, and "open" is a light
+// verb. Measured: see docs/benchmarks.md, "Verbs of beginning make a new
+// thing" (thirteenth session, h39-flags).
+var beginVerbs = wordSet("start begin launch raise log submit")
+
+// retrieveVerbs are action verbs that read when their object counts the
+// records they bring (countedRead): "pull the 20 newest signups", "pull
+// its last 10 messages", "pull the ten largest refunds from last month"
+// retrieve rows and messages; "pull the latest changes from origin",
+// which counts nothing, is git's pull, which no tool of a catalog without
+// it does. Measured: see docs/benchmarks.md, "Rule misfires on fresh
+// wording" (thirteenth session, h39-flags).
+var retrieveVerbs = wordSet("pull")
+
+// countWords are the cardinal numbers written as words that count a
+// request's records (countedRead), beside digits.
+var countWords = wordSet("two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred")
+
+// countedRead reports whether verb, a request's or a step's verb in its
+// base form, is a retrieve verb whose object (the words after it up to a
+// preposition: fallback.Opening.Object, fallback.Clause.Object) holds a
+// count (digits or countWords): the request reads records, as a light
+// verb does.
+func countedRead(verb string, object []string) bool {
+	return retrieveVerbs[verb] && slices.ContainsFunc(object, func(w string) bool {
+		return countWords[w] || w != "" && strings.Trim(w, "0123456789") == ""
+	})
+}
+
+// indefinite are the articles of a new thing (beginVerbs).
+var indefinite = wordSet("a an")
+
+// makes is the action of a verb of beginning with a new thing as its
+// object (beginVerbs): what a tool that makes it does.
+const makes = "create"
 
 // phrasalAction reports whether fallback.VerbSynonyms has phrase, a verb
 // and its particle, and every synonym is an action verb's base form

@@ -52,11 +52,33 @@ func TestOpeningAction(t *testing.T) {
 		{"inform", []string{"me", "about", "the", "weather"}, "inform", true},
 		{"update", []string{"us", "on", "the", "release"}, "update", true},
 		{"update", []string{"the", "event"}, "update", false},
+		{"start", []string{"a", "new", "branch"}, "create", false}, // a new thing made (beginVerbs)
+		{"raise", []string{"an", "issue"}, "create", false},
+		{"start", []string{"the", "build"}, "start", false}, // a thing that exists
+		{"raise", []string{"the", "price"}, "raise", false},
 	}
 	for _, tt := range tests {
 		got, asks := openingAction(tt.base, tt.object)
 		if got != tt.want || asks != tt.asks {
 			t.Errorf("openingAction(%q, %q) = %q, %v; want %q, %v", tt.base, tt.object, got, asks, tt.want, tt.asks)
+		}
+	}
+}
+
+// TestCountedRead: a retrieve verb whose object holds a count reads.
+func TestCountedRead(t *testing.T) {
+	for _, c := range []struct {
+		verb   string
+		object []string
+		want   bool
+	}{
+		{"pull", []string{"the", "20", "newest", "signups"}, true},
+		{"pull", []string{"the", "ten", "largest", "refunds"}, true},
+		{"pull", []string{"the", "latest", "changes"}, false},
+		{"delete", []string{"the", "10", "oldest", "rows"}, false},
+	} {
+		if got := countedRead(c.verb, c.object); got != c.want {
+			t.Errorf("countedRead(%q, %q) = %v, want %v", c.verb, c.object, got, c.want)
 		}
 	}
 }
