@@ -354,6 +354,7 @@ func TestNamedObjects(t *testing.T) {
 		{"page the on-call team through Opsgenie", []string{"opsgenie"}},
 		{"send it to the team via Telegram.", []string{"telegram"}},
 		{"book a sync with Priya on Friday at 10", nil},            // a person after "with", a time after "on"
+		{"post the weekly summary in #ops on Sundays", nil},        // days
 		{"open an issue in acme/web: login broken on Safari", nil}, // a message's text after a colon
 		{"file a bug for a crash on Android 14", nil},              // the name qualifies a value
 		{"forecast for Lisbon", nil},                               // a place
