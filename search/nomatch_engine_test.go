@@ -1152,3 +1152,14 @@ func TestDataRunnerServes(t *testing.T) {
 		{"delete the empty rows in my Excel spreadsheet", "", true},
 	})
 }
+
+// TestCountedPullReads: "pull" with a count in its object retrieves
+// records, a read (countedRead), as a request's verb or a later step's;
+// without a count it is git's pull, which no tool does.
+func TestCountedPullReads(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Show the schema of the invoices table and then pull the five biggest unpaid invoices", "", false},
+		{"Pull the 20 newest signups from the users table", "", false},
+		{"pull the latest changes from origin", "", true},
+	})
+}
