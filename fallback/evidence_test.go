@@ -562,6 +562,21 @@ func TestCoverageArguments(t *testing.T) {
 			t.Errorf("%q: Coverage %.3f, WordCoverage %.3f; want %.3f and no more", c.q, res.Coverage, res.WordCoverage, c.coverage)
 		}
 	}
+	// So are the unknown words of quoted text (a title or a name the
+	// caller passes).
+	for _, c := range []struct {
+		q        string
+		coverage float64
+	}{
+		{"send messages 'zorblax qux'", 1},
+		{"send messages “zorblax qux”", 1},
+		{"send messages 'zorblax qux", 0.5}, // a quote that does not close is no quote
+	} {
+		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
+		if math.Abs(res.Coverage-c.coverage) > 1e-9 {
+			t.Errorf("%q: Coverage %.3f, want %.3f", c.q, res.Coverage, c.coverage)
+		}
+	}
 }
 
 // TestWhenCoverage: Result.WhenCoverage leaves out the unknown words of
