@@ -354,6 +354,7 @@ func TestNamedObjects(t *testing.T) {
 		{"page the on-call team through Opsgenie", []string{"opsgenie"}},
 		{"send it to the team via Telegram.", []string{"telegram"}},
 		{"book a sync with Priya on Friday at 10", nil},            // a person after "with", a time after "on"
+		{"post the weekly summary in #ops on Sundays", nil},        // days
 		{"open an issue in acme/web: login broken on Safari", nil}, // a message's text after a colon
 		{"file a bug for a crash on Android 14", nil},              // the name qualifies a value
 		{"forecast for Lisbon", nil},                               // a place
@@ -559,6 +560,21 @@ func TestCoverageArguments(t *testing.T) {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || res.WordCoverage > c.coverage {
 			t.Errorf("%q: Coverage %.3f, WordCoverage %.3f; want %.3f and no more", c.q, res.Coverage, res.WordCoverage, c.coverage)
+		}
+	}
+	// So are the unknown words of quoted text (a title or a name the
+	// caller passes).
+	for _, c := range []struct {
+		q        string
+		coverage float64
+	}{
+		{"send messages 'zorblax qux'", 1},
+		{"send messages “zorblax qux”", 1},
+		{"send messages 'zorblax qux", 0.5}, // a quote that does not close is no quote
+	} {
+		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
+		if math.Abs(res.Coverage-c.coverage) > 1e-9 {
+			t.Errorf("%q: Coverage %.3f, want %.3f", c.q, res.Coverage, c.coverage)
 		}
 	}
 }
