@@ -291,6 +291,9 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 						}
 					}
 					if coverage {
+						if p.unknown == nil {
+							p.unknown = make([]UnknownWord, 0, len(q.Terms)-k) // one allocation: at most the words left
+						}
 						p.unknown = append(p.unknown, u)
 					}
 				}

@@ -58,19 +58,21 @@ func (st *state) argumentCoverage(r *reading, m matches, hs []hit) float64 {
 	if len(hs) == 0 || len(m.tally.Unknown) == 0 || (m.mode != ModeKeyword && m.mode != ModeHybrid && m.mode != ModeSemantic) {
 		return m.coverage
 	}
-	op := r.opening()
-	if op.Verb == "" || op.VerbValue {
+	verb, value := r.verb() // read only up to the verb: most requests stop here
+	if verb == "" || value {
 		return m.coverage
 	}
-	base, action := actionVerb(op.Verb)
+	base, action := actionVerb(verb)
 	if base == "" {
 		return m.coverage // no verb: "Pollen count in Vienna today?", "Any earthquake alerts for Alaska"
 	}
-	if action && !st.actsVerb(hs[0].id, base) {
+	top := hs[0].id
+	if action && !st.actsVerb(top, base) {
 		return m.coverage // a verb the top tool does not do is the thing asked: "start a zoom call with the design team"
 	}
+	op := r.opening()
 	head := objectHead(op.Object)
-	if head == "" || !st.hasHead(r, hs[0].id, head) {
+	if head == "" || !st.lex.HasWord(top, head) {
 		return m.coverage
 	}
 	var clause []string // the words of the verb's clause: a later clause asks for more
@@ -80,8 +82,8 @@ func (st *state) argumentCoverage(r *reading, m matches, hs []hit) float64 {
 			break
 		}
 	}
-	when := m.whenCoverage > m.coverage && st.namesThing(r, hs[0].id) // as ownActionCoverage reads it
-	inPlace := placePrepositions[op.End]                              // where the object is: as often the service asked for
+	when := m.whenCoverage > m.coverage && st.namesThing(r, top) // as ownActionCoverage reads it
+	inPlace := placePrepositions[op.End]                         // where the object is: as often the service asked for
 	c, ok := m.tally.Discounted(when, servedArgumentWeight, func(u fallback.UnknownWord) bool {
 		return u.Word != op.Verb && slices.Contains(clause, u.Word) && !slices.Contains(op.Object, u.Word) && !(inPlace && slices.Contains(op.Place, u.Word))
 	})
@@ -89,15 +91,4 @@ func (st *state) argumentCoverage(r *reading, m matches, hs []hit) float64 {
 		return m.coverage
 	}
 	return max(m.coverage, c)
-}
-
-// hasHead reports whether the catalog knows head, a word of the request,
-// and tool id has it.
-func (st *state) hasHead(r *reading, id int, head string) bool {
-	for _, w := range r.matches(id) {
-		if w.Word == head {
-			return w.Known && w.InTool
-		}
-	}
-	return false
 }

@@ -1096,6 +1096,23 @@ func TestVerbObject(t *testing.T) {
 	})
 }
 
+// TestVerbObjectElsewhere: a tool that puts its thing in one place ("Move
+// a document to the trash") does not serve a request that puts it in
+// another it has no word of (elsewhere); the same place, or a tool that
+// names the request's place, does.
+func TestVerbObjectElsewhere(t *testing.T) {
+	doc := json.RawMessage(`{"type":"object","properties":{"doc_id":{"type":"string"}}}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "docs__trash_document", Description: "Move a document to the trash. It can be restored for 30 days.", InputSchema: doc},
+		{Name: "docs__get_document", Description: "Get a document with its title and text.", InputSchema: doc},
+		{Name: "docs__create_document", Description: "Create a document with a title and text.", InputSchema: json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"},"text":{"type":"string"}}}`)},
+	}, []unservedCase{
+		{"move document d_12 into the Projects shelf", true}, // trash_document moves documents to the trash only
+		{"move document d_12 to the trash", false},
+		{"move the budget document to the trash", false},
+	})
+}
+
 // TestVersionInOneStep: a long one-imperative request with a version
 // number is one sentence (severalSentences), read by the unserved action.
 func TestVersionInOneStep(t *testing.T) {
