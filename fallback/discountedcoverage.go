@@ -1,7 +1,8 @@
 package fallback
 
 // UnknownWord is a ranking word that Result.Coverage counts as unknown:
-// the catalog does not know it, and it is no argument value left out.
+// the catalog does not know it, and it is no argument value left out. A
+// plain value, safe to copy.
 type UnknownWord struct {
 	// Word is the word as analysis.Words gives it.
 	Word string
@@ -14,7 +15,9 @@ type UnknownWord struct {
 
 // CoverageTally is what Result.Coverage and Result.WhenCoverage are
 // computed from: Coverage is Known / Weight, WhenCoverage Known / (Weight
-// − When). The zero value has no words.
+// − When). The zero value has no words. A value whose Unknown each search
+// allocates afresh (nothing reuses it): safe to copy and for concurrent
+// reads; Discounted only reads it.
 type CoverageTally struct {
 	// Known is the weight of the words the catalog knows (or understands:
 	// a value of a kind it knows, a verb said otherwise).

@@ -467,7 +467,8 @@ func NamedObjects(raw string) []string {
 // determiner or a preposition of means): Name its words (analysis.Words),
 // Head the lowercase noun that ends its noun phrase after it when the
 // name qualifies one ("our Mailchimp audience" → mailchimp, audience), ""
-// when the name itself ends it.
+// when the name itself ends it. A plain value; NamedQualifiers allocates
+// its Name afresh for each call.
 type NamedPhrase struct {
 	Name []string
 	Head string

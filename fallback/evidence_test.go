@@ -662,7 +662,7 @@ func TestClauseGoverned(t *testing.T) {
 }
 
 // FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
-// NamedObjects, locativeNames, freeTextWords, OpeningParticle and ValueKinds never panic
+// NamedObjects, NamedQualifiers, locativeNames, freeTextWords, OpeningParticle and ValueKinds never panic
 // on any text and give only its words (its values, of their kind); an
 // opening's verb is neither preamble nor question word, and RequestVerb,
 // which reads only up to it, gives the same verb; every clause is
@@ -678,7 +678,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
 		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
-		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
+		"get me a Lyft", "My Fitbit? A 'Lyft' my", "add them to our Mailchimp audience", "on Sundays via Telegram. using X", "on GitLab: a Y z", "call A Didi, a Zeta Corp order. an Über",
 		"check me in", "check in, and", "please take it down. and check", "delete /tmp/a.csv ~/x ./y a/b x@y.z #c OPS-1 www.q https://z",
 		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1", "find every *.tf file, then (report-*.pdf) and src/**/*.ts", "give it a :-1: or :_a_:", "add the bug label to issue #45 in acme/web, then move it to: x",
 		"find it and e-sign it", "get x and if it's dry book a y", "x, if y, z", "reply that that", "and if",
@@ -714,6 +714,13 @@ func FuzzRequestClauses(f *testing.F) {
 		for _, w := range NamedObjects(raw) {
 			if !words[w] {
 				t.Errorf("NamedObjects(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		for _, n := range NamedQualifiers(raw) {
+			for _, w := range append(n.Name, n.Head) {
+				if !words[w] || len(n.Name) == 0 {
+					t.Errorf("NamedQualifiers(%q) has %+v: %q not a word of the text", raw, n, w)
+				}
 			}
 		}
 		names, others := requestNames(raw)

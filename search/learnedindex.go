@@ -75,8 +75,9 @@ type learnedScreen struct {
 	// vecs are occ[occStart[u]:occStart[u+1]], ascending. occ is nil when
 	// no two rows are the same (then distinct vector u is row u).
 	occ, occStart []int32
-	// scratch holds []float32 of one cosine per tool, for the scans;
-	// passes []bool of one flag per row, for below.
+	// scratch holds []float32 of one cosine or bound per row, for the
+	// screen (cosines, bounds); passes []bool of one flag per row, for
+	// below.
 	scratch, passes sync.Pool
 }
 
