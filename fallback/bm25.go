@@ -113,7 +113,10 @@ type plan struct {
 	// when sums the weights of the words in weight that say when
 	// (saysWhen) and are not known: Result.WhenCoverage leaves them out.
 	when float64
-	seq  []seqWord // ranking words with index terms, in query order
+	// unknown are the words counted in weight and not in known
+	// (Result.Unknown).
+	unknown []UnknownWord
+	seq     []seqWord // ranking words with index terms, in query order
 }
 
 // otherNameWeight is the share of its weight an unknown name in no
@@ -172,6 +175,9 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 	slot := 0
 	var verbs []verbExpansion              // the request's verbs to expand (Options.Expand)
 	stmtFrom, stmtTo, stmtAt := -1, -1, -1 // the terms of an SQL statement written in the request (inlineStatement), its keyword's word
+	if expand || coverage {
+		s.quoted = quotedTerms(q.Terms, s.quoted[:0])
+	}
 	if expand {
 		s.planWords = s.planWords[:0]
 		stmtFrom, stmtTo = inlineStatement(q.Terms)
@@ -185,7 +191,6 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 				}
 			}
 		}
-		s.quoted = quotedTerms(q.Terms, s.quoted[:0])
 		s.message = messageTerms(q.Raw, q.Terms, s.message[:0])
 		verbs = requestExpansions(s.planWords, s.verbs[:0])
 		if stmtFrom >= 0 && stmtAt < len(s.planWords) {
@@ -256,26 +261,40 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 			// session, h35-flags): example held-out-2 answerable flagged
 			// 10.0 → 6.7 % (keyword 13.3 → 10.0 %), nothing else moves.
 			framedName := names[qw.word] && coverage && synonyms != nil && ix.framed(verbs, at, qw.word, synonyms)
-			if qw.hasTerms && !(qw.unmatched && (qw.value || names[qw.word] && !framedName || text[qw.word])) {
+			quoted := coverage && s.quoted[k]
+			if qw.hasTerms && !(qw.unmatched && (qw.value || quoted || names[qw.word] && !framedName || text[qw.word])) {
 				// An argument value the catalog does not know says nothing
 				// about whether it serves the request (coverageValues),
 				// nor does a place or a person's name after "in", "from",
 				// "to" (locativeNames), nor a word of a message's text
-				// (freeTextWords).
+				// (freeTextWords), nor an unknown word of quoted text
+				// (quotedTerms: the text the caller passes, a title or a
+				// name; fuzzy search's quoted corrections are words the
+				// catalog knows).
 				known := !qw.unmatched || expand && shortKnown || coverage && synonyms != nil && (ix.knowsAny(synonyms(qw.word)) || ix.framed(verbs, at, qw.word, synonyms))
+				w := qw.weight
 				if !known && others[qw.word] {
-					p.weight += qw.weight * otherNameWeight // a name in no locative place: likely an argument, maybe the service asked for
-				} else {
-					p.weight += qw.weight
+					w *= otherNameWeight // a name in no locative place: likely an argument, maybe the service asked for
 				}
+				p.weight += w
 				if known {
 					p.known += qw.weight // known, in full (shortForms) or said otherwise (Options.CoverageVerbs, a frame's reading)
-				} else if saysWhen(qw.word) {
-					if notWhen == nil {
-						notWhen = timesNotWhen(q.Raw)
+				} else {
+					u := UnknownWord{Word: qw.word, Weight: w}
+					if saysWhen(qw.word) {
+						if notWhen == nil {
+							notWhen = timesNotWhen(q.Raw)
+						}
+						if !notWhen[qw.word] {
+							p.when += qw.weight
+							u.When = true
+						}
 					}
-					if !notWhen[qw.word] {
-						p.when += qw.weight
+					if coverage {
+						if p.unknown == nil {
+							p.unknown = make([]UnknownWord, 0, len(q.Terms)-k) // one allocation: at most the words left
+						}
+						p.unknown = append(p.unknown, u)
 					}
 				}
 			}
@@ -576,12 +595,12 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 	rk := newRanker(ix)
 
 	if p.impossible {
-		return Result{Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage()}
+		return Result{Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage(), Tally: p.tally(o.NoCoverage)}
 	}
 	// No ranking terms: list the tools that pass the filters.
 	if len(p.terms) == 0 {
 		if len(p.unmatched) > 0 {
-			return Result{Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage()}
+			return Result{Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage(), Tally: p.tally(o.NoCoverage)}
 		}
 		var cs []candidate
 		for id := range ix.Len() {
@@ -589,7 +608,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 				cs = append(cs, candidate{id: id, raw: 1})
 			}
 		}
-		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage()}
+		res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage(), Tally: p.tally(o.NoCoverage)}
 		top := rk.top(cs, o.Limit)
 		if len(top) > 0 {
 			res.Hits = o.Hits[:0]
@@ -625,7 +644,7 @@ func (ix *Index) Keyword(q query.Query, o Options) Result {
 		ix.smoothByServer(s, p, cs)
 		ix.feedback(s, p, cs)
 	}
-	res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage()}
+	res := Result{Total: len(cs), Unmatched: p.unmatched, Coverage: coverage, WhenCoverage: whenCoverage, WordCoverage: p.wordCoverage(), Tally: p.tally(o.NoCoverage)}
 	if o.Explain {
 		ix.markQuery(s, p)
 	}

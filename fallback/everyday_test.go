@@ -52,3 +52,20 @@ func TestEverydayWordsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionReadsAsMessages: what someone mentions is in their messages
+// (mentionWords), so a tool that searches messages leads a tool that
+// finds free time, for a request with no word of a message tool.
+func TestMentionReadsAsMessages(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "slack__search_messages", Server: "slack", Description: "Search messages across the workspace by text, channel and author."},
+		{Name: "calendar__find_free_time", Server: "calendar", Description: "Find time slots when all the given people are free."},
+		{Name: "notes__search_notes", Server: "notes", Description: "Full-text search over notes by keywords."},
+	})
+	for _, query := range []string{
+		"did anyone mention the budget this week",
+		"find where anyone is mentioning the budget",
+	} {
+		firstExpanded(t, ix, mustParse(t, query), "slack__search_messages")
+	}
+}

@@ -467,7 +467,8 @@ func NamedObjects(raw string) []string {
 // determiner or a preposition of means): Name its words (analysis.Words),
 // Head the lowercase noun that ends its noun phrase after it when the
 // name qualifies one ("our Mailchimp audience" → mailchimp, audience), ""
-// when the name itself ends it.
+// when the name itself ends it. A plain value; NamedQualifiers allocates
+// its Name afresh for each call.
 type NamedPhrase struct {
 	Name []string
 	Head string
@@ -512,7 +513,7 @@ func namedPhrases(raw string) []NamedPhrase {
 			continue
 		}
 		core := tokenCore(tok)
-		if (after || by && !isTime(strings.ToLower(core))) && nameToken(core, start) {
+		if (after || by && !timeName(core)) && nameToken(core, start) {
 			if n, ok := namedPhrase(toks, i); ok {
 				out = append(out, n)
 			}
@@ -563,14 +564,22 @@ func namedPhrase(toks []string, i int) (NamedPhrase, bool) {
 	return NamedPhrase{Name: name, Head: hw[0]}, true
 }
 
+// timeName reports whether core, a capitalized token, is a day's name,
+// one or several ("on Friday", "on Sundays"): a time, no service.
+func timeName(core string) bool {
+	w := strings.ToLower(core)
+	return isTime(w) || isTime(strings.TrimSuffix(w, "s"))
+}
+
 // namedMeans are the prepositions (in lowercase) before a name that is
 // the service a request is to be done on or through ("open a merge
 // request on GitLab", "page the on-call engineer through PagerDuty",
 // "book it via Expedia"), a thing asked for as a name after a determiner
 // is (NamedObjects); not "with" (a person: "a call with Sam") nor "in",
 // "to", "from", "at" (places: "the weather in Lisbon"), and no time ("on
-// Friday"). A name after a colon is a message's text ("open an issue:
-// login broken on Safari").
+// Friday", "on Sundays": timeName; no measured set has the plural, which
+// a scan of bfcl's answerable requests found). A name after a colon is a
+// message's text ("open an issue: login broken on Safari").
 var namedMeans = wordSet("on through via using")
 
 // namedDeterminers come before a name that is the thing a request is

@@ -354,6 +354,7 @@ func TestNamedObjects(t *testing.T) {
 		{"page the on-call team through Opsgenie", []string{"opsgenie"}},
 		{"send it to the team via Telegram.", []string{"telegram"}},
 		{"book a sync with Priya on Friday at 10", nil},            // a person after "with", a time after "on"
+		{"post the weekly summary in #ops on Sundays", nil},        // days
 		{"open an issue in acme/web: login broken on Safari", nil}, // a message's text after a colon
 		{"file a bug for a crash on Android 14", nil},              // the name qualifies a value
 		{"forecast for Lisbon", nil},                               // a place
@@ -539,6 +540,7 @@ func TestCoverageArguments(t *testing.T) {
 		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3},    // Title Case: no names
 		{"zorblax in #qux", 0.5, 0},                       // a value of a kind the catalog knows (a channel) is understood
 		{"zorblax ~/qux/quux", 0, 0},                      // the catalog knows no path
+		{"send messages *.zorblax", 1, 2.0 / 3},           // a glob pattern is a value by its form
 	} {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WordCoverage-c.everyWord) > 1e-9 {
@@ -559,6 +561,21 @@ func TestCoverageArguments(t *testing.T) {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || res.WordCoverage > c.coverage {
 			t.Errorf("%q: Coverage %.3f, WordCoverage %.3f; want %.3f and no more", c.q, res.Coverage, res.WordCoverage, c.coverage)
+		}
+	}
+	// So are the unknown words of quoted text (a title or a name the
+	// caller passes).
+	for _, c := range []struct {
+		q        string
+		coverage float64
+	}{
+		{"send messages 'zorblax qux'", 1},
+		{"send messages “zorblax qux”", 1},
+		{"send messages 'zorblax qux", 0.5}, // a quote that does not close is no quote
+	} {
+		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
+		if math.Abs(res.Coverage-c.coverage) > 1e-9 {
+			t.Errorf("%q: Coverage %.3f, want %.3f", c.q, res.Coverage, c.coverage)
 		}
 	}
 }
@@ -645,7 +662,7 @@ func TestClauseGoverned(t *testing.T) {
 }
 
 // FuzzRequestClauses: RequestOpening, RequestClauses, OwnQuestion,
-// NamedObjects, locativeNames, freeTextWords, OpeningParticle and ValueKinds never panic
+// NamedObjects, NamedQualifiers, locativeNames, freeTextWords, OpeningParticle and ValueKinds never panic
 // on any text and give only its words (its values, of their kind); an
 // opening's verb is neither preamble nor question word, and RequestVerb,
 // which reads only up to it, gives the same verb; every clause is
@@ -661,7 +678,7 @@ func FuzzRequestClauses(f *testing.F) {
 		"Make line-based edits. Use it to call a REST API (INSERT, UPDATE).", "Move or rename a file. use", "make",
 		"Ünïcode ÀÉ ΣΩ. ЖУК or DŽ" + strings.Repeat("é", 600) + " X", "say ' and ' then 'x: y.' and \" \" ok",
 		"E-file my tax return", "e-please do it", "Has my state tax refund been issued yet?", "is my", "do our, x",
-		"get me a Lyft", "My Fitbit? A 'Lyft' my", "call A Didi, a Zeta Corp order. an Über",
+		"get me a Lyft", "My Fitbit? A 'Lyft' my", "add them to our Mailchimp audience", "on Sundays via Telegram. using X", "on GitLab: a Y z", "call A Didi, a Zeta Corp order. an Über",
 		"check me in", "check in, and", "please take it down. and check", "delete /tmp/a.csv ~/x ./y a/b x@y.z #c OPS-1 www.q https://z",
 		"/ ~/ ./ @. #. a/ /b .md x.md/ -1 AB- #1", "find every *.tf file, then (report-*.pdf) and src/**/*.ts", "give it a :-1: or :_a_:", "add the bug label to issue #45 in acme/web, then move it to: x",
 		"find it and e-sign it", "get x and if it's dry book a y", "x, if y, z", "reply that that", "and if",
@@ -697,6 +714,13 @@ func FuzzRequestClauses(f *testing.F) {
 		for _, w := range NamedObjects(raw) {
 			if !words[w] {
 				t.Errorf("NamedObjects(%q) has %q, not a word of the text", raw, w)
+			}
+		}
+		for _, n := range NamedQualifiers(raw) {
+			for _, w := range append(n.Name, n.Head) {
+				if !words[w] || len(n.Name) == 0 {
+					t.Errorf("NamedQualifiers(%q) has %+v: %q not a word of the text", raw, n, w)
+				}
 			}
 		}
 		names, others := requestNames(raw)

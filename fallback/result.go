@@ -107,7 +107,7 @@ type Result struct {
 	// when "turn off the living room lights" meets a catalog that knows only
 	// "lights" and "turn". Words of an argument value by its form (a term
 	// with a digit or an inner @ / . : # _: a path, a URL, a #channel, an
-	// issue key) that the catalog does not know are left out: "rename
+	// issue key, a glob pattern) that the catalog does not know are left out: "rename
 	// report.txt to final.txt" has coverage 1 when "rename" is known, since
 	// no catalog is expected to know the file. A value of a kind the
 	// catalog knows (valueKind's word or coordinates' words are words of
@@ -119,7 +119,9 @@ type Result struct {
 	// weekend" is about the rain, not Seattle. So are the unknown words of
 	// a message's text after the request's verb (freeTextWords: "message
 	// #frontend that the build is broken" has coverage 1 when "message" is
-	// known). A word the catalog does not know counts as known when
+	// known). So are the unknown words of quoted text (quotedTerms): a
+	// title or a name the caller passes ("open a bug called 'Tooltip
+	// clipped in Safari 17'"). A word the catalog does not know counts as known when
 	// Options.CoverageVerbs gives a plain verb for it that the catalog
 	// knows ("remove the team lunch from my calendar" and "delete"), as
 	// does a word that a frame of the request reads as a plain word the
@@ -145,6 +147,9 @@ type Result struct {
 	// paths, and a long request with paths would otherwise match learned
 	// text better than it does). Set by Keyword.
 	WordCoverage float64
+	// Tally is what Coverage and WhenCoverage are computed from: package
+	// search discounts some unknown words by it. Set by Keyword.
+	Tally CoverageTally
 }
 
 // candidate is a scored tool before ranking; raw is the mode's internal

@@ -176,7 +176,7 @@ func TestExpansionListsAreFeedback(t *testing.T) {
 }
 
 // TestNoCoverageIsKeyword checks that Options.NoCoverage changes nothing
-// but Result.Coverage (left 0), on requests whose unknown names after
+// but Result.Coverage, WhenCoverage (left 0) and Tally (none), on requests whose unknown names after
 // "in", "from", "to" Coverage leaves out, with and without names in the
 // index.
 func TestNoCoverageIsKeyword(t *testing.T) {
@@ -197,10 +197,10 @@ func TestNoCoverageIsKeyword(t *testing.T) {
 				want := ix.Keyword(q, o)
 				o.NoCoverage = true
 				got := ix.Keyword(q, o)
-				if got.Coverage != 0 || got.WhenCoverage != 0 {
-					t.Errorf("%q: Coverage %v, WhenCoverage %v with NoCoverage, want 0", raw, got.Coverage, got.WhenCoverage)
+				if got.Coverage != 0 || got.WhenCoverage != 0 || len(got.Tally.Unknown) > 0 || got.Tally.Weight != 0 {
+					t.Errorf("%q: Coverage %v, WhenCoverage %v, Tally %+v with NoCoverage, want none", raw, got.Coverage, got.WhenCoverage, got.Tally)
 				}
-				got.Coverage, got.WhenCoverage = want.Coverage, want.WhenCoverage
+				got.Coverage, got.WhenCoverage, got.Tally = want.Coverage, want.WhenCoverage, want.Tally
 				if fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Errorf("%q %+v: NoCoverage %+v, want %+v", raw, o, got, want)
 				}

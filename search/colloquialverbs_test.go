@@ -28,3 +28,14 @@ func TestTackAppends(t *testing.T) {
 		{"Tack 'buy oat milk' onto the end of note n-77", search.ModeKeyword, "notes__update_note"},
 	})
 }
+
+// TestRenameUpdates: to rename a thing is to change its name or title
+// (fallback.VerbSynonyms: update, change), which a tool that changes the
+// thing does; a thing no tool changes stays unserved.
+func TestRenameUpdates(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Rename event evt-5521 to 'Quarterly review'", "calendar__update_event", false},
+		{"Rename note n-99 to 'Weekly plan'", "notes__update_note", false},
+		{"Rename the #old-project channel to #archive-2024", "", true},
+	})
+}

@@ -6,29 +6,28 @@ import (
 	"github.com/toolsearch/toolsearch/embed"
 )
 
-// LearnedScreens returns a function that runs e's learned screens alone
-// (centroidsAbove and vectorsAbove, as a search with learning does) for
-// the query vector of the i-th of texts, which must be in e's query cache,
-// and returns the centroids and learned vectors they let through: for
-// BenchmarkLearnedSearch/screen. It reads the index of one scope.
+// LearnedScreens returns a function that runs e's learned screen alone
+// (vectorsAbove, as a search with learning does) for the query vector of
+// the i-th of texts, which must be in e's query cache, and returns the
+// learned vectors it lets through: for BenchmarkLearnedSearch/screen. It
+// reads the index of one scope.
 func LearnedScreens(e *Engine, texts []string) func(i int) int {
 	ixs := e.learner.index.Load()
 	var ix *learnedIndex
 	for _, x := range ixs.byScope {
 		ix = x
 	}
-	var qvs, pvs [][]float32
+	var pvs [][]float32
 	for _, t := range texts {
 		raw, _ := e.queries.get(t)
 		qv := slices.Clone(raw)
 		embed.Normalize(qv)
 		pv := slices.Clone(project(qv, ix.pc))
 		embed.Normalize(pv)
-		qvs, pvs = append(qvs, qv), append(pvs, pv)
+		pvs = append(pvs, pv)
 	}
 	return func(i int) int {
 		n := 0
-		ix.screen.centroidsAbove(qvs[i], learnCosineFloor, func(int) { n++ })
 		ix.screen.vectorsAbove(pvs[i], func(_ int, ks []int) { n += len(ks) })
 		return n
 	}

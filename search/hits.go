@@ -45,6 +45,9 @@ type matches struct {
 	// (fallback.Result.WhenCoverage), which ownActionCoverage reads when
 	// the request names the top tool's thing (namesThing).
 	whenCoverage float64
+	// tally is what coverage was computed from (fallback.Result.Tally),
+	// which argumentCoverage discounts.
+	tally fallback.CoverageTally
 	// stages is the time spent in the semantic stages.
 	stages Stages
 	// unlimited: the hits are not cut to the plan's limit (select:).

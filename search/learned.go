@@ -22,15 +22,12 @@ import (
 // learned queries, in the request's own learning scope, resemble the
 // request:
 //
-//	similarity  s = m · m / best, m = max(keyword, centroid), best the
+//	similarity  s = m · m / best, m the keyword similarity, best the
 //	            largest m of the request's learned candidates (bestShare)
 //	  keyword   the tool's learned queries as a field of their own: a
 //	            separate BM25F index (fallback.NewIndex) with one document
 //	            per tool that learned something, scored × the share of the
 //	            query's words it knows (Result.WordCoverage)
-//	  centroid  cosine between the query's vector and the weighted mean of
-//	            the learned queries' vectors, above learnCosineFloor,
-//	            rescaled to [0, 1]
 //	evidence    e = W / (W + learnEvidenceHalf), W the decayed learned
 //	            weight (≈ sessions that used it) of the tool's learned
 //	            queries that resemble the request (localEvidence), at most
@@ -146,8 +143,8 @@ func boostWeight(w float64) float64 {
 // learnMarginShare is how far ahead of the others the request's best
 // learned match must be for its lift to weigh learnStrongWeight whatever
 // its evidence (marginLift): every other learned candidate's similarity
-// (the learned keyword score × word coverage, or the centroid's; before
-// bestShare) at most this share of the best's. Where many requests share
+// (the learned keyword score × word coverage, before bestShare) at most
+// this share of the best's. Where many requests share
 // a tool (issue 25), the tool whose learned queries alone say the request
 // was lifted by one session's learnWeight · 0.5 · s, short of the
 // catalog's best or of a sibling with the strong weight of three sessions
@@ -274,14 +271,24 @@ func (ix *learnedIndex) canJoinSpread(i int, local float64, count func() int) bo
 	return local > 1 && i < len(ix.sessions) && ix.sessions[i] >= learnJoinSpread && count() >= learnJoinSpread
 }
 
-// learnCosineFloor is the centroid cosine below which the centroid signal
-// is 0; above it the cosine is rescaled to [0, 1] (0.925 maps to 0.5).
-// Built-in model vectors of long requests are close to each other whatever
-// they ask: with a floor of 0.6 the centroid lifted the wrong tools and
-// cost stabletoolbench 0.013–0.016 nDCG@10 on replay; 0.75 cost up to
-// 0.001; 0.8 and 0.85 gain on every set (0.85 a little more on
-// stabletoolbench).
-const learnCosineFloor = 0.85
+// The centroid signal — the cosine between the request's vector and the
+// weighted mean of a tool's learned queries' vectors, above a floor of
+// 0.85, rescaled to [0, 1] and taken where above the keyword's
+// similarity — was dropped in the thirteenth session (h39-lat): the
+// learned vectors (learnedVectors) and the vector resemblance of
+// localEvidence say what it said, per learned query, and without it the
+// replays are the same or better while a search with learning is ≈ 12 µs
+// faster at the p50 (4–17 µs over seven runs, BenchmarkLearnedSearch's
+// learned engine under load; its screen of every centroid read ≈ 120 KB a
+// search, and the tools it alone found were weighed by the lift).
+// Replays (ratio of learning's nDCG@10 gain to the naive stand-in's, bfcl
+// · livemcpbench even/odd; stabletoolbench gain), with → without it:
+// default .86/.98 · .82/.84 · +.0080/+.0029 → the same but
+// stabletoolbench's odd half +.0027; keyword mode unchanged (it has no
+// request vector); stabletoolbench 4-fold (default)
+// +.0179/+.0152/−.0003/−.0041 → +.0179/+.0186/−.0001/−.0041; the pool's
+// replay (pool.sh) the same to the digit (docs/benchmarks.md, "Latency
+// with ~1,000 learned tools").
 
 // learnMinBoost is the smallest boost applied; smaller ones are noise and
 // would only clutter provenance.
@@ -291,7 +298,8 @@ const learnMinBoost = 0.005
 type Learned struct {
 	// Signal is the learned signal that lifted the tool: "learned_queries"
 	// (its learned queries matched the request's words) or
-	// "learned_centroid" (the request's meaning is close to them).
+	// "learned_vectors" (one of its learned queries' vectors is close to
+	// the request's, learnedVectors).
 	Signal string
 	// Boost is the score added by learning, before calibration.
 	Boost float64
@@ -309,9 +317,11 @@ type Learned struct {
 
 // The signals of Learned.
 const (
-	SignalLearnedQueries  = "learned_queries"
+	SignalLearnedQueries = "learned_queries"
+	SignalLearnedVectors = "learned_vectors"
+	// SignalLearnedCentroid is no longer given: the centroid signal was
+	// dropped (thirteenth session). Kept for callers that compare with it.
 	SignalLearnedCentroid = "learned_centroid"
-	SignalLearnedVectors  = "learned_vectors"
 )
 
 // learnedStage is one search's learned stage (plan.learned): the learned
@@ -401,7 +411,8 @@ func (ls *learnedStage) rethrow() {
 // the stage's lexical half (beginLearned) as learnedVectors and
 // applyLearned would compute them; each reads them only for the same
 // vector, bit for bit (else it computes its own). On
-// BenchmarkLearnedSearch they are ≈ 15 µs of a search's CPU.
+// BenchmarkLearnedSearch the learned vectors' screen is ≈ 12–20 µs of a
+// search's CPU.
 type learnedSights struct {
 	raw []float32
 	// semantic is project(raw, pc) as vectorCandidates computes it, q
@@ -410,13 +421,9 @@ type learnedSights struct {
 	// screen.
 	semantic, q []float32
 	rows        *screenedRows
-	// centroids are the tools whose centroid is above learnCosineFloor
-	// and their similarity, in tool order, and pv the query's unit vector
-	// without the common component (applyLearned); centred reports
-	// whether they were computed.
-	centroids learnedSims
-	pv        []float32
-	centred   bool
+	// pv is the query's unit vector without the common component, as
+	// applyLearned computes it for localEvidence (centredQuery).
+	pv []float32
 }
 
 // screenedRows are the learned vectors a screen let through for one
@@ -664,7 +671,7 @@ func (ix *learnedIndex) releaseWords(w *learnedWords) {
 }
 
 // learnedKeywordDepth is how many of the learned keyword search's best
-// tools the lift weighs (wordsOf; with the centroids above the floor).
+// tools the lift weighs (wordsOf).
 // 30 instead of fusionDepth (50), replays
 // against main (h38-lat; ratio of learning's nDCG@10 gain to the naive
 // stand-in's, bfcl · livemcpbench even/odd; stabletoolbench gain): default
@@ -718,33 +725,22 @@ func (e *Engine) learnedSightsOf(st *state, ix *learnedIndex, text string) *lear
 		a.rows = newScreenedRows()
 		ix.screen.vectorsAbove(a.q, func(i int, ks []int) { a.rows.add(i, ks) })
 	}
-	if ix.centroid != nil {
-		a.centroids, a.pv = ix.centroidSims(st, raw, nil)
-		a.centred = true
-	}
+	a.pv = ix.centredQuery(st, raw)
 	return a
 }
 
-// centroidSims appends to sims the tools whose learned centroid is
-// above learnCosineFloor for the query vector raw, with their
-// similarity, in tool order, and returns them with the query's unit
-// vector without the common component (for localEvidence; nil unless ix
-// has learned vectors of the same common component).
-func (ix *learnedIndex) centroidSims(st *state, raw []float32, sims learnedSims) (learnedSims, []float32) {
-	var pv []float32
+// centredQuery returns the unit vector of the query vector raw, without
+// the common component and made a unit vector again, for localEvidence;
+// nil unless ix has learned vectors of st's common component.
+func (ix *learnedIndex) centredQuery(st *state, raw []float32) []float32 {
+	if ix.vecs == nil || !samePC(ix.pc, st.sem.pc) {
+		return nil
+	}
 	qv := slices.Clone(raw) // the query cache's own
 	embed.Normalize(qv)
-	if ix.vecs != nil && samePC(ix.pc, st.sem.pc) {
-		if pv = project(qv, ix.pc); sameSlice(pv, qv) { // else a new slice
-			pv = slices.Clone(pv)
-		}
-		embed.Normalize(pv)
-	}
-	ix.screen.centroidsAbove(qv, learnCosineFloor, func(i int) { // the others' s is 0
-		s := clamp01((dot(qv, ix.centroid[i]) - learnCosineFloor) / (1 - learnCosineFloor))
-		sims = sims.add(i, s, simCentroid) // counts where above the keyword's
-	})
-	return sims, pv
+	pv := project(qv, ix.pc) // qv itself when there is no common component
+	embed.Normalize(pv)
+	return pv
 }
 
 // sameSlice reports whether a and b are the same slice of memory.
@@ -776,23 +772,17 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 		return m
 	}
 	ix := ls.ix
-	// The keyword hits (at most learnedKeywordDepth) and the few centroids above
-	// the floor: on the stack, as a rule.
-	var simsBuf [fusionDepth + 8]learnedSim
-	sims := learnedSims(simsBuf[:0])
-	w := ls.lexical(&e.learner.terms, p.query)
-	termIDs, nTerms := w.termIDs, w.nTerms
+	// The learned keyword hits (at most learnedKeywordDepth, each tool
+	// once), the lift's candidates.
+	words := ls.lexical(&e.learner.terms, p.query)
+	cands, termIDs, nTerms := words.hits, words.termIDs, words.nTerms
 	var pv []float32 // the query's unit vector without the common component, for localEvidence
-	for _, h := range w.hits {
-		sims = sims.add(h.ID, h.Score*w.coverage, simQueries)
-	}
-	split := len(sims) // the keyword hits; the centroids follow, in tool order
-	if ix.centroid != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {
+	if ix.vecs != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {
 		if raw, ok := ls.queryVector(e.queries); ok {
-			if a := ls.sighted(); a != nil && a.centred && sameSlice(a.raw, raw) {
-				sims, pv = append(sims, a.centroids...), a.pv
+			if a := ls.sighted(); a != nil && sameSlice(a.raw, raw) {
+				pv = a.pv
 			} else {
-				sims, pv = ix.centroidSims(st, raw, sims)
+				pv = ix.centredQuery(st, raw)
 			}
 		}
 	}
@@ -802,14 +792,13 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	var movedBuf [fusionDepth]int
 	moved := movedBuf[:0] // the positions in hits of the hits lifted or joined
 	var provBuf [fusionDepth]Learned
-	prov := provBuf[:0] // their provenance, moved[k]'s prov[k]
-	cands := sims.best(split)
+	prov := provBuf[:0]      // their provenance, moved[k]'s prov[k]
 	best, second := 0.0, 0.0 // the two largest similarities
 	for _, c := range cands {
-		if c.sim > best {
-			best, second = c.sim, best
+		if kw := c.Score * words.coverage; kw > best {
+			best, second = kw, best
 		} else {
-			second = max(second, c.sim)
+			second = max(second, kw)
 		}
 	}
 	// The best learned match by a margin (learnMarginShare), lifted at
@@ -817,7 +806,11 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	// and lift at learnStrongWeight, for marginLift.
 	marginID, marginBefore, marginB := -1, 0.0, 0.0
 	for _, c := range cands {
-		i, sim, signal := c.i, bestShare(c.sim, best), c.signal
+		kw := c.Score * words.coverage // a tool at 0 gets no boost
+		if kw <= 0 {
+			continue
+		}
+		i, sim := c.ID, bestShare(kw, best)
 		// The evidence resembling the request is at most the tool's
 		// (localEvidence), and the boost and canJoin grow with it: a tool
 		// that would not be lifted or could not join with all of its
@@ -852,13 +845,13 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 		h := &hits[j]
 		before := h.score
 		h.score = before + b*(1-before)
-		if c.sim >= best && second <= learnMarginShare*best && w < learnStrongWeight {
+		if kw >= best && second <= learnMarginShare*best && w < learnStrongWeight {
 			marginID, marginBefore, marginB = id, before, learnStrongWeight*ev*sim
 		}
-		prov = append(prov, Learned{Signal: signal.String(), Boost: h.score - before, Similarity: sim, Evidence: local})
+		prov = append(prov, Learned{Signal: SignalLearnedQueries, Boost: h.score - before, Similarity: sim, Evidence: local})
 		if p.debug {
 			h.explain += fmt.Sprintf("; learned: %s similarity %.3f × evidence %.3f (weight %.2f of %.2f resembling the request) × %.2f = boost %.3f → %.3f",
-				signal, sim, ev, local, ix.evidence[i], w, b, h.score)
+				SignalLearnedQueries, sim, ev, local, ix.evidence[i], w, b, h.score)
 		}
 		moved = append(moved, j)
 	}

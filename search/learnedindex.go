@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -18,17 +17,17 @@ import (
 	"github.com/viterin/vek/vek32"
 )
 
-// The learned stage's vector scans (learned.go) compare the query with
-// every learned tool's centroid (applyLearned) and with every learned
-// query's vector (learnedVectors) on every search: with ~1,000 tools
-// learned, ~4,000 dot products of 100 dimensions, which made a search
-// three times slower than without learning (BenchmarkLearnedSearch). Both
-// scans only act on the few vectors above a high cosine (learnCosineFloor,
-// learnedVectorJoin), and their results must not change by a bit; so
+// The learned stage's vector scan (learned.go) compares the query with
+// every learned query's vector (learnedVectors) on every search: with
+// ~1,000 tools learned, ~4,000 dot products of 100 dimensions, which made
+// a search three times slower than without learning
+// (BenchmarkLearnedSearch). The scan only acts on the few vectors above
+// a high cosine (learnedVectorJoin), and its results must not change by
+// a bit; so
 // learnedScreen screens every vector with a fast dot product (vek32.Dot,
 // AVX2/FMA assembly: another summation order, so its last bits differ) and
 // only the vectors the screen cannot rule out are scored again with the
-// scans' own arithmetic (dot, dot32). The screen rules a vector out only
+// scan's own arithmetic (dot32). The screen rules a vector out only
 // when its fast cosine is below the threshold by more than screenMargin,
 // far more than the two sums can differ, so no vector that passes the
 // threshold is ever ruled out. With enough of them (minAxesRows), a bound
@@ -43,12 +42,9 @@ import (
 const screenMargin = 1e-4
 
 // learnedScreen holds one scope's learned vectors laid out for screening;
-// immutable, built with the learned index (learner.centroids).
+// immutable, built with the learned index (learner.vectors).
 type learnedScreen struct {
 	dim int
-	// centroids are the tools' centroids, row i the centroid of tool i
-	// (learnedIndex.centroid), or nil.
-	centroids []float32
 	// vecs are the learned queries' vectors (learnedIndex.vecs), tool
 	// after tool; rows[i]:rows[i+1] are tool i's.
 	vecs []float32
@@ -69,19 +65,19 @@ type learnedScreen struct {
 	// from the vectors nearer the mean (vectorsAbove skips those without
 	// a dot product).
 	rowCut []float32
-	// cbound and vbound bound the cosines of the centroids and of the
-	// learned vectors through a few axes (axesBound): centroidsAbove and
-	// vectorsAbove read the whole of a vector only where the bound lets
-	// it through. nil when there are too few rows to pay.
-	cbound, vbound *axesBound
+	// vbound bounds the cosines of the learned vectors through a few axes
+	// (axesBound): vectorsAbove reads the whole of a vector only where
+	// the bound lets it through. nil when there are too few rows to pay.
+	vbound *axesBound
 	// The rows of vecs that hold the same vector (a request whose use was
 	// credited to several tools: each learned it) are bounded and
 	// screened once: vbound has a row per distinct vector, whose rows of
 	// vecs are occ[occStart[u]:occStart[u+1]], ascending. occ is nil when
 	// no two rows are the same (then distinct vector u is row u).
 	occ, occStart []int32
-	// scratch holds []float32 of one cosine per tool, for the scans;
-	// passes []bool of one flag per row, for below.
+	// scratch holds []float32 of one cosine or bound per row, for the
+	// screen (cosines, bounds); passes []bool of one flag per row, for
+	// below.
 	scratch, passes sync.Pool
 }
 
@@ -105,25 +101,24 @@ type axesBound struct {
 	proj []float32
 }
 
-// centroidAxes and vectorAxes are how many axes the bounds of the
-// centroids and of the learned vectors read, of the built-in model's 100
-// dimensions. On BenchmarkLearnedSearch's 1,191 learned tools the bound
-// lets through, per query, 1.7 centroids with 32 axes (the exact cosine
-// is above learnCosineFloor for 0.17), 4.7 with 24 and 22 with 16; and
-// of the 3,738 learned vectors, 38 with 32 axes and 108 with 24 (2.2 are
-// above learnedVectorJoin), where the balls (reps) let 382 through to a
-// dot product each. A bound costs an axis's product more than its axes
-// (a pass over n float32s); each vector it lets through, a dot product of
-// the whole vector. 24 for both took 8 % less CPU than 32 for both in a
-// profile of the screens alone (BenchmarkLearnedSearch/screen, 40,000
-// searches, twice: 0.51–0.54 s against 0.56 s); 16 centroid axes with 24
-// vector axes the same as 24, 16 vector axes 20 % more (0.66–0.70 s), 12
-// and 20 0.56–0.61 s.
-const (
-	centroidAxes = 24
-	vectorAxes   = 24
-	maxAxes      = 24 // the larger
-)
+// vectorAxes is how many axes the bound of the learned vectors reads,
+// of the built-in model's 100 dimensions. On BenchmarkLearnedSearch's
+// 1,191 learned tools the bound lets through, per query, of the 3,738
+// learned vectors, 38 with 32 axes and 108 with 24 (2.2 are above
+// learnedVectorJoin), where the balls (reps) let 382 through to a dot
+// product each. A bound costs an axis's product more than its axes (a
+// pass over n float32s); each vector it lets through, a dot product of
+// the whole vector. Measured with the centroids' screen beside it (the
+// centroid signal, dropped in the thirteenth session): 24 axes for both
+// took 8 % less CPU than 32 for both in a profile of the screens alone
+// (BenchmarkLearnedSearch/screen, 40,000 searches, twice: 0.51–0.54 s
+// against 0.56 s); 16 vector axes 20 % more (0.66–0.70 s), 12 and 20
+// 0.56–0.61 s.
+const vectorAxes = 24
+
+// maxAxes is the most axes a bound reads (vectorAxes): project's
+// buffer.
+const maxAxes = vectorAxes
 
 // minAxesRows is the fewest rows for which the screen reads them through
 // their axes: below it the query's projection costs more than the bytes
@@ -204,35 +199,20 @@ func (s *learnedScreen) bounds(b *axesBound, q []float32) *[]float32 {
 	return buf
 }
 
-// newLearnedScreen lays out an index's centroids and learned vectors.
-// Vectors of another length than the first are left out of the layout
-// (and the scans that use it treat them as dot and dot32 do: cosine 0).
-func newLearnedScreen(centroid [][]float32, vecs [][][]float32) *learnedScreen {
+// newLearnedScreen lays out an index's learned vectors. Vectors of
+// another length than the first are left out of the layout (and the scan
+// that uses it treats them as dot32 does: cosine 0).
+func newLearnedScreen(vecs [][][]float32) *learnedScreen {
 	s := &learnedScreen{dim: -1, rows: make([]int, len(vecs)+1)}
-	for _, c := range centroid {
-		if len(c) > 0 {
-			s.dim = len(c)
+	for _, vs := range vecs {
+		if len(vs) > 0 {
+			s.dim = len(vs[0])
 			break
-		}
-	}
-	if s.dim < 0 {
-		for _, vs := range vecs {
-			if len(vs) > 0 {
-				s.dim = len(vs[0])
-				break
-			}
 		}
 	}
 	if s.dim <= 0 {
 		return nil
 	}
-	s.centroids = make([]float32, len(centroid)*s.dim)
-	for i, c := range centroid {
-		if len(c) == s.dim {
-			copy(s.centroids[i*s.dim:], c)
-		}
-	}
-	s.cbound = newAxesBound(s.centroids, s.dim, centroidAxes)
 	for i, vs := range vecs {
 		for _, v := range vs {
 			if len(v) == s.dim {
@@ -419,9 +399,10 @@ func principalAxes(m []float32, dim, d int) []float64 {
 }
 
 // maxAxesSample and axesRounds bound principalAxes's work (≈ 10 ms for
-// ~1,000 centroids of 100 dimensions, on each rebuild of the learned
-// index): 512 rows' second moments, 4 rounds (more rounds did not rule
-// out more on BenchmarkLearnedSearch's centroids).
+// ~1,000 rows of 100 dimensions, on each rebuild of the learned index):
+// 512 rows' second moments, 4 rounds (more rounds did not rule out more
+// on BenchmarkLearnedSearch's centroids, whose screen the thirteenth
+// session dropped with the centroid signal).
 const (
 	maxAxesSample = 512
 	axesRounds    = 4
@@ -472,10 +453,11 @@ const matVecSerial = 100_000
 func (s *learnedScreen) release(buf *[]float32) { s.scratch.Put(buf) }
 
 // below returns whether each bound of bounds is below cut, in a buffer to
-// hand back with s.passes.Put; the scans read it with nextNotBelow. A
+// hand back with s.passes.Put; the scan reads it with nextNotBelow. A
 // bound lets through about one row in a hundred, so the scans spent most
 // of their time on the comparisons one bound at a time (3,372 vectors'
-// bounds and 1,191 centroids' a search, BenchmarkLearnedSearch); vek32's
+// bounds a search, and 1,191 centroids' while the centroids had a screen,
+// BenchmarkLearnedSearch); vek32's
 // comparison runs 32 at a time (AVX2) and nextNotBelow skips 32 flags at
 // a time (bytes.IndexByte). The same comparison as c < cut one bound at a
 // time, NaN included (vek32's vector and scalar code alike: a NaN is not
@@ -502,37 +484,6 @@ func nextNotBelow(below []bool, i int) int {
 		return i + k
 	}
 	return -1
-}
-
-// centroidsAbove calls f with each tool whose centroid's screened cosine
-// with q is at least floor − screenMargin, in tool order: the only tools
-// whose exact cosine can exceed floor. q must be as long as the centroids.
-func (s *learnedScreen) centroidsAbove(q []float32, floor float64, f func(i int)) {
-	if s == nil || len(q) != s.dim || len(s.centroids) == 0 {
-		return
-	}
-	cut := float32(floor - screenMargin)
-	if b := s.cbound; b != nil {
-		// The bound through the axes first: no centroid whose exact
-		// cosine reaches floor is ruled out (axesBound).
-		buf := s.bounds(b, q)
-		defer s.release(buf)
-		below := s.below(*buf, cut)
-		defer s.passes.Put(below)
-		for i := nextNotBelow(*below, 0); i >= 0; i = nextNotBelow(*below, i+1) {
-			if vek32.Dot(q, s.centroids[i*s.dim:(i+1)*s.dim]) >= cut {
-				f(i)
-			}
-		}
-		return
-	}
-	buf := s.cosines(s.centroids, q)
-	defer s.release(buf)
-	for i, c := range *buf {
-		if c >= cut {
-			f(i)
-		}
-	}
 }
 
 // vectorsAbove calls f with each tool that has a learned vector whose
@@ -649,81 +600,6 @@ func (g *rowsByTool) flush() {
 	if len(g.ks) > 0 {
 		g.f(g.i, g.ks)
 	}
-}
-
-// learnedSim is one learned tool's similarity to a request (applyLearned):
-// the tool's index in learnedIndex.names, the similarity and its signal.
-// It holds no pointer (the signal is a number, simSignal), so a search's
-// list of them is not scanned by the garbage collector and fits on its
-// stack (applyLearned).
-type learnedSim struct {
-	i      int
-	sim    float64
-	signal simSignal
-}
-
-// simSignal is the signal of a learnedSim: SignalLearnedQueries or
-// SignalLearnedCentroid (String).
-type simSignal uint8
-
-const (
-	simQueries simSignal = iota
-	simCentroid
-)
-
-// String returns the signal's name in Learned.Signal.
-func (s simSignal) String() string {
-	if s == simCentroid {
-		return SignalLearnedCentroid
-	}
-	return SignalLearnedQueries
-}
-
-// learnedSims collects the learned tools a request resembles, without a
-// slot for every learned tool: the keyword hits (at most learnedKeywordDepth)
-// first, then the centroids above the floor.
-type learnedSims []learnedSim
-
-// add returns s with tool i's similarity sim by signal, if positive (a
-// tool at 0 gets no boost).
-func (s learnedSims) add(i int, sim float64, signal simSignal) learnedSims {
-	if sim <= 0 {
-		return s
-	}
-	return append(s, learnedSim{i, sim, signal})
-}
-
-// best returns each tool of s once, with the similarity added first
-// unless a later one is greater (the keyword's, raised by the centroid's
-// where that is above it): the keyword hits in their order, then the
-// centroids of the other tools in tool order. s[:split] are the keyword
-// hits (each tool once, in any order, at most learnedKeywordDepth) and s[split:]
-// the centroids (each tool once, in tool order: centroidsAbove), so each
-// keyword hit finds its tool's centroid, if any, by binary search,
-// instead of the hits being sorted by tool to merge the two lists: the
-// lift (applyLearned) weighs each tool on its own and re-sorts what it
-// moved, so the order it reads them in changes nothing. It overwrites s.
-func (s learnedSims) best(split int) learnedSims {
-	out, cs := s[:0], s[split:]
-	if len(cs) == 0 {
-		return s
-	}
-	for k := range split {
-		c := s[k]
-		if j, ok := slices.BinarySearchFunc(cs, c.i, func(x learnedSim, i int) int { return cmp.Compare(x.i, i) }); ok {
-			if cs[j].sim > c.sim {
-				c = cs[j]
-			}
-			cs[j].sim = 0 // taken: similarities are positive (add)
-		}
-		out = append(out, c) // out[k]: s[k] is read
-	}
-	for _, c := range cs { // out never passes the centroid being read
-		if c.sim > 0 {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // lookupIDs returns the catalog IDs of names in snap, -1 for a name it

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/toolsearch/toolsearch/embed"
 	"github.com/toolsearch/toolsearch/evaluation"
 	"github.com/toolsearch/toolsearch/evaluation/evaltest"
@@ -51,13 +50,11 @@ func TestLearnedScreenIsExact(t *testing.T) {
 	for i := range queries {
 		queries[i] = unit()
 	}
-	centroid := make([][]float32, tools)
 	vecs := make([][][]float32, tools)
 	for i := range tools {
 		q := queries[i%len(queries)]
 		// Around each threshold, within and beyond the screen's margin.
 		off := []float64{-2e-4, -1e-5, -1e-7, 0, 1e-7, 1e-5, 2e-4}[i%7]
-		centroid[i] = near(q, learnCosineFloor+off)
 		for k := range i % 5 { // 0 to 4 learned vectors
 			switch k {
 			case 0:
@@ -79,17 +76,14 @@ func TestLearnedScreenIsExact(t *testing.T) {
 			vs = append(vs, near(p, 0.97+0.03*rng.Float64()))
 		}
 		vecs = append(vecs, vs)
-		centroid = append(centroid, near(q, learnCosineFloor+0.01*rng.Float64()-0.005))
 	}
-	centroid[3] = nil // a tool whose learned queries had no vector
-	// With all of them the screen bounds the centroids and the vectors
-	// through their axes; with the first 100 tools it has too few rows to.
-	t.Run("axes", func(t *testing.T) { checkScreen(t, queries, centroid, vecs, true) })
-	t.Run("balls", func(t *testing.T) { checkScreen(t, queries, centroid[:100], vecs[:100], false) })
+	// With all of them the screen bounds the vectors through their axes;
+	// with the first 100 tools it has too few rows to.
+	t.Run("axes", func(t *testing.T) { checkScreen(t, queries, vecs, true) })
+	t.Run("balls", func(t *testing.T) { checkScreen(t, queries, vecs[:100], false) })
 	// Tools that learned the same requests as others (a use credited to
 	// several tools): their rows hold the same vectors, bounded once.
 	shared := slices.Clone(vecs)
-	sharedC := slices.Clone(centroid)
 	for j := range 150 {
 		var vs [][]float32
 		for _, from := range []int{j, (3*j + 1) % len(vecs), (7*j + 2) % len(vecs)} {
@@ -98,13 +92,12 @@ func TestLearnedScreenIsExact(t *testing.T) {
 			}
 		}
 		shared = append(shared, vs)
-		sharedC = append(sharedC, centroid[j])
 	}
 	t.Run("shared", func(t *testing.T) {
-		if s := newLearnedScreen(sharedC, shared); s.occ == nil {
+		if s := newLearnedScreen(shared); s.occ == nil {
 			t.Fatal("no rows share a vector")
 		}
-		checkScreen(t, queries, sharedC, shared, true)
+		checkScreen(t, queries, shared, true)
 	})
 }
 
@@ -117,15 +110,15 @@ func TestAxesBoundNotFinite(t *testing.T) {
 	for i := range m {
 		m[i] = float32(rng.NormFloat64())
 	}
-	if newAxesBound(m, dim, centroidAxes) == nil {
+	if newAxesBound(m, dim, vectorAxes) == nil {
 		t.Fatal("no bound for finite rows")
 	}
 	m[5*dim+3] = float32(math.NaN())
-	if newAxesBound(m, dim, centroidAxes) != nil {
+	if newAxesBound(m, dim, vectorAxes) != nil {
 		t.Error("a bound for rows with a NaN")
 	}
 	m[5*dim+3] = float32(math.Inf(1))
-	if newAxesBound(m, dim, centroidAxes) != nil {
+	if newAxesBound(m, dim, vectorAxes) != nil {
 		t.Error("a bound for rows with an infinity")
 	}
 }
@@ -168,18 +161,16 @@ func checkAxesBound(t *testing.T, what string, b *axesBound, m []float32, dim in
 	}
 }
 
-// checkScreen checks that the screen of centroid and vecs finds what the
-// exact scans find, for every query, with (axes) or without the axes'
-// bounds.
-func checkScreen(t *testing.T, queries, centroid [][]float32, vecs [][][]float32, axes bool) {
+// checkScreen checks that the screen of vecs finds what the exact scan
+// finds, for every query, with (axes) or without the axes' bound.
+func checkScreen(t *testing.T, queries [][]float32, vecs [][][]float32, axes bool) {
 	const dim = 100
 	rng := rand.New(rand.NewPCG(25, 2))
-	s := newLearnedScreen(centroid, vecs)
-	if (s.cbound != nil) != axes || (s.vbound != nil) != axes {
-		t.Fatalf("bounds through axes: centroids %v, vectors %v; want %v", s.cbound != nil, s.vbound != nil, axes)
+	s := newLearnedScreen(vecs)
+	if (s.vbound != nil) != axes {
+		t.Fatalf("bound through axes: %v; want %v", s.vbound != nil, axes)
 	}
 	if axes {
-		checkAxesBound(t, "centroids", s.cbound, s.centroids, dim, queries, learnCosineFloor-screenMargin)
 		distinct := s.vecs // the vectors vbound bounds: one row per distinct vector
 		if s.occ != nil {
 			distinct = nil
@@ -191,17 +182,7 @@ func checkScreen(t *testing.T, queries, centroid [][]float32, vecs [][][]float32
 		checkAxesBound(t, "vectors", s.vbound, distinct, dim, queries, float64(joinCut))
 	}
 	for qi, q := range queries {
-		var wantC, gotC, wantV, gotV []float64
-		for i, c := range centroid {
-			if x := dot(q, c); x > learnCosineFloor {
-				wantC = append(wantC, float64(i), x)
-			}
-		}
-		s.centroidsAbove(q, learnCosineFloor, func(i int) {
-			if x := dot(q, centroid[i]); x > learnCosineFloor {
-				gotC = append(gotC, float64(i), x)
-			}
-		})
+		var wantV, gotV []float64
 		for i, vs := range vecs {
 			best := -1.0
 			for _, v := range vs {
@@ -275,11 +256,8 @@ func checkScreen(t *testing.T, queries, centroid [][]float32, vecs [][][]float32
 				t.Errorf("query %d: learned vectors within learnedVectorJoin (-scan +screenedRows):\n%s", qi, diff)
 			}
 		}
-		if len(wantC) == 0 || len(wantV) == 0 {
-			t.Fatalf("query %d: nothing above the thresholds; the test tests nothing", qi)
-		}
-		if diff := cmp.Diff(wantC, gotC); diff != "" {
-			t.Errorf("query %d: centroids above learnCosineFloor (-scan +screen):\n%s", qi, diff)
+		if len(wantV) == 0 {
+			t.Fatalf("query %d: nothing above the threshold; the test tests nothing", qi)
 		}
 		if diff := cmp.Diff(wantV, gotV); diff != "" {
 			t.Errorf("query %d: learned vectors above learnedVectorJoin (-scan +screen):\n%s", qi, diff)
@@ -542,43 +520,6 @@ func TestRequestOfCachesLongPhraseWords(t *testing.T) {
 	for _, w := range []string{"weather", "forecast", "California"} {
 		if _, ok := lt.chunks[w]; !ok {
 			t.Errorf("word %q of a long phrase not cached", w)
-		}
-	}
-}
-
-// best gives the tools a stable sort by tool gives, keeping a tool's
-// first similarity unless a later one is greater, in any order: on random
-// keyword hits (distinct tools, any order) followed by centroids in tool
-// order.
-func TestLearnedSimsBest(t *testing.T) {
-	rng := rand.New(rand.NewPCG(25, 2))
-	for n := range 200 {
-		var s learnedSims
-		for _, i := range rng.Perm(60)[:rng.IntN(50)] {
-			s = s.add(i, float64(rng.IntN(5))/4, simQueries)
-		}
-		split := len(s)
-		for i := range 60 {
-			if rng.IntN(3) == 0 {
-				s = s.add(i, float64(rng.IntN(5))/4, simCentroid)
-			}
-		}
-		want := slices.Clone(s)
-		slices.SortStableFunc(want, func(a, b learnedSim) int { return a.i - b.i })
-		var dedup learnedSims
-		for _, c := range want {
-			if k := len(dedup); k > 0 && dedup[k-1].i == c.i {
-				if c.sim > dedup[k-1].sim {
-					dedup[k-1] = c
-				}
-				continue
-			}
-			dedup = append(dedup, c)
-		}
-		got := s.best(split)
-		slices.SortFunc(got, func(a, b learnedSim) int { return a.i - b.i }) // any order
-		if diff := cmp.Diff(dedup, got, cmp.AllowUnexported(learnedSim{}), cmpopts.EquateEmpty()); diff != "" {
-			t.Fatalf("case %d: best (-want +got):\n%s", n, diff)
 		}
 	}
 }

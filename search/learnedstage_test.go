@@ -81,7 +81,7 @@ func TestLearnedAheadIsInline(t *testing.T) {
 	e.learner.inline.Store(0)
 	if ls := e.beginLearned(st, p, true); ls == nil {
 		t.Fatal("no learned stage")
-	} else if a := ls.sighted(); a == nil || a.rows == nil || !a.centred {
+	} else if a := ls.sighted(); a == nil || a.rows == nil || a.pv == nil {
 		t.Fatalf("the stage's vector half ahead = %+v, want its screens", a)
 	}
 

@@ -58,7 +58,8 @@ type learner struct {
 // against one catalog snapshot; immutable.
 type learnedIndexes struct {
 	version, snapVersion uint64
-	// embedded: the centroids were computed (an embedder was connected).
+	// embedded: the learned vectors were computed (an embedder was
+	// connected).
 	embedded bool
 	byScope  map[string]*learnedIndex
 }
@@ -79,18 +80,16 @@ type learnedIndex struct {
 	// vecq are, for each of a tool's learned vectors (vecs[i][k]), the
 	// index of its query in queries[i].
 	vecq [][]int
-	// centroid is each tool's unit learned-query centroid (nil without an
-	// embedder); model is the embedder that made them.
-	centroid [][]float32
-	model    string
+	// model is the embedder that made vecs.
+	model string
 	// vecs are each tool's learned queries' unit vectors with the
 	// catalog's common component pc removed, as from the tools' own
 	// vectors (nil without an embedder): the semantic candidates read them
 	// beside the tools' (learned.go, learnedVectors).
 	vecs [][][]float32
 	pc   []float32
-	// screen lays centroid and vecs out for the scans (learnedindex.go);
-	// nil without an embedder.
+	// screen lays vecs out for the scans (learnedindex.go); nil without
+	// an embedder.
 	screen *learnedScreen
 	// ids are names' catalog IDs in the snapshot the index was built
 	// against (-1 where absent); learnedIndex.id checks them.
@@ -237,16 +236,16 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v
 		return slices.ContainsFunc(qs, func(q learnedQuery) bool { return !(q.weight >= 0) })
 	})
 	if emb != nil && len(ix.names) > 0 {
-		if err := l.centroids(ctx, emb, pc, v, scope, ix); err != nil {
+		if err := l.vectors(ctx, emb, pc, v, scope, ix); err != nil {
 			return nil, err
 		}
 	}
 	return ix, nil
 }
 
-// centroids fills ix.centroid with each tool's weighted mean learned-query
-// vector, embedding the queries not cached yet.
-func (l *learner) centroids(ctx context.Context, emb embed.Embedder, pc []float32, v *learn.View, scope string, ix *learnedIndex) error {
+// vectors fills ix.vecs with each tool's learned queries' vectors,
+// embedding the queries not cached yet.
+func (l *learner) vectors(ctx context.Context, emb embed.Embedder, pc []float32, v *learn.View, scope string, ix *learnedIndex) error {
 	if l.vecModel != emb.ModelID() {
 		clear(l.vecs)
 		l.vecModel = emb.ModelID()
@@ -278,7 +277,6 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, pc []float3
 		}
 	}
 	ix.model = emb.ModelID()
-	ix.centroid = make([][]float32, len(ix.names))
 	ix.vecs, ix.vecq, ix.pc = make([][][]float32, len(ix.names)), make([][]int, len(ix.names)), pc
 	for i, t := range ix.names {
 		for k, q := range v.Tool(scope, t).Queries {
@@ -290,28 +288,7 @@ func (l *learner) centroids(ctx context.Context, emb embed.Embedder, pc []float3
 			}
 		}
 	}
-	for i, t := range ix.names {
-		var c []float64
-		for _, q := range v.Tool(scope, t).Queries {
-			vec := l.vecs[q.Text]
-			if vec == nil {
-				continue
-			}
-			if c == nil {
-				c = make([]float64, len(vec))
-			}
-			for k, x := range vec {
-				c[k] += q.Weight * float64(x)
-			}
-		}
-		out := make([]float32, len(c))
-		for k, x := range c {
-			out[k] = float32(x)
-		}
-		embed.Normalize(out)
-		ix.centroid[i] = out
-	}
-	ix.screen = newLearnedScreen(ix.centroid, ix.vecs)
+	ix.screen = newLearnedScreen(ix.vecs)
 	return nil
 }
 

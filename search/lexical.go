@@ -61,7 +61,7 @@ func (st *state) keywordMatches(p *plan, depth int) matches {
 	if len(hits) > depth {
 		hits = hits[:depth]
 	}
-	m := matches{hits: hits, total: r.Total, mode: ModeKeyword, unmatched: r.Unmatched, coverage: r.Coverage, whenCoverage: r.WhenCoverage}
+	m := matches{hits: hits, total: r.Total, mode: ModeKeyword, unmatched: r.Unmatched, coverage: r.Coverage, whenCoverage: r.WhenCoverage, tally: r.Tally}
 	if len(r.Hits) > 0 {
 		return m
 	}

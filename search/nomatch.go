@@ -309,6 +309,9 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 			continue
 		}
 		base, action := actionVerb(w)
+		if action && countedRead(base, r.openingAfter(server).Object) {
+			action = false // "Pull the last 10 messages from #incidents": a read
+		}
 		back = !action && base == w && givesBack(w, r.openingAfter(server))
 		action = action || back // "Return the shoes I ordered last week for a refund": no read
 		if len(w) <= 2 && !prefix && i+1 < len(ws) && !action {

@@ -1096,6 +1096,23 @@ func TestVerbObject(t *testing.T) {
 	})
 }
 
+// TestVerbObjectElsewhere: a tool that puts its thing in one place ("Move
+// a document to the trash") does not serve a request that puts it in
+// another it has no word of (elsewhere); the same place, or a tool that
+// names the request's place, does.
+func TestVerbObjectElsewhere(t *testing.T) {
+	doc := json.RawMessage(`{"type":"object","properties":{"doc_id":{"type":"string"}}}`)
+	flagsOn(t, []catalog.Tool{
+		{Name: "docs__trash_document", Description: "Move a document to the trash. It can be restored for 30 days.", InputSchema: doc},
+		{Name: "docs__get_document", Description: "Get a document with its title and text.", InputSchema: doc},
+		{Name: "docs__create_document", Description: "Create a document with a title and text.", InputSchema: json.RawMessage(`{"type":"object","properties":{"title":{"type":"string"},"text":{"type":"string"}}}`)},
+	}, []unservedCase{
+		{"move document d_12 into the Projects shelf", true}, // trash_document moves documents to the trash only
+		{"move document d_12 to the trash", false},
+		{"move the budget document to the trash", false},
+	})
+}
+
 // TestVersionInOneStep: a long one-imperative request with a version
 // number is one sentence (severalSentences), read by the unserved action.
 func TestVersionInOneStep(t *testing.T) {
@@ -1150,5 +1167,16 @@ func TestDataRunnerServes(t *testing.T) {
 	topAndFlag(t, []topCase{
 		{"Add a nullable column last_login_ip to the users table", "", false},
 		{"delete the empty rows in my Excel spreadsheet", "", true},
+	})
+}
+
+// TestCountedPullReads: "pull" with a count in its object retrieves
+// records, a read (countedRead), as a request's verb or a later step's;
+// without a count it is git's pull, which no tool does.
+func TestCountedPullReads(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Show the schema of the invoices table and then pull the five biggest unpaid invoices", "", false},
+		{"Pull the 20 newest signups from the users table", "", false},
+		{"pull the latest changes from origin", "", true},
 	})
 }

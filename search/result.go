@@ -123,7 +123,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 		hits, total = exactFirst(hits, total, p.exact)
 	}
 	var confident bool
-	m.coverage = st.ownActionCoverage(r, m, hits)
+	m.coverage = max(st.ownActionCoverage(r, m, hits), st.argumentCoverage(r, m, hits))
 	hits, confident = calibrate(hits, m, p.exact)
 	if !confident && vouched(m, hits) {
 		vouch(m, hits, p.debug)

@@ -53,7 +53,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	if conf < st.sem.gate.Threshold && learned == nil {
 		if len(kw.Hits) > 0 {
 			m := matches{hits: kwHits, total: kw.Total, mode: ModeKeyword, reason: ReasonLowConfidence,
-				confidence: conf, cosine: cosine, unmatched: kw.Unmatched, coverage: kw.Coverage, whenCoverage: kw.WhenCoverage, stages: stages}
+				confidence: conf, cosine: cosine, unmatched: kw.Unmatched, coverage: kw.Coverage, whenCoverage: kw.WhenCoverage, tally: kw.Tally, stages: stages}
 			m.agreed, m.agreedID = rankedFirst(vec, m.hits)
 			if p.learned != nil {
 				m.rejected = vec // matches.rejectedHas
@@ -83,7 +83,7 @@ func (e *Engine) semanticMatches(ctx context.Context, st *state, p *plan) (match
 	}
 	sortHits(fused, st.name)
 	return matches{hits: fused, total: max(len(fused), kw.Total), mode: ModeHybrid, confidence: conf, cosine: cosine,
-		unmatched: kw.Unmatched, coverage: kw.Coverage, whenCoverage: kw.WhenCoverage, stages: stages, agreed: agreed, agreedID: agreedID}, nil
+		unmatched: kw.Unmatched, coverage: kw.Coverage, whenCoverage: kw.WhenCoverage, tally: kw.Tally, stages: stages, agreed: agreed, agreedID: agreedID}, nil
 }
 
 // rankedFirst reports whether the semantic candidates vec and the lexical

@@ -119,8 +119,11 @@ func (st *state) inSchemas(hs []hit, word string) bool {
 }
 
 // hasWord reports whether text has w with no letter right before or
-// after it.
+// after it; never for an empty w.
 func hasWord(text, w []byte) bool {
+	if len(w) == 0 {
+		return false // bytes.Index finds it everywhere, and the scan would run past text's end
+	}
 	for i := bytes.Index(text, w); i >= 0; {
 		end := i + len(w)
 		if (i == 0 || !isLetter(text[i-1])) && (end == len(text) || !isLetter(text[end])) {

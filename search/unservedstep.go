@@ -194,8 +194,8 @@ func (st *state) unservedStep(r *reading, words int, hs []hit) string {
 			}
 			continue
 		}
-		if !stepVerb(s.First) {
-			continue
+		if !stepVerb(s.First) || countedRead(s.First, s.Object()) {
+			continue // "... then pull the 20 newest signups": a read
 		}
 		if evidence == nil {
 			evidence = map[string]fallback.WordMatch{}

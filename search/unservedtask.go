@@ -190,6 +190,9 @@ func (st *state) unservedTask(r *reading, words int, hs []hit) string {
 			continue // context: a statement, a name
 		}
 		base, action := actionVerb(c.First)
+		if countedRead(base, c.Object()) {
+			action = false // "pull the ten largest refunds from last month": a read
+		}
 		switch {
 		case base != "" && base != c.First && !c.Preamble:
 			continue // a participle opens a phrase: "following the purchase, ..."

@@ -13,10 +13,12 @@ func TestToolFrames(t *testing.T) {
 		desc string
 		want []verbFrame
 	}{
-		{"Add a comment to an existing issue or pull request in a GitHub repository.", []verbFrame{{"add", "comment", "to"}}},
-		{"Create a new issue in a GitHub repository with a title, body, labels and assignees. Returns the issue number and URL.", []verbFrame{{"create", "issue", "in"}, {"return", "number", ""}}},
+		{"Add a comment to an existing issue or pull request in a GitHub repository.", []verbFrame{{"add", "comment", "to", ""}}},
+		{"Create a new issue in a GitHub repository with a title, body, labels and assignees. Returns the issue number and URL.", []verbFrame{{"create", "issue", "in", ""}, {"return", "number", "", ""}}},
 		{"Replace or append to the content of an existing note, or change its title and tags.", nil}, // two verbs, no object of the first
-		{"Delete a calendar event. Attendees are notified that the event was cancelled.", []verbFrame{{"delete", "event", ""}}},
+		{"Delete a calendar event. Attendees are notified that the event was cancelled.", []verbFrame{{"delete", "event", "", ""}}},
+		{"Move a note to the trash. It can be restored from the trash for 30 days.", []verbFrame{{"move", "note", "to", "trash"}}},
+		{"Send a message to a Slack channel or a direct message to a user.", []verbFrame{{"send", "message", "to", ""}}},
 		{"", nil},
 	} {
 		if diff := cmp.Diff(c.want, toolFrames(c.desc), cmp.AllowUnexported(verbFrame{})); diff != "" {

@@ -301,6 +301,30 @@ func openingAction(base string, object []string) (action string, asks bool) {
 // thing" (thirteenth session, h39-flags).
 var beginVerbs = wordSet("start begin launch raise log submit")
 
+// retrieveVerbs are action verbs that read when their object counts the
+// records they bring (countedRead): "pull the 20 newest signups", "pull
+// its last 10 messages", "pull the ten largest refunds from last month"
+// retrieve rows and messages; "pull the latest changes from origin",
+// which counts nothing, is git's pull, which no tool of a catalog without
+// it does. Measured: see docs/benchmarks.md, "Rule misfires on fresh
+// wording" (thirteenth session, h39-flags).
+var retrieveVerbs = wordSet("pull")
+
+// countWords are the cardinal numbers written as words that count a
+// request's records (countedRead), beside digits.
+var countWords = wordSet("two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred")
+
+// countedRead reports whether verb, a request's or a step's verb in its
+// base form, is a retrieve verb whose object (the words after it up to a
+// preposition: fallback.Opening.Object, fallback.Clause.Object) holds a
+// count (digits or countWords): the request reads records, as a light
+// verb does.
+func countedRead(verb string, object []string) bool {
+	return retrieveVerbs[verb] && slices.ContainsFunc(object, func(w string) bool {
+		return countWords[w] || w != "" && strings.Trim(w, "0123456789") == ""
+	})
+}
+
 // indefinite are the articles of a new thing (beginVerbs).
 var indefinite = wordSet("a an")
 

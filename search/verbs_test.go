@@ -64,3 +64,21 @@ func TestOpeningAction(t *testing.T) {
 		}
 	}
 }
+
+// TestCountedRead: a retrieve verb whose object holds a count reads.
+func TestCountedRead(t *testing.T) {
+	for _, c := range []struct {
+		verb   string
+		object []string
+		want   bool
+	}{
+		{"pull", []string{"the", "20", "newest", "signups"}, true},
+		{"pull", []string{"the", "ten", "largest", "refunds"}, true},
+		{"pull", []string{"the", "latest", "changes"}, false},
+		{"delete", []string{"the", "10", "oldest", "rows"}, false},
+	} {
+		if got := countedRead(c.verb, c.object); got != c.want {
+			t.Errorf("countedRead(%q, %q) = %v, want %v", c.verb, c.object, got, c.want)
+		}
+	}
+}

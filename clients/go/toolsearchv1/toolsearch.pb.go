@@ -740,9 +740,10 @@ func (x *ToolReference) GetLearned() *LearnedBoost {
 type LearnedBoost struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// `learned_queries` (the tool's learned queries matched the query's
-	// words), `learned_centroid` (the query's meaning is close to them) or
-	// `learned_vectors` (the query is close to one of them, which lifted the
-	// tool among the semantic candidates).
+	// words) or `learned_vectors` (the query is close to one of them, which
+	// lifted the tool among the semantic candidates). Earlier versions also
+	// gave `learned_centroid` (the query's meaning was close to the mean of
+	// them); it is no longer given.
 	Signal string `protobuf:"bytes,1,opt,name=signal,proto3" json:"signal,omitempty"`
 	// The score learning added, in [0, 1], before calibration.
 	Boost float64 `protobuf:"fixed64,2,opt,name=boost,proto3" json:"boost,omitempty"`

@@ -215,9 +215,10 @@ export const ToolReferenceSchema: GenMessage<ToolReference> = /*@__PURE__*/
 export type LearnedBoost = Message<"toolsearch.v1.LearnedBoost"> & {
   /**
    * `learned_queries` (the tool's learned queries matched the query's
-   * words), `learned_centroid` (the query's meaning is close to them) or
-   * `learned_vectors` (the query is close to one of them, which lifted the
-   * tool among the semantic candidates).
+   * words) or `learned_vectors` (the query is close to one of them, which
+   * lifted the tool among the semantic candidates). Earlier versions also
+   * gave `learned_centroid` (the query's meaning was close to the mean of
+   * them); it is no longer given.
    *
    * @generated from field: string signal = 1;
    */
