@@ -540,6 +540,7 @@ func TestCoverageArguments(t *testing.T) {
 		{"Send Messages To Zorblax", 2.0 / 3, 2.0 / 3},    // Title Case: no names
 		{"zorblax in #qux", 0.5, 0},                       // a value of a kind the catalog knows (a channel) is understood
 		{"zorblax ~/qux/quux", 0, 0},                      // the catalog knows no path
+		{"send messages *.zorblax", 1, 2.0 / 3},           // a glob pattern is a value by its form
 	} {
 		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
 		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WordCoverage-c.everyWord) > 1e-9 {

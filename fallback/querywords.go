@@ -35,8 +35,10 @@ type queryWord struct {
 	// occur in the index.
 	unmatched bool
 	// value: the query chunk the word is of is an argument value by its
-	// form (argumentToken of the chunk, as written), kept with the
-	// chunk's words so that a search does not test each chunk again.
+	// form (argumentToken of the chunk, as written, or a glob pattern,
+	// globCore: "*.bak", whose core has no inner punctuation once its "*"
+	// is cut), kept with the chunk's words so that a search does not test
+	// each chunk again.
 	value bool
 	// formed: the chunk is an argument value of a kind by its form
 	// (formKind: a path, a file, an e-mail address, a URL, a channel, an
@@ -106,7 +108,7 @@ func (ix *Index) termWords(dst [][]queryWord, terms []query.Term) [][]queryWord 
 		}
 		ws := analysis.Words().Analyze(t.Text)
 		qws := make([]queryWord, len(ws)) // non-nil even when empty
-		value := len(ws) > 0 && argumentToken(t.Text)
+		value := len(ws) > 0 && (argumentToken(t.Text) || globCore(t.Text) != "")
 		for j, w := range ws {
 			qws[j] = ix.resolveWord(w)
 			qws[j].value = value

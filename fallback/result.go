@@ -107,7 +107,7 @@ type Result struct {
 	// when "turn off the living room lights" meets a catalog that knows only
 	// "lights" and "turn". Words of an argument value by its form (a term
 	// with a digit or an inner @ / . : # _: a path, a URL, a #channel, an
-	// issue key) that the catalog does not know are left out: "rename
+	// issue key, a glob pattern) that the catalog does not know are left out: "rename
 	// report.txt to final.txt" has coverage 1 when "rename" is known, since
 	// no catalog is expected to know the file. A value of a kind the
 	// catalog knows (valueKind's word or coordinates' words are words of
