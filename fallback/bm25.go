@@ -38,7 +38,6 @@ type scratch struct {
 	planWords []planWord
 	verbs     []verbExpansion
 	quoted    []bool // the query's terms inside quoted text (quotedTerms)
-	message   []bool // the query's terms in a message's text (messageTerms)
 	synTerm   [1]query.Term
 	synWords  [][]queryWord
 
@@ -191,7 +190,6 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 				}
 			}
 		}
-		s.message = messageTerms(q.Raw, q.Terms, s.message[:0])
 		verbs = requestExpansions(s.planWords, s.verbs[:0])
 		if stmtFrom >= 0 && stmtAt < len(s.planWords) {
 			verbs = append(verbs, verbExpansion{at: stmtAt, key: DataKey}) // the statement's keyword reads as SQL
@@ -313,8 +311,8 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 			if expand && retrievalVerbs[qw.word] {
 				weight *= ix.retrievalScale(s, qw.ids)
 			}
-			if expand && (s.quoted[k] || s.message[k]) && !qw.formed {
-				weight *= formedWeight // quoted text, a message's text, is a value: the text the caller passes
+			if expand && s.quoted[k] && !qw.formed {
+				weight *= formedWeight // quoted text is a value: the text the caller passes
 			}
 			if k >= stmtFrom && k <= stmtTo && !qw.formed {
 				weight *= formedWeight // an SQL statement is a value: the query the caller passes

@@ -372,8 +372,12 @@ func freeTextWords(raw string) map[string]bool {
 	if text := len(RequestOpening(raw).Text); text > 0 {
 		// Opening.Text runs to the request's end: its first token is the
 		// one where the last text words begin, or "saying" before it.
-		start, exact := textStartToken(toks, text)
-		if start > 0 && exact {
+		start, n := len(toks), 0
+		for start > 0 && n < text {
+			start--
+			n += len(analysis.Words().Analyze(toks[start]))
+		}
+		if start > 0 && n == text {
 			if ws := analysis.Words().Analyze(toks[start-1]); len(ws) == 1 && textStarts[ws[0]] {
 				start-- // "saying"
 			}
@@ -388,9 +392,16 @@ func freeTextWords(raw string) map[string]bool {
 // first comma: the message of "let X know" ends there ("let my manager
 // know on Slack, decline my three meetings and ..." asks more after it).
 func textFrom(words map[string]bool, toks []string, start int, atComma bool) {
-	for _, tok := range toks[start:textEnd(toks, start, atComma)] {
+	for i := start; i < len(toks); i++ {
+		tok := toks[i]
+		if i > start && strings.HasSuffix(toks[i-1], ",") && (atComma || clauseBreaks[strings.ToLower(tokenCore(tok))]) {
+			break
+		}
 		for _, w := range analysis.Words().Analyze(tok) {
 			words[w] = true
+		}
+		if strings.ContainsAny(tok[len(tok)-1:], ".?!;") {
+			break
 		}
 	}
 }

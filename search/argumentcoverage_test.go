@@ -24,22 +24,37 @@ func TestServedObjectArguments(t *testing.T) {
 	})
 }
 
-// TestServedObjectArgumentsVerb: a verb the top tool does not do is the
+// TestArgumentsInFull: a verb the top tool does not do is the
 // thing asked ("start a zoom call with the design team now": the calendar
 // tool has "call", it starts nothing), so the request's other unknown
-// words keep their weight in coverage.
-func TestServedObjectArgumentsVerb(t *testing.T) {
+// words keep their weight in coverage; so do the unknown words of a later
+// clause, another ask ("... and buy a train ticket"), and those of the
+// place after "in" or "on" ("in my Excel spreadsheet"): without each
+// check, the coverage below rises to 0.50.
+func TestArgumentsInFull(t *testing.T) {
 	coverage := regexp.MustCompile(`\(coverage ([0-9.]+)\)`)
-	searchEachExample(t, []string{"start a zoom call with the design team now"}, func(_ search.Mode, name string, _ int, res search.Result) {
+	cases := []struct {
+		query string
+		most  float64
+	}{
+		{"start a zoom call with the design team now", 0.45},           // 0.40: zoom, design, team unknown in full
+		{"get directions to the airport and buy a train ticket", 0.43}, // 0.36: the later clause's words in full
+		{"delete the empty rows in my Excel spreadsheet", 0.45},        // 0.40: the place's words in full
+	}
+	var queries []string
+	for _, c := range cases {
+		queries = append(queries, c.query)
+	}
+	searchEachExample(t, queries, func(_ search.Mode, name string, i int, res search.Result) {
 		if len(res.References) == 0 {
-			t.Fatalf("%s: no results", name)
+			t.Fatalf("%s %q: no results", name, queries[i])
 		}
 		m := coverage.FindStringSubmatch(res.References[0].Explanation)
 		if m == nil {
-			t.Fatalf("%s: no coverage in %q", name, res.References[0].Explanation)
+			t.Fatalf("%s %q: no coverage in %q", name, queries[i], res.References[0].Explanation)
 		}
-		if c, _ := strconv.ParseFloat(m[1], 64); c > 0.45 {
-			t.Errorf("%s: coverage %v, want 0.40 (zoom, design, team unknown in full)", name, c)
+		if c, _ := strconv.ParseFloat(m[1], 64); c > cases[i].most {
+			t.Errorf("%s %q: coverage %v, want at most %v", name, queries[i], c, cases[i].most)
 		}
 	})
 }

@@ -84,7 +84,7 @@ import (
 //
 // A search reads one learned index, chosen as it begins (beginLearned),
 // and runs the stage's lexical half (learnedWords) and, when the query's
-// vector is cached, its vector screens (learnedSights) beside the
+// vector is cached, its vector screen (learnedSights) beside the
 // catalog's own candidates where a second core may be free. The learned index is
 // built in the background (learner.go). Learned state is keyed by tool
 // name, never by index: a tool whose content changes keeps it, a deleted
@@ -406,11 +406,12 @@ func (ls *learnedStage) rethrow() {
 	}
 }
 
-// learnedSights are the learned stage's screens of the learned vectors
-// for one query vector (raw, the query cache's own slice), computed with
-// the stage's lexical half (beginLearned) as learnedVectors and
-// applyLearned would compute them; each reads them only for the same
-// vector, bit for bit (else it computes its own). On
+// learnedSights are the learned stage's screen of the learned vectors,
+// and the centred query vector localEvidence reads, for one query vector
+// (raw, the query cache's own slice), computed with the stage's lexical
+// half (beginLearned) as learnedVectors and applyLearned would compute
+// them; each reads them only for the same vector, bit for bit (else it
+// computes its own). On
 // BenchmarkLearnedSearch the learned vectors' screen is ≈ 12–20 µs of a
 // search's CPU.
 type learnedSights struct {
@@ -508,7 +509,7 @@ type learnedWords struct {
 // beginLearned returns p's learned stage, or nil when there is none to
 // apply: without learning, or with nothing learned in p's learning
 // scope. With ahead, a request with ranking words and more than one P,
-// the stage's lexical half, then its vector screens if the request's
+// the stage's lexical half, then its vector screen if the request's
 // vector is in the query cache, start on a goroutine: the caller must end
 // the stage before it returns. The goroutine only computes (no I/O, no
 // waiting, ≈ 55 µs): a cancelled request ends it by waiting for it, as
@@ -692,8 +693,9 @@ func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) lea
 	var w learnedWords
 	w.termIDs, w.nTerms = ix.terms.requestOf(c, q)
 	if rq, err := q.RankingQuery(text); err == nil {
-		// learnedSims.best reads the hits as a set; the stage reads
-		// WordCoverage, not Coverage.
+		// applyLearned reads the hits as a set (it weighs each tool on its
+		// own and re-sorts what it lifts); the stage reads WordCoverage,
+		// not Coverage.
 		var buf []fallback.Hit
 		if b, _ := ix.hitBufs.Get().(*[]fallback.Hit); b != nil {
 			buf = *b

@@ -1171,12 +1171,14 @@ func TestDataRunnerServes(t *testing.T) {
 }
 
 // TestCountedPullReads: "pull" with a count in its object retrieves
-// records, a read (countedRead), as a request's verb or a later step's;
+// records, a read (countedRead), as a request's verb, a later step's or
+// a task's step's;
 // without a count it is git's pull, which no tool does.
 func TestCountedPullReads(t *testing.T) {
 	topAndFlag(t, []topCase{
 		{"Show the schema of the invoices table and then pull the five biggest unpaid invoices", "", false},
 		{"Pull the 20 newest signups from the users table", "", false},
+		{"Pull the ten largest refunds from the payments table and then email them to finance@acme.io", "", false}, // two steps (unservedTask)
 		{"pull the latest changes from origin", "", true},
 	})
 }
