@@ -524,7 +524,7 @@ func namedPhrases(raw string) []NamedPhrase {
 			continue
 		}
 		core := tokenCore(tok)
-		if (after || by && !timeName(core)) && nameToken(core, start) {
+		if (after || by) && !timeName(core) && nameToken(core, start) {
 			if n, ok := namedPhrase(toks, i); ok {
 				out = append(out, n)
 			}
@@ -576,11 +576,17 @@ func namedPhrase(toks []string, i int) (NamedPhrase, bool) {
 }
 
 // timeName reports whether core, a capitalized token, is a day's name,
-// one or several ("on Friday", "on Sundays"): a time, no service.
+// one or several ("on Friday", "on Sundays"), or a month's ("my March
+// payslip", "on June 3"): a time, no service, whether it follows a
+// preposition of means or a determiner.
 func timeName(core string) bool {
 	w := strings.ToLower(core)
-	return isTime(w) || isTime(strings.TrimSuffix(w, "s"))
+	return isTime(w) || isTime(strings.TrimSuffix(w, "s")) || monthNames[w]
 }
+
+// monthNames are the months' names in lowercase (timeName). General
+// English, not from any query set.
+var monthNames = wordSet("january february march april may june july august september october november december")
 
 // namedMeans are the prepositions (in lowercase) before a name that is
 // the service a request is to be done on or through ("open a merge

@@ -383,6 +383,8 @@ func TestNamedQualifiers(t *testing.T) {
 		{"sync my Garmin watch 2 days ago", nil},       // the noun does not end the phrase
 		{"create a 'Sprint retro' meeting", nil},       // quoted
 		{"open an issue: crash on Safari mobile", nil}, // a message's text
+		{"where is my October invoice?", nil},          // a month: a time (timeName)
+		{"skip our Friday standup", nil},               // a day after a determiner
 	} {
 		if diff := cmp.Diff(c.want, NamedQualifiers(c.raw)); diff != "" {
 			t.Errorf("NamedQualifiers(%q) (-want +got):\n%s", c.raw, diff)
