@@ -294,8 +294,9 @@ func (st *state) namesValueKind(id int, kind string) bool {
 
 // destinationWords open the place where a request's result goes ("save
 // it to ~/out/report.md", "copy it into ~/code/app/", "keep it as
-// ./ci.yml"): a path after one of them is no object of the request.
-var destinationWords = wordSet("to into onto as")
+// ./ci.yml"): a path after one of them is no object of the request. They
+// are the prepositions of a destination (towards) and "as".
+var destinationWords = wordSet(towardsWords + " as")
 
 // actedPathKinds returns the kinds (a path, a file name) of the values of
 // raw that the request acts on (fallback.ValueKinds, not an adjunct)

@@ -235,8 +235,12 @@ func (st *state) elsewhere(id int, fr verbFrame, req objectFrame) bool {
 		fallback.SameStem(fr.head, req.thing) && !fallback.SameStem(fr.place, req.place) && !st.lex.HasWord(id, req.place)
 }
 
-// towards are the prepositions of a destination (elsewhere).
-var towards = wordSet("to into onto")
+// towards are the prepositions of a destination (elsewhere); with "as"
+// they open the place a request's result goes (destinationWords).
+var towards = wordSet(towardsWords)
+
+// towardsWords spell towards, which destinationWords extends.
+const towardsWords = "to into onto"
 
 // changesAttribute reports whether base changes a thing's attributes:
 // update, or a verb with update among its synonyms (fallback.VerbSynonyms:
