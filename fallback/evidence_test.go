@@ -472,6 +472,7 @@ func TestRequestNames(t *testing.T) {
 		{"find where Priya talked about the budget in Slack", []string{"slack"}, []string{"priya"}},
 		{"lat/long of the Eiffel Tower", nil, []string{"eiffel", "tower"}},
 		{"let my manager know on Slack", nil, nil},                    // the service
+		{"page the on-call engineer through Opsgenie", nil, nil},      // the service, as namedMeans reads it
 		{"book a tee time at Pebble Beach", nil, nil},                 // the venue, every word of it
 		{"earthquake alerts for the Bay Area", nil, nil},              // what it is for
 		{"what is on Thursday 3 December", nil, []string{"december"}}, // a number ends the name after "on"

@@ -311,8 +311,12 @@ var beginVerbs = wordSet("start begin launch raise log submit")
 var retrieveVerbs = wordSet("pull")
 
 // countWords are the cardinal numbers written as words that count a
-// request's records (countedRead), beside digits.
-var countWords = wordSet("two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred")
+// request's records (countedRead), beside digits: general English, two
+// to twelve ("one" counts no records: "pull the one from Friday"), the
+// teens, the tens, "hundred" and "dozen" (the teens, sixty to ninety and
+// "dozen" added after the thirteenth session's review: no measured set
+// moves).
+var countWords = wordSet("two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred dozen")
 
 // countedRead reports whether verb, a request's or a step's verb in its
 // base form, is a retrieve verb whose object (the words after it up to a

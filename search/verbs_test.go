@@ -74,6 +74,8 @@ func TestCountedRead(t *testing.T) {
 	}{
 		{"pull", []string{"the", "20", "newest", "signups"}, true},
 		{"pull", []string{"the", "ten", "largest", "refunds"}, true},
+		{"pull", []string{"the", "fourteen", "newest", "tickets"}, true},
+		{"pull", []string{"a", "dozen", "recent", "orders"}, true},
 		{"pull", []string{"the", "latest", "changes"}, false},
 		{"delete", []string{"the", "10", "oldest", "rows"}, false},
 	} {
