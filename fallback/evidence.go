@@ -1173,7 +1173,8 @@ type Opening struct {
 	Text []string
 	// End is the word of objectEnds that ended Object, most often a
 	// preposition ("add the bug label to issue #45" → to; "so" of a
-	// purpose too), "" when none did; Place holds the words after it up
+	// purpose too), or afterObjectEnd after a word of Object ("a new
+	// branch hotfix/login off main" → off), "" when none did; Place holds the words after it up
 	// to the next such word or a clause's end (issue, 45): after a
 	// preposition, where the verb puts its object, or takes it from.
 	End   string

@@ -706,7 +706,7 @@ func FuzzRequestClauses(f *testing.F) {
 				t.Errorf("RequestOpening(%q) has %q, not a word of the text", raw, w)
 			}
 		}
-		if op.End != "" && (!objectEnds[op.End] || len(op.Object) == 0) || op.End == "" && len(op.Place) > 0 {
+		if op.End != "" && (!objectEnds[op.End] && op.End != afterObjectEnd || len(op.Object) == 0) || op.End == "" && len(op.Place) > 0 {
 			t.Errorf("RequestOpening(%q): End %q after Object %q, Place %q", raw, op.End, op.Object, op.Place)
 		}
 		for _, w := range OwnQuestion(raw) {
