@@ -134,18 +134,31 @@ const otherNameWeight = 0.5
 
 // coverage is Result.Coverage of the plan.
 func (p *plan) coverage() float64 {
-	if p.weight <= 0 {
-		return 1
-	}
-	return p.known / p.weight
+	return knownShare(p.known, p.weight)
 }
 
 // whenCoverage is Result.WhenCoverage of the plan.
 func (p *plan) whenCoverage() float64 {
-	if p.weight-p.when <= 0 {
-		return p.coverage()
+	return knownShare(p.known, coverageWhole(p.weight, p.when, true))
+}
+
+// knownShare is a coverage: the share known of whole, the weight of the
+// words counted; 1 when none is.
+func knownShare(known, whole float64) float64 {
+	if whole <= 0 {
+		return 1
 	}
-	return p.known / (p.weight - p.when)
+	return known / whole
+}
+
+// coverageWhole is the weight a coverage divides by: weight, less when
+// (the unknown words of a time) with leaveWhen if any weight is left
+// (WhenCoverage).
+func coverageWhole(weight, when float64, leaveWhen bool) float64 {
+	if leaveWhen && weight-when > 0 {
+		return weight - when
+	}
+	return weight
 }
 
 // wordCoverage is Result.WordCoverage of the plan.

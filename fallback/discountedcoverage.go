@@ -44,10 +44,7 @@ func (p *plan) tally(none bool) CoverageTally {
 // of its weight; ok is false when there is no such word (the caller has
 // the coverage then).
 func (t *CoverageTally) Discounted(when bool, share float64, discount func(UnknownWord) bool) (coverage float64, ok bool) {
-	whole := t.Weight
-	if when && t.Weight-t.When > 0 {
-		whole -= t.When
-	}
+	whole := coverageWhole(t.Weight, t.When, when)
 	cut := 0.0
 	for _, u := range t.Unknown {
 		if when && u.When {

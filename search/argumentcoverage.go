@@ -52,9 +52,10 @@ const servedArgumentWeight = 0.5
 
 // argumentCoverage returns m's coverage for calibration with the unknown
 // arguments of an object the top tool serves discounted (see above), or
-// m.coverage; hs are m's hits as the answer orders them, best first, and
-// r the request (reading).
-func (st *state) argumentCoverage(r *reading, m matches, hs []hit) float64 {
+// m.coverage; hs are m's hits as the answer orders them, best first, r
+// the request (reading), and when whether the unknown words of a time
+// are left out, as ownActionCoverage reads them.
+func (st *state) argumentCoverage(r *reading, m matches, hs []hit, when bool) float64 {
 	if len(hs) == 0 || len(m.tally.Unknown) == 0 || (m.mode != ModeKeyword && m.mode != ModeHybrid && m.mode != ModeSemantic) {
 		return m.coverage
 	}
@@ -82,8 +83,7 @@ func (st *state) argumentCoverage(r *reading, m matches, hs []hit) float64 {
 			break
 		}
 	}
-	when := m.whenCoverage > m.coverage && st.namesThing(r, top) // as ownActionCoverage reads it
-	inPlace := placePrepositions[op.End]                         // where the object is: as often the service asked for
+	inPlace := placePrepositions[op.End] // where the object is: as often the service asked for
 	c, ok := m.tally.Discounted(when, servedArgumentWeight, func(u fallback.UnknownWord) bool {
 		return u.Word != op.Verb && slices.Contains(clause, u.Word) && !slices.Contains(op.Object, u.Word) && !(inPlace && slices.Contains(op.Place, u.Word))
 	})

@@ -393,7 +393,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	invites := tf == fallback.BookKey && base == "invite"
 	// "set status = 'shipped' for order 9912 in the orders table": a tool running the statement serves any table's data
 	inTable := data != "" && fallback.InTable(req.Raw)
-	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.inFileServed(r, top, served[:len(top)]) || st.objectServed(words, verb, base, op, nextVerb(raw), kindLabels(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
+	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.inFileServed(r, top, served[:len(top)]) || st.objectServed(r, words, verb, base, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
 		if v := st.valueUntaken(r, base, hs); v.Kind != "" {
 			return unservedValueWhy(word, v)
 		}
@@ -412,7 +412,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 // "output" match ("stage everything in the docs folder and commit it"
 // goes on: the catalog knows "docs" and "folder", and a tool that stages
 // may say "file" for them).
-func (st *state) objectServed(words []fallback.WordMatch, verb int, base string, op fallback.Opening, stop string, labels map[string]string, top []hit, served []bool) bool {
+func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, base string, op fallback.Opening, stop string, top []hit, served []bool) bool {
 	var objects []fallback.WordMatch
 	inPhrase := false
 	known := false // a word of the object before stop is known to the catalog
@@ -457,8 +457,11 @@ func (st *state) objectServed(words []fallback.WordMatch, verb int, base string,
 			if k == 0 && ownsWord(o) || o.Known && k > 0 && st.lex.HasWord(h.id, o.Word) {
 				return true
 			}
-			if kind, ok := labels[o.Word]; ok && !o.Known && st.namesKind(h.id, kind) {
-				return true // "close ticket OPS-12": the tool takes the issue key "ticket" names (kindLabels)
+			if o.Known {
+				continue
+			}
+			if kind, ok := r.kindLabels()[o.Word]; ok && st.namesKind(h.id, kind) {
+				return true // "close ticket OPS-12": the tool takes the issue key "ticket" names (kindLabels, read once and only for an unknown word)
 			}
 		}
 	}

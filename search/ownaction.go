@@ -29,12 +29,14 @@ import (
 // 2.0 %; nothing else moves.
 
 // ownActionCoverage returns the coverage of m for calibration: m.coverage,
-// or more for a request that names the top tool's own action (see above);
-// hs are m's hits as the answer orders them, best first, and r the
-// request as result reads it once for this, requestRead and the no-match
-// rules (reading).
-func (st *state) ownActionCoverage(r *reading, m matches, hs []hit) float64 {
-	if len(hs) > 0 && m.whenCoverage > m.coverage && st.namesThing(r, hs[0].id) {
+// or m.whenCoverage with when (the request names the top tool's thing,
+// namesThing, and its unknown time is when the tool acts), or more for a
+// request that names the top tool's own action (see above); hs are m's
+// hits as the answer orders them, best first, and r the request as
+// result reads it once for this, requestRead and the no-match rules
+// (reading).
+func (st *state) ownActionCoverage(r *reading, m matches, hs []hit, when bool) float64 {
+	if when {
 		m.coverage = m.whenCoverage
 	}
 	if m.coverage >= 1 || len(hs) == 0 || (m.mode != ModeKeyword && m.mode != ModeHybrid && m.mode != ModeSemantic) {

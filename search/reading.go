@@ -38,6 +38,8 @@ type reading struct {
 	clsRead bool
 	vals    []fallback.Value // fallback.ValueKinds(req.Raw)
 	valRead bool
+	labels  map[string]string // kindLabels(req.Raw)
+	labRead bool
 	// evidence holds WordMatches(req, id) of each tool read, in the order
 	// first read (a search reads one to a few).
 	evidence []toolEvidence
@@ -105,6 +107,14 @@ func (r *reading) values() []fallback.Value {
 		r.vals, r.valRead = fallback.ValueKinds(r.req.Raw), true
 	}
 	return r.vals
+}
+
+// kindLabels returns kindLabels(req.Raw), read once.
+func (r *reading) kindLabels() map[string]string {
+	if !r.labRead {
+		r.labels, r.labRead = kindLabels(r.req.Raw), true
+	}
+	return r.labels
 }
 
 // matches returns fallback.Index.WordMatches of the request and tool id.

@@ -91,8 +91,8 @@ func (st *state) unservedQualifier(r *reading, hs []hit) string {
 	if len(qs) == 0 {
 		return ""
 	}
+	ws := r.matches(hs[0].id)
 	for _, q := range qs {
-		ws := r.matches(hs[0].id)
 		if slices.ContainsFunc(ws, func(w fallback.WordMatch) bool { return w.Word == q.Head && (w.Known || w.Plain) }) {
 			continue // "send the figures as an Excel attachment": the catalog knows attachments
 		}

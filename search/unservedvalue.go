@@ -210,7 +210,8 @@ func (r *reading) openingValues() []fallback.Value {
 // value is, so a tool with a parameter for values of that kind (namesKind)
 // has the thing it names, whatever word the tool uses for it (the Jira
 // tools say "issue", not "ticket"). Read by the unserved object
-// (objectServed).
+// (objectServed), once a search (reading.kindLabels) and only for an
+// unknown word of the object.
 func kindLabels(raw string) map[string]string {
 	var out map[string]string
 	toks := strings.Fields(raw)
