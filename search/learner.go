@@ -99,6 +99,9 @@ type learnedIndex struct {
 	idSnap *catalog.Snapshot
 	// terms numbers the terms of queries (learnedindex.go).
 	terms *learnedTerms
+	// siblings weighs each tool's learned terms by how well they tell
+	// it from its server's other learned tools (learnedsiblings.go).
+	siblings siblingTerms
 	// nonNegative: no learned query has a negative weight (so
 	// localEvidence may stop once its sum reaches the tool's evidence).
 	nonNegative bool
@@ -185,7 +188,7 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 	}
 	ixs := &learnedIndexes{version: v.Version, snapVersion: st.snap.Version(), embedded: emb != nil, byScope: map[string]*learnedIndex{}}
 	for _, scope := range v.Scopes() {
-		ix, err := l.build(ctx, emb, pc, v, scope)
+		ix, err := l.build(ctx, emb, pc, v, scope, st.snap)
 		if err != nil {
 			return err
 		}
@@ -207,7 +210,7 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 }
 
 // build indexes one scope of v. Callers hold mu.
-func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v *learn.View, scope string) (*learnedIndex, error) {
+func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v *learn.View, scope string, snap *catalog.Snapshot) (*learnedIndex, error) {
 	ix := &learnedIndex{}
 	docs := make([]fallback.Document, 0, len(v.Tools(scope)))
 	for _, t := range v.Tools(scope) {
@@ -232,6 +235,7 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v
 	}
 	ix.kw = fallback.NewIndex(docs)
 	ix.terms = newLearnedTerms(ix.queries)
+	ix.siblings = newSiblingTerms(ix.terms, ix.names, snap)
 	ix.nonNegative = !slices.ContainsFunc(ix.queries, func(qs []learnedQuery) bool {
 		return slices.ContainsFunc(qs, func(q learnedQuery) bool { return !(q.weight >= 0) })
 	})
