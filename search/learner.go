@@ -98,7 +98,9 @@ type learnedIndex struct {
 	// terms numbers the terms of queries (learnedindex.go).
 	terms *learnedTerms
 	// siblings weighs each tool's learned terms by how well they tell
-	// it from its server's other learned tools (learnedsiblings.go).
+	// it from its server's other tools in the snapshot the index was
+	// built against (learnedsiblings.go); a catalog change rebuilds the
+	// index (beginLearned).
 	siblings siblingTerms
 	// nonNegative: no learned query has a negative weight (so
 	// localEvidence may stop once its sum reaches the tool's evidence).
@@ -207,7 +209,8 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 	return nil
 }
 
-// build indexes one scope of v. Callers hold mu.
+// build indexes one scope of v against snap, the current catalog (its
+// servers, for siblingTerms). Callers hold mu.
 func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v *learn.View, scope string, snap *catalog.Snapshot) (*learnedIndex, error) {
 	ix := &learnedIndex{}
 	docs := make([]fallback.Document, 0, len(v.Tools(scope)))
