@@ -46,9 +46,11 @@ import (
 // sibling candidate that has at least this much (siblingDemote). Measured
 // on the example pool's replay (pool.sh: ratio of learning's nDCG@10 gain
 // to the naive stand-in's, even / odd; keyword in brackets), main at
-// 15019e9 → with the rule: .50 / .97 → .56 / .96 (.33 / 1.04 → .33 /
-// 1.03); 0.5: .53 / .97 (.33 / 1.04); 0.6 and 0.7 with the share offset
-// by 0.1 ((d+0.1)/(0.7+0.1)): .53 / .97; 0.8 and 1.0 so offset: .56 / .96
+// 15019e9 → with the rule: .50 / .97 → .56 / .97 (.33 / 1.04, the
+// same); at 16feb20 .54 / .92 → .62 / .92 (.33 / 1.12, the same); the
+// dev replays the same but bfcl's even half with learning .7747 → .7746
+// (keyword .7663 → .7656). With the share offset by 0.1, (d+0.1)/(τ+0.1),
+// at 15019e9: 0.5 and 0.6 .53 / .97 (.33 / 1.04); 0.8 and 1.0 .56 / .96
 // (.33 / 1.02, .33 / 1.01), and 0.8 let one more of the pool's no-answer
 // requests through with learning (keyword mode). Docs:
 // docs/benchmarks.md, "Siblings' words" (fourteenth session).
