@@ -204,6 +204,7 @@ func (ix *Index) resolveWord(w string) queryWord {
 		qw.short, qw.shortKnown = ix.resolveShort(forms)
 		e, _ := everydayEntry(w)
 		qw.otherSense = e.otherSense
+		qw.shortKnown = qw.shortKnown && !rankingOnly(w)
 	}
 	return qw
 }
