@@ -198,8 +198,9 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 				stmtAt = len(s.planWords)
 			}
 			if !t.Excluded {
+				thread := threadValue(t.Text)
 				for _, qw := range chunkWords(s.chunks[k], expand) {
-					s.planWords = append(s.planWords, planWord{word: qw.word, hasTerms: qw.hasTerms, value: qw.value})
+					s.planWords = append(s.planWords, planWord{word: qw.word, hasTerms: qw.hasTerms, value: qw.value, thread: thread})
 				}
 			}
 		}

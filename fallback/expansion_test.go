@@ -122,6 +122,12 @@ func TestRequestExpansions(t *testing.T) {
 		{"book a table for four at Nopa", nil},
 		{"how big is backup.tar", []string{"how big@big"}},
 		{"how long is the drive from Boston to New York", []string{"how long@long", "drive from@drive"}},
+		// A message said on a tracker's item is a comment there (threadMessage).
+		{"tell them on PR 912 in acme/web that the screenshots look good", []string{"tell _ thread@tell"}},
+		{"let the reporter of issue 87 know it is fixed", []string{"tell _ thread@know"}},
+		{"reply on ticket 4410 that the firewall change went out", []string{"tell _ thread@reply"}},
+		{"tell the #ops channel that PR 912 is merged", []string{"tell _@tell"}}, // said in a channel, of the item
+		{"reply to Dana that the ticket is fixed", nil},                          // the item is what is said
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
@@ -401,5 +407,43 @@ func TestEverydaySensesAreNew(t *testing.T) {
 	}
 	if len(CoverageSynonyms("bin")) == 0 {
 		t.Error("CoverageSynonyms(bin) is empty")
+	}
+}
+
+// TestKeywordThreadMessage: a message said on a tracker's item
+// (threadMessage) reaches the tool that comments on it over the tools
+// that send chat messages and answer e-mails, and only then.
+func TestKeywordThreadMessage(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "chat__send_message", Description: "Send a message to a channel or a user."},
+		{Name: "mail__reply_to_email", Description: "Reply to an email message in its thread."},
+		{Name: "tracker__add_comment", Description: "Add a comment to an issue.", ParamNames: []string{"issue_key", "body"}},
+	})
+	for _, tt := range []struct{ query, want string }{
+		{"Reply on OPS-4410 that the firewall change went out at 14:05", "tracker__add_comment"},
+		{"tell them on ticket 88 that it looks good to me", "tracker__add_comment"},
+		{"tell #ops that the deploy is done", "chat__send_message"},
+		{"reply to the last email from Dana that I agree", "mail__reply_to_email"},
+	} {
+		firstExpanded(t, ix, mustParse(t, tt.query), tt.want)
+	}
+}
+
+// TestOpeningFramed: "open a" and "open an" rank "open" at
+// expansionWeight where they open the request (openingFramed), so a
+// searching tool whose example says "is:open" does not lead the one that
+// creates; later in a request the phrase keeps its word's weight.
+func TestOpeningFramed(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "gh__search_issues", Description: "Search issues by title with search syntax (e.g. is:open label:bug)."},
+		{Name: "gh__create_issue", Description: "Create a new issue in a repository with a title, body, labels and assignees."},
+		{Name: "gh__get_issue", Description: "Get an issue."},
+	})
+	firstExpanded(t, ix, mustParse(t, "open an issue titled 'crash on start'"), "gh__create_issue")
+	ws := []planWord{{word: "pay", hasTerms: true}, {word: "rent", hasTerms: true}, {word: "and", hasTerms: false}, {word: "open", hasTerms: true}, {word: "a", hasTerms: false}, {word: "savings", hasTerms: true}, {word: "account", hasTerms: true}}
+	for _, v := range requestExpansions(ws, nil) {
+		if v.key == "open a" && v.own != 0 {
+			t.Errorf("requestExpansions: a later %q has own weight %v, want its word's own (0)", v.key, v.own)
+		}
 	}
 }

@@ -31,6 +31,8 @@ type queryWord struct {
 	// hasTerms: analysis.Standard gives the word terms (it is not a stop
 	// word), whether or not the index has them.
 	hasTerms bool
+	// other are the word's terms the index does not have (QueryTerms).
+	other []string
 	// unmatched: the word has terms, but neither they nor any variant
 	// occur in the index.
 	unmatched bool
@@ -184,6 +186,13 @@ func (ix *Index) resolveWord(w string) queryWord {
 	} else {
 		qw.ids, analyzed = ix.analyzeWord(w, false)
 		qw.hasTerms = len(analyzed) > 0
+		if len(qw.ids) < len(analyzed) {
+			for _, term := range analyzed {
+				if _, ok := ix.terms.get(term); !ok {
+					qw.other = append(qw.other, term)
+				}
+			}
+		}
 	}
 	if len(qw.ids) > 0 {
 		qw.vars = ix.variants(qw.ids)
@@ -206,3 +215,46 @@ func (ix *Index) resolveWord(w string) queryWord {
 // formedWeight too: example held-out-9 nDCG@10 −0.013 / −0.010
 // (default / keyword), stabletoolbench −0.0008 / −0.0001.
 func formedKind(k string) bool { return k != KindRepo }
+
+// QueryTerms calls f with the terms of each word of terms' texts (all of
+// them: a term's Excluded, Required and Prefix are not read), as analysis
+// works them out for Keyword, word by word: ids the index terms, other
+// the terms the index does not have. Together they are the terms of the
+// texts (Terms, of the texts joined with spaces: the analysis is
+// word-local), each as often as its words have it. The words come from
+// the index's query-word cache, the one Keyword reads, so a caller that
+// has just searched the same texts finds them at hand; f must not keep
+// or modify the slices. Safe for concurrent use.
+func (ix *Index) QueryTerms(terms []query.Term, f func(ids []int32, other []string)) {
+	if ix == nil || len(terms) == 0 {
+		return
+	}
+	s := ix.getScratch()
+	defer ix.putScratch(s)
+	s.chunks = ix.termWords(s.chunks, terms)
+	for _, qws := range s.chunks {
+		for _, qw := range qws {
+			if len(qw.ids) > 0 || len(qw.other) > 0 {
+				f(qw.ids, qw.other)
+			}
+		}
+	}
+}
+
+// TermID returns the ID of the index term term (an analysed term, as
+// Terms gives them), and whether the index has it: the IDs QueryTerms
+// gives, from 0 to TermCount − 1.
+func (ix *Index) TermID(term string) (int32, bool) {
+	if ix == nil {
+		return 0, false
+	}
+	return ix.terms.get(term)
+}
+
+// TermCount is the number of the index's terms (TermID).
+func (ix *Index) TermCount() int {
+	if ix == nil {
+		return 0
+	}
+	return ix.termData.Len()
+}

@@ -10,7 +10,8 @@ package fallback
 // know", "tell _", "move _ time", "book _ time", and "_ time", the time
 // such a frame names; "update _ rows" and the other SQL statements of a
 // request on a database's data, and "_ rows", the table that holds its
-// rows (statementVerbs) (requestExpansions).
+// rows (statementVerbs), and "tell _ thread", a message said on a
+// tracker's item (ThreadKey) (requestExpansions).
 //
 // The one table both readers share: package search's no-match rules ask
 // whether a tool does a request's verb through it (VerbSynonyms), and
@@ -198,6 +199,7 @@ var plainSenses = map[string][]string{
 	"alter _ rows":  {"alter"},
 	"select _ rows": {"select", "query"},
 	"_ rows":        {"sql"},
+	ThreadKey:       {"comment"},             // "tell them on PR 912 that ...": said on a tracker's item (threadMessage)
 	"show":          {"list", "get", "read"}, // a light verb: the words of read tools (keyword search only)
 	"display":       {"list", "get", "read"},
 	"view":          {"list", "get", "read"},

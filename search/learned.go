@@ -531,9 +531,9 @@ func (e *Engine) beginLearned(st *state, p *plan, ahead bool) *learnedStage {
 	}
 	ls := &learnedStage{ix: ix, text: p.query.RankingText(), l: e.learner}
 	if ahead && ls.text != "" && e.learner.runsAhead() {
-		q, terms := p.query, &e.learner.terms
+		q := p.query
 		ls.goAhead(func() {
-			ls.words = ix.wordsOf(terms, q, ls.text)
+			ls.words = ix.wordsOf(q, ls.text)
 			ls.sights = e.learnedSightsOf(st, ix, ls.text)
 		})
 	}
@@ -613,11 +613,11 @@ func (ls *learnedStage) join() {
 
 // lexical returns the stage's lexical half for q (p.query), waiting for
 // its goroutine, or computing it now.
-func (ls *learnedStage) lexical(terms *requestTerms, q query.Query) *learnedWords {
+func (ls *learnedStage) lexical(q query.Query) *learnedWords {
 	if ls.done != nil {
 		ls.join()
 	} else if !ls.have {
-		ls.words, ls.have = ls.ix.wordsOf(terms, q, ls.text), true
+		ls.words, ls.have = ls.ix.wordsOf(q, ls.text), true
 	}
 	return &ls.words
 }
@@ -689,9 +689,8 @@ const learnedKeywordDepth = 30
 
 // wordsOf computes the learned stage's lexical half for q, text its
 // ranking text (learnedWords).
-func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) learnedWords {
+func (ix *learnedIndex) wordsOf(q query.Query, text string) learnedWords {
 	var w learnedWords
-	w.termIDs, w.nTerms = ix.terms.requestOf(c, q)
 	if rq, err := q.RankingQuery(text); err == nil {
 		// applyLearned reads the hits as a set (it weighs each tool on its
 		// own and re-sorts what it lifts); the stage reads WordCoverage,
@@ -705,6 +704,9 @@ func (ix *learnedIndex) wordsOf(c *requestTerms, q query.Query, text string) lea
 		r := ix.kw.Keyword(rq, fallback.Options{Limit: learnedKeywordDepth, Unordered: true, NoCoverage: true, Hits: buf})
 		w.hits, w.coverage = r.Hits, r.WordCoverage
 	}
+	// After the search, which has put the request's words in the
+	// index's query-word cache (requestOf).
+	w.termIDs, w.nTerms = ix.terms.requestOf(ix.kw, q)
 	return w
 }
 
@@ -776,7 +778,7 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	ix := ls.ix
 	// The learned keyword hits (at most learnedKeywordDepth, each tool
 	// once), the lift's candidates.
-	words := ls.lexical(&e.learner.terms, p.query)
+	words := ls.lexical(p.query)
 	cands, termIDs, nTerms := words.hits, words.termIDs, words.nTerms
 	var pv []float32 // the query's unit vector without the common component, for localEvidence
 	if ix.vecs != nil && e.queries != nil && st.sem != nil && st.sem.embedder.ModelID() == ix.model {

@@ -95,11 +95,24 @@ type learnedScreen struct {
 // before they are stored in float32; summed in float32 over d + 1 terms
 // of at most 1, the bound is never below the exact dot product by more
 // than about 1e-5, far less than screenMargin.
+//
+// A row the bound lets through is bounded again through e more axes
+// (refined) before its whole vector is read: the principal axes of what
+// the first d miss, after them in axes. refine holds, row after row, the
+// row's rest through the first d axes, its e coordinates on the axes
+// after them and its rest through all d + e: one run of e + 2 numbers
+// for a row, where the row's vector is dim.
 type axesBound struct {
-	d, n int
-	axes []float64
-	proj []float32
+	d, e, n int
+	axes    []float64
+	proj    []float32
+	refine  []float32
 }
+
+// queryAxes is a query's projection on an axesBound's axes, in float32
+// (bounds): its d coordinates and rest through them, then its e
+// coordinates on the axes after them and its rest through all d + e.
+type queryAxes [maxAxes + 2]float32
 
 // vectorAxes is how many axes the bound of the learned vectors reads,
 // of the built-in model's 100 dimensions. On BenchmarkLearnedSearch's
@@ -116,9 +129,20 @@ type axesBound struct {
 // 0.56–0.61 s.
 const vectorAxes = 24
 
-// maxAxes is the most axes a bound reads (vectorAxes): project's
-// buffer.
-const maxAxes = vectorAxes
+// refineAxes is how many axes after the first vectorAxes the bound of the
+// learned vectors reads for a vector the first let through
+// (axesBound.refined), before the fast dot product reads the whole
+// vector. On BenchmarkLearnedSearch's learned vectors (3,372 distinct),
+// of the ≈ 92 a query's first bound lets through, 51.6 pass a bound
+// through 4 more axes, 31.5 through 8, 13.4 through 16, 8.0 through 24
+// and 3.7 through 40 (1.9 reach the fast dot product's cut): a row's
+// refined bound reads e + 2 numbers in one run, its dot product the 100
+// of its vector.
+const refineAxes = 16
+
+// maxAxes is the most axes a bound reads (vectorAxes and refineAxes):
+// project's buffer.
+const maxAxes = vectorAxes + refineAxes
 
 // minAxesRows is the fewest rows for which the screen reads them through
 // their axes: below it the query's projection costs more than the bytes
@@ -126,36 +150,82 @@ const maxAxes = vectorAxes
 const minAxesRows = 256
 
 // newAxesBound returns the bound of the rows of m (rows of dim) through d
-// principal axes, or nil when m has fewer than minAxesRows rows or d is
-// not well below dim.
-func newAxesBound(m []float32, dim, d int) *axesBound {
+// principal axes, refined through e more (axesBound), or nil when m has
+// fewer than minAxesRows rows or d + e is not well below dim.
+func newAxesBound(m []float32, dim, d, e int) *axesBound {
 	n := len(m) / dim
-	if n < minAxesRows || dim <= 2*d || d > maxAxes {
+	if n < minAxesRows || dim <= 2*(d+e) || d+e > maxAxes {
 		return nil
 	}
-	b := &axesBound{d: d, n: n, axes: principalAxes(m, dim, d), proj: make([]float32, n*(d+1))}
-	var p [maxAxes + 1]float64
+	b := &axesBound{d: d, e: e, n: n, axes: refinedAxes(m, dim, d, e), proj: make([]float32, n*(d+1)), refine: make([]float32, n*(e+2))}
+	var p [maxAxes + 2]float64
 	for i := range n {
 		b.project(m[i*dim:(i+1)*dim], &p)
-		for r, x := range p[:d+1] {
+		for _, x := range p[:d+e+2] {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				// A vector that is not finite would make every bound
 				// NaN, ruling out what the fast dot product keeps: the
 				// screen goes without the axes.
 				return nil
 			}
+		}
+		for r, x := range p[:d+1] {
 			b.proj[r*n+i] = float32(x)
+		}
+		for k, x := range p[d : d+e+2] {
+			b.refine[i*(e+2)+k] = float32(x)
 		}
 	}
 	return b
 }
 
-// project sets p[:d] to v's coordinates on the axes (in float64) and
-// p[d] to the length of the rest of v. The products are vek's float64
-// dot products (AVX2 where the CPU has it; a third of the time of the
-// scalar loop they replace on BenchmarkLearnedSearch's screens), of the
-// float64 copy of v: the same sums in another order, off by ≈ 1e-15.
-func (b *axesBound) project(v []float32, p *[maxAxes + 1]float64) {
+// refinedAxes returns d principal axes of the rows of m (rows of dim)
+// and after them e principal axes of what the first d miss of the rows,
+// orthonormal (d + e rows of dim, float64).
+func refinedAxes(m []float32, dim, d, e int) []float64 {
+	axes := principalAxes(m, dim, d)
+	if e == 0 {
+		return axes
+	}
+	// The rows principalAxes samples, less their projection on the
+	// first axes.
+	n := len(m) / dim
+	step := max(1, n/maxAxesSample)
+	var rest []float32
+	for i := 0; i < n; i += step {
+		row := m[i*dim : (i+1)*dim]
+		r := make([]float64, dim)
+		for k, x := range row {
+			r[k] = float64(x)
+		}
+		for a := range d {
+			ax := axes[a*dim : (a+1)*dim]
+			c := 0.0
+			for k, x := range row {
+				c += float64(x) * ax[k]
+			}
+			for k := range r {
+				r[k] -= c * ax[k]
+			}
+		}
+		for _, x := range r {
+			rest = append(rest, float32(x))
+		}
+	}
+	axes = append(axes, principalAxes(rest, dim, e)...)
+	orthonormalize(axes, dim)
+	return axes
+}
+
+// project sets p[:d] to v's coordinates on the first d axes (in float64)
+// and p[d] to the length of the rest of v through them, then
+// p[d+1:d+1+e] to its coordinates on the e axes after them and
+// p[d+1+e] to the length of its rest through all d + e. The products are
+// vek's float64 dot products (AVX2 where the CPU has it; a third of the
+// time of the scalar loop they replace on BenchmarkLearnedSearch's
+// screens), of the float64 copy of v: the same sums in another order,
+// off by ≈ 1e-15.
+func (b *axesBound) project(v []float32, p *[maxAxes + 2]float64) {
 	var buf [projectDim]float64
 	v64 := buf[:0]
 	if len(v) > projectDim {
@@ -167,26 +237,51 @@ func (b *axesBound) project(v []float32, p *[maxAxes + 1]float64) {
 	n2 := vek.Dot(v64, v64)
 	dim := len(v)
 	var p2 float64
-	for r := range b.d {
-		p[r] = vek.Dot(b.axes[r*dim:(r+1)*dim], v64)
-		p2 += p[r] * p[r]
+	for r := range b.d + b.e {
+		c := vek.Dot(b.axes[r*dim:(r+1)*dim], v64)
+		p2 += c * c
+		if r < b.d {
+			p[r] = c
+		} else {
+			p[r+1] = c
+		}
+		if r == b.d-1 {
+			p[b.d] = math.Sqrt(max(0, n2-p2))
+		}
 	}
-	p[b.d] = math.Sqrt(max(0, n2-p2))
+	p[b.d+b.e+1] = math.Sqrt(max(0, n2-p2))
+}
+
+// refined returns row i's bound of its dot product with the query of
+// projection pq through all d + e axes, given its bound through the first
+// d, first (bounds): first less the product of the rests through the
+// first d is the first d coordinates' sum, to which it adds the e
+// coordinates' products and the product of the rests through all d + e
+// (Cauchy–Schwarz, as for the first bound). In float32 over e + 3 terms
+// of at most 1 beside first's, it stays within ≈ 1e-5 of the exact sums.
+func (b *axesBound) refined(i int, first float32, pq *queryAxes) float32 {
+	r := b.refine[i*(b.e+2) : (i+1)*(b.e+2)]
+	s := first - pq[b.d]*r[0]
+	for k := 1; k <= b.e; k++ {
+		s += pq[b.d+k] * r[k]
+	}
+	return s + pq[b.d+b.e+1]*r[b.e+1]
 }
 
 // projectDim is the longest vector project converts on the stack (the
 // built-in model's are 100 long).
 const projectDim = 1024
 
-// bounds returns each row's bound of its dot product with q, in a buffer
-// of s to release.
-func (s *learnedScreen) bounds(b *axesBound, q []float32) *[]float32 {
-	var p [maxAxes + 1]float64
+// bounds returns each row's bound of its dot product with q through the
+// first axes, in a buffer of s to release, and sets pq to q's projection
+// (for refined).
+func (s *learnedScreen) bounds(b *axesBound, q []float32, pq *queryAxes) *[]float32 {
+	var p [maxAxes + 2]float64
 	b.project(q, &p)
-	var p32 [maxAxes + 1]float32
-	for r, x := range p[:b.d+1] {
-		p32[r] = float32(x)
+	for r, x := range p[:b.d+b.e+2] {
+		pq[r] = float32(x)
 	}
+	p32 := pq[:b.d+1]
 	buf, _ := s.scratch.Get().(*[]float32)
 	if buf == nil || cap(*buf) < b.n {
 		v := make([]float32, b.n)
@@ -195,7 +290,7 @@ func (s *learnedScreen) bounds(b *axesBound, q []float32) *[]float32 {
 	*buf = (*buf)[:b.n]
 	// One row (the query's coordinates) times d + 1 rows of n: vek32
 	// keeps a product of fewer than 4 rows on this goroutine.
-	vek32.MatMul_Into(*buf, p32[:b.d+1], b.proj, b.d+1)
+	vek32.MatMul_Into(*buf, p32, b.proj, b.d+1)
 	return buf
 }
 
@@ -280,9 +375,9 @@ func (s *learnedScreen) distinctBound() *axesBound {
 		of[r] = u
 	}
 	if len(first) == n {
-		return newAxesBound(s.vecs, s.dim, vectorAxes)
+		return newAxesBound(s.vecs, s.dim, vectorAxes, refineAxes)
 	}
-	b := newAxesBound(distinct, s.dim, vectorAxes)
+	b := newAxesBound(distinct, s.dim, vectorAxes, refineAxes)
 	if b == nil {
 		return nil
 	}
@@ -499,21 +594,23 @@ func (s *learnedScreen) vectorsAbove(q []float32, f func(i int, ks []int)) {
 	cut := joinCut
 	var ks []int
 	if b := s.vbound; b != nil {
-		// Every vector's bound through the axes, then the fast dot
-		// product where it reaches the cut: no vector whose exact cosine
-		// reaches learnedVectorJoin is ruled out (axesBound). It rules
-		// out more than the balls, at a quarter of the bytes a row.
-		buf := s.bounds(b, q)
+		// Every vector's bound through the axes, then, where it reaches
+		// the cut, its bound through more (refined), then the fast dot
+		// product: no vector whose exact cosine reaches
+		// learnedVectorJoin is ruled out (axesBound). It rules out more
+		// than the balls, at a quarter of the bytes a row.
+		var pq queryAxes
+		buf := s.bounds(b, q, &pq)
 		defer s.release(buf)
 		if s.occ != nil {
-			s.distinctAbove(q, *buf, f)
+			s.distinctAbove(q, *buf, &pq, f)
 			return
 		}
 		below := s.below(*buf, cut)
 		defer s.passes.Put(below)
 		g := rowsByTool{rows: s.rows, f: f}
 		for r := nextNotBelow(*below, 0); r >= 0; r = nextNotBelow(*below, r+1) {
-			if vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
+			if b.refined(r, (*buf)[r], &pq) >= cut && vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= cut {
 				g.add(r)
 			}
 		}
@@ -550,14 +647,17 @@ func (s *learnedScreen) vectorsAbove(q []float32, f func(i int, ks []int)) {
 }
 
 // distinctAbove is vectorsAbove through the bounds of the distinct
-// vectors (s.occ): each distinct vector the bound lets through gets one
-// fast dot product, and the rows that hold it are passed on, tool by
-// tool, as vectorsAbove passes them.
-func (s *learnedScreen) distinctAbove(q, bounds []float32, f func(i int, ks []int)) {
+// vectors (s.occ; q's projection pq): each distinct vector the bounds let
+// through gets one fast dot product, and the rows that hold it are passed
+// on, tool by tool, as vectorsAbove passes them.
+func (s *learnedScreen) distinctAbove(q, bounds []float32, pq *queryAxes, f func(i int, ks []int)) {
 	var rowBuf [64]int32
 	rows := rowBuf[:0]
 	below := s.below(bounds, joinCut)
 	for u := nextNotBelow(*below, 0); u >= 0; u = nextNotBelow(*below, u+1) {
+		if s.vbound.refined(u, bounds[u], pq) < joinCut {
+			continue
+		}
 		occ := s.occ[s.occStart[u]:s.occStart[u+1]]
 		if r := int(occ[0]); vek32.Dot(q, s.vecs[r*s.dim:(r+1)*s.dim]) >= joinCut {
 			rows = append(rows, occ...)
@@ -681,10 +781,15 @@ type learnedTerms struct {
 	// terms, sorted (nextQuery). Tool i's are rec[start[i]:start[i+1]].
 	rec   []int32
 	start []int32
-	// chunks memoizes the terms of request chunks in this numbering
-	// (requestOf); the only state that changes, with sets.
-	chunksMu sync.RWMutex
-	chunks   map[string]chunkTerms
+	// fromIndex maps the term IDs of the scope's learned keyword index
+	// (learnedIndex.kw, fallback.Index.TermID) to these, −1 for a term
+	// no learned query has: requestOf reads a request's terms through
+	// the index (fallback.Index.QueryTerms). missing: some learned
+	// query's term is not in that index (none should be: the index's
+	// words are the same queries', analysed the same way); requestOf then
+	// looks the request's other terms up in ids.
+	fromIndex []int32
+	missing   bool
 	// sets holds *termSet of one bit per term, all zero, for requestOf
 	// (release hands them back).
 	sets sync.Pool
@@ -722,15 +827,10 @@ func (t *learnedTerms) verbIDs(verb string) []int32 {
 	return ids
 }
 
-// chunkTerms are the ranking terms of one request chunk in a learnedTerms'
-// numbering: the IDs of those some learned query has, and the others.
-type chunkTerms struct {
-	known []int32
-	other []string
-}
-
-// newLearnedTerms numbers the terms of queries (learnedIndex.queries).
-func newLearnedTerms(queries [][]learnedQuery) *learnedTerms {
+// newLearnedTerms numbers the terms of queries (learnedIndex.queries),
+// and maps the terms of kw, the learned keyword index of the same
+// queries, to them (fromIndex).
+func newLearnedTerms(queries [][]learnedQuery, kw *fallback.Index) *learnedTerms {
 	t := &learnedTerms{ids: map[string]int32{}, start: make([]int32, len(queries)+1)}
 	for i, qs := range queries {
 		for _, q := range qs {
@@ -748,6 +848,17 @@ func newLearnedTerms(queries [][]learnedQuery) *learnedTerms {
 			slices.Sort(t.rec[from:])
 		}
 		t.start[i+1] = int32(len(t.rec))
+	}
+	t.fromIndex = make([]int32, kw.TermCount())
+	for k := range t.fromIndex {
+		t.fromIndex[k] = -1
+	}
+	for term, id := range t.ids {
+		if k, ok := kw.TermID(term); ok {
+			t.fromIndex[k] = id
+		} else {
+			t.missing = true
+		}
 	}
 	return t
 }
@@ -767,86 +878,77 @@ func nextQuery(rec []int32) (weight float64, ids, rest []int32) {
 // requestOf returns the set of a request's terms that some learned query
 // has (a term no learned query has is shared with none), for shared, and
 // the number of its terms: of fallback.Terms(q.RankingText()), without
-// collecting and sorting them: each chunk's terms (from c, which caches
-// them across rebuilds of the learned index) are kept here already
-// numbered, so a search sets the bits of its chunks' known terms (the
-// distinct ones are the bits it sets) and counts the distinct others (few:
-// the words no learned query has). The analysis is word-local, so the
-// chunks' terms together are the text's (requestTerms); the cache only
-// memoizes and is bounded as requestTerms is.
-func (t *learnedTerms) requestOf(c *requestTerms, q query.Query) (set termSet, n int) {
+// collecting and sorting them. The terms come word by word from kw, the
+// scope's learned keyword index (fallback.Index.QueryTerms), whose query
+// word cache the learned keyword search (wordsOf) has just read for the
+// same words: one lookup of each chunk where a cache of its own (before)
+// took a second, cold one (≈ 8 µs of a search on
+// BenchmarkLearnedSearch). A search sets the bits of its words' terms the
+// learned queries have (the distinct ones are the bits it sets) and
+// counts the distinct others (few: the words no learned query has). The
+// chunks are read a word at a time where they hold spaces (a quoted
+// phrase: RankingQuery splits it, so the learned keyword search's words
+// are those words, and a phrase longer than the cache's chunks would
+// not be cached): the analysis is word-local and splits at every space,
+// so the chunks' words' terms together are the text's.
+func (t *learnedTerms) requestOf(kw *fallback.Index, q query.Query) (set termSet, n int) {
 	if p, _ := t.sets.Get().(*termSet); p != nil {
 		set = *p
 	} else {
 		set = make(termSet, (len(t.ids)+63)/64)
 	}
-	var otherBuf [16]string
-	other := otherBuf[:0]
-	type chunk struct {
-		text  string
-		terms chunkTerms
-	}
-	var fresh []chunk // to cache
-	t.chunksMu.RLock()
-	for _, term := range q.Terms {
-		if term.Excluded {
-			continue
+	terms := q.Terms
+	if slices.ContainsFunc(terms, func(term query.Term) bool { return term.Excluded || strings.Contains(term.Text, " ") }) {
+		terms = make([]query.Term, 0, len(q.Terms))
+		for _, term := range q.Terms {
+			if term.Excluded {
+				continue
+			}
+			for w := range strings.SplitSeq(term.Text, " ") {
+				if w != "" {
+					terms = append(terms, query.Term{Text: w})
+				}
+			}
 		}
-		rest, long := term.Text, len(term.Text) > maxCachedTermChunkLen
-		for rest != "" {
-			text := rest
-			rest = ""
-			if long {
-				// A chunk too long to cache (a quoted phrase) is
-				// taken a word at a time: spaces separate tokens and
-				// the analysis is word-local, so its words' terms
-				// together are its terms, and its words are cached.
-				text, rest, _ = strings.Cut(text, " ")
-				if text == "" {
+	}
+	var otherBuf [16]string
+	other := otherBuf[:0] // the terms kw does not have
+	var unknownBuf [16]int32
+	unknown := unknownBuf[:0] // kw's terms no learned query has
+	kw.QueryTerms(terms, func(ids []int32, others []string) {
+		for _, k := range ids {
+			id := t.fromIndex[k]
+			if id < 0 {
+				unknown = append(unknown, k)
+				continue
+			}
+			if w, b := &set[id/64], uint64(1)<<(id%64); *w&b == 0 {
+				*w |= b
+				n++
+			}
+		}
+		for _, term := range others {
+			if t.missing {
+				if id, ok := t.ids[term]; ok {
+					if w, b := &set[id/64], uint64(1)<<(id%64); *w&b == 0 {
+						*w |= b
+						n++
+					}
 					continue
 				}
 			}
-			ct, ok := t.chunks[text]
-			if !ok {
-				for _, s := range c.chunk(text) {
-					if id, ok := t.ids[s]; ok {
-						ct.known = append(ct.known, id)
-					} else {
-						ct.other = append(ct.other, s)
-					}
-				}
-				if len(text) <= maxCachedTermChunkLen {
-					fresh = append(fresh, chunk{text, ct})
-				}
-			}
-			for _, id := range ct.known {
-				if w, b := &set[id/64], uint64(1)<<(id%64); *w&b == 0 {
-					*w |= b
-					n++
-				}
-			}
-			other = append(other, ct.other...)
+			other = append(other, term)
 		}
-	}
-	t.chunksMu.RUnlock()
-	if len(fresh) > 0 {
-		t.chunksMu.Lock()
-		if t.chunks == nil {
-			t.chunks = map[string]chunkTerms{}
-		}
-		for _, f := range fresh {
-			if len(t.chunks) >= maxCachedTermChunks {
-				clear(t.chunks)
-			}
-			t.chunks[f.text] = f.terms
-		}
-		t.chunksMu.Unlock()
+	})
+	if len(unknown) > 1 {
+		slices.Sort(unknown)
+		unknown = slices.Compact(unknown)
 	}
 	if len(other) > 1 {
 		slices.Sort(other)
 		other = slices.Compact(other)
 	}
-	return set, n + len(other)
+	return set, n + len(unknown) + len(other)
 }
 
 // release hands back a set requestOf returned, which its caller no
@@ -871,59 +973,6 @@ func (set termSet) shared(a []int32) int {
 		}
 	}
 	return n
-}
-
-// requestTerms memoizes the ranking terms of query chunks for the learned
-// stage (applyLearned): fallback.Terms of a request's ranking text, which
-// it needs on every search to weigh its learned queries (localEvidence),
-// re-analysed and stemmed the whole request each time (≈ 15–20 µs of a
-// search with ~1,000 tools learned, BenchmarkLearnedSearch). The analysis
-// is word-local (analysis package doc) and RankingText joins the chunks
-// with spaces, so the terms of the text are those of its chunks together;
-// requests repeat their words, so the chunks' terms are cached (bounded
-// as fallback bounds its own query-word cache). Each learned index keeps
-// them numbered (learnedTerms.requestOf) and asks this cache, which
-// outlives its rebuilds, for the chunks it has not seen. Safe for
-// concurrent use; the cache only memoizes, so results never depend on it.
-type requestTerms struct {
-	mu sync.RWMutex
-	m  map[string][]string // chunk text → its sorted, distinct terms
-}
-
-// maxCachedTermChunks bounds requestTerms: at most this many chunks are
-// kept; when it is full it is emptied and fills again with the chunks in
-// use. An entry takes about 100 bytes, so the cache stays under about
-// 1 MB. maxCachedTermChunkLen is the longest chunk (in bytes) cached;
-// learnedTerms.requestOf takes a longer one (a quoted phrase: bfcl has
-// 70, up to ≈ 470 bytes) a word at a time, so that its words are cached:
-// requestOf over bfcl's odd half 4.6–4.9 → 1.2–1.3 µs a search.
-const (
-	maxCachedTermChunks   = 8192
-	maxCachedTermChunkLen = 64
-)
-
-// chunk returns fallback.Terms(text) for one chunk of a request (shared:
-// the caller must not modify it), cached.
-func (c *requestTerms) chunk(text string) []string {
-	c.mu.RLock()
-	ts, ok := c.m[text]
-	c.mu.RUnlock()
-	if ok {
-		return ts
-	}
-	ts = fallback.Terms(text)
-	if len(text) <= maxCachedTermChunkLen {
-		c.mu.Lock()
-		if c.m == nil {
-			c.m = map[string][]string{}
-		}
-		if len(c.m) >= maxCachedTermChunks {
-			clear(c.m)
-		}
-		c.m[text] = ts
-		c.mu.Unlock()
-	}
-	return ts
 }
 
 // hitPositions hands out, for the learned stage (applyLearned,

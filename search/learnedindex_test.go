@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -110,25 +111,30 @@ func TestAxesBoundNotFinite(t *testing.T) {
 	for i := range m {
 		m[i] = float32(rng.NormFloat64())
 	}
-	if newAxesBound(m, dim, vectorAxes) == nil {
+	if newAxesBound(m, dim, vectorAxes, refineAxes) == nil {
 		t.Fatal("no bound for finite rows")
 	}
 	m[5*dim+3] = float32(math.NaN())
-	if newAxesBound(m, dim, vectorAxes) != nil {
+	if newAxesBound(m, dim, vectorAxes, refineAxes) != nil {
 		t.Error("a bound for rows with a NaN")
 	}
 	m[5*dim+3] = float32(math.Inf(1))
-	if newAxesBound(m, dim, vectorAxes) != nil {
+	if newAxesBound(m, dim, vectorAxes, refineAxes) != nil {
 		t.Error("a bound for rows with an infinity")
 	}
 }
 
 // checkAxesBound checks b, the bound of the rows of m (rows of dim):
 // orthonormal axes, never below a row's exact dot product with a query by
-// more than rounding, and ruling out at least half of the rows at cut.
+// more than rounding, through the first axes or refined through all,
+// and ruling out at least half of the rows at cut, the refined bound
+// more than the first.
 func checkAxesBound(t *testing.T, what string, b *axesBound, m []float32, dim int, queries [][]float32, cut float64) {
 	t.Helper()
-	for r := range b.d {
+	if b.e == 0 {
+		t.Fatalf("%s: no axes to refine the bound", what)
+	}
+	for r := range b.d + b.e {
 		for p := range r + 1 {
 			x := 0.0
 			for k := range dim {
@@ -139,25 +145,37 @@ func checkAxesBound(t *testing.T, what string, b *axesBound, m []float32, dim in
 			}
 		}
 	}
+	refinedOut := 0
 	for qi, q := range queries {
-		var p [maxAxes + 1]float64
-		b.project(q, &p)
+		var pq queryAxes
+		s := &learnedScreen{}
+		buf := s.bounds(b, q, &pq)
 		ruledOut, n := 0, len(m)/dim
 		for i := range n {
 			bound := 0.0
 			for r := range b.d + 1 {
-				bound += float64(float32(p[r])) * float64(b.proj[r*n+i])
+				bound += float64(pq[r]) * float64(b.proj[r*n+i])
 			}
-			if exact := dot(q, m[i*dim:(i+1)*dim]); bound < exact-1e-5 {
-				t.Fatalf("%s: query %d, row %d: bound %v below the cosine %v", what, qi, i, bound, exact)
+			exact := dot(q, m[i*dim:(i+1)*dim])
+			if bound < exact-1e-5 || (*buf)[i] < float32(exact-1e-5) {
+				t.Fatalf("%s: query %d, row %d: bound %v (%v) below the cosine %v", what, qi, i, bound, (*buf)[i], exact)
+			}
+			refined := b.refined(i, (*buf)[i], &pq)
+			if float64(refined) < exact-1e-5 {
+				t.Fatalf("%s: query %d, row %d: refined bound %v below the cosine %v", what, qi, i, refined, exact)
 			}
 			if bound < cut {
 				ruledOut++
+			} else if float64(refined) < cut {
+				refinedOut++
 			}
 		}
 		if ruledOut < n/2 {
 			t.Errorf("%s: query %d: the axes rule out %d of %d rows", what, qi, ruledOut, n)
 		}
+	}
+	if refinedOut == 0 {
+		t.Errorf("%s: the refined bound rules out no row the first lets through", what)
 	}
 }
 
@@ -371,7 +389,7 @@ func TestLearnedTermsShared(t *testing.T) {
 			queries[i] = append(queries[i], learnedQuery{terms: words(rng.IntN(12), 60), weight: 1})
 		}
 	}
-	lt := newLearnedTerms(queries)
+	lt := newLearnedTerms(queries, nil)
 	for range 200 {
 		req := words(rng.IntN(15), 90) // w60…w89: unknown to every learned query
 		ids := requestSet(lt, req)
@@ -407,7 +425,7 @@ func TestLocalEvidenceIsSum(t *testing.T) {
 		}
 		ix.evidence = append(ix.evidence, sum*[]float64{0.1, 0.5, 0.9, 1, 2}[i%5])
 	}
-	ix.terms = newLearnedTerms(ix.queries)
+	ix.terms = newLearnedTerms(ix.queries, nil)
 	var stopped int
 	for range 300 {
 		req := words(rng.IntN(15), 60)
@@ -454,36 +472,48 @@ func requestSet(t *learnedTerms, terms []string) termSet {
 }
 
 // learnedTerms.requestOf gives the set and number of fallback.Terms of the
-// request's ranking text, chunk by chunk (cached or not, in the learned
-// terms and in requestTerms): on odd texts (camelCase, snake_case, CJK
-// runs touching Latin letters, stop words, excluded and required terms,
-// phrases, invalid UTF-8) and on every query of the bfcl dev set, three
-// times (the second from the learned terms' cache, the third from
-// requestTerms' alone, as after a rebuild); the learned queries are the
-// terms of every other text, so requests have terms they lack.
+// request's ranking text, word by word through the learned keyword index
+// (as learner.build makes it, from the same queries' texts): on odd texts
+// (camelCase, snake_case, CJK runs touching Latin letters, stop words,
+// excluded and required terms, phrases, long ones too, invalid UTF-8) and
+// on every query of the bfcl dev set, twice (the second time from the
+// index's query-word cache), and the same through an index that lacks
+// the learned queries' terms (learnedTerms.missing); the
+// learned queries are the terms of every other text, so requests have
+// terms they lack.
 func TestRequestTermsAreTerms(t *testing.T) {
 	check := func(t *testing.T, texts []string) {
-		var c requestTerms
 		var learned []learnedQuery
+		var learnedTexts []string
 		for i, text := range texts {
 			if i%2 == 0 {
 				learned = append(learned, learnedQuery{terms: fallback.Terms(text), weight: 1})
+				learnedTexts = append(learnedTexts, text)
 			}
 		}
-		lt := newLearnedTerms([][]learnedQuery{learned})
-		for pass := range 3 {
-			if pass == 2 {
-				lt = newLearnedTerms([][]learnedQuery{learned})
+		kw := fallback.NewIndex([]fallback.Document{{Description: strings.Join(learnedTexts, ". ")}})
+		other := fallback.NewIndex([]fallback.Document{{Description: "the weather forecast"}})
+		for _, c := range []struct {
+			name    string
+			kw      *fallback.Index
+			missing bool
+		}{{"learned index", kw, false}, {"another index", other, true}} {
+			lt := newLearnedTerms([][]learnedQuery{learned}, c.kw)
+			if lt.missing != c.missing {
+				t.Fatalf("%s: missing %v, want %v", c.name, lt.missing, c.missing)
 			}
-			for _, text := range texts {
-				q, err := query.Parse(text)
-				if err != nil {
-					continue
-				}
-				want := fallback.Terms(q.RankingText())
-				set, n := lt.requestOf(&c, q)
-				if n != len(want) || !slices.Equal(set, requestSet(lt, want)) {
-					t.Errorf("pass %d, %q: %d terms, set %v; want %d (%q), set %v", pass, text, n, set, len(want), want, requestSet(lt, want))
+			for pass := range 2 {
+				for _, text := range texts {
+					q, err := query.Parse(text)
+					if err != nil {
+						continue
+					}
+					want := fallback.Terms(q.RankingText())
+					set, n := lt.requestOf(c.kw, q)
+					if n != len(want) || !slices.Equal(set, requestSet(lt, want)) {
+						t.Errorf("%s, pass %d, %q: %d terms, set %v; want %d (%q), set %v", c.name, pass, text, n, set, len(want), want, requestSet(lt, want))
+					}
+					lt.release(set)
 				}
 			}
 		}
@@ -497,31 +527,10 @@ func TestRequestTermsAreTerms(t *testing.T) {
 			"weather weather forecasts forecast", "open issues on github and close issues",
 			`find "  the weather forecast for San Francisco,	California  and Los Angeles for the next weeks " now`,
 			`"getTheCurrentWeatherForecastForTheCityOfSanFranciscoInCaliforniaToday please" and "open issues"`,
+			`-"weather forecast" "-rain" "+snow tomorrow" "server:github issues"`,
 		})
 	})
 	t.Run("bfcl", func(t *testing.T) { check(t, bfclQueryTexts(t)) })
-}
-
-// A quoted phrase too long to cache (maxCachedTermChunkLen) is cached a
-// word at a time, so a request that repeats it finds its terms cached.
-func TestRequestOfCachesLongPhraseWords(t *testing.T) {
-	phrase := "the current weather forecast for the city of San Francisco in California"
-	if len(phrase) <= maxCachedTermChunkLen {
-		t.Fatalf("phrase of %d bytes: want one longer than %d", len(phrase), maxCachedTermChunkLen)
-	}
-	q, err := query.Parse(`"` + phrase + `"`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c requestTerms
-	lt := newLearnedTerms([][]learnedQuery{{{terms: fallback.Terms("weather forecast"), weight: 1}}})
-	set, _ := lt.requestOf(&c, q)
-	lt.release(set)
-	for _, w := range []string{"weather", "forecast", "California"} {
-		if _, ok := lt.chunks[w]; !ok {
-			t.Errorf("word %q of a long phrase not cached", w)
-		}
-	}
 }
 
 // TestBoostWeight: the stronger lift needs more resembling evidence than
@@ -635,7 +644,7 @@ func TestRequestVerbIsWords(t *testing.T) {
 				learned = append(learned, learnedQuery{terms: fallback.Terms(text), weight: 1})
 			}
 		}
-		lt := newLearnedTerms([][]learnedQuery{learned})
+		lt := newLearnedTerms([][]learnedQuery{learned}, nil)
 		verbs := 0
 		for pass := range 2 { // the memo's first reading, then its own
 			for _, text := range texts {

@@ -37,8 +37,6 @@ type learner struct {
 	vecs     map[string][]float32
 	vecModel string
 
-	// terms memoizes the ranking terms of requests' chunks (applyLearned).
-	terms requestTerms
 	// positions are applyLearned's tables of hits by catalog ID.
 	positions hitPositions
 	// serial keeps the learned stage's lexical half on the search's
@@ -231,7 +229,7 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v
 		docs = append(docs, fallback.Document{Description: strings.Join(texts, ". ")})
 	}
 	ix.kw = fallback.NewIndex(docs)
-	ix.terms = newLearnedTerms(ix.queries)
+	ix.terms = newLearnedTerms(ix.queries, ix.kw)
 	ix.nonNegative = !slices.ContainsFunc(ix.queries, func(qs []learnedQuery) bool {
 		return slices.ContainsFunc(qs, func(q learnedQuery) bool { return !(q.weight >= 0) })
 	})

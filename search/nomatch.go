@@ -437,6 +437,10 @@ func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, 
 		asked = requestFrame(words[verb+1:], objects, op)
 		asked.named = asked.named && !st.placeChanged(asked, top)
 	}
+	begun := "" // the head of a new thing a verb of beginning makes: "start a git bisect" (servermodifier.go)
+	if verbBase, _ := actionVerb(words[verb].Word); base == makes && beginVerbs[verbBase] {
+		begun = head
+	}
 	for k, h := range top {
 		if !served[k] {
 			continue
@@ -451,8 +455,8 @@ func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, 
 			continue // "add the bug label to issue #45": github__add_issue_comment adds comments to issues (verbobject.go)
 		}
 		for _, o := range objects {
-			if objectModifiers[o.Word] {
-				continue // "create a new jira project" and git__create_branch's "Create a new branch"
+			if objectModifiers[o.Word] || st.serverModifier(h.id, o, op.Object, begun, objects) {
+				continue // "create a new jira project" and git__create_branch's "Create a new branch"; "start a git bisect"
 			}
 			if k == 0 && ownsWord(o) || o.Known && k > 0 && st.lex.HasWord(h.id, o.Word) {
 				return true

@@ -936,6 +936,26 @@ func TestEverydayConditions(t *testing.T) {
 	})
 }
 
+// TestEverydayPlainWords: the everyday words people use for what the
+// catalog's tools say plainly (fallback's everydayWords, the fourteenth
+// session's entries: a coat for the weather, getting soaked for a
+// forecast, a drive or a walk for a route, a diary for the calendar, a
+// spot for a place) find those tools and are confident, in every mode;
+// each was flagged before, the catalog knowing no word of its ask. A
+// word of another sense out of a place's or the weather's context, or
+// with a verb no tool does, does not make a confident match.
+func TestEverydayPlainWords(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"do I need a jacket in Dublin this evening", "weather__get_current_weather", false},
+		{"will we get soaked at the match in Cardiff on Sunday", "weather__get_forecast", false},
+		{"add dentist at 3pm Friday to my diary", "calendar__create_event", false},
+		{"any good brunch spots near Kreuzberg in Berlin", "maps__search_places", false},
+		{"buy a winter jacket online", "", true},
+		{"test drive a Tesla in Austin", "", true},
+		{"walk me through setting up the repo", "", true},
+	})
+}
+
 // TestEverydayOtherSense: an everyday word of another common sense
 // (fallback's everydayWords otherSense: "hot", "cold", "freezing",
 // "warning", "advisory", "hazy") reads as its weather name only in a
