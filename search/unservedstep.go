@@ -183,7 +183,8 @@ func (st *state) unservedStep(r *reading, words int, hs []hit) string {
 	}
 	var evidence map[string]fallback.WordMatch
 	var top []hit
-	for _, s := range steps[1:] {
+	for i, s := range steps[1:] {
+		prev := steps[i] // the step before s, whose values its pronoun may stand for
 		if !s.Chained || s.Preamble {
 			continue // "add a comment to OPS-88: fix deployed", "... and I like to watch the one ..."
 		}
@@ -207,6 +208,9 @@ func (st *state) unservedStep(r *reading, words int, hs []hit) string {
 		phrase := s.Phrase() // not a message's text: "... and reply that we accept the terms"
 		obj := s.Object()
 		if st.stepServed(base, phrase, func(w string) bool { return slices.Contains(obj, w) }, evidence, top) {
+			if st.referentUntaken(base, prev, s, top, hs[min(len(hs), unservedDepth):min(len(hs), stepReach)]) {
+				return base // "Read PAY-1190 and then delete it": the note deleter takes no issue key (unservedreferent.go)
+			}
 			continue
 		}
 		if st.objectInTop(stepObject(obj, phrase, evidence), evidence, st.changers(top)) {
