@@ -245,7 +245,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 						weather = 1
 					}
 				}
-				if weather == 0 && !weatherIt(s.planWords, at) {
+				if weather == 0 && !weatherIt(s.planWords, at) || qw.worn && !wornAt(s.planWords, at) {
 					short, shortKnown = nil, false
 				}
 			}

@@ -4,17 +4,21 @@ import "strings"
 
 // everydayWord is an entry of everydayWords: the plainer names a word
 // reads as, and whether the word has another common sense (otherSense),
-// so that it reads as them only in a request about the weather
-// (weatherContext).
+// so that it reads as them only in a request about the weather or a place
+// (weatherContext), or is a thing worn against the weather (worn), read so
+// only where the request asks about wearing it (wornAt).
 type everydayWord struct {
-	forms      []string
-	otherSense bool
+	forms []string
+	sense sense
 }
 
-// The second field of an everydayWords entry.
+// sense is the second field of an everydayWords entry.
+type sense uint8
+
 const (
-	plain      = false // the word says the condition whatever else the request says
-	otherSense = true  // "hot reload", "cold storage", "compiler warnings", "my laptop keeps freezing"
+	plain      sense = iota // the word says the condition whatever else the request says
+	otherSense              // "hot reload", "cold storage", "compiler warnings", "my laptop keeps freezing"
+	worn                    // a coat, gloves: bought as often as worn; about the weather only when worn (wornAt)
 )
 
 // Everyday words (Options.Expand, read as short forms are: shortFormOf):
@@ -112,11 +116,11 @@ var everydayWords = map[string]everydayWord{
 	"frosty":       {[]string{"temperature"}, plain},
 	"mild":         {[]string{"temperature"}, otherSense},
 	"muggy":        {[]string{"humidity"}, plain},
-	"coat":         {[]string{"weather"}, otherSense},
-	"jacket":       {[]string{"weather"}, otherSense},
-	"gloves":       {[]string{"weather"}, otherSense},
-	"scarf":        {[]string{"weather"}, otherSense},
-	"sunscreen":    {[]string{"weather"}, otherSense},
+	"coat":         {[]string{"weather"}, worn},
+	"jacket":       {[]string{"weather"}, worn},
+	"gloves":       {[]string{"weather"}, worn},
+	"scarf":        {[]string{"weather"}, worn},
+	"sunscreen":    {[]string{"weather"}, worn},
 	"pollution":    {[]string{"air quality"}, plain},
 	"drive":        {[]string{"car"}, otherSense},
 	"driving":      {[]string{"car"}, otherSense},
@@ -147,9 +151,10 @@ var everydayWords = map[string]everydayWord{
 // plainly, the everydayWords entries after the weather's first ones: rain
 // said otherwise ("pour", "soaked", "hail") is a forecast's, wind said
 // otherwise ("gale", "gusty") the wind's; what one wears against the
-// weather ("coat", "jacket", "gloves") asks for the weather (otherSense:
-// clothes are as often bought, so only about the weather or a place: "Do I
-// need a coat in Wellington right now?"); a drive, a walk, a bike ride say
+// weather ("coat", "jacket", "gloves") asks for the weather (worn: clothes
+// are as often bought, so only about the weather or a place and asked
+// about as worn, wornAt: "Do I need a coat in Wellington right now?", not
+// "how much is a winter coat at Zara in Madrid"); a drive, a walk, a bike ride say
 // how one travels ("car", "foot", "bicycle", the words directions tools use
 // for their modes; otherSense: a hard drive, "walk me through", so only
 // with a place: "how long is the drive from Reno to Boise"), a mile or a
@@ -246,12 +251,35 @@ func weatherContext(raw string, words []planWord) bool {
 		if weatherWords[w.word] {
 			return true
 		}
-		if e, ok := everydayEntry(w.word); ok && !e.otherSense {
+		if e, ok := everydayEntry(w.word); ok && e.sense == plain {
 			return true
 		}
 	}
 	return len(locativeNames(raw)) > 0
 }
+
+// wornAt reports whether the word at of a request's words (as
+// analysis.Words gives them), a thing worn against the weather (everydayWords'
+// worn entries), is asked about as worn: a verb of wearing or needing
+// (wearVerbs) among the wornBefore words before it. "Do I need a coat in
+// Wellington right now?", "should I wear gloves in Oslo tonight" ask the
+// weather; "how much is a winter coat at Zara in Madrid" and "is the
+// jacket I ordered from Uniqlo shipped yet" do not.
+func wornAt(words []planWord, at int) bool {
+	for j := max(0, at-wornBefore); j < at && j < len(words); j++ {
+		if wearVerbs[words[j].word] {
+			return true
+		}
+	}
+	return false
+}
+
+// wornBefore is how many words before a thing worn wornAt reads for its
+// verb: "need a warm coat" (three).
+const wornBefore = 3
+
+// wearVerbs ask whether to wear a thing (wornAt).
+var wearVerbs = wordSet("need needs wear wearing bring pack take")
 
 // weatherIt reports whether the word at of a request's words (as
 // analysis.Words gives them) is said of the weather's "it": an "it" next

@@ -942,8 +942,9 @@ func TestEverydayConditions(t *testing.T) {
 // forecast, a drive or a walk for a route, a diary for the calendar, a
 // spot for a place) find those tools and are confident, in every mode;
 // each was flagged before, the catalog knowing no word of its ask. A
-// word of another sense out of a place's or the weather's context, or
-// with a verb no tool does, does not make a confident match.
+// word of another sense out of a place's or the weather's context, a
+// thing worn that is not asked about as worn (bought, ordered), or a
+// verb no tool does, makes no confident match.
 func TestEverydayPlainWords(t *testing.T) {
 	topAndFlag(t, []topCase{
 		{"do I need a jacket in Dublin this evening", "weather__get_current_weather", false},
@@ -953,6 +954,9 @@ func TestEverydayPlainWords(t *testing.T) {
 		{"buy a winter jacket online", "", true},
 		{"test drive a Tesla in Austin", "", true},
 		{"walk me through setting up the repo", "", true},
+		// a thing worn is the weather's only when asked about wearing it (wornAt)
+		{"how much is a winter coat at Zara in Madrid", "", true},
+		{"is the new jacket I ordered from Uniqlo shipped yet", "", true},
 	})
 }
 
