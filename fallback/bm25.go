@@ -237,8 +237,9 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 			short, shortKnown := qw.short, qw.shortKnown
 			if expand && qw.otherSense {
 				// An everyday word of another sense reads as its
-				// weather name only in a request about the weather:
-				// "compiler warnings" are no weather alerts.
+				// plain name only in a request about the weather or a
+				// place: "compiler warnings" are no weather alerts; a
+				// thing worn only where it is asked about as worn.
 				if weather < 0 {
 					weather = 0
 					if weatherContext(q.Raw, s.planWords) {

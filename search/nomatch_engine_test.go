@@ -981,6 +981,10 @@ func TestEverydayOtherSense(t *testing.T) {
 			"list the security advisories for our npm dependencies",
 			"my phone screen looks hazy after the update",
 			"why is my GPU running so hot",
+			// a plain everyday word that is not the weather's (weatherNames)
+			"check the mail for a warning from the security team",
+			"any advisories in my mail about the payroll system",
+			"any tickets about the hot reload warning",
 		} {
 			res, err := e.Search(context.Background(), search.Request{Query: q, Mode: m.mode, MaxResults: 5})
 			if err != nil {
