@@ -226,10 +226,11 @@ func threadMessage(ws []planWord, dst []verbExpansion) []verbExpansion {
 
 // threadAfter reports whether ws, the words after a message's verb, name
 // a tracker's item (threadNouns, or a value of threadValue's form) among
-// their first threadWindow, before what is said (saidWords).
+// their first threadWindow, before what is said (textStarts: "that",
+// "saying"; or the "know" of "let _ know", after its item).
 func threadAfter(ws []planWord) bool {
 	for j, w := range ws {
-		if j >= threadWindow || saidWords[w.word] {
+		if j >= threadWindow || textStarts[w.word] || w.word == "know" {
 			return false
 		}
 		if w.thread || threadNouns[w.word] {
@@ -250,9 +251,6 @@ var replyVerbs = wordSet("reply respond answer")
 // (threadMessage); "bug" is left out, as often the message's topic ("tell
 // #support the invoice bug is fixed").
 var threadNouns = wordSet("issue issues ticket tickets pr prs")
-
-// saidWords open what a message says (threadMessage).
-var saidWords = wordSet("that saying know")
 
 // threadWindow is how many words after a message's verb threadMessage
 // reads for the item it is said on: "tell the reviewers on PR #77"

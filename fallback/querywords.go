@@ -208,6 +208,7 @@ func (ix *Index) resolveWord(w string) queryWord {
 		qw.short, qw.shortKnown = ix.resolveShort(forms)
 		e, _ := everydayEntry(w)
 		qw.otherSense, qw.worn = e.sense != plain, e.sense == worn
+		qw.shortKnown = qw.shortKnown && !rankingOnly(w)
 	}
 	return qw
 }

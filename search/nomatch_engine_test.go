@@ -960,6 +960,18 @@ func TestEverydayPlainWords(t *testing.T) {
 	})
 }
 
+// TestPhraseCoverage: a phrase that reads as its plain words ("how big"
+// as size, "how far" as distance: verbSynonyms' phrases) is understood
+// as it reads, and its word counts as known in coverage when the catalog
+// knows one of those words, as a frame's does (fallback's framed): the
+// request is confident, in every mode.
+func TestPhraseCoverage(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"How big is /srv/exports/q3-ledger.parquet, and when was it written?", "filesystem__get_file_info", false},
+		{"how far is Braga from Porto by road", "", false},
+	})
+}
+
 // TestEverydayOtherSense: an everyday word of another common sense
 // (fallback's everydayWords otherSense: "hot", "cold", "freezing",
 // "warning", "advisory", "hazy") reads as its weather name only in a
@@ -981,6 +993,10 @@ func TestEverydayOtherSense(t *testing.T) {
 			"list the security advisories for our npm dependencies",
 			"my phone screen looks hazy after the update",
 			"why is my GPU running so hot",
+			// a plain everyday word that is not the weather's (weatherNames)
+			"check the mail for a warning from the security team",
+			"any advisories in my mail about the payroll system",
+			"any tickets about the hot reload warning",
 		} {
 			res, err := e.Search(context.Background(), search.Request{Query: q, Mode: m.mode, MaxResults: 5})
 			if err != nil {
