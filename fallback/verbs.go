@@ -356,6 +356,13 @@ var everydaySenses = map[string][]string{
 	"push":        {"upload", "publish", "deploy", "send", "move"},
 	"pull":        {"fetch", "download"},
 	"call":        {"phone", "dial", "invoke", "request"},
+	// added after reading pair 29 and the example pairs' flags (h40-verbs),
+	// each a sense of the general list written before (senses.md): "cut" a
+	// release or a branch makes it ("cut a new branch release/2.0 off
+	// main"; "cut the clip to 30 seconds" trims), a reply on a tracker's
+	// item is a comment ("Reply on ticket OPS-4410 that ...")
+	"cut":   {"create", "trim"},
+	"reply": {"respond", "answer", "comment"},
 	// their phrasal verbs (an action verb and a particle, fallback.Particle;
 	// every synonym an action verb, package search's phrasalAction):
 	"turn off":   {"disable", "deactivate", "stop"},
