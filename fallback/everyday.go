@@ -4,17 +4,23 @@ import "strings"
 
 // everydayWord is an entry of everydayWords: the plainer names a word
 // reads as, and whether the word has another common sense (otherSense),
-// so that it reads as them only in a request about the weather
-// (weatherContext).
+// so that it reads as them only in a request about the weather or a place
+// (weatherContext), or is a thing worn against the weather (worn), read so
+// only where the request asks about wearing it (wornAt), or reads as them
+// in ranking alone (ranked: trackerWords).
 type everydayWord struct {
-	forms      []string
-	otherSense bool
+	forms []string
+	sense sense
 }
 
-// The second field of an everydayWords entry.
+// sense is the second field of an everydayWords entry.
+type sense uint8
+
 const (
-	plain      = false // the word says the condition whatever else the request says
-	otherSense = true  // "hot reload", "cold storage", "compiler warnings", "my laptop keeps freezing"
+	plain      sense = iota // the word says the condition whatever else the request says
+	otherSense              // "hot reload", "cold storage", "compiler warnings", "my laptop keeps freezing"
+	worn                    // a coat, gloves: bought as often as worn; about the weather only when worn (wornAt)
+	ranked                  // a ticket, a bug: an issue in ranking, not known in coverage through it (trackerWords)
 )
 
 // Everyday words (Options.Expand, read as short forms are: shortFormOf):
@@ -49,8 +55,8 @@ const (
 // (otherSense: "hot reload", "cold storage", "compiler warnings", "my
 // laptop keeps freezing", "security advisories", "a hazy screen") reads
 // as its weather name only in a request about the weather
-// (weatherContext: a plain everyday word, a weather word, a place; or
-// weatherIt). Without that, the h35-review near misses ("show me the
+// (weatherContext: a plain everyday word of the weather, a weather word,
+// a place; or weatherIt). Without that, the h35-review near misses ("show me the
 // compiler warnings from the last build", "list the open warnings in the
 // sentry project", "my laptop keeps freezing, what can I do", "is the
 // deploy hot or cold") were confident weather matches in both modes
@@ -112,11 +118,11 @@ var everydayWords = map[string]everydayWord{
 	"frosty":       {[]string{"temperature"}, plain},
 	"mild":         {[]string{"temperature"}, otherSense},
 	"muggy":        {[]string{"humidity"}, plain},
-	"coat":         {[]string{"weather"}, otherSense},
-	"jacket":       {[]string{"weather"}, otherSense},
-	"gloves":       {[]string{"weather"}, otherSense},
-	"scarf":        {[]string{"weather"}, otherSense},
-	"sunscreen":    {[]string{"weather"}, otherSense},
+	"coat":         {[]string{"weather"}, worn},
+	"jacket":       {[]string{"weather"}, worn},
+	"gloves":       {[]string{"weather"}, worn},
+	"scarf":        {[]string{"weather"}, worn},
+	"sunscreen":    {[]string{"weather"}, worn},
 	"pollution":    {[]string{"air quality"}, plain},
 	"drive":        {[]string{"car"}, otherSense},
 	"driving":      {[]string{"car"}, otherSense},
@@ -138,15 +144,19 @@ var everydayWords = map[string]everydayWord{
 	// what someone mentioned (mentionWords, below)
 	"mention":    {[]string{"message"}, plain},
 	"mentioning": {[]string{"message"}, plain},
+	// what a tracker's tools call an issue (trackerWords, below)
+	"ticket": {[]string{"issue"}, ranked},
+	"bug":    {[]string{"issue"}, ranked},
 }
 
 // everydayPlainWords: the everyday words people use for what tools name
 // plainly, the everydayWords entries after the weather's first ones: rain
 // said otherwise ("pour", "soaked", "hail") is a forecast's, wind said
 // otherwise ("gale", "gusty") the wind's; what one wears against the
-// weather ("coat", "jacket", "gloves") asks for the weather (otherSense:
-// clothes are as often bought, so only about the weather or a place: "Do I
-// need a coat in Wellington right now?"); a drive, a walk, a bike ride say
+// weather ("coat", "jacket", "gloves") asks for the weather (worn: clothes
+// are as often bought, so only about the weather or a place and asked
+// about as worn, wornAt: "Do I need a coat in Wellington right now?", not
+// "how much is a winter coat at Zara in Madrid"); a drive, a walk, a bike ride say
 // how one travels ("car", "foot", "bicycle", the words directions tools use
 // for their modes; otherSense: a hard drive, "walk me through", so only
 // with a place: "how long is the drive from Reno to Boise"), a mile or a
@@ -175,6 +185,21 @@ var everydayWords = map[string]everydayWord{
 // inbox" let through), and "directions" as what a drive says (it matches
 // the weather's "wind direction": "the tolls driving Paris to Lyon" found
 // the current weather).
+
+// trackerWords: a tracker's ticket or bug is what its tools call an issue
+// ("Which SUP tickets have sat in 'Waiting for customer' for more than 30
+// days?", "List all Highest priority bugs in project PAY that are not
+// Done"): the everydayWords entries "ticket" and "bug" (and their plurals)
+// read as "issue", whatever else the request says, in their slot beside their own word, so a tool that says
+// "ticket" or "bug" itself ("Buy tickets for a concert", jira's
+// "Create a Jira issue (bug, task, story or epic)") keeps its match and
+// one that says "issue" gets as much. General English of software
+// trackers, written in the fourteenth session (h40-rank) after reading
+// pairs 22–29's misses; measured in docs/benchmarks.md ("A ticket or a
+// bug is an issue"). They rank only (ranked): a ticket is as often
+// one bought ("get directions to the airport and buy a train ticket"),
+// so the word does not count as known in the coverage through "issue",
+// and the no-match rules read it as the catalog's own words say.
 
 // mentionWords: what someone mentions is in their messages ("Did anyone
 // in #payments mention 'chargeback spike' in the last two weeks?", "Find
@@ -211,9 +236,10 @@ var weatherWords = wordSet("weather forecast temperature wind storm heat flood t
 // as analysis.Words gives them) is about the weather or a place, so that
 // an everyday word of another sense (everydayWords' otherSense) reads as
 // its plain name (the weather's, or a route's: "the drive from Reno to
-// Boise"): it also has a plain everyday word ("will it rain, is it cold"), a
-// weather word (weatherWords: "cold front in the forecast", "is it
-// freezing outside") or a place's name after "in", "from", "near"
+// Boise"): it also has a plain everyday word of the weather
+// (weatherNames: "will it rain, is it cold"), a weather word
+// (weatherWords: "cold front in the forecast", "is it freezing outside")
+// or a place's name after "in", "from", "near"
 // (locativeNames: "how hot is it in Phoenix"). "show me the compiler
 // warnings from the last build", "my laptop keeps freezing" and "is the
 // deploy hot or cold" have none, and no weather tool serves them.
@@ -223,12 +249,49 @@ func weatherContext(raw string, words []planWord) bool {
 		if weatherWords[w.word] {
 			return true
 		}
-		if e, ok := everydayEntry(w.word); ok && !e.otherSense {
+		if e, ok := everydayEntry(w.word); ok && e.sense == plain && weatherNames[e.forms[0]] {
 			return true
 		}
 	}
 	return len(locativeNames(raw)) > 0
 }
+
+// weatherNames are the plain names of everydayWords that are the
+// weather's: a plain everyday word with one of them places a request in
+// the weather (weatherContext), one with another name ("mail" as email,
+// "diary" as calendar, "mile" as distance, "mention" as message, "ticket"
+// as issue) does not: "check the mail for a warning from the security
+// team" put weather__get_alerts first at 0.57, "any tickets about the hot
+// reload warning" at 0.53, confident in both modes.
+var weatherNames = map[string]bool{"weather forecast": true, "weather": true, "wind": true,
+	"temperature": true, "humidity": true, "air quality": true, "alert": true}
+
+// wornAt reports whether the word at of a request's words (as
+// analysis.Words gives them), a thing worn against the weather (everydayWords'
+// worn entries), is asked about as worn: a verb of wearing or needing
+// (wearVerbs) among the wornBefore words before it. "Do I need a coat in
+// Wellington right now?", "should I wear gloves in Oslo tonight" ask the
+// weather; "how much is a winter coat at Zara in Madrid" and "is the
+// jacket I ordered from Uniqlo shipped yet" do not.
+func wornAt(words []planWord, at int) bool {
+	for j := max(0, at-wornBefore); j < at && j < len(words); j++ {
+		if wearVerbs[words[j].word] {
+			return true
+		}
+	}
+	return false
+}
+
+// wornBefore is how many words before a thing worn wornAt reads for its
+// verb: "need a warm coat" (three). Measured (h40-review, main 485cef1,
+// default and keyword; threadWindow moved with it): 1 flags one more
+// answerable request of example held-out-13 (0 → 2 %), pooled 51 → 52
+// (58 → 59) of 917; 6 moves no example pair, dev set or pooled flag
+// (ex.sh, modes.sh, pooled.sh).
+const wornBefore = 3
+
+// wearVerbs ask whether to wear a thing (wornAt).
+var wearVerbs = wordSet("need needs wear wearing bring pack take")
 
 // weatherIt reports whether the word at of a request's words (as
 // analysis.Words gives them) is said of the weather's "it": an "it" next

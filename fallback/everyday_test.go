@@ -69,3 +69,25 @@ func TestMentionReadsAsMessages(t *testing.T) {
 		firstExpanded(t, ix, mustParse(t, query), "slack__search_messages")
 	}
 }
+
+// TestTrackerWordsReadAsIssues: a ticket or a bug of a tracker is what
+// its tools call an issue (trackerWords), so the tool that searches
+// issues is found for a request that says neither "issue" nor "search";
+// a tool that says "tickets" itself keeps its own word's match.
+func TestTrackerWordsReadAsIssues(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "tracker__search_issues", Server: "tracker", Description: "Search issues in a project with a query and return their key, summary and status."},
+		{Name: "tracker__get_project", Server: "tracker", Description: "Get a project's lead and its workflow statuses."},
+	})
+	for _, query := range []string{
+		"which PAY tickets are still waiting for review",
+		"bugs in project MOB that nobody picked up",
+	} {
+		firstExpanded(t, ix, mustParse(t, query), "tracker__search_issues")
+	}
+	ix = NewIndex([]Document{
+		{Name: "tracker__search_issues", Server: "tracker", Description: "Search issues in a project with a query and return their key, summary and status."},
+		{Name: "events__buy_tickets", Server: "events", Description: "Buy tickets for a concert or a game."},
+	})
+	firstExpanded(t, ix, mustParse(t, "buy two tickets for the concert on Friday"), "events__buy_tickets")
+}

@@ -393,6 +393,23 @@ func TestPrintShowsText(t *testing.T) {
 	}
 }
 
+// TestEverydaySensesAreNew: an everyday sense (everydaySenses) is no
+// second entry of a plain one, and the calibrated score's coverage does
+// not read it (CoverageSynonyms), while the rules do (VerbSynonyms).
+func TestEverydaySensesAreNew(t *testing.T) {
+	for k := range everydaySenses {
+		if _, ok := plainSenses[k]; ok {
+			t.Errorf("everydaySenses has %q, which plainSenses has too", k)
+		}
+		if CoverageSynonyms(k) != nil || len(VerbSynonyms(k)) == 0 {
+			t.Errorf("%q: CoverageSynonyms %v, VerbSynonyms %v; want none, some", k, CoverageSynonyms(k), VerbSynonyms(k))
+		}
+	}
+	if len(CoverageSynonyms("bin")) == 0 {
+		t.Error("CoverageSynonyms(bin) is empty")
+	}
+}
+
 // TestKeywordThreadMessage: a message said on a tracker's item
 // (threadMessage) reaches the tool that comments on it over the tools
 // that send chat messages and answer e-mails, and only then.

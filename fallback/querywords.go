@@ -69,6 +69,10 @@ type queryWord struct {
 	// (everydayWords: "hot", "warning"), whose short and shortKnown hold
 	// only in a request about the weather (weatherContext).
 	otherSense bool
+	// worn: the word is a thing worn against the weather (everydayWords'
+	// worn entries), read so only where the request asks about wearing
+	// it (wornAt).
+	worn bool
 	// alt: on the chunk's first word, the chunk's words read as one
 	// lowercase word (solidWord) when it is an acronym's plural ("PRs" →
 	// prs; acronymPlural) or a word with a one-letter prefix written solid
@@ -203,7 +207,8 @@ func (ix *Index) resolveWord(w string) queryWord {
 	if forms := shortFormOf(w); forms != nil {
 		qw.short, qw.shortKnown = ix.resolveShort(forms)
 		e, _ := everydayEntry(w)
-		qw.otherSense = e.otherSense
+		qw.otherSense, qw.worn = e.sense == otherSense || e.sense == worn, e.sense == worn
+		qw.shortKnown = qw.shortKnown && e.sense != ranked
 	}
 	return qw
 }

@@ -39,3 +39,28 @@ func TestRenameUpdates(t *testing.T) {
 		{"Rename the #old-project channel to #archive-2024", "", true},
 	})
 }
+
+// TestEverydaySenses: an action verb said in its everyday sense is done
+// by a tool that does the plain action (fallback's everydaySenses):
+// "wipe" deletes, "correct", "switch", "adjust" and "patch" update,
+// "resolve" moves an issue on, "turn X into Y" converts, "cut" a branch
+// makes it, a reply on a ticket comments on it; a verb of them
+// that is a noun of the request ("release mode") does not count as a
+// word the catalog knows (fallback.CoverageSynonyms), and the near miss
+// stays flagged.
+func TestEverydaySenses(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Wipe note n-12", "notes__delete_note", false},
+		{"Discard note n-4410", "notes__delete_note", false},
+		{"Correct the date of event evt-5521 to Friday", "calendar__update_event", false},
+		{"Switch event evt-5521 to Friday at 3pm", "calendar__update_event", false},
+		{"Adjust the time of event evt-5521 to 4pm", "calendar__update_event", false},
+		{"Patch note n-12 with the new address", "notes__update_note", false},
+		{"Resolve PLAT-3301", "jira__transition_issue", false},
+		{"Cut a new branch release/2.0 off main in ~/repos/portal", "git__create_branch", false},
+		{"Reply on PLAT-12 that QA passed", "jira__add_comment", false},
+		{"Turn '59.91, 10.75' into a street address", "", false},
+		{"Build ~/code/rt in release mode with cargo", "", true},
+		{"turn the thermostat down to 19 degrees", "", true},
+	})
+}

@@ -137,7 +137,10 @@ const vectorAxes = 24
 // through 4 more axes, 31.5 through 8, 13.4 through 16, 8.0 through 24
 // and 3.7 through 40 (1.9 reach the fast dot product's cut): a row's
 // refined bound reads e + 2 numbers in one run, its dot product the 100
-// of its vector.
+// of its vector, each a cold read on the search's path. The median time
+// of learnedVectors on that engine (blocks of 32 searches alternated
+// with the bound unrefined, load 14–20): 25.0 → 21.8 and 27.2 → 23.6 µs
+// with 16 axes, 27.3 → 24.9 and 29.4 → 26.1 µs with 24.
 const refineAxes = 16
 
 // maxAxes is the most axes a bound reads (vectorAxes and refineAxes):
@@ -882,8 +885,8 @@ func nextQuery(rec []int32) (weight float64, ids, rest []int32) {
 // scope's learned keyword index (fallback.Index.QueryTerms), whose query
 // word cache the learned keyword search (wordsOf) has just read for the
 // same words: one lookup of each chunk where a cache of its own (before)
-// took a second, cold one (≈ 8 µs of a search on
-// BenchmarkLearnedSearch). A search sets the bits of its words' terms the
+// took a second, cold one (the median requestOf of
+// BenchmarkLearnedSearch's learned engine 7.7–9.7 → 2.4–3.2 µs). A search sets the bits of its words' terms the
 // learned queries have (the distinct ones are the bits it sets) and
 // counts the distinct others (few: the words no learned query has). The
 // chunks are read a word at a time where they hold spaces (a quoted

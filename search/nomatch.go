@@ -300,6 +300,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	prefix := false // a short first word skipped: perhaps a verb's prefix ("e-file"), which RequestOpening tells below
 	server := ""    // a leading server name skipped: "git push branch to origin" (leadingServer)
 	back := false   // the verb gives back a thing the requester got (givesBack)
+	made := false   // "make" with a new thing as its object: create it (makesThing)
 	for i, w := range ws {
 		if fallback.PreambleWord(w) {
 			continue
@@ -321,6 +322,8 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 		noun := action && supportVerbs[w] && actionNoun(r.req.Raw, w) // "leave a comment on ...": the noun is the action
 		if action && base == w && !noun {
 			verb = i // an inflected form opens a noun phrase: "walking directions", "logs of the build"
+		} else if made = len(ws) <= unservedMaxWords && makesThing(r, w, server); made {
+			verb = i // "make a new private Slack channel called ...": a thing made (makething.go)
 		} else if (causativeVerbs[w] || supportVerbs[w]) && (len(ws) <= unservedMaxWords || noun) {
 			return st.unservedCausative(r, w, hs)
 		} else if base == w && len(ws) <= unservedMaxWords {
@@ -353,6 +356,9 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	}
 	word := words[verb].Word
 	verbBase, _ := actionVerb(word)
+	if made {
+		verbBase = makes
+	}
 	base, asks := openingAction(verbBase, op.Object)
 	if asks {
 		return "" // "inform me about the weather": a question
@@ -381,7 +387,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 		} else if back {
 			served[k] = st.leadsVerb(h.id, base) // check_order_status "Returns the current state of the order" in its second sentence: a read
 		} else {
-			served[k] = st.actsVerb(h.id, base) || frame && st.actsVerb(h.id, tf) ||
+			served[k] = st.actsVerb(h.id, base) || made && st.actsVerb(h.id, word) || frame && st.actsVerb(h.id, tf) || // a tool named for making: Payment_1_MakePayment
 				tf == fallback.BookKey && st.actsVerb(h.id, tf) && st.keepsTimes(h.id) // "book a meeting with Lee on Friday at 2": an event tool that creates or schedules
 		}
 		anyServed = anyServed || served[k]
@@ -438,7 +444,7 @@ func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, 
 		asked.named = asked.named && !st.placeChanged(asked, top)
 	}
 	begun := "" // the head of a new thing a verb of beginning makes: "start a git bisect" (servermodifier.go)
-	if verbBase, _ := actionVerb(words[verb].Word); base == makes && beginVerbs[verbBase] {
+	if verbBase, _ := actionVerb(words[verb].Word); base == makes && (beginVerbs[verbBase] || makeVerbs[words[verb].Word]) {
 		begun = head
 	}
 	for k, h := range top {

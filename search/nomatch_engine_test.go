@@ -942,8 +942,9 @@ func TestEverydayConditions(t *testing.T) {
 // forecast, a drive or a walk for a route, a diary for the calendar, a
 // spot for a place) find those tools and are confident, in every mode;
 // each was flagged before, the catalog knowing no word of its ask. A
-// word of another sense out of a place's or the weather's context, or
-// with a verb no tool does, does not make a confident match.
+// word of another sense out of a place's or the weather's context, a
+// thing worn that is not asked about as worn (bought, ordered), or a
+// verb no tool does, makes no confident match.
 func TestEverydayPlainWords(t *testing.T) {
 	topAndFlag(t, []topCase{
 		{"do I need a jacket in Dublin this evening", "weather__get_current_weather", false},
@@ -953,6 +954,21 @@ func TestEverydayPlainWords(t *testing.T) {
 		{"buy a winter jacket online", "", true},
 		{"test drive a Tesla in Austin", "", true},
 		{"walk me through setting up the repo", "", true},
+		// a thing worn is the weather's only when asked about wearing it (wornAt)
+		{"how much is a winter coat at Zara in Madrid", "", true},
+		{"is the new jacket I ordered from Uniqlo shipped yet", "", true},
+	})
+}
+
+// TestPhraseCoverage: a phrase that reads as its plain words ("how big"
+// as size, "how far" as distance: verbSynonyms' phrases) is understood
+// as it reads, and its word counts as known in coverage when the catalog
+// knows one of those words, as a frame's does (fallback's framed): the
+// request is confident, in every mode.
+func TestPhraseCoverage(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"How big is /srv/exports/q3-ledger.parquet, and when was it written?", "filesystem__get_file_info", false},
+		{"how far is Braga from Porto by road", "", false},
 	})
 }
 
@@ -977,6 +993,10 @@ func TestEverydayOtherSense(t *testing.T) {
 			"list the security advisories for our npm dependencies",
 			"my phone screen looks hazy after the update",
 			"why is my GPU running so hot",
+			// a plain everyday word that is not the weather's (weatherNames)
+			"check the mail for a warning from the security team",
+			"any advisories in my mail about the payroll system",
+			"any tickets about the hot reload warning",
 		} {
 			res, err := e.Search(context.Background(), search.Request{Query: q, Mode: m.mode, MaxResults: 5})
 			if err != nil {

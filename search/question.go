@@ -106,12 +106,34 @@ var howToWords = wordSet("do does can could to should would shall")
 // questionRequest reports whether raw opens with a question word
 // (questionOpeners), "what's" and "when's" included.
 func questionRequest(raw string) bool {
-	ws := fallback.Words(firstFields(raw, 2)) // its first two words are all it reads
-	if len(ws) == 0 || !questionOpeners[ws[0]] {
+	ws := fallback.Words(firstFields(raw, 3)) // its first three words are all it reads
+	if len(ws) == 0 {
+		return false
+	}
+	if yesNoOpeners[ws[0]] {
+		return !slices.ContainsFunc(ws[1:], func(w string) bool { return askingWords[w] })
+	}
+	if !questionOpeners[ws[0]] {
 		return false
 	}
 	return ws[0] != "how" || len(ws) < 2 || !howToWords[ws[1]]
 }
+
+// yesNoOpeners open a question that is answered yes or no (or with what
+// there is): "did @marco say anything in Slack about the invoice bug",
+// "is #2048 on pallets/flask still open", "any uncommitted work in
+// ~/code/api?", "has anyone complained about memory leaks in
+// prometheus/prometheus". Such a request is a question of
+// questionRequest as one opening with a question word is; not "do"
+// ("do a backup of ~/notes"), nor "can", "could", "will" or "would",
+// which open a request put politely ("can you send the report to
+// Dana").
+var yesNoOpeners = wordSet("did does is are was were has have any anything anyone anybody")
+
+// askingWords among the two words after a yes-no opener ask for an
+// action to be done, not told: "is it possible to send ...", "is there a
+// way to move ...", "any chance you could create ...".
+var askingWords = wordSet("possible way chance")
 
 // verbDepth is how many of the best hits a request's verb lifts (requestRead):
 // a tool among them that does the verb outranks one that does not when

@@ -25,6 +25,20 @@ func TestQuestionReads(t *testing.T) {
 	})
 }
 
+// TestYesNoQuestionReads: a question answered yes or no (yesNoOpeners:
+// "is", "did", "any" ...) is a question too, answered by a tool that
+// reads; "is it possible to send ..." asks for the action (askingWords).
+func TestYesNoQuestionReads(t *testing.T) {
+	firstTools(t, []firstCase{
+		{"Is there anything on my calendar Friday afternoon?", search.ModeDefault, "calendar__list_events"},
+		{"Is there anything on my calendar Friday afternoon?", search.ModeKeyword, "calendar__list_events"},
+		{"Any new messages in #ops since this morning?", search.ModeKeyword, "slack__get_channel_history"},
+		// asking for the action (askingWords): the tool that writes
+		{"Is it possible to post a message in #general?", search.ModeDefault, "slack__send_message"},
+		{"Is it possible to post a message in #general?", search.ModeKeyword, "slack__send_message"},
+	})
+}
+
 // TestVerbReads checks that a request that opens with an action verb is
 // answered by a tool that does it (question.go, requestRead): a tool
 // among the best three whose name or first sentence does the verb

@@ -428,7 +428,7 @@ var writeVerbs = wordSet("create delete remove update edit modify write send pos
 // and "... and print the report on the office printer" (held-out-8) were
 // let through.
 func coverageVerbs(w string) []string {
-	syns := fallback.VerbSynonyms(w)
+	syns := fallback.CoverageSynonyms(w)
 	if !slices.ContainsFunc(syns, isLightVerb) {
 		return syns
 	}
