@@ -454,8 +454,8 @@ func (ix *Index) knowsAny(ws []string) bool {
 }
 
 // framed reports whether the word w at position at of the request is
-// one that a frame of the request reads (requestExpansions, frameKey) —
-// the frame's own word ("push" of "move _ time" in "push my dentist
+// one that an expansion of the request reads (requestExpansions) — a
+// frame's own word ("push" of "move _ time" in "push my dentist
 // appointment on Friday to 4pm", "know" of "let _ know"), or a time word
 // at or after the frame's time ("_ time": "friday", and "later" and
 // "tomorrow" of "push the standup an hour later tomorrow") — when the

@@ -207,8 +207,8 @@ func (ix *Index) resolveWord(w string) queryWord {
 	if forms := shortFormOf(w); forms != nil {
 		qw.short, qw.shortKnown = ix.resolveShort(forms)
 		e, _ := everydayEntry(w)
-		qw.otherSense, qw.worn = e.sense != plain, e.sense == worn
-		qw.shortKnown = qw.shortKnown && !rankingOnly(w)
+		qw.otherSense, qw.worn = e.sense == otherSense || e.sense == worn, e.sense == worn
+		qw.shortKnown = qw.shortKnown && e.sense != ranked
 	}
 	return qw
 }

@@ -31,7 +31,9 @@ package fallback
 // marked so) were written from general English before reading any
 // failure, then "empty", "schedule", "attach" and "log" narrowed and five
 // phrasal verbs of seeing dropped after measuring the example pairs up to
-// the 27th (docs/benchmarks.md, "Everyday senses of plain actions").
+// the 27th, and "cut" and "reply" added after reading pair 29's and the
+// example pairs' flags (marked so; docs/benchmarks.md, "Everyday senses
+// of plain actions").
 var verbSynonyms = withSenses(plainSenses, everydaySenses)
 
 // plainSenses are the entries of verbSynonyms but everydaySenses.
@@ -218,7 +220,8 @@ var plainSenses = map[string][]string{
 
 // everydaySenses are the everyday senses of the catalogs' plain actions
 // (fourteenth session, h40-verbs), from general English, written before
-// reading any failure, not from a catalog or a query set: the usual
+// reading any failure (but "cut" and "reply", marked so), not from a
+// catalog or a query set: the usual
 // meaning of each verb in a request to software ("wipe the note" deletes
 // it, "kill the job" stops it, "turn the address into coordinates"
 // converts it), for the action verbs of package search (actionVerbs)

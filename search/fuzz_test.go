@@ -116,6 +116,11 @@ func FuzzSearch(f *testing.F) {
 		{54, "get https://x.io/a.csv and send it to ~/a/b.txt and log it to #general"}, {55, "x and save it to /"},
 		{56, "pull up"}, {57, "grab the issue and"}, {58, "What's in ~/?"}, {59, "OPS-1"}, {60, "comment on the PR"},
 		{61, "what address is 1.5, -2.5"},
+		// The fourteenth session's: a thing made, a server's name as a
+		// modifier, a later step's pronoun, a message on a tracker's item,
+		// a yes-no question.
+		{62, "make a new"}, {63, "start a git x"}, {64, "read OPS-1 and then delete it"}, {65, "tell them on PR #9 that"},
+		{66, "is it possible to"}, {67, "any"}, {68, "x and it"},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}

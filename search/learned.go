@@ -796,21 +796,37 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	var movedBuf [fusionDepth]int
 	moved := movedBuf[:0] // the positions in hits of the hits lifted or joined
 	var provBuf [fusionDepth]Learned
-	prov := provBuf[:0]      // their provenance, moved[k]'s prov[k]
+	prov := provBuf[:0] // their provenance, moved[k]'s prov[k]
+	// The candidates' similarities: the learned keyword score × word
+	// coverage (a tool at 0 gets no boost).
+	var kwBuf [learnedKeywordDepth]float64
+	kws := kwBuf[:0]
 	best, second := 0.0, 0.0 // the two largest similarities
 	for _, c := range cands {
-		if kw := c.Score * words.coverage; kw > best {
+		kw := c.Score * words.coverage
+		kws = append(kws, kw)
+		if kw > best {
 			best, second = kw, best
 		} else {
 			second = max(second, kw)
 		}
 	}
+	// A server's most similar candidate by its server's words alone
+	// (learnSiblingDistinct) is demoted; best and second, the scale of
+	// bestShare and the margin's, stay as they were.
+	var notes []string
+	if p.debug {
+		notes = make([]string, len(cands))
+	}
+	var rawBuf [learnedKeywordDepth]float64
+	raws := append(rawBuf[:0], kws...)
+	ix.siblings.siblingDemote(cands, termIDs, kws, notes)
 	// The best learned match by a margin (learnMarginShare), lifted at
 	// less than learnStrongWeight: its catalog ID, score before learning
 	// and lift at learnStrongWeight, for marginLift.
 	marginID, marginBefore, marginB := -1, 0.0, 0.0
-	for _, c := range cands {
-		kw := c.Score * words.coverage // a tool at 0 gets no boost
+	for k, c := range cands {
+		kw := kws[k] // a tool at 0 gets no boost
 		if kw <= 0 {
 			continue
 		}
@@ -849,11 +865,14 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 		h := &hits[j]
 		before := h.score
 		h.score = before + b*(1-before)
-		if kw >= best && second <= learnMarginShare*best && w < learnStrongWeight {
+		if raws[k] >= best && second <= learnMarginShare*best && w < learnStrongWeight {
 			marginID, marginBefore, marginB = id, before, learnStrongWeight*ev*sim
 		}
 		prov = append(prov, Learned{Signal: SignalLearnedQueries, Boost: h.score - before, Similarity: sim, Evidence: local})
 		if p.debug {
+			if notes != nil {
+				h.explain += notes[k]
+			}
 			h.explain += fmt.Sprintf("; learned: %s similarity %.3f × evidence %.3f (weight %.2f of %.2f resembling the request) × %.2f = boost %.3f → %.3f",
 				SignalLearnedQueries, sim, ev, local, ix.evidence[i], w, b, h.score)
 		}

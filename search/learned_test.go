@@ -528,3 +528,37 @@ func TestLearnedBestByMargin(t *testing.T) {
 		t.Errorf("after learning, %q ranks %v; want fetch__web_search first, lifted", req.Query, got)
 	}
 }
+
+// TestLearnedSiblingsWords: jira__get_issue's learned queries match
+// "find jira issues assigned to me that are in progress" by "jira" and
+// "issue", which every jira tool's name says, and jira__search_issues'
+// one learned query by "assigned", which only it says: the sibling that
+// matches by its server's words alone is not lifted over the one that
+// matches by its own (learnSiblingDistinct). Without the rule
+// jira__get_issue ranks first.
+func TestLearnedSiblingsWords(t *testing.T) {
+	e := exampleLearningEngine(t)
+	sessions := [][]string{
+		{"show jira ticket OPS-123", "jira__get_issue"},
+		{"what's the story with INFRA-88? who reported it and where is it at", "jira__get_issue"},
+		{"where are we on OPS-1422?", "jira__get_issue"},
+		{"show me jira issue OPS-9", "jira__get_issue"},
+		{"what does jira issue INFRA-2 say", "jira__get_issue"},
+		{"pull up jira issue OPS-5", "jira__get_issue"},
+		{"get jira issues WEB-7 and WEB-8", "jira__get_issue"},
+		{"look up jira OPS-1500 and post its summary to #ops on slack", "jira__get_issue", "slack__send_message"},
+		{"Look up Jira issue OPS-880 and post its summary to Slack channel C05QPL8 for the team.", "jira__get_issue", "slack__send_message"},
+		{"I'm on call tonight. Can you tell me which tickets in the PAY project are still open and assigned to me?", "jira__search_issues"},
+		{"mark the jira ticket as done", "jira__transition_issue"},
+		{"move OPS-77 to review", "jira__transition_issue"},
+		{"create a jira ticket for the outage", "jira__create_issue"},
+	}
+	for n, s := range sessions {
+		learnSession(t, e, fmt.Sprintf("s%d", n), s[0], s[1:]...)
+	}
+	req := search.Request{Query: "find jira issues assigned to me that are in progress", MaxResults: 5}
+	res := search1(t, e, req)
+	if got := names(res); len(got) == 0 || got[0] != "jira__search_issues" {
+		t.Errorf("after learning, %q ranks %v; want jira__search_issues first", req.Query, got)
+	}
+}

@@ -97,6 +97,11 @@ type learnedIndex struct {
 	idSnap *catalog.Snapshot
 	// terms numbers the terms of queries (learnedindex.go).
 	terms *learnedTerms
+	// siblings weighs each tool's learned terms by how well they tell
+	// it from its server's other tools in the snapshot the index was
+	// built against (learnedsiblings.go); a catalog change rebuilds the
+	// index (beginLearned).
+	siblings siblingTerms
 	// nonNegative: no learned query has a negative weight (so
 	// localEvidence may stop once its sum reaches the tool's evidence).
 	nonNegative bool
@@ -183,7 +188,7 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 	}
 	ixs := &learnedIndexes{version: v.Version, snapVersion: st.snap.Version(), embedded: emb != nil, byScope: map[string]*learnedIndex{}}
 	for _, scope := range v.Scopes() {
-		ix, err := l.build(ctx, emb, pc, v, scope)
+		ix, err := l.build(ctx, emb, pc, v, scope, st.snap)
 		if err != nil {
 			return err
 		}
@@ -204,8 +209,9 @@ func (l *learner) rebuild(ctx context.Context, e *Engine) error {
 	return nil
 }
 
-// build indexes one scope of v. Callers hold mu.
-func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v *learn.View, scope string) (*learnedIndex, error) {
+// build indexes one scope of v against snap, the current catalog (its
+// servers, for siblingTerms). Callers hold mu.
+func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v *learn.View, scope string, snap *catalog.Snapshot) (*learnedIndex, error) {
 	ix := &learnedIndex{}
 	docs := make([]fallback.Document, 0, len(v.Tools(scope)))
 	for _, t := range v.Tools(scope) {
@@ -230,6 +236,7 @@ func (l *learner) build(ctx context.Context, emb embed.Embedder, pc []float32, v
 	}
 	ix.kw = fallback.NewIndex(docs)
 	ix.terms = newLearnedTerms(ix.queries, ix.kw)
+	ix.siblings = newSiblingTerms(ix.terms, ix.names, snap)
 	ix.nonNegative = !slices.ContainsFunc(ix.queries, func(qs []learnedQuery) bool {
 		return slices.ContainsFunc(qs, func(q learnedQuery) bool { return !(q.weight >= 0) })
 	})
