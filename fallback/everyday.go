@@ -190,16 +190,17 @@ var everydayWords = map[string]everydayWord{
 // ("Which SUP tickets have sat in 'Waiting for customer' for more than 30
 // days?", "List all Highest priority bugs in project PAY that are not
 // Done"): the everydayWords entries "ticket" and "bug" (and their plurals)
-// read as "issue", whatever else the request says, in their slot beside their own word, so a tool that says
-// "ticket" or "bug" itself ("Buy tickets for a concert", jira's
-// "Create a Jira issue (bug, task, story or epic)") keeps its match and
-// one that says "issue" gets as much. General English of software
-// trackers, written in the fourteenth session (h40-rank) after reading
-// pairs 22–29's misses; measured in docs/benchmarks.md ("A ticket or a
-// bug is an issue"). They rank only (ranked): a ticket is as often
-// one bought ("get directions to the airport and buy a train ticket"),
-// so the word does not count as known in the coverage through "issue",
-// and the no-match rules read it as the catalog's own words say.
+// read as "issue", whatever else the request says, in their slot beside
+// their own word, so a tool that says "ticket" or "bug" itself ("Buy
+// tickets for a concert", jira's "Create a Jira issue (bug, task, story or
+// epic)") keeps its match and one that says "issue" gets as much. General
+// English of software trackers, written in the fourteenth session
+// (h40-rank) after reading pairs 22–29's misses; measured in
+// docs/benchmarks.md ("A ticket or a bug is an issue"). They rank only
+// (ranked): a ticket is as often one bought ("get directions to the
+// airport and buy a train ticket"), so the word does not count as known in
+// the coverage through "issue", and the no-match rules read it as the
+// catalog's own words say.
 
 // mentionWords: what someone mentions is in their messages ("Did anyone
 // in #payments mention 'chargeback spike' in the last two weeks?", "Find

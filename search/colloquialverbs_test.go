@@ -64,3 +64,13 @@ func TestEverydaySenses(t *testing.T) {
 		{"turn the thermostat down to 19 degrees", "", true},
 	})
 }
+
+// TestStepComplement: the words after "it" right after a later step's
+// verb are the value it gives the thing named before (complement), not a
+// thing a tool must have: notes__create_note, which takes tags, serves
+// "... and tag it travel" though it has no word "travel".
+func TestStepComplement(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"Create a note titled 'trip' and tag it travel", "notes__create_note", false},
+	})
+}

@@ -886,14 +886,15 @@ func nextQuery(rec []int32) (weight float64, ids, rest []int32) {
 // word cache the learned keyword search (wordsOf) has just read for the
 // same words: one lookup of each chunk where a cache of its own (before)
 // took a second, cold one (the median requestOf of
-// BenchmarkLearnedSearch's learned engine 7.7–9.7 → 2.4–3.2 µs). A search sets the bits of its words' terms the
-// learned queries have (the distinct ones are the bits it sets) and
-// counts the distinct others (few: the words no learned query has). The
-// chunks are read a word at a time where they hold spaces (a quoted
-// phrase: RankingQuery splits it, so the learned keyword search's words
-// are those words, and a phrase longer than the cache's chunks would
-// not be cached): the analysis is word-local and splits at every space,
-// so the chunks' words' terms together are the text's.
+// BenchmarkLearnedSearch's learned engine 7.7–9.7 → 2.4–3.2 µs). A search
+// sets the bits of its words' terms the learned queries have (the distinct
+// ones are the bits it sets) and counts the distinct others (few: the
+// words no learned query has). The chunks are read a word at a time where
+// they hold spaces (a quoted phrase: RankingQuery splits it, so the
+// learned keyword search's words are those words, and a phrase longer than
+// the cache's chunks would not be cached): the analysis is word-local and
+// splits at every space, so the chunks' words' terms together are the
+// text's.
 func (t *learnedTerms) requestOf(kw *fallback.Index, q query.Query) (set termSet, n int) {
 	if p, _ := t.sets.Get().(*termSet); p != nil {
 		set = *p

@@ -207,6 +207,9 @@ func (st *state) unservedStep(r *reading, words int, hs []hit) string {
 		}
 		phrase := s.Phrase() // not a message's text: "... and reply that we accept the terms"
 		obj := s.Object()
+		if c := complement(obj); len(c) > 0 {
+			phrase, obj = slices.DeleteFunc(phrase, func(w string) bool { return slices.Contains(c, w) }), obj[:1] // "... and tag it travel": a value given
+		}
 		if st.stepServed(base, phrase, func(w string) bool { return slices.Contains(obj, w) }, evidence, top) {
 			if st.referentUntaken(base, prev, s, top, hs[min(len(hs), unservedDepth):min(len(hs), stepReach)]) {
 				return base // "Read PAY-1190 and then delete it": the note deleter takes no issue key (unservedreferent.go)
@@ -404,3 +407,16 @@ func unservedStepWhy(verb string) string {
 // step reads: the two-step no-answer requests measured have 5–9, the
 // answerable requests a longer limit flagged 13 and 23 (see above).
 const stepMaxWords = 12
+
+// complement returns the words of a step's object (fallback.Clause.Object)
+// that follow "it" right after the verb: what the verb gives the thing
+// named before, a value, not a thing a tool must have ("... and tag it
+// travel", "... and label it urgent", "... and name it Q3 plan", "... and
+// mark it done"); none otherwise. Measured: see docs/benchmarks.md,
+// "Everyday senses of plain actions".
+func complement(object []string) []string {
+	if len(object) < 2 || object[0] != "it" {
+		return nil
+	}
+	return object[1:]
+}
