@@ -1464,6 +1464,10 @@ func cutPreamble(ws []string) (pre, rest []string) {
 // spreadsheet").
 var possessives = wordSet("my our")
 
+// YesNoOpener reports whether w (a word as analysis.Words gives it) opens
+// a yes/no question (yesNo: "is", "did", "has" ...). A pure function.
+func YesNoOpener(w string) bool { return yesNo[w] }
+
 // yesNo open a yes/no question; auxiliaries end its subject.
 var (
 	yesNo       = wordSet("is are was were do does did has have had")

@@ -110,7 +110,7 @@ func questionRequest(raw string) bool {
 	if len(ws) == 0 {
 		return false
 	}
-	if yesNoOpeners[ws[0]] {
+	if yesNoOpener(ws[0]) {
 		return !slices.ContainsFunc(ws[1:], func(w string) bool { return askingWords[w] })
 	}
 	if !questionOpeners[ws[0]] {
@@ -119,8 +119,10 @@ func questionRequest(raw string) bool {
 	return ws[0] != "how" || len(ws) < 2 || !howToWords[ws[1]]
 }
 
-// yesNoOpeners open a question that is answered yes or no (or with what
-// there is): "did @marco say anything in Slack about the invoice bug",
+// yesNoOpener reports whether w opens a question that is answered yes or
+// no (or with what there is): a yes/no question's verb as fallback reads
+// one (fallback.YesNoOpener: "is", "did", "has" ...) but "do", or a word
+// of anyWords: "did @marco say anything in Slack about the invoice bug",
 // "is #2048 on pallets/flask still open", "any uncommitted work in
 // ~/code/api?", "has anyone complained about memory leaks in
 // prometheus/prometheus". Such a request is a question of
@@ -128,7 +130,10 @@ func questionRequest(raw string) bool {
 // ("do a backup of ~/notes"), nor "can", "could", "will" or "would",
 // which open a request put politely ("can you send the report to
 // Dana").
-var yesNoOpeners = wordSet("did does is are was were has have any anything anyone anybody")
+func yesNoOpener(w string) bool { return fallback.YesNoOpener(w) && w != "do" || anyWords[w] }
+
+// anyWords open a question about what there is (yesNoOpener).
+var anyWords = wordSet("any anything anyone anybody")
 
 // askingWords among the two words after a yes-no opener ask for an
 // action to be done, not told: "is it possible to send ...", "is there a

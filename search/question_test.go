@@ -25,7 +25,7 @@ func TestQuestionReads(t *testing.T) {
 	})
 }
 
-// TestYesNoQuestionReads: a question answered yes or no (yesNoOpeners:
+// TestYesNoQuestionReads: a question answered yes or no (yesNoOpener:
 // "is", "did", "any" ...) is a question too, answered by a tool that
 // reads; "is it possible to send ..." asks for the action (askingWords).
 func TestYesNoQuestionReads(t *testing.T) {
