@@ -65,12 +65,14 @@ func TestEverydaySenses(t *testing.T) {
 	})
 }
 
-// TestStepComplement: the words after "it" right after a later step's
-// verb are the value it gives the thing named before (complement), not a
-// thing a tool must have: notes__create_note, which takes tags, serves
-// "... and tag it travel" though it has no word "travel".
+// TestStepComplement: the words after "it" or "them" right after a later
+// step's verb are the value it gives the thing named before (complement),
+// not a thing a tool must have: notes__create_note, which takes tags,
+// serves "... and tag it travel" though it has no word "travel".
 func TestStepComplement(t *testing.T) {
 	topAndFlag(t, []topCase{
 		{"Create a note titled 'trip' and tag it travel", "notes__create_note", false},
+		// "them" as "it" (referentPronouns)
+		{"Find my notes about Lisbon and tag them travel", "", false},
 	})
 }

@@ -409,13 +409,14 @@ func unservedStepWhy(verb string) string {
 const stepMaxWords = 12
 
 // complement returns the words of a step's object (fallback.Clause.Object)
-// that follow "it" right after the verb: what the verb gives the thing
-// named before, a value, not a thing a tool must have ("... and tag it
-// travel", "... and label it urgent", "... and name it Q3 plan", "... and
-// mark it done"); none otherwise. Measured: see docs/benchmarks.md,
-// "Everyday senses of plain actions".
+// that follow "it" or "them" (referentPronouns) right after the verb:
+// what the verb gives the thing named before, a value, not a thing a tool
+// must have ("... and tag it travel", "... and label it urgent", "... and
+// name it Q3 plan", "... and mark them done"); none otherwise. Measured:
+// see docs/benchmarks.md, "Everyday senses of plain actions"; "them"
+// (h40-review) moves no example pair, dev set or pooled flag.
 func complement(object []string) []string {
-	if len(object) < 2 || object[0] != "it" {
+	if len(object) < 2 || !referentPronouns[object[0]] {
 		return nil
 	}
 	return object[1:]
