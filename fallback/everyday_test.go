@@ -28,8 +28,21 @@ func TestKeywordEverydayWords(t *testing.T) {
 		{"how bad is the smog in Delhi", "weather__get_air_quality"},
 		{"any tornado warnings in Oklahoma", "weather__get_alerts"}, // a plural, as for short forms
 		{"is there a heat advisory for Las Vegas", "weather__get_alerts"},
+		{"will it hail in Denver tomorrow", "weather__get_forecast"}, // hail in a weather context (otherSense)
 	} {
 		t.Run(c.query, func(t *testing.T) { checkExpandedForm(t, ix, c.query, c.want, false) })
+	}
+}
+
+// TestHailBooksARide: "hail" is a booking verb as well as the weather
+// (otherSense, as "drive" and "cold"), so "hail a cab" outside a weather
+// context matches no weather tool through "weather forecast".
+func TestHailBooksARide(t *testing.T) {
+	ix := NewIndex(conditionDocs)
+	for _, query := range []string{"hail a cab to the airport", "hail me a taxi"} {
+		if got := names(ix, ix.Keyword(mustParse(t, query), Options{Limit: 3, Expand: true})); len(got) > 0 {
+			t.Errorf("Keyword(%q, Expand) = %v, want no weather tool", query, got)
+		}
 	}
 }
 

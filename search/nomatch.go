@@ -323,12 +323,12 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 			prefix = true // not a short verb itself: "dm bob the report"
 			continue
 		}
-		noun := action && supportVerbs[w] && actionNoun(r.req.Raw, w) // "leave a comment on ...": the noun is the action
+		noun := action && lightSupport(r.req.Raw, w) // "leave a comment on ...", "drop a comment on ...": the noun is the action (lightsupport.go)
 		if action && base == w && !noun {
 			verb = i // an inflected form opens a noun phrase: "walking directions", "logs of the build"
 		} else if made = len(ws) <= unservedMaxWords && makesThing(r, w, server); made {
 			verb = i // "make a new private Slack channel called ...": a thing made (makething.go)
-		} else if (causativeVerbs[w] || supportVerbs[w]) && (len(ws) <= unservedMaxWords || noun) {
+		} else if (causativeVerbs[w] || supportVerbs[w] || noun) && (len(ws) <= unservedMaxWords || noun) {
 			return st.unservedCausative(r, w, hs)
 		} else if base == w && len(ws) <= unservedMaxWords {
 			if particle := fallback.OpeningParticle(r.req.Raw); particle != "" {
@@ -901,7 +901,7 @@ func (st *state) unservedCausative(r *reading, lead string, hs []hit) string {
 		return ""
 	case !action:
 		return ""
-	case supportVerbs[lead]:
+	case supports(lead):
 		if base != last || answerVerbs[base] || len(directObjectOf(obj)) > supportObjectWords {
 			return "" // "make a plan": an answer; "make a new branch called hotfix/login": no action's noun
 		}
