@@ -104,3 +104,23 @@ func TestTrackerWordsReadAsIssues(t *testing.T) {
 	})
 	firstExpanded(t, ix, mustParse(t, "buy two tickets for the concert on Friday"), "events__buy_tickets")
 }
+
+// TestCountWordsAreValues: a number written as a word counts in the
+// coverage as its digits do (countWords: a value the catalog does not
+// know says nothing of whether it serves the request).
+func TestCountWordsAreValues(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "maps__distance_matrix", Server: "maps", Description: "Compute travel distances and times between several origins and destinations."},
+		{Name: "maps__get_directions", Server: "maps", Description: "Get directions between two places."},
+	})
+	for _, c := range []struct{ words, digits string }{
+		{"distances between these four depots and three stores", "distances between these 4 depots and 3 stores"},
+		{"travel times for a dozen origins", "travel times for 12 origins"},
+	} {
+		w := ix.Keyword(mustParse(t, c.words), Options{Limit: 3})
+		d := ix.Keyword(mustParse(t, c.digits), Options{Limit: 3})
+		if w.Coverage != d.Coverage {
+			t.Errorf("coverage of %q = %v, of %q = %v: want the same", c.words, w.Coverage, c.digits, d.Coverage)
+		}
+	}
+}
