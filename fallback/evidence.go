@@ -1212,6 +1212,19 @@ func cutVerbPrefix(tok string, ws []string) []string {
 	return ws
 }
 
+// countWords are the cardinal numbers written as words (CountWord),
+// beside digits: general English, two to twelve ("one" is a pronoun as
+// often: "pull the one from Friday"), the teens, the tens, "hundred" and
+// "dozen" (the teens, sixty to ninety and "dozen" added after the
+// thirteenth session's review). As a digit is an argument value, one the
+// catalog does not know counts in no coverage (keyword search's).
+var countWords = wordSet("two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred dozen")
+
+// CountWord reports whether w (a word as analysis.Words gives it) is a
+// cardinal number written as a word (countWords: "two", "twenty",
+// "dozen"). A pure function.
+func CountWord(w string) bool { return countWords[w] }
+
 // questionWords open a question rather than a request: a question word
 // (whWords) or a verb that opens a yes/no question.
 var questionWords = withWords(whWords, "is are am was were do does did")

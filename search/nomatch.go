@@ -297,10 +297,11 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 		return st.unservedCausative(r, lead, hs) // "have my dry cleaning picked up ...": "have" is no ranking word
 	}
 	verb := -1
-	prefix := false // a short first word skipped: perhaps a verb's prefix ("e-file"), which RequestOpening tells below
-	server := ""    // a leading server name skipped: "git push branch to origin" (leadingServer)
-	back := false   // the verb gives back a thing the requester got (givesBack)
-	made := false   // "make" with a new thing as its object: create it (makesThing)
+	prefix := false     // a short first word skipped: perhaps a verb's prefix ("e-file"), which RequestOpening tells below
+	server := ""        // a leading server name skipped: "git push branch to origin" (leadingServer)
+	back := false       // the verb gives back a thing the requester got (givesBack)
+	made := false       // "make" with a new thing as its object: create it (makesThing)
+	colloquial := false // a colloquial verb of fallback.VerbSynonyms that is no verb of the lists (colloquialAction)
 	for i, w := range ws {
 		if fallback.PreambleWord(w) {
 			continue
@@ -310,6 +311,9 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 			continue
 		}
 		base, action := actionVerb(w)
+		if colloquial = base == "" && colloquialAction(w, r.openingAfter(server)); colloquial {
+			base, action = w, true // "nuke the message ...", "spin up a read replica ..." (colloquialaction.go)
+		}
 		if action && countedRead(base, r.openingAfter(server).Object) {
 			action = false // "Pull the last 10 messages from #incidents": a read
 		}
@@ -356,6 +360,9 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	}
 	word := words[verb].Word
 	verbBase, _ := actionVerb(word)
+	if colloquial {
+		verbBase = word
+	}
 	if made {
 		verbBase = makes
 	}
@@ -443,7 +450,8 @@ func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, 
 		asked = requestFrame(words[verb+1:], objects, op)
 		asked.named = asked.named && !st.placeChanged(asked, top)
 	}
-	begun := "" // the head of a new thing a verb of beginning makes: "start a git bisect" (servermodifier.go)
+	begun := ""                                    // the head of a new thing a verb of beginning makes: "start a git bisect" (servermodifier.go)
+	phraseOnly := madeUnknown(base, head, op.End, objects) // a thing made that no tool has: "spin up a read replica of the production database" (unknownthing.go)
 	if verbBase, _ := actionVerb(words[verb].Word); base == makes && (beginVerbs[verbBase] || makeVerbs[words[verb].Word]) {
 		begun = head
 	}
@@ -461,7 +469,7 @@ func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, 
 			continue // "add the bug label to issue #45": github__add_issue_comment adds comments to issues (verbobject.go)
 		}
 		for _, o := range objects {
-			if objectModifiers[o.Word] || st.serverModifier(h.id, o, op.Object, begun, objects) {
+			if objectModifiers[o.Word] || st.serverModifier(h.id, o, op.Object, begun, objects) || phraseOnly && !slices.Contains(op.Object, o.Word) {
 				continue // "create a new jira project" and git__create_branch's "Create a new branch"; "start a git bisect"
 			}
 			if k == 0 && ownsWord(o) || o.Known && k > 0 && st.lex.HasWord(h.id, o.Word) {

@@ -313,22 +313,14 @@ var beginVerbs = wordSet("start begin launch raise log submit")
 // wording" (thirteenth session, h39-flags).
 var retrieveVerbs = wordSet("pull")
 
-// countWords are the cardinal numbers written as words that count a
-// request's records (countedRead), beside digits: general English, two
-// to twelve ("one" counts no records: "pull the one from Friday"), the
-// teens, the tens, "hundred" and "dozen" (the teens, sixty to ninety and
-// "dozen" added after the thirteenth session's review: no measured set
-// moves).
-var countWords = wordSet("two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred dozen")
-
 // countedRead reports whether verb, a request's or a step's verb in its
 // base form, is a retrieve verb whose object (the words after it up to a
 // preposition: fallback.Opening.Object, fallback.Clause.Object) holds a
-// count (digits or countWords): the request reads records, as a light
-// verb does.
+// count (digits or fallback.CountWord): the request reads records, as a
+// light verb does.
 func countedRead(verb string, object []string) bool {
 	return retrieveVerbs[verb] && slices.ContainsFunc(object, func(w string) bool {
-		return countWords[w] || w != "" && strings.Trim(w, "0123456789") == ""
+		return fallback.CountWord(w) || w != "" && strings.Trim(w, "0123456789") == ""
 	})
 }
 
