@@ -161,6 +161,8 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 				}
 			}
 			i = n // the frame reads the rest of the request
+		case seeOpener(ws, i): // "grab the Dockerfile ...", "dig up Marta's email": a get, known to any catalog that reads (lightopeners.go)
+			dst = append(dst, verbExpansion{at: i, key: SeeKey})
 		case w == "tell" && i+1 < n && !openingPreamble[ws[i+1].word]: // not "tell me"
 			dst = append(dst, verbExpansion{at: i, key: "tell _"})
 		case w == "open" && i+1 < n && ws[i+1].value: // "open notes.md": a thing that exists, read

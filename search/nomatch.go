@@ -440,17 +440,20 @@ func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, 
 		objects = append(objects, w)
 		inPhrase = inPhrase || slices.Contains(op.Object, w.Word)
 	}
+	placed := false // values put in a place no tool has: "Add OPS-2290 to the current sprint" (valueplace.go)
 	if len(objects) == 0 || len(op.Object) > 0 && !inPhrase {
-		return true // nothing but argument values follow the verb
+		if placed = len(objects) > 0 && valuesPlaced(words[verb+1:], objects, op); !placed {
+			return true // nothing but argument values follow the verb
+		}
 	}
 	head := ""            // the object's head, read when no message text follows: "update my work calendar: move the dentist to 4pm" says what after its colon
 	var asked objectFrame // what the verb acts on, and where (verbobject.go)
-	if len(op.Text) == 0 {
+	if len(op.Text) == 0 && !placed {
 		head = objectHead(op.Object)
 		asked = requestFrame(words[verb+1:], objects, op)
 		asked.named = asked.named && !st.placeChanged(asked, top)
 	}
-	begun := ""                                    // the head of a new thing a verb of beginning makes: "start a git bisect" (servermodifier.go)
+	begun := ""                                            // the head of a new thing a verb of beginning makes: "start a git bisect" (servermodifier.go)
 	phraseOnly := madeUnknown(base, head, op.End, objects) // a thing made that no tool has: "spin up a read replica of the production database" (unknownthing.go)
 	if verbBase, _ := actionVerb(words[verb].Word); base == makes && (beginVerbs[verbBase] || makeVerbs[words[verb].Word]) {
 		begun = head
