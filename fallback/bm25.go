@@ -479,6 +479,9 @@ func (ix *Index) framed(verbs []verbExpansion, at int, w string, synonyms func(s
 		if v.at != at && (v.key != TimeKey || v.at > at || !timeWords[w]) {
 			continue
 		}
+		if v.key == SeeKey {
+			return true // a colloquial get: any catalog that reads knows it (lightopeners.go)
+		}
 		if ix.knowsAny(synonyms(v.key)) {
 			return true
 		}

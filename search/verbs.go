@@ -240,8 +240,11 @@ func participleBases(b string) []string {
 // default and keyword mode: example pair 22 answerable flagged 16.0 →
 // 12.0 % (keyword 16.0 → 12.0 %); no no-answer request of any set and no
 // dev set moves (see docs/benchmarks.md, "Answerable requests flagged
-// with the right first tool: a later step searched alone").
-var askVerbs = wordSet("inform_me inform_us update_me update_us brief_me brief_us pull_up", "_")
+// with the right first tool: a later step searched alone"). "pull up" is
+// now one of fallback.SeeVerb's colloquial verbs of getting, which
+// openingAction reads as askVerbs (with "track down", "dig up":
+// fifteenth session, h41-flags).
+var askVerbs = wordSet("inform_me inform_us update_me update_us brief_me brief_us", "_")
 
 // phrasalVerbs map an action verb and the particle after it, with an
 // object pronoun between or not (fallback.ObjectPronoun), to the verb of
@@ -267,7 +270,7 @@ func openingAction(base string, object []string) (action string, asks bool) {
 		return base, false
 	}
 	phrase := base + " " + object[0]
-	if askVerbs[phrase] {
+	if askVerbs[phrase] || fallback.SeeVerb(base, object[0]) { // "pull up issue 4821", "track down the invoice from ..."
 		return base, true
 	}
 	if v := phrasalVerbs[phrase]; v != "" {
