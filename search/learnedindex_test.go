@@ -728,7 +728,9 @@ func TestLiftByMarginDoesNotVouch(t *testing.T) {
 // a first hit it leaves as it is (its confidence is not raised).
 func TestMarginLiftReorders(t *testing.T) {
 	name := func(id int) string { return string(rune('a' + id)) }
-	first, second := &Learned{}, &Learned{}
+	// Each hit's score is its score before learning (0.3, 0.2) plus its
+	// learned boost: marginLift adds what it raises to the boost.
+	first, second := &Learned{Boost: 0.2}, &Learned{Boost: 0.2}
 	hits := []hit{{id: 0, score: 0.5, learned: first}, {id: 1, score: 0.4, learned: second}}
 	marginLift(hits, 0, 0.3, 0.5, false, name)
 	if hits[0].id != 0 || hits[0].score != 0.5 || first.ByMargin {
