@@ -80,17 +80,21 @@ func (e *Engine) semanticEvidence(ctx context.Context, st *state, p *plan) func(
 }
 
 // keywordVouch asks the semantic ranking about the keyword answer hs
-// under the line (see above): when the gate rejects the semantic
-// candidates, m records whether their first tool is hs's, for vouched.
+// under the line (see above): m records the semantic confidence and, when
+// the gate rejects the semantic candidates, whether their first tool is
+// hs's, for vouched.
 // A clear semantic list (the gate passes) is not asked further: there the
 // default mode decides by the fused score, which a keyword search does
 // not have.
 func (st *state) keywordVouch(m matches, hs []hit) matches {
 	vec, conf, ok := m.semantic()
-	if !ok || conf >= st.sem.gate.Threshold {
+	if !ok {
 		return m
 	}
-	m.confidence = conf
+	m.confidence = conf // reported in the metadata, as the default mode's
+	if conf >= st.sem.gate.Threshold {
+		return m
+	}
 	m.agreed, m.agreedID = rankedFirst(vec, hs)
 	m.askedSemantic = true
 	return m

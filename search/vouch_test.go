@@ -140,6 +140,11 @@ func TestKeywordVouch(t *testing.T) {
 				t.Errorf("index %v %q: no_confident_match %v, explanation %q: want flagged %v, vouched %v",
 					withIndex, c.query, res.Metadata.NoConfidentMatch, top.Explanation, flagged, vouched)
 			}
+			// Every case calibrates under the line, so with the index
+			// each asks the semantic ranking and reports its confidence.
+			if asked := withIndex; asked != (res.Metadata.Confidence > 0) {
+				t.Errorf("index %v %q: semantic confidence %.2f in the metadata, want one: %v", withIndex, c.query, res.Metadata.Confidence, asked)
+			}
 			if vouched && !flagged && math.Abs(top.Score-0.5) > 1e-9 {
 				t.Errorf("index %v %q: top %.3f, want 0.5", withIndex, c.query, top.Score)
 			}
