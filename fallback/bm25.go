@@ -275,9 +275,11 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 			// 10.0 → 6.7 % (keyword 13.3 → 10.0 %), nothing else moves.
 			framedName := names[qw.word] && coverage && synonyms != nil && ix.framed(verbs, at, qw.word, synonyms)
 			quoted := coverage && s.quoted[k]
-			if qw.hasTerms && !(qw.unmatched && (qw.value || quoted || names[qw.word] && !framedName || text[qw.word])) {
+			if qw.hasTerms && !(qw.unmatched && (qw.value || countWords[qw.word] || quoted || names[qw.word] && !framedName || text[qw.word])) {
 				// An argument value the catalog does not know says nothing
 				// about whether it serves the request (coverageValues),
+				// nor does a number written as a word (countWords: "these
+				// four depots", as "these 4 depots"),
 				// nor does a place or a person's name after "in", "from",
 				// "to" (locativeNames), nor a word of a message's text
 				// (freeTextWords), nor an unknown word of quoted text
@@ -476,6 +478,9 @@ func (ix *Index) framed(verbs []verbExpansion, at int, w string, synonyms func(s
 	for _, v := range verbs {
 		if v.at != at && (v.key != TimeKey || v.at > at || !timeWords[w]) {
 			continue
+		}
+		if v.key == SeeKey {
+			return true // a colloquial get: any catalog that reads knows it (lightopeners.go)
 		}
 		if ix.knowsAny(synonyms(v.key)) {
 			return true

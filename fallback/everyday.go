@@ -102,7 +102,7 @@ var everydayWords = map[string]everydayWord{
 	"showers":      {[]string{"weather forecast"}, otherSense},
 	"soaked":       {[]string{"weather forecast"}, plain},
 	"drenched":     {[]string{"weather forecast"}, plain},
-	"hail":         {[]string{"weather forecast"}, plain},
+	"hail":         {[]string{"weather forecast"}, otherSense}, // "hail a cab": a booking verb too (verbSynonyms)
 	"sleet":        {[]string{"weather forecast"}, plain},
 	"thunder":      {[]string{"weather forecast"}, plain},
 	"thunderstorm": {[]string{"weather forecast"}, plain},
@@ -151,7 +151,8 @@ var everydayWords = map[string]everydayWord{
 
 // everydayPlainWords: the everyday words people use for what tools name
 // plainly, the everydayWords entries after the weather's first ones: rain
-// said otherwise ("pour", "soaked", "hail") is a forecast's, wind said
+// said otherwise ("pour", "soaked", "hail"; hail otherSense: "hail a
+// cab" books a ride) is a forecast's, wind said
 // otherwise ("gale", "gusty") the wind's; what one wears against the
 // weather ("coat", "jacket", "gloves") asks for the weather (worn: clothes
 // are as often bought, so only about the weather or a place and asked

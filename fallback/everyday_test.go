@@ -28,8 +28,21 @@ func TestKeywordEverydayWords(t *testing.T) {
 		{"how bad is the smog in Delhi", "weather__get_air_quality"},
 		{"any tornado warnings in Oklahoma", "weather__get_alerts"}, // a plural, as for short forms
 		{"is there a heat advisory for Las Vegas", "weather__get_alerts"},
+		{"will it hail in Denver tomorrow", "weather__get_forecast"}, // hail in a weather context (otherSense)
 	} {
 		t.Run(c.query, func(t *testing.T) { checkExpandedForm(t, ix, c.query, c.want, false) })
+	}
+}
+
+// TestHailBooksARide: "hail" is a booking verb as well as the weather
+// (otherSense, as "drive" and "cold"), so "hail a cab" outside a weather
+// context matches no weather tool through "weather forecast".
+func TestHailBooksARide(t *testing.T) {
+	ix := NewIndex(conditionDocs)
+	for _, query := range []string{"hail a cab to the airport", "hail me a taxi"} {
+		if got := names(ix, ix.Keyword(mustParse(t, query), Options{Limit: 3, Expand: true})); len(got) > 0 {
+			t.Errorf("Keyword(%q, Expand) = %v, want no weather tool", query, got)
+		}
 	}
 }
 
@@ -90,4 +103,24 @@ func TestTrackerWordsReadAsIssues(t *testing.T) {
 		{Name: "events__buy_tickets", Server: "events", Description: "Buy tickets for a concert or a game."},
 	})
 	firstExpanded(t, ix, mustParse(t, "buy two tickets for the concert on Friday"), "events__buy_tickets")
+}
+
+// TestCountWordsAreValues: a number written as a word counts in the
+// coverage as its digits do (countWords: a value the catalog does not
+// know says nothing of whether it serves the request).
+func TestCountWordsAreValues(t *testing.T) {
+	ix := NewIndex([]Document{
+		{Name: "maps__distance_matrix", Server: "maps", Description: "Compute travel distances and times between several origins and destinations."},
+		{Name: "maps__get_directions", Server: "maps", Description: "Get directions between two places."},
+	})
+	for _, c := range []struct{ words, digits string }{
+		{"distances between these four depots and three stores", "distances between these 4 depots and 3 stores"},
+		{"travel times for a dozen origins", "travel times for 12 origins"},
+	} {
+		w := ix.Keyword(mustParse(t, c.words), Options{Limit: 3})
+		d := ix.Keyword(mustParse(t, c.digits), Options{Limit: 3})
+		if w.Coverage != d.Coverage {
+			t.Errorf("coverage of %q = %v, of %q = %v: want the same", c.words, w.Coverage, c.digits, d.Coverage)
+		}
+	}
 }

@@ -1212,8 +1212,40 @@ func cutVerbPrefix(tok string, ws []string) []string {
 	return ws
 }
 
-// questionWords open a question rather than a request.
-var questionWords = wordSet("what where when how which who whom whose why is are am was were do does did")
+// countWords are the cardinal numbers written as words (CountWord),
+// beside digits: general English, two to twelve ("one" is a pronoun as
+// often: "pull the one from Friday"), the teens, the tens, "hundred" and
+// "dozen" (the teens, sixty to ninety and "dozen" added after the
+// thirteenth session's review). As a digit is an argument value, one the
+// catalog does not know counts in no coverage (keyword search's).
+var countWords = wordSet("two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred dozen")
+
+// CountWord reports whether w (a word as analysis.Words gives it) is a
+// cardinal number written as a word (countWords: "two", "twenty",
+// "dozen"). A pure function.
+func CountWord(w string) bool { return countWords[w] }
+
+// questionWords open a question rather than a request: a question word
+// (whWords) or a verb that opens a yes/no question.
+var questionWords = withWords(whWords, "is are am was were do does did")
+
+// whWords are the question words ("what", "how" ...): a request that
+// opens with one asks to be told something (WhWord).
+var whWords = wordSet("what where when how which who whom whose why")
+
+// WhWord reports whether w (a word as analysis.Words gives it) is a
+// question word (whWords: "what", "which", "how" ...), one that opens a
+// question rather than a request. A pure function.
+func WhWord(w string) bool { return whWords[w] }
+
+// withWords returns a new set of the words of set and of s.
+func withWords(set map[string]bool, s string) map[string]bool {
+	m := wordSet(s)
+	for w := range set {
+		m[w] = true
+	}
+	return m
+}
 
 // afterObjectEnd ends a request's object phrase after a word of it, not
 // right after the verb: "start a new branch hotfix/login off main" takes

@@ -161,6 +161,8 @@ func requestExpansions(ws []planWord, dst []verbExpansion) []verbExpansion {
 				}
 			}
 			i = n // the frame reads the rest of the request
+		case seeOpener(ws, i): // "grab the Dockerfile ...", "dig up Marta's email": a get, known to any catalog that reads (lightopeners.go)
+			dst = append(dst, verbExpansion{at: i, key: SeeKey})
 		case w == "tell" && i+1 < n && !openingPreamble[ws[i+1].word]: // not "tell me"
 			dst = append(dst, verbExpansion{at: i, key: "tell _"})
 		case w == "open" && i+1 < n && ws[i+1].value: // "open notes.md": a thing that exists, read
@@ -466,13 +468,15 @@ func saysWhen(w string) bool { return isTime(w) || whenWords[w] }
 // time after "every" or "each" is a recurrence, which a tool must be able
 // to keep ("repeat every week", "every Monday at 9"), and one after an
 // article or a possessive is part of a thing's name ("the Monday
-// standup", "my morning run"). Result.WhenCoverage counts them. A pure
-// function of raw.
+// standup", "my morning run"), but an article after a preposition of
+// time, before a time that ends its phrase, opens a time phrase that
+// says when ("at the moment", "over the weekend", "in the morning":
+// timePhraseAt). Result.WhenCoverage counts them. A pure function of raw.
 func timesNotWhen(raw string) map[string]bool {
 	out := map[string]bool{}
 	toks := strings.Fields(strings.ToLower(raw))
 	for i := 1; i < len(toks); i++ {
-		if !timeNotWhenAfter[strings.Trim(toks[i-1], ",.;:!?")] {
+		if !timeNotWhenAfter[strings.Trim(toks[i-1], ",.;:!?")] || timePhraseAt(toks, i) {
 			continue
 		}
 		for _, w := range Words(toks[i]) {
@@ -487,6 +491,31 @@ func timesNotWhen(raw string) map[string]bool {
 // timeNotWhenAfter are the words after which a time does not say when
 // (timesNotWhen): a recurrence's, an article, a possessive.
 var timeNotWhenAfter = wordSet("every each the a an my our your his her their")
+
+// timePhraseAt reports whether toks[i], lowercase raw tokens, is a time
+// after "the" after a preposition of time (timePrepositions) that ends
+// its phrase: the last token, one with punctuation after it, or one
+// before a word that ends an object (objectEnds) or "and", "or", "but":
+// "at the moment?", "over the weekend so I can plan", not "at the Monday
+// standup" (the standup's name).
+func timePhraseAt(toks []string, i int) bool {
+	if i < 2 || toks[i-1] != "the" || !timePrepositions[toks[i-2]] {
+		return false
+	}
+	w := strings.TrimRight(toks[i], ",.;:!?")
+	if !saysWhen(w) {
+		return false
+	}
+	if w != toks[i] || i+1 == len(toks) {
+		return true
+	}
+	next := strings.Trim(toks[i+1], ",.;:!?")
+	return objectEnds[next] || next == "and" || next == "or" || next == "but"
+}
+
+// timePrepositions put a thing in time: "at the moment", "over the
+// weekend", "during the night" (timePhraseAt).
+var timePrepositions = wordSet("at over during in on for through throughout until till by before after since")
 
 // Reschedules reports whether ws, a request's words (analysis.Words,
 // stop words left out) from its verb on, open with a verb that moves a

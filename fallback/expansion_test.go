@@ -454,3 +454,33 @@ func TestOpeningFramed(t *testing.T) {
 		t.Error(`requestExpansions: no later "open a" read, so its weight is untested`)
 	}
 }
+
+// TestTimesNotWhen: a time after a recurrence's word, an article or a
+// possessive does not say when (it names a thing or repeats), but a time
+// phrase after a preposition of time does ("at the moment", "over the
+// weekend": timePhraseAt), unless the time names a thing after it.
+func TestTimesNotWhen(t *testing.T) {
+	for _, c := range []struct {
+		raw  string
+		want []string // the words that do not say when
+	}{
+		{"Make the Monday standup repeat every week", []string{"monday", "week"}},
+		{"how windy is it in Wellington at the moment?", nil},
+		{"Is it going to pour in Seattle over the weekend? Trying to decide", nil},
+		{"what's in my downloads folder at the moment", nil},
+		{"remind me in the morning and again at noon", nil},
+		{"join me at the Monday standup", []string{"monday"}},
+		{"post my morning run to the log", []string{"morning"}},
+	} {
+		got := timesNotWhen(c.raw)
+		if len(got) != len(c.want) {
+			t.Errorf("timesNotWhen(%q) = %v, want %v", c.raw, got, c.want)
+			continue
+		}
+		for _, w := range c.want {
+			if !got[w] {
+				t.Errorf("timesNotWhen(%q) = %v, want %v", c.raw, got, c.want)
+			}
+		}
+	}
+}

@@ -182,8 +182,17 @@ func (st siblingTerms) siblingDemote(cands []fallback.Hit, set termSet, kws []fl
 	if set == nil {
 		return
 	}
+	// done marks the candidates whose server was read, one per candidate:
+	// on the stack for the learned keyword search's usual depth
+	// (learnedKeywordDepth), allocated for more (a caller's larger depth
+	// must not panic here).
 	var doneBuf [learnedKeywordDepth]bool
-	done := doneBuf[:len(cands)]
+	done := doneBuf[:0]
+	if len(cands) <= len(doneBuf) {
+		done = doneBuf[:len(cands)]
+	} else {
+		done = make([]bool, len(cands))
+	}
 	for k, c := range cands {
 		if done[k] || kws[k] <= 0 || c.ID >= len(st.server) || st.server[c.ID] < 0 {
 			continue

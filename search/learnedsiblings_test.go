@@ -51,3 +51,30 @@ func TestSiblingDemote(t *testing.T) {
 		t.Errorf("a sibling with a distinct match of 2 was demoted: %v", kws)
 	}
 }
+
+// TestSiblingDemoteDepth: siblingDemote reads as many candidates as it is
+// given, more than learnedKeywordDepth too (its buffer once held only
+// that many and panicked beyond), and demotes the server's most similar
+// candidate wherever it stands.
+func TestSiblingDemoteDepth(t *testing.T) {
+	n := learnedKeywordDepth + 5
+	st := siblingTerms{server: make([]int32, n), ids: make([][]int32, n), w: make([][]float32, n)}
+	cands := make([]fallback.Hit, n)
+	kws := make([]float64, n)
+	for i := range n {
+		st.server[i] = int32(i) // each tool its own server ...
+		st.ids[i], st.w[i] = []int32{0}, []float32{1}
+		cands[i] = fallback.Hit{ID: i, Score: 0.1}
+		kws[i] = 0.1
+	}
+	// ... but the last two, siblings: the last matches by their server's
+	// word alone (term 0, weight 0.1), the other by a word of its own.
+	st.server[n-2], st.server[n-1] = int32(n), int32(n)
+	st.ids[n-2], st.w[n-2] = []int32{1}, []float32{1}
+	st.w[n-1] = []float32{0.1}
+	kws[n-1] = 0.9
+	st.siblingDemote(cands, termSet{0b11}, kws, nil)
+	if want := 0.9 * 0.1 / learnSiblingDistinct; math.Abs(kws[n-1]-want) > 1e-6 {
+		t.Errorf("candidate %d of %d: similarity %v, want %v", n-1, n, kws[n-1], want)
+	}
+}

@@ -297,10 +297,11 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 		return st.unservedCausative(r, lead, hs) // "have my dry cleaning picked up ...": "have" is no ranking word
 	}
 	verb := -1
-	prefix := false // a short first word skipped: perhaps a verb's prefix ("e-file"), which RequestOpening tells below
-	server := ""    // a leading server name skipped: "git push branch to origin" (leadingServer)
-	back := false   // the verb gives back a thing the requester got (givesBack)
-	made := false   // "make" with a new thing as its object: create it (makesThing)
+	prefix := false     // a short first word skipped: perhaps a verb's prefix ("e-file"), which RequestOpening tells below
+	server := ""        // a leading server name skipped: "git push branch to origin" (leadingServer)
+	back := false       // the verb gives back a thing the requester got (givesBack)
+	made := false       // "make" with a new thing as its object: create it (makesThing)
+	colloquial := false // a colloquial verb of fallback.VerbSynonyms that is no verb of the lists (colloquialAction)
 	for i, w := range ws {
 		if fallback.PreambleWord(w) {
 			continue
@@ -310,6 +311,9 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 			continue
 		}
 		base, action := actionVerb(w)
+		if colloquial = base == "" && colloquialAction(w, r.openingAfter(server)); colloquial {
+			base, action = w, true // "nuke the message ...", "spin up a read replica ..." (colloquialaction.go)
+		}
 		if action && countedRead(base, r.openingAfter(server).Object) {
 			action = false // "Pull the last 10 messages from #incidents": a read
 		}
@@ -319,12 +323,12 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 			prefix = true // not a short verb itself: "dm bob the report"
 			continue
 		}
-		noun := action && supportVerbs[w] && actionNoun(r.req.Raw, w) // "leave a comment on ...": the noun is the action
+		noun := action && lightSupport(r.req.Raw, w) // "leave a comment on ...", "drop a comment on ...": the noun is the action (lightsupport.go)
 		if action && base == w && !noun {
 			verb = i // an inflected form opens a noun phrase: "walking directions", "logs of the build"
 		} else if made = len(ws) <= unservedMaxWords && makesThing(r, w, server); made {
 			verb = i // "make a new private Slack channel called ...": a thing made (makething.go)
-		} else if (causativeVerbs[w] || supportVerbs[w]) && (len(ws) <= unservedMaxWords || noun) {
+		} else if (causativeVerbs[w] || supportVerbs[w] || noun) && (len(ws) <= unservedMaxWords || noun) {
 			return st.unservedCausative(r, w, hs)
 		} else if base == w && len(ws) <= unservedMaxWords {
 			if particle := fallback.OpeningParticle(r.req.Raw); particle != "" {
@@ -356,6 +360,9 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	}
 	word := words[verb].Word
 	verbBase, _ := actionVerb(word)
+	if colloquial {
+		verbBase = word
+	}
 	if made {
 		verbBase = makes
 	}
@@ -433,17 +440,21 @@ func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, 
 		objects = append(objects, w)
 		inPhrase = inPhrase || slices.Contains(op.Object, w.Word)
 	}
+	placed := false // values put in a place no tool has: "Add OPS-2290 to the current sprint" (valueplace.go)
 	if len(objects) == 0 || len(op.Object) > 0 && !inPhrase {
-		return true // nothing but argument values follow the verb
+		if placed = len(objects) > 0 && valuesPlaced(words[verb+1:], objects, op); !placed {
+			return true // nothing but argument values follow the verb
+		}
 	}
 	head := ""            // the object's head, read when no message text follows: "update my work calendar: move the dentist to 4pm" says what after its colon
 	var asked objectFrame // what the verb acts on, and where (verbobject.go)
-	if len(op.Text) == 0 {
+	if len(op.Text) == 0 && !placed {
 		head = objectHead(op.Object)
 		asked = requestFrame(words[verb+1:], objects, op)
 		asked.named = asked.named && !st.placeChanged(asked, top)
 	}
-	begun := "" // the head of a new thing a verb of beginning makes: "start a git bisect" (servermodifier.go)
+	begun := ""                                            // the head of a new thing a verb of beginning makes: "start a git bisect" (servermodifier.go)
+	phraseOnly := madeUnknown(base, head, op.End, objects) // a thing made that no tool has: "spin up a read replica of the production database" (unknownthing.go)
 	if verbBase, _ := actionVerb(words[verb].Word); base == makes && (beginVerbs[verbBase] || makeVerbs[words[verb].Word]) {
 		begun = head
 	}
@@ -461,7 +472,7 @@ func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, 
 			continue // "add the bug label to issue #45": github__add_issue_comment adds comments to issues (verbobject.go)
 		}
 		for _, o := range objects {
-			if objectModifiers[o.Word] || st.serverModifier(h.id, o, op.Object, begun, objects) {
+			if objectModifiers[o.Word] || st.serverModifier(h.id, o, op.Object, begun, objects) || phraseOnly && !slices.Contains(op.Object, o.Word) {
 				continue // "create a new jira project" and git__create_branch's "Create a new branch"; "start a git bisect"
 			}
 			if k == 0 && ownsWord(o) || o.Known && k > 0 && st.lex.HasWord(h.id, o.Word) {
@@ -893,7 +904,7 @@ func (st *state) unservedCausative(r *reading, lead string, hs []hit) string {
 		return ""
 	case !action:
 		return ""
-	case supportVerbs[lead]:
+	case supports(lead):
 		if base != last || answerVerbs[base] || len(directObjectOf(obj)) > supportObjectWords {
 			return "" // "make a plan": an answer; "make a new branch called hotfix/login": no action's noun
 		}

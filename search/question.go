@@ -15,7 +15,7 @@ import (
 // does not answer it, however well its words match: "what's on my calendar
 // tomorrow" matched the four calendar tools by "calendar" alone, and the
 // shortest description, "Delete a calendar event.", came first. So for a
-// request that opens with a question word (questionOpeners) the scores of
+// request that opens with a question word (fallback.WhWord) the scores of
 // such tools are multiplied by questionWriteFactor before the result is
 // calibrated (result), in every mode but regex (a pattern is no request in
 // words) and select, and then every score by what keeps
@@ -94,17 +94,13 @@ const questionWriteFactor = 0.7
 // set, answerable or no-answer.
 const frameFactor = 0.4
 
-// questionOpeners are the question words that make a request a question
-// of questionRequest when it opens with one; "how" only when no "do",
-// "can", "to" or "should" follows ("how do I create an issue" asks for the
-// tool that creates).
-var questionOpeners = wordSet("what which when where who whose how")
-
 // howToWords after "how" make a request one for doing, not knowing.
 var howToWords = wordSet("do does can could to should would shall")
 
 // questionRequest reports whether raw opens with a question word
-// (questionOpeners), "what's" and "when's" included.
+// (fallback.WhWord), "what's" and "when's" included; "how" only when no
+// "do", "can", "to" or "should" follows (howToWords: "how do I create an
+// issue" asks for the tool that creates).
 func questionRequest(raw string) bool {
 	ws := fallback.Words(firstFields(raw, 3)) // its first three words are all it reads
 	if len(ws) == 0 {
@@ -113,7 +109,7 @@ func questionRequest(raw string) bool {
 	if yesNoOpener(ws[0]) {
 		return !slices.ContainsFunc(ws[1:], func(w string) bool { return askingWords[w] })
 	}
-	if !questionOpeners[ws[0]] {
+	if !fallback.WhWord(ws[0]) {
 		return false
 	}
 	return ws[0] != "how" || len(ws) < 2 || !howToWords[ws[1]]

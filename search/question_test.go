@@ -22,6 +22,10 @@ func TestQuestionReads(t *testing.T) {
 		{"which pull requests are still open on acme/api", search.ModeDefault, "github__list_pull_requests"},
 		{"who committed last to ~/src/api and when", search.ModeDefault, "git__log"},
 		{"how do I create a new jira ticket", search.ModeDefault, "jira__create_issue"},
+		// "why" is a question word as any (fallback.WhWord, the one list):
+		// github__add_issue_comment and calendar__delete_event came first.
+		{"why was issue 45 closed in acme/api", search.ModeDefault, "github__get_issue"},
+		{"why is my calendar empty on Friday", search.ModeDefault, "calendar__list_events"},
 	})
 }
 

@@ -41,7 +41,22 @@ var seeVerbs = wordSet("browse display find list locate look search show view")
 // appointment and open it" does not.
 func (r *reading) seeRequest() bool {
 	verb, value := r.verb()
+	if !seeVerbs[verb] && !value && fallback.SeeVerb(verb, firstWord(r.opening().Object)) {
+		verb = seeVerb // "grab the Dockerfile from ...", "dig up Marta's email": a colloquial get (fallback.SeeVerb)
+	}
 	return seeing(verb, value, func() iter.Seq[fallback.Clause] { return slices.Values(r.clauses()) })
+}
+
+// seeVerb stands for a colloquial verb of getting or seeing
+// (fallback.SeeVerb) in seeing: a verb of seeVerbs.
+const seeVerb = "show"
+
+// firstWord returns ws[0], or "" when ws is empty.
+func firstWord(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[0]
 }
 
 // seeing is seeRequest of a request whose opening verb is verb (value: its

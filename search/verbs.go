@@ -240,8 +240,11 @@ func participleBases(b string) []string {
 // default and keyword mode: example pair 22 answerable flagged 16.0 →
 // 12.0 % (keyword 16.0 → 12.0 %); no no-answer request of any set and no
 // dev set moves (see docs/benchmarks.md, "Answerable requests flagged
-// with the right first tool: a later step searched alone").
-var askVerbs = wordSet("inform_me inform_us update_me update_us brief_me brief_us pull_up", "_")
+// with the right first tool: a later step searched alone"). "pull up" is
+// now one of fallback.SeeVerb's colloquial verbs of getting, which
+// openingAction reads as askVerbs (with "track down", "dig up":
+// fifteenth session, h41-flags).
+var askVerbs = wordSet("inform_me inform_us update_me update_us brief_me brief_us", "_")
 
 // phrasalVerbs map an action verb and the particle after it, with an
 // object pronoun between or not (fallback.ObjectPronoun), to the verb of
@@ -267,7 +270,7 @@ func openingAction(base string, object []string) (action string, asks bool) {
 		return base, false
 	}
 	phrase := base + " " + object[0]
-	if askVerbs[phrase] {
+	if askVerbs[phrase] || fallback.SeeVerb(base, object[0]) { // "pull up issue 4821", "track down the invoice from ..."
 		return base, true
 	}
 	if v := phrasalVerbs[phrase]; v != "" {
@@ -310,22 +313,14 @@ var beginVerbs = wordSet("start begin launch raise log submit")
 // wording" (thirteenth session, h39-flags).
 var retrieveVerbs = wordSet("pull")
 
-// countWords are the cardinal numbers written as words that count a
-// request's records (countedRead), beside digits: general English, two
-// to twelve ("one" counts no records: "pull the one from Friday"), the
-// teens, the tens, "hundred" and "dozen" (the teens, sixty to ninety and
-// "dozen" added after the thirteenth session's review: no measured set
-// moves).
-var countWords = wordSet("two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred dozen")
-
 // countedRead reports whether verb, a request's or a step's verb in its
 // base form, is a retrieve verb whose object (the words after it up to a
 // preposition: fallback.Opening.Object, fallback.Clause.Object) holds a
-// count (digits or countWords): the request reads records, as a light
-// verb does.
+// count (digits or fallback.CountWord): the request reads records, as a
+// light verb does.
 func countedRead(verb string, object []string) bool {
 	return retrieveVerbs[verb] && slices.ContainsFunc(object, func(w string) bool {
-		return countWords[w] || w != "" && strings.Trim(w, "0123456789") == ""
+		return fallback.CountWord(w) || w != "" && strings.Trim(w, "0123456789") == ""
 	})
 }
 

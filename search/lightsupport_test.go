@@ -1,0 +1,18 @@
+package search_test
+
+import "testing"
+
+// TestLightSupport: "drop" and "post" with a new thing that is an
+// action's noun mean that action (offerVerbs, lightSupport): "drop a
+// comment on OPS-12" comments, as "leave a comment" does; with a thing
+// that exists they keep their own sense ("drop the comment" deletes it,
+// which no comment tool does), and the words after the noun are its
+// object still ("post a comment on my Instagram photo": no tool has it).
+func TestLightSupport(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"drop a comment on OPS-12 saying the fix is deployed", "jira__add_comment", false},
+		{"post a comment on OPS-12 saying the fix is deployed", "jira__add_comment", false},
+		{"drop the comment on OPS-12", "", true},
+		{"post a comment on my Instagram photo", "", true},
+	})
+}
