@@ -157,6 +157,8 @@ var plainSenses = map[string][]string{
 	"hop over":   {"switch", "checkout"},
 	"switch to":  {"switch", "checkout"},
 	"get rid":    {"delete", "remove"},
+	"throw away": {"delete", "remove"}, // fifteenth session (h41-flags): "throw away the duplicate note" (pair 27), unseen by later pairs only
+	"throw out":  {"delete", "remove"},
 	"fire off":   {"send", "message"},
 	// colloquial verbs that are no action verb of package search, from
 	// general English (fourteenth session, h40-verbs, written before

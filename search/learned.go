@@ -208,16 +208,18 @@ type learnedClaim struct {
 }
 
 // marginLift lifts the hit of tool id in hits (sorted, learned lifts
-// applied), the request's best learned match, from before, its score
-// before learning, by b, its lift at learnStrongWeight, when it is best
-// by a margin over the tools it would pass: every hit ranked above it
-// whose learned claim (claims; a tool without one has none) is above
-// bar (learnMarginShare of the best's) keeps it where it is, and so
-// does being first already: a lift by the margin reorders, and does not
-// raise the confidence of a first that needs none. A learned candidate
-// ranked below it, however close its claim, is not passed, so it does
-// not hold the lift back (learnMarginAll). The lift is marked
-// (Learned.ByMargin) and hits re-sorted.
+// applied), the request's best learned match, from before, the score
+// its learned lift started from (its score before learning, or its
+// learned wording's: learnedwording.go), by b, its lift at
+// learnStrongWeight, when it is best by a margin over the tools it would
+// pass: every hit ranked above it whose learned claim (claims; a tool
+// without one has none) is above bar (learnMarginShare of the best's)
+// keeps it where it is, and so does being first already: a lift by the
+// margin reorders, and does not raise the confidence of a first that
+// needs none. A learned candidate ranked below it, however close its
+// claim, is not passed, so it does not hold the lift back
+// (learnMarginAll). The lift is marked (Learned.ByMargin), what it adds
+// added to the hit's learned boost, and hits re-sorted.
 func marginLift(hits []hit, id int, before, b, bar float64, claims []learnedClaim, debug bool, name func(int) string) {
 	r := slices.IndexFunc(hits, func(h hit) bool { return h.id == id })
 	if r <= 0 {
@@ -235,8 +237,8 @@ func marginLift(hits []hit, id int, before, b, bar float64, claims []learnedClai
 	if s <= h.score {
 		return
 	}
+	h.learned.Boost, h.learned.ByMargin = h.learned.Boost+s-h.score, true
 	h.score = s
-	h.learned.Boost, h.learned.ByMargin = s-before, true
 	if debug {
 		h.explain += fmt.Sprintf("; the best learned match by a margin: × %.2f → %.3f", learnStrongWeight, s)
 	}
@@ -361,6 +363,11 @@ type Learned struct {
 	// evidence alone gives learnWeight; learning then does not vouch for
 	// the tool to the no-match rules (learnedServes).
 	ByMargin bool
+	// ByWording reports that the lift started from the closeness of a
+	// learned query worded nearly as the request (learnedWordingScore),
+	// above the tool's own keyword score; learning then does not vouch
+	// for the tool to the no-match rules (learnedServes).
+	ByWording bool
 }
 
 // The signals of Learned.
@@ -860,8 +867,8 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 		}
 	}
 	// A server's most similar candidate by its server's words alone
-	// (learnSiblingDistinct) is demoted; best, the scale of bestShare and
-	// the margin's, stays as it was.
+	// (learnSiblingDistinct) is demoted; best and second, the scale of
+	// bestShare and the margin's, stay as they were.
 	var notes []string
 	if p.debug {
 		notes = make([]string, len(cands))
@@ -869,6 +876,12 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 	var rawBuf [learnedKeywordDepth]float64
 	raws := append(rawBuf[:0], kws...)
 	ix.siblings.siblingDemote(cands, termIDs, kws, notes)
+	// In a keyword answer, the candidate whose learned query is worded
+	// nearly as the request, alone (learnedwording.go).
+	worded, wordedClose := -1, 0.0
+	if m.mode == ModeKeyword {
+		worded, wordedClose = ix.wordedCandidate(cands, nTerms, termIDs)
+	}
 	// The best learned match by a margin (learnMarginShare), lifted at
 	// less than learnStrongWeight: its catalog ID, score before learning
 	// and lift at learnStrongWeight, for marginLift.
@@ -919,15 +932,21 @@ func (e *Engine) applyLearned(st *state, p *plan, m matches) matches {
 			pos.set(id, j)
 		}
 		h := &hits[j]
-		before := h.score
-		h.score = before + b*(1-before)
-		if raws[k] >= best && second <= learnMarginAll*best && w < learnStrongWeight {
-			marginID, marginBefore, marginB = id, before, learnStrongWeight*ev*sim
+		before, from, byWording := h.score, h.score, false
+		if k == worded && wordedClose > before {
+			from, byWording = wordedClose, true
 		}
-		prov = append(prov, Learned{Signal: SignalLearnedQueries, Boost: h.score - before, Similarity: sim, Evidence: local})
+		h.score = from + b*(1-from)
+		if raws[k] >= best && second <= learnMarginAll*best && w < learnStrongWeight {
+			marginID, marginBefore, marginB = id, from, learnStrongWeight*ev*sim
+		}
+		prov = append(prov, Learned{Signal: SignalLearnedQueries, Boost: h.score - before, Similarity: sim, Evidence: local, ByWording: byWording})
 		if p.debug {
 			if notes != nil {
 				h.explain += notes[k]
+			}
+			if byWording {
+				h.explain += fmt.Sprintf("; a learned query worded as the request: %.3f → %.3f", before, from)
 			}
 			h.explain += fmt.Sprintf("; learned: %s similarity %.3f × evidence %.3f (weight %.2f of %.2f resembling the request) × %.2f = boost %.3f → %.3f",
 				SignalLearnedQueries, sim, ev, local, ix.evidence[i], w, b, h.score)

@@ -730,7 +730,9 @@ func TestLiftByMarginDoesNotVouch(t *testing.T) {
 // far below the best's a claim ranked under it is.
 func TestMarginLiftReorders(t *testing.T) {
 	name := func(id int) string { return string(rune('a' + id)) }
-	first, second := &Learned{}, &Learned{}
+	// Each hit's score is its score before learning (0.3, 0.2, 0.1) plus
+	// its learned boost: marginLift adds what it raises to the boost.
+	first, second := &Learned{Boost: 0.2}, &Learned{Boost: 0.2}
 	hits := []hit{{id: 0, score: 0.5, learned: first}, {id: 1, score: 0.4, learned: second}, {id: 2, score: 0.1}}
 	// Tool 2, below, claims nearly as much as tool 1: it is not passed.
 	claims := []learnedClaim{{id: 1, sim: 0.5}, {id: 2, sim: 0.49}}

@@ -16,3 +16,14 @@ func TestLightSupport(t *testing.T) {
 		{"post a comment on my Instagram photo", "", true},
 	})
 }
+
+// TestThrowAway: "throw away" and "throw out" delete (fallback's
+// verbSynonyms, phrasal keys that keyword search and coverage read): the
+// deleting tool first and confident, where "throw", which the catalog
+// does not know, kept the request under the confident line.
+func TestThrowAway(t *testing.T) {
+	topAndFlag(t, []topCase{
+		{"throw away the duplicate note n-5521", "notes__delete_note", false},
+		{"throw out the stale note n-5521", "notes__delete_note", false},
+	})
+}

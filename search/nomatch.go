@@ -465,6 +465,9 @@ func (st *state) objectServed(r *reading, words []fallback.WordMatch, verb int, 
 		if st.namesServer(words[verb].Word, h.id) {
 			return true // the verb names the tool's server: "email bob the report"
 		}
+		if st.othersThing(h.id, head) {
+			continue // "Schedule an email to the team ...": calendar__create_event has the invitation email (otherthing.go)
+		}
 		if st.actsIn(h.id, head) {
 			continue // "create a new calendar called Family": calendar__create_event creates in a calendar (unservedplace.go)
 		}

@@ -146,7 +146,7 @@ const learnedServesStrength = 0.16
 // vouch: its similarity alone raised it.
 func (st *state) learnedServes(p *plan, h hit) bool {
 	l := h.learned
-	return l != nil && !l.ByMargin && liftStrength(l) >= learnedServesStrength && st.learnedAgrees(p.learned, h.id)
+	return l != nil && !l.ByMargin && !l.ByWording && liftStrength(l) >= learnedServesStrength && st.learnedAgrees(p.learned, h.id)
 }
 
 // liftStrength is the strength of learning's lift l: its weight
