@@ -1867,6 +1867,9 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 			acts = append(acts, analysis.Words().Analyze(core)...)
 		}
 		take := start || lead > 0 || i > 0 && i < joinedVerbWords && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
+		if start && lead == 0 && i+1 < len(toks) && auxiliaries[strings.ToLower(strings.Trim(toks[i+1], ".,;:()[]\"'`"))] {
+			take, start = false, false // "Files are returned decoded as text": the sentence's subject, no action
+		}
 		if take {
 			if ws := analysis.Words().Analyze(tok); len(ws) > 0 {
 				acts = append(acts, ws...)

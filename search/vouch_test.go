@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -91,4 +92,62 @@ func TestVouchedLexicalPath(t *testing.T) {
 			t.Errorf("%s %q: top %.3f, want 0.5", name, c.query, top.Score)
 		}
 	})
+}
+
+// TestKeywordVouch: a keyword search the caller asked for, under the line,
+// asks the semantic ranking when the engine has one, as the default mode
+// asks about its keyword answers: when the gate rejects the semantic
+// candidates and their first tool is the keyword answer's, the search is
+// vouched for (its top at exactly 0.5) and its ranking stays the keyword
+// one; the no-match rules still flag a request no tool serves. A clear
+// semantic list (the gate passes) does not vouch ("is there a hurricane
+// warning for Miami", confidence 0.94: measured 2 answerable requests for
+// 1 no-answer one). Without an embedder keyword mode has no semantic
+// ranking and flags them all.
+func TestKeywordVouch(t *testing.T) {
+	cases := []struct {
+		query   string
+		top     string
+		vouched bool // with the semantic index
+		flagged bool // with the semantic index
+	}{
+		{"anywhere decent for ramen near Shibuya station?", "maps__search_places", true, false}, // confidence 0.27
+		{"how hot is it in madrid at the moment", "weather__get_current_weather", true, false},  // 0.36
+		{"turn off the living room lights", "weather__get_current_weather", true, true},         // the unserved action
+		{"is the air safe to breathe today in Delhi", "weather__get_air_quality", false, true},  // the semantic top is get_current_weather
+		{"is there a hurricane warning for Miami", "weather__get_alerts", false, true},          // the gate passes
+	}
+	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
+	for _, withIndex := range []bool{true, false} {
+		e := newEngine(t, snap, search.Config{})
+		if withIndex {
+			e = newSemanticEngine(t, snap)
+		}
+		for _, c := range cases {
+			res, err := e.Search(context.Background(), search.Request{Query: c.query, Mode: search.ModeKeyword, MaxResults: 5, Debug: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.References) == 0 {
+				t.Fatalf("index %v %q: no results", withIndex, c.query)
+			}
+			top := res.References[0]
+			vouched, flagged := c.vouched && withIndex, c.flagged || !withIndex
+			if top.Name != c.top || res.Metadata.SearchType != search.ModeKeyword {
+				t.Errorf("index %v %q: top %s by %s, want %s by keyword", withIndex, c.query, top.Name, res.Metadata.SearchType, c.top)
+			}
+			if res.Metadata.NoConfidentMatch != flagged || strings.Contains(top.Explanation, "vouched") != vouched {
+				t.Errorf("index %v %q: no_confident_match %v, explanation %q: want flagged %v, vouched %v",
+					withIndex, c.query, res.Metadata.NoConfidentMatch, top.Explanation, flagged, vouched)
+			}
+			// Every case calibrates under the line, so with the index
+			// each asks the semantic ranking and reports its confidence.
+			if asked := withIndex; asked != (res.Metadata.Confidence > 0) {
+				t.Errorf("index %v %q: semantic confidence %.2f in the metadata, want one: %v", withIndex, c.query, res.Metadata.Confidence, asked)
+			}
+			if vouched && !flagged && math.Abs(top.Score-0.5) > 1e-9 {
+				t.Errorf("index %v %q: top %.3f, want 0.5", withIndex, c.query, top.Score)
+			}
+		}
+	}
 }
