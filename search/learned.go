@@ -364,9 +364,10 @@ type Learned struct {
 	// the tool to the no-match rules (learnedServes).
 	ByMargin bool
 	// ByWording reports that the lift started from the closeness of a
-	// learned query worded nearly as the request (learnedWordingScore),
-	// above the tool's own keyword score; learning then does not vouch
-	// for the tool to the no-match rules (learnedServes).
+	// learned query worded nearly as the request (wordedCandidate,
+	// learnedwording.go), above the tool's own keyword score; learning
+	// then does not vouch for the tool to the no-match rules
+	// (learnedServes).
 	ByWording bool
 }
 

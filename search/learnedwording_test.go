@@ -12,7 +12,7 @@ import (
 // sessions moved dentist appointments with calendar__update_event. In a
 // keyword search for "add a dentist appointment on March 3 at 10am to my
 // calendar", the learned query worded nearly as the request scores as
-// create_event's own text (learnedWordingScore), so it ranks first, where
+// create_event's own text (wordedCandidate), so it ranks first, where
 // the boost alone (one session's evidence, against update_event's four
 // sessions sharing "dentist appointment") left update_event first. The
 // lift started from the wording does not vouch for the tool to the

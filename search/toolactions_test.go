@@ -92,6 +92,8 @@ func FuzzToolActions(f *testing.F) {
 		// break, or twice; only articles after it; a place of its own name.
 		{"calendar__create_event", "Create an event in a calendar, on the."}, {"x", "in"}, {"x", "in the (a)"}, {"x", "in on across x"},
 		{"github__create_issue", "Create an issue in a GitHub repository with a title"}, {"s__in", "In IN in. On:"},
+		// A sentence's subject before an auxiliary (fifteenth session).
+		{"x", "Files are"}, {"x", "Files (are)."}, {"x", "are are. Is"},
 	} {
 		f.Add(s[0], s[1])
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/toolsearch/toolsearch/embed"
+	"github.com/toolsearch/toolsearch/embed/embedtest"
 	"github.com/toolsearch/toolsearch/search"
 )
 
@@ -149,5 +152,46 @@ func TestKeywordVouch(t *testing.T) {
 				t.Errorf("index %v %q: top %.3f, want 0.5", withIndex, c.query, top.Score)
 			}
 		}
+	}
+}
+
+// queryCounting counts the queries an embedder is asked to embed.
+type queryCounting struct {
+	embed.Embedder
+	queries atomic.Int64
+}
+
+func (q *queryCounting) Embed(ctx context.Context, kind embed.Kind, texts []string) ([][]float32, error) {
+	if kind == embed.Query {
+		q.queries.Add(1)
+	}
+	return q.Embedder.Embed(ctx, kind, texts)
+}
+
+// TestKeywordVouchRemoteModel: with a model that does not embed in
+// process (an Ollama model: a round trip, perhaps down or slow), a keyword
+// search under the line never asks the embedder for its query: it reads
+// only the query cache a default search of the same text filled
+// (semanticEvidence), so a keyword answer never waits on the embedder nor
+// fails with it.
+func TestKeywordVouchRemoteModel(t *testing.T) {
+	emb := &queryCounting{Embedder: &embedtest.Fake{Model: "remote-test", Dims: 16}}
+	e := newEngine(t, loadSnapshot(t, "testdata/eval/example/catalog.json"), search.Config{Embedder: emb})
+	waitIndexed(t, e)
+	const q = "anywhere decent for ramen near Shibuya station?" // under the line in keyword mode (TestKeywordVouch)
+	kw := search.Request{Query: q, Mode: search.ModeKeyword, MaxResults: 5}
+	res := search1(t, e, kw)
+	if n := emb.queries.Load(); n != 0 {
+		t.Errorf("a keyword search asked the remote embedder for %d queries, want none", n)
+	}
+	if len(res.References) == 0 || !res.Metadata.NoConfidentMatch || res.Metadata.Confidence != 0 {
+		t.Errorf("keyword search with a cold query cache: %d results, no_confident_match %v, confidence %.2f; want results, flagged, 0",
+			len(res.References), res.Metadata.NoConfidentMatch, res.Metadata.Confidence)
+	}
+	search1(t, e, search.Request{Query: q, MaxResults: 5}) // the default mode embeds the query, and caches it
+	asked := emb.queries.Load()
+	search1(t, e, kw)
+	if n := emb.queries.Load(); n != asked {
+		t.Errorf("a keyword search after a default one asked the remote embedder for %d queries, want none (the cache)", n-asked)
 	}
 }
