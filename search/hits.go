@@ -69,10 +69,11 @@ type matches struct {
 	agreedID int
 	// semantic, set for a keyword search the caller asked for when the
 	// engine has a semantic index, returns the semantic candidates and
-	// their gate confidence, computed only when called: the evidence a
-	// keyword answer under the line asks for (keywordvouch.go). ok is
-	// false when semantic search cannot answer.
-	semantic func() (vec []hit, confidence float64, ok bool)
+	// their gate confidence, computed only when called, and puts the time
+	// it took in stg: the evidence a keyword answer under the line asks
+	// for (keywordvouch.go). ok is false when semantic search cannot
+	// answer.
+	semantic func(stg *Stages) (vec []hit, confidence float64, ok bool)
 	// askedSemantic: keywordVouch asked the semantic ranking, the gate
 	// rejected its candidates, and agreed says whether its first tool is
 	// the keyword answer's.

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/toolsearch/toolsearch/embed"
 )
@@ -47,31 +48,39 @@ import (
 // cache, where a default search of the same text left it, since asking a
 // remote embedder would add its round trip to a keyword search. The
 // vector is not put in the cache: keyword mode's learned stage reads the
-// cache (applyLearned), and a keyword search must find it as it was.
-func (e *Engine) semanticEvidence(ctx context.Context, st *state, p *plan) func() ([]hit, float64, bool) {
+// cache (applyLearned), and a keyword search must find it as it was. The
+// check's time is put in stg as a default search's is (QueryEmbedding
+// with the cache's lookup, VectorSearch), not left in Lexical.
+func (e *Engine) semanticEvidence(ctx context.Context, st *state, p *plan) func(stg *Stages) ([]hit, float64, bool) {
 	if st.sem == nil || !st.sem.searchable(st.snap.Len()) {
 		return nil
 	}
-	return func() ([]hit, float64, bool) {
+	return func(stg *Stages) ([]hit, float64, bool) {
 		text := p.rankingText()
+		embedStart := time.Now()
 		raw, ok := e.queries.get(text)
 		if !ok {
 			if !strings.HasPrefix(st.sem.embedder.ModelID(), builtinPrefix) {
+				stg.QueryEmbedding = time.Since(embedStart) // the cache's lookup
 				return nil, 0, false
 			}
 			qctx, cancel := context.WithTimeout(ctx, e.cfg.QueryTimeout)
 			vecs, err := st.sem.embedder.Embed(qctx, embed.Query, []string{text})
 			cancel()
 			if err != nil || len(vecs) != 1 {
+				stg.QueryEmbedding = time.Since(embedStart)
 				return nil, 0, false
 			}
 			raw = vecs[0]
 		}
 		qv := project(raw, st.sem.pc)
+		stg.QueryEmbedding = time.Since(embedStart)
 		if isZeroVector(qv) {
 			return nil, 0, false
 		}
+		vectorStart := time.Now()
 		vec := st.nearest(qv, p.scope, false)
+		stg.VectorSearch = time.Since(vectorStart)
 		if len(vec) == 0 {
 			return nil, 0, false
 		}
@@ -87,7 +96,7 @@ func (e *Engine) semanticEvidence(ctx context.Context, st *state, p *plan) func(
 // default mode decides by the fused score, which a keyword search does
 // not have.
 func (st *state) keywordVouch(m matches, hs []hit) matches {
-	vec, conf, ok := m.semantic()
+	vec, conf, ok := m.semantic(&m.stages)
 	if !ok {
 		return m
 	}

@@ -128,7 +128,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	hits, confident = calibrate(hits, m, p.exact)
 	if !confident && m.semantic != nil && len(hits) > 0 {
 		m = st.keywordVouch(m, hits)
-		res.Metadata.Confidence = m.confidence
+		res.Metadata.Confidence, res.Metadata.Stages = m.confidence, m.stages
 	}
 	if !confident && vouched(m, hits) {
 		vouch(m, hits, p.debug)

@@ -148,6 +148,10 @@ func TestKeywordVouch(t *testing.T) {
 			if asked := withIndex; asked != (res.Metadata.Confidence > 0) {
 				t.Errorf("index %v %q: semantic confidence %.2f in the metadata, want one: %v", withIndex, c.query, res.Metadata.Confidence, asked)
 			}
+			// Its time is the semantic stages', as a default search's.
+			if stg := res.Metadata.Stages; withIndex != (stg.QueryEmbedding > 0 && stg.VectorSearch > 0) {
+				t.Errorf("index %v %q: stages %+v, want query embedding and vector search timed: %v", withIndex, c.query, stg, withIndex)
+			}
 			if vouched && !flagged && math.Abs(top.Score-0.5) > 1e-9 {
 				t.Errorf("index %v %q: top %.3f, want 0.5", withIndex, c.query, top.Score)
 			}
