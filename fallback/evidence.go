@@ -1840,10 +1840,10 @@ const (
 // description the leading word of each sentence ("Returns ..."; not one
 // an auxiliary follows, the sentence's subject: "Files are returned
 // decoded as text"), a word after "or" or "and" among its first
-// joinedVerbWords ("Move or rename a file"), the verb after "use it to" ("Use it to call a REST API";
-// useToWords), the words after a leading "make" ("Make line-based edits";
-// makeWords) and words written in capitals (the commands it runs:
-// "INSERT, UPDATE, DELETE").
+// joinedVerbWords ("Move or rename a file"), the verb after "use it to"
+// ("Use it to call a REST API"; useToWords), the words after a leading
+// "make" ("Make line-based edits"; makeWords) and words written in
+// capitals (the commands it runs: "INSERT, UPDATE, DELETE").
 // The no-match decision of package search reads a request's verb against
 // them. A word the tool has only elsewhere is about something else: "to
 // merge a head branch" in github__create_pull_request, "it can be

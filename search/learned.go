@@ -146,14 +146,14 @@ func boostWeight(w float64) float64 {
 // (the learned keyword score × word coverage, before bestShare) of every
 // learned candidate ranked above it at most this share of the best's,
 // and every other candidate's at most learnMarginAll of it (before the
-// fifteenth session, every other candidate's at most this share). Where many requests share
-// a tool (issue 25), the tool whose learned queries alone say the request
-// was lifted by one session's learnWeight · 0.5 · s, short of the
-// catalog's best or of a sibling with the strong weight of three sessions
-// of looser matches ("Could you put a thumbs-up on Marco's message in
-// #general?": slack__add_reaction, learned from "react with a thumbs up
-// emoji to that slack message", similarity .46, under slack__send_message
-// at .06). One session still adds at most weight 1, so evidence, the
+// fifteenth session, every other candidate's at most this share). Where
+// many requests share a tool (issue 25), the tool whose learned queries
+// alone say the request was lifted by one session's learnWeight · 0.5 ·
+// s, short of the catalog's best or of a sibling with the strong weight
+// of three sessions of looser matches ("Could you put a thumbs-up on
+// Marco's message in #general?": slack__add_reaction, learned from
+// "react with a thumbs up emoji to that slack message", similarity .46,
+// under slack__send_message at .06). One session still adds at most weight 1, so evidence, the
 // join rules and learnStrongEvidence are unchanged; only the weight of a
 // lift it already had grows, for one tool per search. Learning does not
 // vouch for a tool lifted so (Learned.ByMargin, learnedServes): the
