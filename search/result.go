@@ -69,7 +69,9 @@ type Metadata struct {
 	CatalogVersion uint64
 	// Suggestion is a "did you mean" correction from fuzzy matching.
 	Suggestion string
-	// Confidence is the semantic confidence when one was computed, else 0.
+	// Confidence is the semantic confidence when one was computed, else 0:
+	// in keyword mode, when an answer under the confident line asked the
+	// semantic ranking (keywordvouch.go).
 	Confidence float64
 	// NoConfidentMatch is set when results came back but none of them
 	// clears the calibrated threshold (calibration.go), or a no-match rule

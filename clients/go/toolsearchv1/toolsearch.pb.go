@@ -47,7 +47,14 @@ const (
 	// search_metadata then reports requested_search_type and fallback_reason.
 	SearchType_SEARCH_TYPE_SEMANTIC SearchType = 1
 	// Keyword search (BM25F over name parts, description and parameters), with
-	// fuzzy matching for typos when no keyword matches.
+	// fuzzy matching for typos when no keyword matches. The ranking is the
+	// keyword one alone. When its answer is under the confident line and the
+	// sidecar has a semantic index, the semantic ranking is asked whether its
+	// first tool agrees, as the default mode asks about its keyword answers:
+	// the built-in model embeds the query in process, another model's query
+	// vector is only read from the query cache (never a call to the
+	// embedder). Agreement may clear no_confident_match (the top tool then
+	// scores 0.5); confidence reports the semantic confidence when asked.
 	SearchType_SEARCH_TYPE_KEYWORD SearchType = 2
 	// The query is a Go RE2 regular expression (linear time), case-insensitive
 	// by default, matched against tool names, descriptions and parameters.
@@ -846,7 +853,8 @@ type SearchMetadata struct {
 	// name), set when the query matched nothing or only fuzzily. Empty: none.
 	Suggestion string `protobuf:"bytes,8,opt,name=suggestion,proto3" json:"suggestion,omitempty"`
 	// The semantic confidence in [0, 1] that the fallback gate computed, when
-	// semantic search ran; 0 otherwise.
+	// semantic search ran (in keyword mode: when an answer under the
+	// confident line asked the semantic ranking); 0 otherwise.
 	Confidence float64 `protobuf:"fixed64,9,opt,name=confidence,proto3" json:"confidence,omitempty"`
 	// True when tools came back but none scores at least 0.5 (the calibrated
 	// threshold of relevance_score): they are the closest tools, not

@@ -330,7 +330,8 @@ export type SearchMetadata = Message<"toolsearch.v1.SearchMetadata"> & {
 
   /**
    * The semantic confidence in [0, 1] that the fallback gate computed, when
-   * semantic search ran; 0 otherwise.
+   * semantic search ran (in keyword mode: when an answer under the
+   * confident line asked the semantic ranking); 0 otherwise.
    *
    * @generated from field: double confidence = 9;
    */
@@ -1770,7 +1771,14 @@ export enum SearchType {
 
   /**
    * Keyword search (BM25F over name parts, description and parameters), with
-   * fuzzy matching for typos when no keyword matches.
+   * fuzzy matching for typos when no keyword matches. The ranking is the
+   * keyword one alone. When its answer is under the confident line and the
+   * sidecar has a semantic index, the semantic ranking is asked whether its
+   * first tool agrees, as the default mode asks about its keyword answers:
+   * the built-in model embeds the query in process, another model's query
+   * vector is only read from the query cache (never a call to the
+   * embedder). Agreement may clear no_confident_match (the top tool then
+   * scores 0.5); confidence reports the semantic confidence when asked.
    *
    * @generated from enum value: SEARCH_TYPE_KEYWORD = 2;
    */
