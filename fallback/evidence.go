@@ -1837,12 +1837,13 @@ const (
 // ToolActions returns the words that may say what a tool does, as
 // analysis.Words gives them: its name's words (name without a server;
 // the caller tells its actions from the things it reads), and from its
-// description the leading word of each sentence ("Returns ..."), a word
-// after "or" or "and" among its first joinedVerbWords ("Move or rename a
-// file"), the verb after "use it to" ("Use it to call a REST API";
-// useToWords), the words after a leading "make" ("Make line-based edits";
-// makeWords) and words written in capitals (the commands it runs:
-// "INSERT, UPDATE, DELETE").
+// description the leading word of each sentence ("Returns ..."; not one
+// an auxiliary follows, the sentence's subject: "Files are returned
+// decoded as text"), a word after "or" or "and" among its first
+// joinedVerbWords ("Move or rename a file"), the verb after "use it to"
+// ("Use it to call a REST API"; useToWords), the words after a leading
+// "make" ("Make line-based edits"; makeWords) and words written in
+// capitals (the commands it runs: "INSERT, UPDATE, DELETE").
 // The no-match decision of package search reads a request's verb against
 // them. A word the tool has only elsewhere is about something else: "to
 // merge a head branch" in github__create_pull_request, "it can be
@@ -1863,10 +1864,13 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 	start, lead := true, 0 // a sentence starts; words still to take after "make"
 	sentence := 0          // the index of the current sentence's first token
 	for i, tok := range toks {
-		if core := strings.Trim(tok, ".,;:()[]\"'`"); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
+		if core := strings.Trim(tok, tokenPunct); len(core) > 1 && strings.ToUpper(core) == core && strings.ToLower(core) != core {
 			acts = append(acts, analysis.Words().Analyze(core)...)
 		}
 		take := start || lead > 0 || i > 0 && i < joinedVerbWords && (strings.EqualFold(toks[i-1], "or") || strings.EqualFold(toks[i-1], "and"))
+		if start && lead == 0 && i+1 < len(toks) && auxiliaries[strings.ToLower(strings.Trim(toks[i+1], tokenPunct))] {
+			take, start = false, false // "Files are returned decoded as text": the sentence's subject, no action
+		}
 		if take {
 			if ws := analysis.Words().Analyze(tok); len(ws) > 0 {
 				acts = append(acts, ws...)
@@ -1892,3 +1896,7 @@ func ToolActions(name, description string) (fromName, fromDescription []string) 
 	}
 	return fromName, acts
 }
+
+// tokenPunct is the punctuation ToolActions trims from a description's
+// token before reading it as a word: a command in capitals, an auxiliary.
+const tokenPunct = ".,;:()[]\"'`"

@@ -216,6 +216,7 @@ func TestToolActions(t *testing.T) {
 		{"rotateflipimage", "", []string{"rotateflipimage"}},
 		{"rm", "This tool belongs to the file system. Tool description: Remove a file. Args: path: the file.", []string{"rm", "this", "tool", "remove", "args", "path", "the"}}, // a label's colon starts a sentence
 		{"run_sql", "Runs SQL (CREATE_TABLE, DROP).", []string{"run", "sql", "runs", "sql", "create", "table", "drop"}},                                                         // capitals as analysis.Words splits them
+		{"get_file_contents", "Get the contents of a file. Files are returned decoded as text.", []string{"get", "file", "contents", "get"}},                                    // a sentence's subject before an auxiliary is no action
 	} {
 		n, d := ToolActions(c.name, c.desc)
 		if diff := cmp.Diff(c.want, append(n, d...)); diff != "" {

@@ -1,13 +1,16 @@
 package fallback
 
 // Colloquial verbs of getting and seeing: "grab the Dockerfile from
-// grafana/loki", "dig up Marta's email", "peek at the README". Like the plain light verbs ("get",
-// "show", "find") they ask to see or reach their object, which is what
-// the request is about; unlike them, no catalog's text says them, so
-// Result.Coverage counted the verb as a word the catalog does not know
-// and an answerable request whose object every best tool has fell under
-// the confident line. A tool that reads serves such a verb whatever its
-// words (package search's lightVerbs), so when one opens a request
+// grafana/loki", "dig up Marta's email", "peek at the README". Like the
+// plain light verbs ("get", "show", "find") they ask to see or reach
+// their object, which is what the request is about; unlike them, no
+// catalog's text says them, so Result.Coverage counted the verb as a word
+// the catalog does not know and an answerable request whose object every
+// best tool has fell under the confident line. A tool that reads serves
+// such a verb whatever its words, as it does a light verb (package
+// search's lightVerbs, of which only "grab" is one: search reads a
+// request opened by one of these as one to see that asks for no action,
+// SeeVerb), so when one opens a request
 // (after a preamble, requestExpansions) Coverage counts it as known
 // (SeeKey, framed), as it does a colloquial verb that a plain one the
 // catalog knows says otherwise ("bin" → delete). Keyword search ranks

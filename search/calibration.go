@@ -33,7 +33,8 @@ import "fmt"
 // semantic top tool that keyword search does not contradict, or, when the
 // gate rejected the semantic candidates, a semantic ranking whose first
 // tool is the keyword or fuzzy answer's, its scores then scaled by one
-// factor so that the top scores confidentScore (vouch.go). So does a
+// factor so that the top scores confidentScore (vouch.go; a keyword
+// search the caller asked for asks the same, keywordvouch.go). So does a
 // search whose best tools do not do what was asked, its scores scaled
 // under the line by one factor (nomatch.go and the rule
 // files it names): a short request whose action verb none of them does,

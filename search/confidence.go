@@ -40,13 +40,17 @@ func (g Gate) confidence(hs []hit) float64 {
 	return clamp01(top + g.MarginWeight*margin)
 }
 
+// builtinPrefix begins the model id of the built-in word-vector model,
+// which embeds in process.
+const builtinPrefix = "builtin:"
+
 // gates holds the calibrated gate per embedding model family, matched by
 // model id prefix; see docs/benchmarks.md for how each was measured.
 var gates = []struct {
 	prefix string
 	gate   Gate
 }{
-	{"builtin:", Gate{Threshold: 0.40, MarginWeight: 1}},
+	{builtinPrefix, Gate{Threshold: 0.40, MarginWeight: 1}},
 }
 
 // defaultGate is the gate of models without a calibration: permissive,

@@ -121,6 +121,12 @@ func FuzzSearch(f *testing.F) {
 		// a yes-no question.
 		{62, "make a new"}, {63, "start a git x"}, {64, "read OPS-1 and then delete it"}, {65, "tell them on PR #9 that"},
 		{66, "is it possible to"}, {67, "any"}, {68, "x and it"},
+		// The fifteenth session's: a light verb with an action's noun, a
+		// colloquial get or action, values put in a place, a thing of
+		// another server, a named table, a time phrase, a question word.
+		{69, "drop a comment on"}, {70, "post a"}, {71, "dig out"}, {72, "grab"}, {73, "throw away the"},
+		{74, "nuke"}, {75, "spin up a x of"}, {76, "add OPS-1 to the current"}, {77, "schedule a slack to"},
+		{78, "bump the x in the y table"}, {79, "in the"}, {80, "at the moment?"}, {81, "why"}, {82, "Ähm, grab ü"},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}

@@ -61,11 +61,23 @@ type matches struct {
 	// keyword path's best (or, in a fused search, keyword search found
 	// nothing); with the mode and the confidence, it decides whether
 	// semantic evidence vouches for a search (vouch.go). Set by the
-	// default and semantic modes' stage only (semanticMatches), also when
+	// default and semantic modes' stage (semanticMatches), also when
 	// the gate rejected the semantic candidates and keyword or fuzzy
-	// search answers.
+	// search answers, and for a keyword search under the line by
+	// keywordVouch.
 	agreed   bool
 	agreedID int
+	// semantic, set for a keyword search the caller asked for when the
+	// engine has a semantic index, returns the semantic candidates and
+	// their gate confidence, computed only when called, and puts the time
+	// it took in stg: the evidence a keyword answer under the line asks
+	// for (keywordvouch.go). ok is false when semantic search cannot
+	// answer.
+	semantic func(stg *Stages) (vec []hit, confidence float64, ok bool)
+	// askedSemantic: keywordVouch asked the semantic ranking, the gate
+	// rejected its candidates, and agreed says whether its first tool is
+	// the keyword answer's.
+	askedSemantic bool
 	// rejected are the semantic candidates the confidence gate rejected
 	// when keyword search answers in their place (semanticMatches), kept
 	// only for a search with a learned stage (p.learned): tools the

@@ -725,18 +725,27 @@ func TestLiftByMarginDoesNotVouch(t *testing.T) {
 
 // TestMarginLiftReorders: marginLift raises the best learned match by a
 // margin to its lift at learnStrongWeight and re-sorts, marking the lift;
-// a first hit it leaves as it is (its confidence is not raised).
+// a first hit it leaves as it is (its confidence is not raised), and so
+// it does a hit below one whose learned claim is above the bar, however
+// far below the best's a claim ranked under it is.
 func TestMarginLiftReorders(t *testing.T) {
 	name := func(id int) string { return string(rune('a' + id)) }
-	// Each hit's score is its score before learning (0.3, 0.2) plus its
-	// learned boost: marginLift adds what it raises to the boost.
+	// Each hit's score is its score before learning (0.3, 0.2, 0.1) plus
+	// its learned boost: marginLift adds what it raises to the boost.
 	first, second := &Learned{Boost: 0.2}, &Learned{Boost: 0.2}
-	hits := []hit{{id: 0, score: 0.5, learned: first}, {id: 1, score: 0.4, learned: second}}
-	marginLift(hits, 0, 0.3, 0.5, false, name)
+	hits := []hit{{id: 0, score: 0.5, learned: first}, {id: 1, score: 0.4, learned: second}, {id: 2, score: 0.1}}
+	// Tool 2, below, claims nearly as much as tool 1: it is not passed.
+	claims := []learnedClaim{{id: 1, sim: 0.5}, {id: 2, sim: 0.49}}
+	marginLift(hits, 0, 0.3, 0.5, 0.4, claims, false, name)
 	if hits[0].id != 0 || hits[0].score != 0.5 || first.ByMargin {
 		t.Errorf("the first hit: %+v, marked %v; want it unchanged", hits[0], first.ByMargin)
 	}
-	marginLift(hits, 1, 0.2, 0.5, false, name) // 0.2 + 0.5 · 0.8
+	held := append([]learnedClaim{{id: 0, sim: 0.41}}, claims...)
+	marginLift(hits, 1, 0.2, 0.5, 0.4, held, false, name)
+	if hits[0].id != 0 || second.ByMargin {
+		t.Errorf("the second hit, under a claim above the bar: %+v, marked %v; want it where it was", hits, second.ByMargin)
+	}
+	marginLift(hits, 1, 0.2, 0.5, 0.4, claims, false, name) // 0.2 + 0.5 · 0.8
 	if hits[0].id != 1 || math.Abs(hits[0].score-0.6) > 1e-12 || !second.ByMargin || math.Abs(second.Boost-0.4) > 1e-12 {
 		t.Errorf("the second hit: %+v, %+v; want it first at 0.6, boost 0.4, marked", hits[0], *second)
 	}

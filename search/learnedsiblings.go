@@ -187,7 +187,7 @@ func (st siblingTerms) siblingDemote(cands []fallback.Hit, set termSet, kws []fl
 	// (learnedKeywordDepth), allocated for more (a caller's larger depth
 	// must not panic here).
 	var doneBuf [learnedKeywordDepth]bool
-	done := doneBuf[:0]
+	var done []bool
 	if len(cands) <= len(doneBuf) {
 		done = doneBuf[:len(cands)]
 	} else {

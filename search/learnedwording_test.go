@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/toolsearch/toolsearch/search"
@@ -12,7 +13,7 @@ import (
 // sessions moved dentist appointments with calendar__update_event. In a
 // keyword search for "add a dentist appointment on March 3 at 10am to my
 // calendar", the learned query worded nearly as the request scores as
-// create_event's own text (learnedWordingScore), so it ranks first, where
+// create_event's own text (wordedCandidate), so it ranks first, where
 // the boost alone (one session's evidence, against update_event's four
 // sessions sharing "dentist appointment") left update_event first. The
 // lift started from the wording does not vouch for the tool to the
@@ -78,5 +79,25 @@ func TestLearnedWordingAlone(t *testing.T) {
 		if r.Learned != nil && r.Learned.ByWording {
 			t.Errorf("%s scored by the wording; want neither tool that learned it", r.Name)
 		}
+	}
+}
+
+// TestLearnedWordingNeedsEvidence: the learned wording raises only a
+// candidate the boost may weigh (issue 15's rules): one session that used
+// weather__get_forecast after the request's very wording (a session votes
+// once: its second report of the tool is refused) does not let the tool
+// join a keyword answer the catalog's text does not find it in, however
+// exactly its learned query is worded as the request.
+func TestLearnedWordingNeedsEvidence(t *testing.T) {
+	e := exampleLearningEngine(t)
+	const q, tool = "add a dentist appointment on March 3 at 10am to my calendar", "weather__get_forecast"
+	req := search.Request{Query: q, Mode: search.ModeKeyword, MaxResults: 10}
+	if got := names(search1(t, e, req)); slices.Contains(got, tool) {
+		t.Fatalf("without learning, %q ranks %v; want no %s", q, got, tool)
+	}
+	learnSession(t, e, "s0", q, tool)
+	res := search1(t, e, req)
+	if got := names(res); slices.Contains(got, tool) || len(got) == 0 || got[0] != "calendar__create_event" {
+		t.Errorf("after one session, %q ranks %v; want calendar__create_event first and no %s", q, got, tool)
 	}
 }

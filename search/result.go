@@ -124,8 +124,12 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	}
 	var confident bool
 	when := len(hits) > 0 && m.whenCoverage > m.coverage && st.namesThing(r, hits[0].id) // an unknown time is when the top tool acts: both read it
-	m.coverage = max(st.ownActionCoverage(r, m, hits, when), st.argumentCoverage(r, m, hits, when))
+	m.coverage = max(st.ownActionCoverage(r, m, hits, when), st.argumentCoverage(r, m, hits, when), st.dataCoverage(r, m, hits, when))
 	hits, confident = calibrate(hits, m, p.exact)
+	if !confident && m.semantic != nil && len(hits) > 0 {
+		m = st.keywordVouch(m, hits)
+		res.Metadata.Confidence, res.Metadata.Stages = m.confidence, m.stages
+	}
 	if !confident && vouched(m, hits) {
 		vouch(m, hits, p.debug)
 		confident = true

@@ -71,7 +71,9 @@ func (e *Engine) Search(ctx context.Context, req Request) (Result, error) {
 			res = st.result(p, e.applyLearned(st, p, m), e.cfg.AvailableToolsCap)
 		}
 	case kindKeyword:
-		res = st.result(p, e.learnedKeyword(st, p), e.cfg.AvailableToolsCap)
+		m := e.learnedKeyword(st, p)
+		m.semantic = e.semanticEvidence(ctx, st, p)
+		res = st.result(p, m, e.cfg.AvailableToolsCap)
 	default:
 		var m matches
 		if m, err = e.semanticMatches(ctx, st, p); err == nil {

@@ -21,7 +21,9 @@ func TestToolActions(t *testing.T) {
 		{catalog.Tool{Name: "github__create_pull_request", Description: "Open a new pull request in a GitHub repository to merge a head branch into a base branch."},
 			[]string{"create", "open"}, []string{"merge", "github", "pull", "request"}}, // "Open a new pull request": it opens them
 		{catalog.Tool{Name: "notes__delete_note", Description: "Move a note to the trash. It can be restored from the trash for 30 days."},
-			[]string{"delete", "move", "it"}, []string{"restored", "restore", "trash"}},
+			[]string{"delete", "move"}, []string{"restored", "restore", "trash", "it"}}, // "It can ...": a subject before an auxiliary, no action (fallback.ToolActions)
+		{catalog.Tool{Name: "github__get_file_contents", Description: "Get the contents of a file. Files are returned decoded as text."},
+			[]string{"get"}, []string{"files", "returned"}},
 		{catalog.Tool{Name: "filesystem__move_file", Description: "Move or rename a file or directory. Fails if the destination already exists."},
 			[]string{"move", "rename", "fails"}, []string{"destination"}},
 		{catalog.Tool{Name: "fetch__http_request", Description: "Make an HTTP request with any method. Use it to call a REST API."},
@@ -90,6 +92,8 @@ func FuzzToolActions(f *testing.F) {
 		// break, or twice; only articles after it; a place of its own name.
 		{"calendar__create_event", "Create an event in a calendar, on the."}, {"x", "in"}, {"x", "in the (a)"}, {"x", "in on across x"},
 		{"github__create_issue", "Create an issue in a GitHub repository with a title"}, {"s__in", "In IN in. On:"},
+		// A sentence's subject before an auxiliary (fifteenth session).
+		{"x", "Files are"}, {"x", "Files (are)."}, {"x", "are are. Is"},
 	} {
 		f.Add(s[0], s[1])
 	}

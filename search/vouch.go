@@ -55,8 +55,9 @@ const vouchConfidence = 0.65
 // the same tool first, and the search is vouched for like a fused one
 // above, at any semantic confidence (the gate already said the semantic
 // list alone is flat; that the two agree is the evidence). The
-// no-match rules still apply after it. Never in the keyword mode a
-// caller asked for: it has no semantic ranking.
+// no-match rules still apply after it. The keyword mode a caller asked
+// for asks the semantic ranking the same question when its answer
+// calibrates under the line (keywordvouch.go).
 //
 // Measured (docs/benchmarks.md, "Agreement on the lexical path"), default
 // mode, on main after the message-text change: the example catalog's
@@ -84,7 +85,9 @@ func vouched(m matches, hs []hit) bool {
 	case ModeHybrid:
 		return m.confidence >= vouchConfidence
 	case ModeKeyword, ModeFuzzy:
-		return m.reason == ReasonLowConfidence // the gate rejected: agreement on the lexical path
+		// The gate rejected: agreement on the lexical path, also asked
+		// for a keyword search (keywordVouch).
+		return m.reason == ReasonLowConfidence || m.askedSemantic
 	}
 	return false
 }
