@@ -73,15 +73,8 @@ func (e *Engine) semanticEvidence(ctx context.Context, st *state, p *plan) func(
 			}
 			raw = vecs[0]
 		}
-		qv := project(raw, st.sem.pc)
-		stg.QueryEmbedding = time.Since(embedStart)
-		if isZeroVector(qv) {
-			return nil, 0, false
-		}
-		vectorStart := time.Now()
-		vec := st.nearest(qv, p.scope, false)
-		stg.VectorSearch = time.Since(vectorStart)
-		if len(vec) == 0 {
+		vec, qv := st.nearestToQuery(raw, p.scope, false, embedStart, stg)
+		if qv == nil || len(vec) == 0 {
 			return nil, 0, false
 		}
 		return vec, st.sem.gate.confidence(vec), true

@@ -155,16 +155,31 @@ func (e *Engine) vectorCandidates(ctx context.Context, st *state, p *plan) ([]hi
 	if p.learned != nil && e.queries != nil {
 		p.learned.raw = raw // as the cache holds it now, for applyLearned
 	}
-	qv := project(raw, st.sem.pc)
-	stages.QueryEmbedding = time.Since(embedStart)
-	if isZeroVector(qv) {
+	near, qv := st.nearestToQuery(raw, p.scope, p.debug, embedStart, &stages)
+	if qv == nil {
 		// No query word is in the model's vocabulary.
 		return nil, nil, stages, ReasonLowConfidence, nil
 	}
-	vectorStart := time.Now()
-	near := st.nearest(qv, p.scope, p.debug)
-	stages.VectorSearch = time.Since(vectorStart)
 	return near, qv, stages, "", nil
+}
+
+// nearestToQuery projects a query's raw vector into the index's space and
+// returns the tools allow admits nearest to it (nearest) with the
+// projected vector, timing the embedding from embedStart and the vector
+// search in stages; nil, nil when the projection is zero (no query word
+// is in the model's vocabulary). Shared by a semantic search
+// (vectorCandidates) and a keyword search's semantic check
+// (semanticEvidence), which differ only in how they get the raw vector.
+func (st *state) nearestToQuery(raw []float32, allow func(int) bool, debug bool, embedStart time.Time, stages *Stages) ([]hit, []float32) {
+	qv := project(raw, st.sem.pc)
+	stages.QueryEmbedding = time.Since(embedStart)
+	if isZeroVector(qv) {
+		return nil, nil
+	}
+	vectorStart := time.Now()
+	near := st.nearest(qv, allow, debug)
+	stages.VectorSearch = time.Since(vectorStart)
+	return near, qv
 }
 
 // nearest returns the fusionDepth tools that allow admits (nil: all)
