@@ -384,6 +384,12 @@ func TestUnservedStep(t *testing.T) {
 		{"check the weather in Rome and post it to Instagram", true}, // not "on Instagram": the unserved name
 		// "one" stands for a thing named before: no word a tool must have.
 		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
+		{"find emails from legal about the NDA and reply to the newest one that I agree", false}, // which one: no thing
+		// A changer serves a step whose object its name names (thingInTop),
+		// not one whose object is a word of its parameters or description.
+		{"read OPS-7 and leave a comment saying the fix is live", false},
+		{"look up issue #12 in acme/api and translate its body into French", true},                       // create_issue's body
+		{`create the event "Team lunch" on Friday at 12:00 and reserve meeting room Orion for it`, true}, // find_free_time's meeting
 	}, flaggedBy("the unserved step", "a later step"))
 }
 
@@ -410,6 +416,8 @@ func TestStepServedAlone(t *testing.T) {
 		// send, post).
 		{"Look up the forecast for Oslo and share it in #travel", "weather__get_forecast", false},
 		{"Find my notes about the launch and share them on LinkedIn", "", true},
+		// A tool that sends carries whatever the step names.
+		{"Read PAY-12 and post a one-line summary of it to #payments-team", "jira__get_issue", false},
 	})
 	// Out of scope, the later step's tool serves nothing.
 	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
