@@ -329,6 +329,8 @@ func TestUnservedTask(t *testing.T) {
 		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
 		// One step beside a read after context: a served step (create_note) is enough.
 		{"The release went out this morning. Can you find the release notes and create a note with them?", false},
+		// A step's tool below the best serves it (stepServedBelow): the verb names email__send_email's server.
+		{"The demo is over. Mute the #demo channel and email the recording to sam@acme.com.", false},
 	}, flaggedBy("the unserved task", "a step of the task"))
 }
 
