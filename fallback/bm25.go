@@ -288,8 +288,12 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 				// catalog knows).
 				known := !qw.unmatched || expand && shortKnown || coverage && synonyms != nil && (ix.knowsAny(synonyms(qw.word)) || ix.framed(verbs, at, qw.word, synonyms))
 				w := qw.weight
-				if !known && others[qw.word] {
+				switch {
+				case known:
+				case others[qw.word]:
 					w *= otherNameWeight // a name in no locative place: likely an argument, maybe the service asked for
+				case hedges[qw.word]:
+					w *= fillerWeight // how the asker judges or hedges, not what is asked
 				}
 				p.weight += w
 				if known {
@@ -301,7 +305,7 @@ func (ix *Index) plan(s *scratch, q query.Query, coverage, expand, pathKinds boo
 							notWhen = timesNotWhen(q.Raw)
 						}
 						if !notWhen[qw.word] {
-							p.when += qw.weight
+							p.when += w // as counted in weight: a hedge or a name weighs less
 							u.When = true
 						}
 					}

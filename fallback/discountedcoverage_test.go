@@ -43,3 +43,27 @@ func TestDiscountedCoverage(t *testing.T) {
 		t.Error("Discounted with no word discounted: ok")
 	}
 }
+
+// TestCoverageHedges: a hedge the catalog does not know ("anywhere",
+// "decent", "enough": hedges) weighs fillerWeight in Result.Coverage, as
+// filler does, and in full in WordCoverage; a hedge that says when
+// ("still") is left out of WhenCoverage at the weight it was counted
+// with, so no coverage exceeds 1.
+func TestCoverageHedges(t *testing.T) {
+	ix := NewIndex(testDocs)
+	for _, c := range []struct {
+		q                         string
+		coverage, when, everyWord float64 // Coverage, WhenCoverage, WordCoverage
+	}{
+		{"send zorblax messages", 2.0 / 3, 2.0 / 3, 2.0 / 3},
+		{"send decent zorblax messages", 2 / 3.1, 2 / 3.1, 2.0 / 4},
+		{"send messages anywhere enough", 2 / 2.2, 2 / 2.2, 2.0 / 4},
+		{"send messages still", 2 / 2.1, 1, 2.0 / 3},
+	} {
+		res := ix.Keyword(mustParse(t, c.q), Options{Limit: 5})
+		if math.Abs(res.Coverage-c.coverage) > 1e-9 || math.Abs(res.WhenCoverage-c.when) > 1e-9 || math.Abs(res.WordCoverage-c.everyWord) > 1e-9 {
+			t.Errorf("%q: Coverage %.3f, WhenCoverage %.3f, WordCoverage %.3f; want %.3f, %.3f, %.3f",
+				c.q, res.Coverage, res.WhenCoverage, res.WordCoverage, c.coverage, c.when, c.everyWord)
+		}
+	}
+}

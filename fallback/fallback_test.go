@@ -330,6 +330,8 @@ func FuzzKeyword(f *testing.F) {
 		// opening "open a", a thing worn, everyday words of other names.
 		"tell them on PR #9 that", "let issue 8 know", "reply on #", "reply on OPS-1 that", "open an", "need a coat",
 		"coat", "check the mail for a warning", "how big is", "tickets bugs",
+		// The sixteenth session's: hedges, one of them a time word.
+		"is it still open", "anywhere decent near Zorblax still", "Monday still",
 	} {
 		f.Add(s)
 	}
@@ -341,6 +343,7 @@ func FuzzKeyword(f *testing.F) {
 		}
 		res := ix.Keyword(q, Options{Limit: 5})
 		checkScores(t, ix, res)
+		checkCoverage(t, s, res)
 		// The verb expansion and the synonyms' coverage (Options.Expand,
 		// CoverageVerbs), into a buffer with stale hits (Options.Hits):
 		// scores as ever, WordCoverage and Coverage no lower (an acronym's
@@ -349,6 +352,7 @@ func FuzzKeyword(f *testing.F) {
 		buf := []Hit{{ID: -1, Score: 9, Explain: "stale"}, {ID: 1 << 30}}
 		ex := ix.Keyword(q, Options{Limit: 5, Expand: true, CoverageVerbs: VerbSynonyms, Hits: buf})
 		checkScores(t, ix, ex)
+		checkCoverage(t, s, ex)
 		if ex.WordCoverage < res.WordCoverage-1e-9 || ex.Coverage < res.Coverage-1e-9 {
 			t.Errorf("Keyword(%q) with Expand and CoverageVerbs: coverage %v/%v, without %v/%v", s, ex.Coverage, ex.WordCoverage, res.Coverage, res.WordCoverage)
 		}
@@ -358,6 +362,19 @@ func FuzzKeyword(f *testing.F) {
 		checkScores(t, ix, fres)
 		ix.Regex(s, Options{Limit: 5})
 	})
+}
+
+// checkCoverage checks that res's coverages are shares, in [0, 1] (a
+// word left out of WhenCoverage at more weight than Coverage counted it
+// with made it exceed 1).
+func checkCoverage(t *testing.T, q string, res Result) {
+	t.Helper()
+	for _, c := range []float64{res.Coverage, res.WhenCoverage, res.WordCoverage} {
+		if c < 0 || c > 1+1e-9 {
+			t.Errorf("Keyword(%q): Coverage %v, WhenCoverage %v, WordCoverage %v: want each in [0, 1]", q, res.Coverage, res.WhenCoverage, res.WordCoverage)
+			return
+		}
+	}
 }
 
 // TestExplainOption checks that Options.Explain fills Hit.Explain in every

@@ -133,6 +133,16 @@ func calibrated(x, knee float64) float64 {
 	return confidentScore + (x-knee)/(1-knee)*(1-confidentScore)
 }
 
+// uncalibrated is calibrated's inverse: the x in [0, 1] that calibrates
+// to score with knee.
+func uncalibrated(score, knee float64) float64 {
+	score = clamp01(score)
+	if score < confidentScore {
+		return score / confidentScore * knee
+	}
+	return knee + (score-confidentScore)/(1-confidentScore)*(1-knee)
+}
+
 func formatCalibration(raw, coverage, factor, out float64) string {
 	return fmt.Sprintf("raw %.3f × coverage factor %.3f (coverage %.2f) → %.3f", raw, factor, coverage, out)
 }

@@ -74,5 +74,7 @@ func TestStepComplement(t *testing.T) {
 		{"Create a note titled 'trip' and tag it travel", "notes__create_note", false},
 		// "them" as "it" (referentPronouns)
 		{"Find my notes about Lisbon and tag them travel", "", false},
+		// The unserved task reads a step's complement so too.
+		{"File a bug on acme/widgets: the export button does nothing in Safari, label it browser", "github__create_issue", false},
 	})
 }

@@ -78,6 +78,11 @@ type matches struct {
 	// rejected its candidates, and agreed says whether its first tool is
 	// the keyword answer's.
 	askedSemantic bool
+	// fusedTop, set by keywordVouch when the gate passes, is the keyword
+	// answer's top fused with the semantic candidates as a default search
+	// fuses them, when that clears the default mode's line (fusedLine);
+	// 0 otherwise.
+	fusedTop float64
 	// rejected are the semantic candidates the confidence gate rejected
 	// when keyword search answers in their place (semanticMatches), kept
 	// only for a search with a learned stage (p.learned): tools the

@@ -329,6 +329,8 @@ func TestUnservedTask(t *testing.T) {
 		{"We are planning a team offsite next week. Can you find a free slot on Thursday afternoon and book a meeting room for it?", false},
 		// One step beside a read after context: a served step (create_note) is enough.
 		{"The release went out this morning. Can you find the release notes and create a note with them?", false},
+		// A step's tool below the best serves it (stepServedBelow): the verb names email__send_email's server.
+		{"The demo is over. Mute the #demo channel and email the recording to sam@acme.com.", false},
 	}, flaggedBy("the unserved task", "a step of the task"))
 }
 
@@ -384,6 +386,12 @@ func TestUnservedStep(t *testing.T) {
 		{"check the weather in Rome and post it to Instagram", true}, // not "on Instagram": the unserved name
 		// "one" stands for a thing named before: no word a tool must have.
 		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
+		{"find emails from legal about the NDA and reply to the newest one that I agree", false}, // which one: no thing
+		// A changer serves a step whose object its name names (thingInTop),
+		// not one whose object is a word of its parameters or description.
+		{"read OPS-7 and leave a comment saying the fix is live", false},
+		{"look up issue #12 in acme/api and translate its body into French", true},                       // create_issue's body
+		{`create the event "Team lunch" on Friday at 12:00 and reserve meeting room Orion for it`, true}, // find_free_time's meeting
 	}, flaggedBy("the unserved step", "a later step"))
 }
 
@@ -410,6 +418,8 @@ func TestStepServedAlone(t *testing.T) {
 		// send, post).
 		{"Look up the forecast for Oslo and share it in #travel", "weather__get_forecast", false},
 		{"Find my notes about the launch and share them on LinkedIn", "", true},
+		// A tool that sends carries whatever the step names.
+		{"Read PAY-12 and post a one-line summary of it to #payments-team", "jira__get_issue", false},
 	})
 	// Out of scope, the later step's tool serves nothing.
 	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")

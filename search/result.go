@@ -129,7 +129,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	m.coverage = max(st.ownActionCoverage(r, m, hits, when), st.argumentCoverage(r, m, hits, when), st.dataCoverage(r, m, hits, when))
 	hits, confident = calibrate(hits, m, p.exact)
 	if !confident && m.semantic != nil && len(hits) > 0 {
-		m = st.keywordVouch(m, hits)
+		m = st.keywordVouch(m, hits, len(p.query.Terms))
 		res.Metadata.Confidence, res.Metadata.Stages = m.confidence, m.stages
 	}
 	if !confident && vouched(m, hits) {

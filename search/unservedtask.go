@@ -50,7 +50,11 @@ import (
 //     step whose object holds only argument values or pronouns ("enroll
 //     me in it", "transition OPS-8") is served by its verb alone — when a
 //     top tool does it — and one whose object holds only words the catalog
-//     does not know is not ("call the dentist");
+//     does not know is not ("call the dentist"); nor does a tool ranked
+//     below the best up to stepReach serve it as the unserved step reads
+//     one there (stepServedBelow: it does the verb and names the step's
+//     thing or takes the kind of its value, or sends on the server the
+//     verb names: "... and email the recording to sam@acme.com");
 //   - a lone step's object is missing too, unless the unservedDepth best
 //     tools only read (readOnly: no action verb among their actions; "We're
 //     launching a food truck. Can you buy the domain tacoshack.dev?" and
@@ -66,6 +70,23 @@ import (
 //     or more (learnedServes).
 //
 // Then the search is flagged as for the unserved action (unserve).
+//
+// A step's tool below the best (sixteenth session, h42-multi;
+// docs/benchmarks.md, "Requests of several steps, step by step"): the
+// task read only the unservedDepth best, where the other steps' tools
+// crowd out a step's. Default / keyword mode, before → after: transfer
+// check 33+34 answerable flagged 11 → 10 / 10 → 9 of 100, no-answer 87 /
+// 86 unchanged; bfcl answerable 3.1 → 3.0 % / 3.1 → 2.9 % (two "... send a
+// thank you tweet ..." requests, posting_api__post_tweet below); the cost,
+// stabletoolbench no-answer 84 → 82 % in both modes ("... unsubscribe me
+// from all the marketing newsletters and set up a filter ...") and, default
+// mode, pair 24's "Transcribe the voice memo memo-0412.m4a and save the
+// text as a note" (notes__create_note below serves the second step; the
+// first is unserved, which only a rule reading one unserved step of
+// several would flag): pooled example no-answer 898 → 897 of 960, keyword
+// 895 unchanged; nothing else moves. Also reading the step's own search
+// (stepServedAlone) let through 3 of bfcl's 50 no-answer requests (88 →
+// 82 %) for no more transfer-check requests.
 //
 // A step's object, where a tool must serve it (stepServed), is its phrase
 // (fallback.Clause.Phrase: its words up to a message's text), as for the
@@ -180,6 +201,7 @@ func (st *state) unservedTask(r *reading, words int, hs []hit) string {
 	type step struct {
 		verb                  string
 		words, phrase, object []string
+		clause                fallback.Clause
 	}
 	var steps []step
 	var reads [][]string // the direct objects of the steps that read or answer
@@ -205,7 +227,8 @@ func (st *state) unservedTask(r *reading, words int, hs []hit) string {
 			context = context || len(steps) == 0
 			continue // no verb: a fragment of a list
 		}
-		steps = append(steps, step{base, c.Words(), c.Phrase(), c.Object()})
+		phrase, object := withoutComplement(c.Phrase(), c.Object()) // "..., label it browser": a value given
+		steps = append(steps, step{base, c.Words(), phrase, object, c})
 	}
 	lone := context && len(steps) == 1 // one step after context: "I'm starving. Order pad thai from ...", beside reads none of which is served
 	if len(steps) < taskMinSteps && !lone {
@@ -216,9 +239,13 @@ func (st *state) unservedTask(r *reading, words int, hs []hit) string {
 		evidence[w.Word] = w
 	}
 	top := r.servingTop(hs)
+	below := hs[min(len(hs), unservedDepth):min(len(hs), stepReach)]
 	for _, s := range steps {
 		if st.stepServed(s.verb, s.phrase, anyWord, evidence, top) { // a message's text is no word of its object: "... and answer that we will pay by Friday"
 			return ""
+		}
+		if st.stepServedBelow(s.verb, s.clause, s.phrase, evidence, below) {
+			return "" // the step's tool ranks below the best, or only its own clause finds it (unservedstep.go)
 		}
 	}
 	for _, r := range reads {
@@ -286,7 +313,14 @@ func (st *state) stepServed(verb string, words []string, named func(string) bool
 // instead also let through "Read ~/contracts/nda.txt and send it out for
 // e-signature to jonas@acme.com through DocuSign" (held-out-11), whose
 // "e" of "e-signature" no top tool has.
-var proWords = wordSet("one ones something anything someone thing things")
+//
+// The words that pick which one ("the newest one", "the first", "the
+// latest") name no thing either (sixteenth session, h42-multi): "find
+// emails from legal about the NDA and reply to the newest one that I
+// agree" (a request written for the step rules, not of a measured set)
+// was flagged once thingInTop no longer read the word in a changer's
+// description; no measured set, dev or example, moves.
+var proWords = wordSet("one ones something anything someone thing things newest latest oldest earliest last first")
 
 // anyWord is stepServed's named of unservedTask: any word of a step.
 func anyWord(string) bool { return true }

@@ -78,7 +78,13 @@ const vouchConfidence = 0.65
 // vouched reports whether semantic evidence vouches for calibrated hits
 // (sorted best first) of matches m (see above).
 func vouched(m matches, hs []hit) bool {
-	if !m.agreed || len(hs) == 0 || hs[0].id != m.agreedID || hs[0].score <= 0 {
+	if len(hs) == 0 || hs[0].score <= 0 {
+		return false
+	}
+	if m.fusedTop > 0 {
+		return true // a keyword answer that fused clears the line (keywordVouch)
+	}
+	if !m.agreed || hs[0].id != m.agreedID {
 		return false
 	}
 	switch m.mode {
@@ -101,7 +107,10 @@ func vouch(m matches, hs []hit, debug bool) {
 	}
 	if debug {
 		why := fmt.Sprintf("semantic and keyword paths agree at semantic confidence ≥ %.2f", vouchConfidence)
-		if m.mode != ModeHybrid {
+		switch {
+		case m.fusedTop > 0:
+			why = fmt.Sprintf("fused with the semantic ranking (confidence %.2f) as a default search is, the top scores %.3f, over the line", m.confidence, m.fusedTop)
+		case m.mode != ModeHybrid:
 			why = fmt.Sprintf("the semantic ranking's first tool is the %s answer's (semantic confidence %.2f)", m.mode, m.confidence)
 		}
 		hs[0].explain += fmt.Sprintf("; vouched: %s, scores × %.2f", why, f)

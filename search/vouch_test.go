@@ -102,11 +102,14 @@ func TestVouchedLexicalPath(t *testing.T) {
 // asks about its keyword answers: when the gate rejects the semantic
 // candidates and their first tool is the keyword answer's, the search is
 // vouched for (its top at exactly 0.5) and its ranking stays the keyword
-// one; the no-match rules still flag a request no tool serves. A clear
-// semantic list (the gate passes) does not vouch ("is there a hurricane
-// warning for Miami", confidence 0.94: measured 2 answerable requests for
-// 1 no-answer one). Without an embedder keyword mode has no semantic
-// ranking and flags them all.
+// one; the no-match rules still flag a request no tool serves. When the
+// gate passes, the keyword top is fused with the semantic candidates as a
+// default search fuses them, and vouched for when that clears the default
+// mode's line ("is there a hurricane warning for Miami", confidence 0.94:
+// fused 0.843 × coverage factor 0.111 over hybridKnee 0.077), not when it
+// does not ("what's the UV index in Sydney today", confidence 0.61).
+// Without an embedder keyword mode has no semantic ranking and flags them
+// all.
 func TestKeywordVouch(t *testing.T) {
 	cases := []struct {
 		query   string
@@ -118,7 +121,8 @@ func TestKeywordVouch(t *testing.T) {
 		{"how hot is it in madrid at the moment", "weather__get_current_weather", true, false},  // 0.36
 		{"turn off the living room lights", "weather__get_current_weather", true, true},         // the unserved action
 		{"is the air safe to breathe today in Delhi", "weather__get_air_quality", false, true},  // the semantic top is get_current_weather
-		{"is there a hurricane warning for Miami", "weather__get_alerts", false, true},          // the gate passes
+		{"is there a hurricane warning for Miami", "weather__get_alerts", true, false},          // the gate passes, fused over the line
+		{"what's the UV index in Sydney today", "fetch__fetch_url", false, true},                // the gate passes, fused under the line
 	}
 	snap := loadSnapshot(t, "testdata/eval/example/catalog.json")
 	for _, withIndex := range []bool{true, false} {
