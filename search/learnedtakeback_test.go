@@ -39,3 +39,27 @@ func TestLearnedLiftTheVerbRulesOut(t *testing.T) {
 		t.Errorf("after learning, %q ranks %v; want git__checkout first", req.Query, got)
 	}
 }
+
+// TestLearnedWriterKeepsItsLiftForAQuestionThatWrites: a question is
+// answered by a tool that reads, and the question rule demotes the tools
+// that write; a writer whose learned queries say the request's action
+// ("… and write it to …": learnedDoes) keeps its learned lift, where
+// the request asks it to write as well.
+func TestLearnedWriterKeepsItsLiftForAQuestionThatWrites(t *testing.T) {
+	e := exampleLearningEngine(t)
+	for i, q := range []string{
+		"what will the weather be in Paris tomorrow? write it to /tmp/paris.md",
+		"what is the forecast for Rome this weekend, write it to ~/notes/rome.md",
+		"what's the forecast in Oslo for Friday? write the summary to oslo.md",
+	} {
+		learnSession(t, e, fmt.Sprintf("w%d", i), q, "weather__get_forecast", "filesystem__write_file")
+	}
+	req := search.Request{Query: "what will the weather be in Berlin tomorrow? write it to /tmp/berlin.md", MaxResults: 5, Debug: true}
+	res := search1(t, e, req)
+	if !isLifted(res, "filesystem__write_file") {
+		for _, r := range res.References {
+			t.Log(r.Name, r.Explanation)
+		}
+		t.Errorf("%q: %v; want filesystem__write_file lifted by learning", req.Query, names(res))
+	}
+}
