@@ -389,6 +389,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	var served [unservedDepth]bool // the tool has the verb or a synonym
 	anyServed := false
 	command := commanded(ws) // "close firefox using taskkill command": a tool running commands does it (commandrunner.go)
+	runner := false          // a top tool serving it runs commands: the command's values are its own (commandrunner.go)
 	for k, h := range top {
 		if data != "" {
 			served[k] = st.doesData(h.id, data) // a request on data: notes__delete_note deletes no rows
@@ -400,6 +401,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 				command && st.runsCommands(h.id)
 		}
 		anyServed = anyServed || served[k]
+		runner = runner || command && served[k] && st.runsCommands(h.id)
 	}
 	if !anyServed {
 		return unservedWhy(word, false)
@@ -409,7 +411,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	// "set status = 'shipped' for order 9912 in the orders table": a tool running the statement serves any table's data
 	inTable := data != "" && fallback.InTable(req.Raw)
 	if commandVerbs[base] || (frame || invites) && st.timeServed(top, served[:len(top)]) || inTable || st.inFileServed(r, top, served[:len(top)]) || st.objectServed(r, words, verb, base, op, nextVerb(raw), top, served[:len(top)]) { // a command takes any object: "screenshot the website"
-		if v := st.valueUntaken(r, base, hs); v.Kind != "" {
+		if v := st.valueUntaken(r, base, hs); v.Kind != "" && !runner {
 			return unservedValueWhy(word, v)
 		}
 		return ""
