@@ -170,7 +170,9 @@ const statementDepth = 10
 // and git__add over git__diff). One factor, questionWriteFactor, or
 // frameFactor when a frame reads the request (on data, or a verb that
 // moves or books a thing in time), then every score by what keeps the best
-// hit's score (see above). r is the request (reading). It returns hs.
+// hit's score (see above). A demoted hit among those the rule read that
+// learning lifted loses its lift first (takeBackLifts). r is the request
+// (reading). It returns hs.
 func (st *state) requestRead(r *reading, hs []hit) []hit {
 	if len(hs) < 2 {
 		return hs
@@ -180,17 +182,23 @@ func (st *state) requestRead(r *reading, hs []hit) []hit {
 	p := r.plan
 	raw := r.req.Raw
 	var demoted func(k int) bool
+	read := len(hs)               // the hits the rule read, whose learned lifts it may take back
+	var takeBack func(k int) bool // which of them: the demoted, unless said otherwise
 	why := ""
 	factor := questionWriteFactor
 	if does := st.doesStatement(r, hs[:min(len(hs), statementDepth)]); does != nil {
 		keeps := learnedKeeps(hs[:len(does)], does)
 		demoted = func(k int) bool { return k >= len(does) || !does[k] && (keeps == nil || !keeps[k]) }
+		read = len(does)
 		why = "a request on data, and the tool is not among the best doing its statement"
 		factor = frameFactor
 	} else if question, see := questionRequest(raw), r.seeRequest(); question || see {
 		demoted = func(k int) bool {
 			return st.facts(hs[k].id).writes
 		}
+		// A writer whose learned queries say the request's action keeps
+		// its lift (learnedDoes: "…, write the report to …").
+		takeBack = func(k int) bool { return demoted(k) && !st.learnedDoes(p, hs[k]) }
 		why = "a question, and the tool writes"
 		if see {
 			why = "a request to see, and the tool writes"
@@ -198,6 +206,7 @@ func (st *state) requestRead(r *reading, hs []hit) []hit {
 	} else if does, framed := st.doesVerb(r, hs[:min(len(hs), verbDepth)]); does != nil {
 		keeps := learnedKeeps(hs[:len(does)], does)
 		demoted = func(k int) bool { return k >= len(does) || !does[k] && (keeps == nil || !keeps[k]) }
+		read = len(does)
 		why = "the request's verb, and the tool is not among the best doing it"
 		if framed {
 			factor = frameFactor
@@ -205,7 +214,16 @@ func (st *state) requestRead(r *reading, hs []hit) []hit {
 	} else {
 		return hs
 	}
-	return st.demote(hs, demoted, factor, why, p.debug)
+	if takeBack == nil {
+		takeBack = demoted
+	}
+	top := hs[0].score
+	if !takeBackLifts(hs[:read], takeBack, p.debug) {
+		return st.demote(hs, demoted, factor, why, p.debug)
+	}
+	hs = st.demote(hs, demoted, factor, why, p.debug)
+	keepTop(hs, top, p.debug)
+	return hs
 }
 
 // demote scales the scores of the hits of hs that demoted admits (by

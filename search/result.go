@@ -120,7 +120,7 @@ func (st *state) result(p *plan, m matches, availableCap int) Result {
 	if m.mode != ModeSelect {
 		hits = preferServers(hits, p.servers, st.serverOf, st.twinKey, st.name)
 		if m.mode != ModeRegex { // a pattern, no request in words (TestQuestionRegex)
-			hits = st.requestRead(r, hits)
+			hits = st.destroysUnasked(r, st.requestRead(r, hits))
 		}
 		hits, total = exactFirst(hits, total, p.exact)
 	}

@@ -20,6 +20,20 @@ import (
 // (objectServed's loop: a top tool doing the verb must have one): "append
 // 'call the plumber Monday' to my house to-do note" keeps
 // notes__update_note, which has the note.
+//
+// The place is a kind of place only when a determiner opens it (an
+// article or a possessive, placeDeterminers: "to the current sprint", "as
+// a watcher", "to my watchlist", "to this sprint"). A bare word after the
+// preposition is a name, a value the tool takes as it is, whatever words
+// the catalog has: "move PAY-301 to blocked" names a column or a state
+// (capitalized, "to Blocked", it is an argument value already). Measured
+// (sixteenth session, h42-rules; docs/benchmarks.md, "What each no-match
+// rule costs"), default and keyword mode: the four
+// no-answer requests of the development sets the rule alone catches keep
+// their flag (all four name their place with a determiner); no other
+// development request moves; transfer-check 33+34 (aggregate) answerable
+// flagged 10 → 9 (keyword 9 → 8), no-answer unchanged: the one answerable
+// request there the rule alone flagged, with its right first tool.
 
 // valuesPlaced reports whether the phrase after the verb (op.Object)
 // holds an argument value (after, the word matches after the verb) and
@@ -34,7 +48,14 @@ func valuesPlaced(after, objects []fallback.WordMatch, op fallback.Opening) bool
 	if !slices.ContainsFunc(op.Object, arg) {
 		return false
 	}
+	if len(op.Place) == 0 || !placeDeterminers[op.Place[0]] {
+		return false // "move PAY-301 to blocked": a name, no kind of place
+	}
 	head := headWord(op.Place, arg)
 	i := slices.IndexFunc(objects, func(m fallback.WordMatch) bool { return m.Word == head })
 	return head != "" && i >= 0 && objects[i].Tools == 0 && !objects[i].Plain
 }
+
+// placeDeterminers open a place that is a kind of place (valuesPlaced):
+// the articles, the demonstratives and the possessives.
+var placeDeterminers = wordSet("a an the this that these those my our your his her their")
