@@ -389,6 +389,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	}
 	var served [unservedDepth]bool // the tool has the verb or a synonym
 	anyServed := false
+	command := commanded(ws) // "close firefox using taskkill command": a tool running commands does it (commandrunner.go)
 	for k, h := range top {
 		if data != "" {
 			served[k] = st.doesData(h.id, data) // a request on data: notes__delete_note deletes no rows
@@ -396,7 +397,8 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 			served[k] = st.leadsVerb(h.id, base) // check_order_status "Returns the current state of the order" in its second sentence: a read
 		} else {
 			served[k] = st.actsVerb(h.id, base) || made && st.actsVerb(h.id, word) || frame && st.actsVerb(h.id, tf) || // a tool named for making: Payment_1_MakePayment
-				tf == fallback.BookKey && st.actsVerb(h.id, tf) && st.keepsTimes(h.id) // "book a meeting with Lee on Friday at 2": an event tool that creates or schedules
+				tf == fallback.BookKey && st.actsVerb(h.id, tf) && st.keepsTimes(h.id) || // "book a meeting with Lee on Friday at 2": an event tool that creates or schedules
+				command && st.runsCommands(h.id)
 		}
 		anyServed = anyServed || served[k]
 	}

@@ -49,12 +49,15 @@ const (
 	// Keyword search (BM25F over name parts, description and parameters), with
 	// fuzzy matching for typos when no keyword matches. The ranking is the
 	// keyword one alone. When its answer is under the confident line and the
-	// sidecar has a semantic index, the semantic ranking is asked whether its
-	// first tool agrees, as the default mode asks about its keyword answers:
-	// the built-in model embeds the query in process, another model's query
-	// vector is only read from the query cache (never a call to the
-	// embedder). Agreement may clear no_confident_match (the top tool then
-	// scores 0.5); confidence reports the semantic confidence when asked.
+	// sidecar has a semantic index, the semantic ranking is asked about it, as
+	// the default mode asks about its keyword answers: the built-in model
+	// embeds the query in process, another model's query vector is only read
+	// from the query cache (never a call to the embedder). When the semantic
+	// ranking is unclear, its first tool agreeing with the keyword answer's,
+	// and when it is clear, the keyword answer fused with it as a default
+	// search fuses them clearing the default mode's line, may clear
+	// no_confident_match (the top tool then scores 0.5); confidence reports
+	// the semantic confidence when asked.
 	SearchType_SEARCH_TYPE_KEYWORD SearchType = 2
 	// The query is a Go RE2 regular expression (linear time), case-insensitive
 	// by default, matched against tool names, descriptions and parameters.
