@@ -14,8 +14,9 @@ import (
 // what was asked (result: unserve, in this order): the unserved action
 // (this file), the unserved task (unservedtask.go), the unserved name
 // (unservedname.go), the unserved question (unservedquestion.go), the
-// unserved step (unservedstep.go), the unserved past (unservedpast.go)
-// and the unserved when (unservedwhen.go).
+// unserved step (unservedstep.go), the unserved past (unservedpast.go),
+// the unserved when (unservedwhen.go) and the unserved quantity
+// (unservedquantity.go).
 // What a tool does, its own actions, is read in toolactions.go; the verb
 // lists are in verbs.go.
 
@@ -388,6 +389,7 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 	}
 	var served [unservedDepth]bool // the tool has the verb or a synonym
 	anyServed := false
+	command := commanded(ws) // "close firefox using taskkill command": a tool running commands does it (commandrunner.go)
 	for k, h := range top {
 		if data != "" {
 			served[k] = st.doesData(h.id, data) // a request on data: notes__delete_note deletes no rows
@@ -395,7 +397,8 @@ func (st *state) unservedAction(r *reading, hs []hit) string {
 			served[k] = st.leadsVerb(h.id, base) // check_order_status "Returns the current state of the order" in its second sentence: a read
 		} else {
 			served[k] = st.actsVerb(h.id, base) || made && st.actsVerb(h.id, word) || frame && st.actsVerb(h.id, tf) || // a tool named for making: Payment_1_MakePayment
-				tf == fallback.BookKey && st.actsVerb(h.id, tf) && st.keepsTimes(h.id) // "book a meeting with Lee on Friday at 2": an event tool that creates or schedules
+				tf == fallback.BookKey && st.actsVerb(h.id, tf) && st.keepsTimes(h.id) || // "book a meeting with Lee on Friday at 2": an event tool that creates or schedules
+				command && st.runsCommands(h.id)
 		}
 		anyServed = anyServed || served[k]
 	}
@@ -563,9 +566,9 @@ const keywordListWords = 4
 
 // unserved runs the no-match rules on a confident search's calibrated
 // hits, in their order (the first that fires decides): the unserved
-// action, task, name, question, later step, past and when. It returns why the
-// best hit does not serve the request (unserve's explanation), or "" when
-// no rule fires. ws are the request's ranking words.
+// action, task, name, question, later step, past, when and quantity. It
+// returns why the best hit does not serve the request (unserve's
+// explanation), or "" when no rule fires. ws are the request's ranking words.
 func (st *state) unserved(r *reading, hits []hit) string {
 	if why := st.unservedAction(r, hits); why != "" {
 		return why
@@ -588,6 +591,9 @@ func (st *state) unserved(r *reading, hits []hit) string {
 	}
 	if st.unservedWhen(r, hits) {
 		return unservedWhenWhy()
+	}
+	if head := st.unservedQuantity(r, len(ws), hits); head != "" {
+		return unservedQuantityWhy(head)
 	}
 	return ""
 }
