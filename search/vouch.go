@@ -11,8 +11,8 @@ import "fmt"
 // 0), but the built-in model puts weather__get_alerts first with a gate
 // confidence of 1.0, and keyword search finds nothing to disagree with.
 // The rule (after calibration, before the no-match rules of nomatch.go,
-// which still apply to a vouched search; the lexical path's agreement is
-// below):
+// which still apply to a vouched search; the lexical path's agreement and
+// keyword mode's fused check are below):
 //
 //   - the search was answered by fusion (ModeHybrid: the semantic gate
 //     passed; never keyword, fuzzy, select:, regex or browse);
@@ -57,7 +57,11 @@ const vouchConfidence = 0.65
 // list alone is flat; that the two agree is the evidence). The
 // no-match rules still apply after it. The keyword mode a caller asked
 // for asks the semantic ranking the same question when its answer
-// calibrates under the line (keywordvouch.go).
+// calibrates under the line, and, when the gate passes instead, whether
+// its top fused with the semantic candidates as a default search's would
+// clear the default mode's line (fusedLine, matches.fusedTop; at any
+// semantic confidence the gate passes, not vouchConfidence), and is
+// vouched for if so (keywordvouch.go).
 //
 // Measured (docs/benchmarks.md, "Agreement on the lexical path"), default
 // mode, on main after the message-text change: the example catalog's
