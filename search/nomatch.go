@@ -14,9 +14,8 @@ import (
 // what was asked (result: unserve, in this order): the unserved action
 // (this file), the unserved task (unservedtask.go), the unserved name
 // (unservedname.go), the unserved question (unservedquestion.go), the
-// unserved step (unservedstep.go), the unserved past (unservedpast.go),
-// the unserved when (unservedwhen.go) and the unserved quantity
-// (unservedquantity.go).
+// unserved step (unservedstep.go), the unserved past (unservedpast.go)
+// and the unserved when (unservedwhen.go).
 // What a tool does, its own actions, is read in toolactions.go; the verb
 // lists are in verbs.go.
 
@@ -568,9 +567,9 @@ const keywordListWords = 4
 
 // unserved runs the no-match rules on a confident search's calibrated
 // hits, in their order (the first that fires decides): the unserved
-// action, task, name, question, later step, past, when and quantity. It
-// returns why the best hit does not serve the request (unserve's
-// explanation), or "" when no rule fires. ws are the request's ranking words.
+// action, task, name, question, later step, past and when. It returns why the
+// best hit does not serve the request (unserve's explanation), or "" when
+// no rule fires. ws are the request's ranking words.
 func (st *state) unserved(r *reading, hits []hit) string {
 	if why := st.unservedAction(r, hits); why != "" {
 		return why
@@ -593,9 +592,6 @@ func (st *state) unserved(r *reading, hits []hit) string {
 	}
 	if st.unservedWhen(r, hits) {
 		return unservedWhenWhy()
-	}
-	if head := st.unservedQuantity(r, len(ws), hits); head != "" {
-		return unservedQuantityWhy(head)
 	}
 	return ""
 }
