@@ -129,10 +129,11 @@ func FuzzSearch(f *testing.F) {
 		{78, "bump the x in the y table"}, {79, "in the"}, {80, "at the moment?"}, {81, "why"}, {82, "Ähm, grab ü"},
 		// The sixteenth session's: a destroying verb asked or not (a
 		// synonym of two words), a bare place, "of", a step's complement,
-		// which-one words, a message carrying a step's thing, hedges.
+		// which-one words, a message carrying a step's thing, hedges, a
+		// command named to run with its values.
 		{83, "call off"}, {84, "get rid of the"}, {85, "move OPS-1 to blocked"}, {86, "change the x of"},
 		{87, "create x, label it"}, {88, "find x and reply to the newest one"}, {89, "read OPS-1 and post a summary of it to"},
-		{90, "anywhere decent still open"},
+		{90, "anywhere decent still open"}, {91, "close x using the command y /s /t 0"},
 	} {
 		f.Add(s.seed, s.query, uint8(0))
 	}

@@ -245,7 +245,7 @@ func (st *state) unservedTask(r *reading, words int, hs []hit) string {
 			return ""
 		}
 		if st.stepServedBelow(s.verb, s.clause, s.phrase, evidence, below) {
-			return "" // the step's tool ranks below the best, or only its own clause finds it (unservedstep.go)
+			return "" // the step's tool ranks below the best (unservedstep.go); the task does not search a step alone (stepServedAlone: see above)
 		}
 	}
 	for _, r := range reads {
