@@ -387,11 +387,13 @@ func TestUnservedStep(t *testing.T) {
 		// "one" stands for a thing named before: no word a tool must have.
 		{"list open PRs in acme/api and comment 'needs tests' on the oldest one", false},
 		{"find emails from legal about the NDA and reply to the newest one that I agree", false}, // which one: no thing
-		// A changer serves a step whose object its name names (thingInTop),
-		// not one whose object is a word of its parameters or description.
+		// A changer serves a step whose object is one of its words
+		// (objectInTop), in its name or elsewhere: reading its name only
+		// (thingInTop) was reverted, so these two near misses are let
+		// through, the rule's known cost.
 		{"read OPS-7 and leave a comment saying the fix is live", false},
-		{"look up issue #12 in acme/api and translate its body into French", true},                       // create_issue's body
-		{`create the event "Team lunch" on Friday at 12:00 and reserve meeting room Orion for it`, true}, // find_free_time's meeting
+		{"look up issue #12 in acme/api and translate its body into French", false},                       // create_issue's body
+		{`create the event "Team lunch" on Friday at 12:00 and reserve meeting room Orion for it`, false}, // find_free_time's meeting
 	}, flaggedBy("the unserved step", "a later step"))
 }
 

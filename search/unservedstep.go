@@ -53,14 +53,12 @@ import (
 //     outside its direct object: "find the build log and delete it" needs
 //     a top tool that deletes, "... and assign it to jdoe" one that
 //     assigns), and none of them that changes something (changers: an
-//     action among its own actions that is no answer verb) names a word
-//     of its object in its name, whatever its verb (thingInTop,
-//     stepObject: its direct object, or its phrase when the direct object
-//     has only pronouns and values; "... and leave a comment saying it
-//     shipped" with jira__add_comment; postgres__describe_table reads
-//     tables, and "... and reserve a table for two" is unserved; a word of
-//     a parameter or description is a thing in another sense: "... and
-//     translate its body into German" and github__create_issue's body);
+//     action among its own actions that is no answer verb) has a word of
+//     its object, whatever its verb (objectInTop, stepObject: its direct
+//     object, or its phrase when the direct object has only pronouns and
+//     values; "... and leave a comment saying it shipped" with
+//     jira__add_comment; postgres__describe_table reads tables, and "...
+//     and reserve a table for two" is unserved);
 //   - learning from use did not lift the top tool by
 //     learnedServesStrength or more (learnedServes).
 //
@@ -214,7 +212,7 @@ func (st *state) unservedStep(r *reading, words int, hs []hit) string {
 			}
 			continue
 		}
-		if st.thingInTop(stepObject(obj, phrase, evidence), evidence, st.changers(top)) {
+		if st.objectInTop(stepObject(obj, phrase, evidence), evidence, st.changers(top)) {
 			continue // "... and leave a comment saying it shipped": jira__add_comment's thing
 		}
 		if st.stepServedBelow(base, s, phrase, evidence, hs[min(len(hs), unservedDepth):min(len(hs), stepReach)]) {
@@ -327,9 +325,11 @@ func (st *state) stepServedBelow(verb string, s fallback.Clause, phrase []string
 // need not have the step's own thing: what a message carries is whatever
 // the step names ("... and post a one-line summary of it to
 // #payments-team", pair 29). Measured (sixteenth session, h42-multi), with
-// thingInTop, which no longer serves that step by jira__create_issue's
-// "summary": pooled example answerable flagged 49 → 47 of 967 (keyword
-// 52 → 50), no-answer 898 of 960 unchanged; nothing else moves.
+// a changer serving a step by its name only (thingInTop, since reverted:
+// see objectInTop), which no longer served that step by
+// jira__create_issue's "summary": pooled example answerable flagged 49 →
+// 47 of 967 (keyword 52 → 50), no-answer 898 of 960 unchanged; nothing
+// else moves.
 func (st *state) stepServedAlone(p *plan, verb string, s fallback.Clause, phrase []string, evidence map[string]fallback.WordMatch, judged []hit) bool {
 	q, err := query.Parse(s.First + " " + s.Text())
 	if err != nil || len(q.Terms) == 0 {
@@ -373,43 +373,6 @@ func stepObject(object, phrase []string, evidence map[string]fallback.WordMatch)
 		e, ok := evidence[w]
 		return ok && !e.Arg && e.Weight >= 1
 	})
-}
-
-// thingInTop reports whether a tool of top names a word of a step's object
-// (a known word that is no argument value) in its name or its server's
-// (toolFacts.names, stems): the step's object is the thing the tool acts
-// on, whatever verb the step gives it ("... and leave a comment saying
-// it's deployed": jira__add_comment; "... and leave it in drafts":
-// email__create_draft). A word the tool has elsewhere, in a parameter or
-// its description, is a thing in another sense: "... and translate its
-// body into German" and github__create_issue's "body", "... and reserve
-// meeting room Atlas for it" and calendar__find_free_time's "meeting",
-// "... and log two hours of work against it" and its "hours".
-//
-// Measured (sixteenth session, h42-multi; docs/benchmarks.md, "A later
-// step's thing, by name"), with a message carrying what the step names
-// (stepServedAlone) and which-one words (proWords), answerable / no-answer
-// flagged, example dev pairs pooled (967 / 960): 48 / 895 → 47 / 898
-// (keyword 51 / 895 → 50 / 898; the three requests above, pairs 19 and
-// 20); by itself 48 / 895 → 49 / 898: "Read PAY-1190 and post a one-line
-// summary of it to #payments-team" (pair 29) had been served by
-// jira__create_issue's "summary", see stepServedAlone. No dev set
-// (modes.sh), dev held-out no-answer set or transfer-check figure moves.
-// Any word of a changer (objectInTop, before) served "... and update its
-// description" in bfcl held-out's keyword mode once; it does not move now.
-func (st *state) thingInTop(words []string, evidence map[string]fallback.WordMatch, top []hit) bool {
-	for _, w := range words {
-		if !checkable(w, evidence) {
-			continue
-		}
-		stem := fallback.Stem(w)
-		for _, h := range top {
-			if slices.Contains(st.facts(h.id).names, stem) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // stepVerb reports whether w is an action verb in its base form that is

@@ -318,8 +318,9 @@ func (st *state) stepServed(verb string, words []string, named func(string) bool
 // latest") name no thing either (sixteenth session, h42-multi): "find
 // emails from legal about the NDA and reply to the newest one that I
 // agree" (a request written for the step rules, not of a measured set)
-// was flagged once thingInTop no longer read the word in a changer's
-// description; no measured set, dev or example, moves.
+// was flagged while a changer served a step by its name only (thingInTop,
+// since reverted: see objectInTop); no measured set, dev or example,
+// moves.
 var proWords = wordSet("one ones something anything someone thing things newest latest oldest earliest last first")
 
 // anyWord is stepServed's named of unservedTask: any word of a step.
@@ -328,6 +329,19 @@ func anyWord(string) bool { return true }
 // objectInTop reports whether a tool of top has a word of a step's object
 // (a known word after the verb that is no argument value), whatever its
 // verb.
+//
+// The sixteenth session (h42-multi) had the unserved step read a changer
+// by its name only (thingInTop: not github__create_issue's "body" for
+// "... and translate its body into German"): example dev pairs pooled
+// no-answer flagged 894 → 897 of 960, answerable unchanged, the
+// transfer-check pairs 33+34 unchanged (8 / 87 of 100 either way). On the
+// integrator's twelve blind pairs it flagged 4 more no-answer requests
+// and 4 more answerable ones (default 6.67 → 7.33 % of 600 answerable,
+// over the probe's 7 %), among them later steps whose object is a part of
+// the first step's thing put "as a comment" ("... and paste its body as a
+// comment on PAY-412", jira__add_comment's "body"). Unmoved on the
+// transfer check and one for one where the bar is tight: reverted; the
+// step reads any word of a changer again, as here.
 func (st *state) objectInTop(words []string, evidence map[string]fallback.WordMatch, top []hit) bool {
 	for _, w := range words {
 		if !checkable(w, evidence) {
