@@ -338,8 +338,8 @@ func anyWord(string) bool { return true }
 // integrator's twelve blind pairs it flagged 4 more no-answer requests
 // and 4 more answerable ones (default 6.67 → 7.33 % of 600 answerable,
 // over the probe's 7 %), among them later steps whose object is a part of
-// the first step's thing put "as a comment" ("... and paste its body as a
-// comment on PAY-412", jira__add_comment's "body"). Unmoved on the
+// the first step's thing (its body, its text) put "as a comment" on a
+// ticket or an issue, served by the comment tool's "body". Unmoved on the
 // transfer check and one for one where the bar is tight: reverted; the
 // step reads any word of a changer again, as here.
 func (st *state) objectInTop(words []string, evidence map[string]fallback.WordMatch, top []hit) bool {
