@@ -56,14 +56,5 @@ func takeBackLifts(hs []hit, takeBack func(k int) bool, debug bool) bool {
 // (takeBackLifts): the request rules order, they do not judge the match
 // (demote), so calibration reads the strength it read before.
 func keepTop(hs []hit, top float64, debug bool) {
-	if len(hs) == 0 || hs[0].score <= 0 || hs[0].score >= top {
-		return
-	}
-	f := top / hs[0].score
-	for i := range hs {
-		hs[i].score *= f
-	}
-	if debug {
-		hs[0].explain += fmt.Sprintf("; scores × %.3f (the best hit's score before its lift was taken back)", f)
-	}
+	rescaleBest(hs, top, "the best hit's score before its lift was taken back", debug)
 }

@@ -250,15 +250,26 @@ func (st *state) demote(hs []hit, demoted func(k int) bool, factor float64, why 
 		return hs
 	}
 	sortHits(hs, st.name)
-	if best := hs[0].score; best > 0 && best < top {
-		for i := range hs {
-			hs[i].score *= top / best
-		}
-		if debug {
-			hs[0].explain += fmt.Sprintf("; scores × %.3f (the best hit's score before)", top/best)
-		}
-	}
+	rescaleBest(hs, top, "the best hit's score before", debug)
 	return hs
+}
+
+// rescaleBest scales every score of hs (sorted) so that the best is top
+// again when it fell under it (a rule demoted it, or took its learned lift
+// back): the request rules order the hits, they do not judge the match,
+// so calibration reads the strength it read before. before names top in
+// the debug explanation.
+func rescaleBest(hs []hit, top float64, before string, debug bool) {
+	if len(hs) == 0 || hs[0].score <= 0 || hs[0].score >= top {
+		return
+	}
+	f := top / hs[0].score
+	for i := range hs {
+		hs[i].score *= f
+	}
+	if debug {
+		hs[0].explain += fmt.Sprintf("; scores × %.3f (%s)", f, before)
+	}
 }
 
 // doesVerb returns, for each of top, whether its tool does the action verb
